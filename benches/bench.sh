@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Speed and memory of `sqsguard lint`, with cfn-lint on the same inputs for
+# comparison. Not a test: timings belong to a quiet machine, not to CI.
+#
+#   benches/bench.sh            # builds release, installs hyperfine and cfn-lint if missing
+#
+# Measures, with hyperfine (cold process each run):
+#   1. one typical SAM template (examples/cloudformation/orders-sam.yaml)
+#   2. the whole corpus (../shared/corpus, 270 files, linted in parallel)
+# and the peak resident memory of (1) with GNU time.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+corpus=${SQSGUARD_CORPUS:-../shared/corpus}
+one=examples/cloudformation/orders-sam.yaml
+
+if ! command -v hyperfine >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null
+fi
+if [ ! -x .venv/bin/cfn-lint ]; then
+  python3 -m venv .venv
+  .venv/bin/pip install -q 'cfn-lint==1.*'
+fi
+cargo build --release --locked -q
+bin=target/release/sqsguard
+
+echo "== peak memory, one template =="
+/usr/bin/time -f "%M KiB max resident" "$bin" lint "$one" >/dev/null
+
+echo "== one template, cold process =="
+hyperfine --warmup 3 --runs 50 -N --ignore-failure \
+  "$bin lint $one" \
+  ".venv/bin/cfn-lint $one"
+
+echo "== whole corpus ($(find "$corpus" -type f | wc -l) files) =="
+# cfn-lint only takes templates: give it the YAML/JSON files.
+mapfile -t templates < <(find "$corpus" -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' \) | sort)
+hyperfine --warmup 2 --runs 10 -N --ignore-failure "$bin lint $corpus --format json"
+hyperfine --runs 1 --ignore-failure ".venv/bin/cfn-lint ${templates[*]}"

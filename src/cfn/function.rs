@@ -1,0 +1,80 @@
+//! AWS::Lambda::Function and AWS::Serverless::Function: the function, its
+//! dead-letter targets, and (SAM) its `Events: {Type: SQS}` consumers.
+
+use super::context::{Ctx, SAM_FUNCTION, to_bool, to_int, to_string, to_string_list};
+use super::resolve::{R, RV};
+use super::template::Resource;
+use crate::model::{Attr, Consumer, ConsumerKind, DlqKind, DlqRef, Function, Model, Target};
+
+pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
+    let props = ctx.properties(res);
+    let props = props.as_ref();
+    let at = res.entry.key_span;
+    let sam = res.kind == SAM_FUNCTION;
+    let mut timeout = ctx.attr(props, "Timeout", at, to_int);
+    if sam && !timeout.is_set_somewhere() {
+        // SAM Globals.Function.Timeout applies to functions that don't set one.
+        let globals = ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f));
+        if let Some(g) = globals.as_ref().filter(|g| g.entry("Timeout").is_some()) {
+            timeout = ctx.attr(Some(g), "Timeout", at, to_int);
+        }
+    }
+    model.functions.push(Function {
+        resource: res.id.to_string(),
+        origin: ctx.origin(at),
+        name: ctx.attr(props, "FunctionName", at, to_string),
+        timeout,
+    });
+    let Some(props) = props else { return };
+
+    let mut dlq = |kind: DlqKind, path: &[&str]| {
+        let found = ctx.values_at(props, path);
+        if !found.is_empty() {
+            let target = ctx.attr_of(found, |r| ctx.queue_target(r));
+            model.dlq_refs.push(DlqRef { resource: res.id.to_string(), kind, target });
+        }
+    };
+    dlq(DlqKind::LambdaDeadLetterConfig, &["DeadLetterConfig", "TargetArn"]);
+    if sam {
+        dlq(DlqKind::SamDeadLetterQueue, &["DeadLetterQueue", "TargetArn"]);
+        dlq(DlqKind::Other, &["EventInvokeConfig", "DestinationConfig", "OnFailure", "Destination"]);
+        events(ctx, res, index, props, model);
+    }
+}
+
+/// SAM `Events`: SQS events are consumers; other events may name a DLQ.
+fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model: &mut Model) {
+    let Some((_, events)) = props.entry("Events") else { return };
+    let RV::Map(entries) = &events.v else { return };
+    for (name, key_span, event) in entries {
+        let kind = event.entry("Type").and_then(|(_, t)| t.literal());
+        let event_props = event.entry("Properties").map(|(_, p)| p);
+        if kind.as_deref() != Some("SQS") {
+            if let Some(p) = event_props {
+                let found = ctx.values_at(p, &["DeadLetterConfig", "Arn"]);
+                if !found.is_empty() {
+                    let target = ctx.attr_of(found, |r| ctx.queue_target(r));
+                    model.dlq_refs.push(DlqRef {
+                        resource: res.id.to_string(),
+                        kind: DlqKind::SamDeadLetterQueue,
+                        target,
+                    });
+                }
+            }
+            continue;
+        }
+        let at = *key_span;
+        let origin = ctx.origin(at);
+        model.consumers.push(Consumer {
+            resource: res.id.to_string(),
+            origin: origin.clone(),
+            kind: ConsumerKind::SamEvent(name.clone()),
+            queue: ctx.attr(event_props, "Queue", at, |r| ctx.queue_target(r)),
+            function: Attr::known(Target::Function(index), origin),
+            batch_size: ctx.attr(event_props, "BatchSize", at, to_int),
+            batching_window: ctx.attr(event_props, "MaximumBatchingWindowInSeconds", at, to_int),
+            response_types: ctx.attr(event_props, "FunctionResponseTypes", at, to_string_list),
+            enabled: ctx.attr(event_props, "Enabled", at, to_bool),
+        });
+    }
+}

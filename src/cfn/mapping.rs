@@ -1,0 +1,44 @@
+//! AWS::Lambda::EventSourceMapping: an SQS consumer when its source is a
+//! queue; for any source, its on-failure destination is a dead-letter target.
+
+use super::context::{Ctx, to_bool, to_int, to_string_list};
+use super::template::Resource;
+use crate::model::{Consumer, ConsumerKind, DlqKind, DlqRef, Model, Target, Value};
+
+pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+    let Some(props) = ctx.properties(res) else { return };
+    let at = res.entry.key_span;
+
+    let on_failure = ctx.values_at(&props, &["DestinationConfig", "OnFailure", "Destination"]);
+    if !on_failure.is_empty() {
+        let target = ctx.attr_of(on_failure, |r| ctx.queue_target(r));
+        model.dlq_refs.push(DlqRef {
+            resource: res.id.to_string(),
+            kind: DlqKind::EventSourceMappingOnFailure,
+            target,
+        });
+    }
+
+    let queue = ctx.attr(Some(&props), "EventSourceArn", at, |r| ctx.queue_target(r));
+    // Only mappings known to read SQS are consumers: a Kinesis or DynamoDB
+    // stream mapping has other limits and no visibility timeout.
+    let reads_sqs = queue.alts.iter().any(|a| match &a.value {
+        Value::Known(Target::Queue(_)) => true,
+        Value::Known(Target::External(arn)) => arn.contains(":sqs:") || arn.contains("sqs."),
+        _ => false,
+    });
+    if !reads_sqs {
+        return;
+    }
+    model.consumers.push(Consumer {
+        resource: res.id.to_string(),
+        origin: ctx.origin(at),
+        kind: ConsumerKind::EventSourceMapping,
+        queue,
+        function: ctx.attr(Some(&props), "FunctionName", at, |r| ctx.function_target(r)),
+        batch_size: ctx.attr(Some(&props), "BatchSize", at, to_int),
+        batching_window: ctx.attr(Some(&props), "MaximumBatchingWindowInSeconds", at, to_int),
+        response_types: ctx.attr(Some(&props), "FunctionResponseTypes", at, to_string_list),
+        enabled: ctx.attr(Some(&props), "Enabled", at, to_bool),
+    });
+}

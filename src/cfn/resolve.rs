@@ -1,0 +1,509 @@
+//! Static evaluation of CloudFormation intrinsic functions.
+//!
+//! [`Resolver::resolve`] turns a property tree into an [`R`] tree where
+//! parameter defaults, mappings, `Fn::Sub`, `Fn::Join`, `Fn::Select` and
+//! `Fn::Split` are evaluated, `Ref`/`Fn::GetAtt` between resources become
+//! symbolic [`Part::Attr`] references, `Fn::If` keeps both branches, and
+//! anything that cannot be known before deployment (`Fn::ImportValue`, a
+//! parameter without a Default, an SSM dynamic reference) is
+//! [`RV::Unknown`]. Every resolved node keeps the span of the place it is
+//! used, so a finding about a value from a parameter default points at the
+//! attribute, not at the parameter.
+
+use std::sync::Arc;
+
+use super::template::Template;
+use crate::model::When;
+use crate::source::Span;
+use crate::syntax::{Kind, Node};
+
+/// A resolved value and the span it is used at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct R {
+    pub v: RV,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RV {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(Text),
+    List(Vec<R>),
+    /// Entries with their key spans.
+    Map(Vec<(String, Span, R)>),
+    If {
+        cond: Arc<str>,
+        then: Box<R>,
+        els: Box<R>,
+    },
+    /// `Ref: AWS::NoValue`: the property is removed.
+    NoValue,
+    Unknown(String),
+}
+
+/// A string made of literal text and references resolved only at deploy time.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Text(pub Vec<Part>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    Lit(String),
+    /// `Ref` (attribute "Ref") or `Fn::GetAtt` of a resource in the template.
+    Attr {
+        resource: String,
+        attribute: String,
+    },
+    /// A pseudo parameter or another value only known at deploy time.
+    Opaque(String),
+}
+
+impl Text {
+    pub fn lit(s: impl Into<String>) -> Self {
+        Text(vec![Part::Lit(s.into())])
+    }
+
+    /// The whole string, when every part is literal.
+    pub fn literal(&self) -> Option<String> {
+        let mut out = String::new();
+        for p in &self.0 {
+            match p {
+                Part::Lit(s) => out.push_str(s),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// The resource and attribute, when the string is exactly one reference.
+    pub fn reference(&self) -> Option<(&str, &str)> {
+        match self.0.as_slice() {
+            [Part::Attr { resource, attribute }] => Some((resource, attribute)),
+            _ => None,
+        }
+    }
+
+    /// The text with non-literal parts written as `${...}`.
+    pub fn display(&self) -> String {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Lit(s) => s.clone(),
+                Part::Attr { resource, attribute } if attribute == "Ref" => format!("${{{resource}}}"),
+                Part::Attr { resource, attribute } => format!("${{{resource}.{attribute}}}"),
+                Part::Opaque(s) => format!("${{{s}}}"),
+            })
+            .collect()
+    }
+
+    pub fn ends_literal(&self) -> bool {
+        matches!(self.0.last(), Some(Part::Lit(_)))
+    }
+
+    fn push(&mut self, part: Part) {
+        if matches!(&part, Part::Lit(s) if s.is_empty()) {
+            return;
+        }
+        match (self.0.last_mut(), part) {
+            (Some(Part::Lit(prev)), Part::Lit(next)) => prev.push_str(&next),
+            (_, part) => self.0.push(part),
+        }
+    }
+
+    fn extend(&mut self, other: Text) {
+        for p in other.0 {
+            self.push(p);
+        }
+    }
+}
+
+impl R {
+    fn new(v: RV, span: Span) -> Self {
+        R { v, span }
+    }
+
+    fn unknown(why: impl Into<String>, span: Span) -> Self {
+        R::new(RV::Unknown(why.into()), span)
+    }
+
+    /// Every branch this value can take, with the conditions that lead to it.
+    pub fn alternatives(&self) -> Vec<(When, &R)> {
+        let mut out = Vec::new();
+        self.collect_alternatives(When::always(), &mut out);
+        out
+    }
+
+    fn collect_alternatives<'a>(&'a self, when: When, out: &mut Vec<(When, &'a R)>) {
+        match &self.v {
+            RV::If { cond, then, els } => {
+                then.collect_alternatives(when.with(cond, true), out);
+                els.collect_alternatives(when.with(cond, false), out);
+            }
+            _ => out.push((when, self)),
+        }
+    }
+
+    /// The entry `key` of a map, with its key span.
+    pub fn entry(&self, key: &str) -> Option<(Span, &R)> {
+        match &self.v {
+            RV::Map(entries) => entries.iter().find(|(k, _, _)| k == key).map(|(_, ks, v)| (*ks, v)),
+            _ => None,
+        }
+    }
+
+    pub fn text(&self) -> Option<&Text> {
+        match &self.v {
+            RV::Str(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A literal string (numbers and booleans written as text count).
+    pub fn literal(&self) -> Option<String> {
+        match &self.v {
+            RV::Str(t) => t.literal(),
+            RV::Num(n) => Some(format_num(*n)),
+            RV::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+}
+
+fn format_num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { n.to_string() }
+}
+
+/// Resolves values against one template.
+pub struct Resolver<'t, 'a> {
+    pub template: &'t Template<'a>,
+}
+
+const PSEUDO: &[&str] = &[
+    "AWS::AccountId",
+    "AWS::NotificationARNs",
+    "AWS::Partition",
+    "AWS::Region",
+    "AWS::StackId",
+    "AWS::StackName",
+    "AWS::URLSuffix",
+];
+
+impl<'t, 'a> Resolver<'t, 'a> {
+    pub fn new(template: &'t Template<'a>) -> Self {
+        Resolver { template }
+    }
+
+    pub fn resolve(&self, node: &Node) -> R {
+        let span = node.span;
+        match &node.kind {
+            Kind::Null => R::new(RV::Null, span),
+            Kind::Bool(b) => R::new(RV::Bool(*b), span),
+            Kind::Number(s) => match parse_number(s) {
+                Some(n) => R::new(RV::Num(n), span),
+                None => R::new(RV::Str(Text::lit(s.clone())), span),
+            },
+            Kind::String(s) if s.contains("{{resolve:") => R::unknown(format!("dynamic reference {s}"), span),
+            Kind::String(s) => R::new(RV::Str(Text::lit(s.clone())), span),
+            Kind::Seq(items) => R::new(RV::List(self.resolve_list(items)), span),
+            Kind::Map(entries) => {
+                if let [only] = entries.as_slice()
+                    && (only.key == "Ref" || only.key == "Condition" || only.key.starts_with("Fn::"))
+                {
+                    return self.intrinsic(&only.key, &only.value, span);
+                }
+                let resolved = entries
+                    .iter()
+                    .map(|e| (e.key.clone(), e.key_span, self.resolve(&e.value)))
+                    .filter(|(_, _, v)| v.v != RV::NoValue)
+                    .collect();
+                R::new(RV::Map(resolved), span)
+            }
+        }
+    }
+
+    fn resolve_list(&self, items: &[Node]) -> Vec<R> {
+        items.iter().map(|i| self.resolve(i)).filter(|r| r.v != RV::NoValue).collect()
+    }
+
+    fn intrinsic(&self, name: &str, arg: &Node, span: Span) -> R {
+        match name {
+            "Ref" => self.reference(arg, span),
+            "Fn::GetAtt" => self.get_att(arg, span),
+            "Fn::Sub" => self.sub(arg, span),
+            "Fn::Join" => self.join(arg, span),
+            "Fn::If" => self.if_(arg, span),
+            "Fn::FindInMap" => self.find_in_map(arg, span),
+            "Fn::Select" => self.select(arg, span),
+            "Fn::Split" => self.split(arg, span),
+            other => R::unknown(format!("{other} is only known at deploy time"), span),
+        }
+    }
+
+    fn reference(&self, arg: &Node, span: Span) -> R {
+        let Some(name) = arg.as_str() else { return R::unknown("Ref to a computed name", span) };
+        if name == "AWS::NoValue" {
+            return R::new(RV::NoValue, span);
+        }
+        if PSEUDO.contains(&name) {
+            return R::new(RV::Str(Text(vec![Part::Opaque(name.to_string())])), span);
+        }
+        if let Some(param) = self.template.parameter(name) {
+            return self.parameter(name, param, span);
+        }
+        if self.template.resource(name).is_some() {
+            let part = Part::Attr { resource: name.to_string(), attribute: "Ref".to_string() };
+            return R::new(RV::Str(Text(vec![part])), span);
+        }
+        R::unknown(format!("Ref to {name}, which the template does not declare"), span)
+    }
+
+    /// A parameter's Default, placed at the span where it is used.
+    fn parameter(&self, name: &str, param: &Node, span: Span) -> R {
+        let Some(default) = param.get("Default") else {
+            return R::unknown(format!("parameter {name} has no Default"), span);
+        };
+        let is_list = param
+            .get("Type")
+            .and_then(Node::as_str)
+            .is_some_and(|t| t == "CommaDelimitedList" || t.starts_with("List<"));
+        let mut value = self.resolve(default);
+        if is_list && let Some(s) = value.literal() {
+            let items = s.split(',').map(|p| R::new(RV::Str(Text::lit(p.trim())), span)).collect();
+            value = R::new(RV::List(items), span);
+        }
+        if let RV::Str(t) = &value.v
+            && t.literal().is_some_and(|s| s.starts_with("{{resolve:"))
+        {
+            return R::unknown(format!("parameter {name} is a dynamic reference"), span);
+        }
+        if param.get("Type").and_then(Node::as_str).is_some_and(|t| t.starts_with("AWS::SSM::Parameter")) {
+            return R::unknown(format!("parameter {name} is read from SSM at deploy time"), span);
+        }
+        relocate(value, span)
+    }
+
+    fn get_att(&self, arg: &Node, span: Span) -> R {
+        let (res, attr) = match arg.as_seq() {
+            Some([r, a]) => (r.as_str(), a.as_str()),
+            _ => match arg.as_str().and_then(|s| s.split_once('.')) {
+                Some((r, a)) => (Some(r), Some(a)),
+                None => (None, None),
+            },
+        };
+        match (res, attr) {
+            (Some(r), Some(a)) if self.template.resource(r).is_some() => {
+                let part = Part::Attr { resource: r.to_string(), attribute: a.to_string() };
+                R::new(RV::Str(Text(vec![part])), span)
+            }
+            _ => R::unknown("Fn::GetAtt of something the template does not declare", span),
+        }
+    }
+
+    fn sub(&self, arg: &Node, span: Span) -> R {
+        let (template, vars) = match &arg.kind {
+            Kind::String(s) => (s.as_str(), None),
+            Kind::Seq(items) => match items.as_slice() {
+                [t, v] => match t.as_str() {
+                    Some(s) => (s, Some(v)),
+                    None => return R::unknown("Fn::Sub of a computed string", span),
+                },
+                _ => return R::unknown("malformed Fn::Sub", span),
+            },
+            _ => return R::unknown("malformed Fn::Sub", span),
+        };
+        let mut text = Text::default();
+        let mut rest = template;
+        while let Some(start) = rest.find("${") {
+            text.push(Part::Lit(rest[..start].to_string()));
+            let after = &rest[start + 2..];
+            let Some(end) = after.find('}') else {
+                text.push(Part::Lit(rest[start..].to_string()));
+                rest = "";
+                break;
+            };
+            let name = after[..end].trim();
+            rest = &after[end + 1..];
+            if let Some(literal) = name.strip_prefix('!') {
+                text.push(Part::Lit(format!("${{{literal}}}")));
+                continue;
+            }
+            if let Some(var) = vars.and_then(|v| v.get(name)) {
+                match self.resolve(var).v {
+                    RV::Str(t) => text.extend(t),
+                    RV::Num(n) => text.push(Part::Lit(format_num(n))),
+                    _ => text.push(Part::Opaque(name.to_string())),
+                }
+                continue;
+            }
+            let part = match name.split_once('.') {
+                Some((res, attr)) if self.template.resource(res).is_some() => {
+                    Part::Attr { resource: res.to_string(), attribute: attr.to_string() }
+                }
+                _ => {
+                    let node = Node::new(Kind::String(name.to_string()), span);
+                    match self.reference(&node, span).v {
+                        RV::Str(t) => {
+                            text.extend(t);
+                            continue;
+                        }
+                        RV::Num(n) => Part::Lit(format_num(n)),
+                        _ => Part::Opaque(name.to_string()),
+                    }
+                }
+            };
+            text.push(part);
+        }
+        if !rest.is_empty() {
+            text.push(Part::Lit(rest.to_string()));
+        }
+        if text.0.is_empty() {
+            text.push(Part::Lit(String::new()));
+        }
+        if text.literal().is_some_and(|s| s.contains("{{resolve:")) {
+            return R::unknown("dynamic reference", span);
+        }
+        R::new(RV::Str(text), span)
+    }
+
+    fn join(&self, arg: &Node, span: Span) -> R {
+        let Some([delim, list]) = arg.as_seq() else { return R::unknown("malformed Fn::Join", span) };
+        let Some(delim) = delim.as_str() else { return R::unknown("Fn::Join with a computed delimiter", span) };
+        let RV::List(items) = self.resolve(list).v else { return R::unknown("Fn::Join over a computed list", span) };
+        let mut text = Text::default();
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                text.push(Part::Lit(delim.to_string()));
+            }
+            match item.v {
+                RV::Str(t) => text.extend(t),
+                RV::Num(n) => text.push(Part::Lit(format_num(n))),
+                _ => return R::unknown("Fn::Join over a value only known at deploy time", span),
+            }
+        }
+        if text.0.is_empty() {
+            text.push(Part::Lit(String::new()));
+        }
+        R::new(RV::Str(text), span)
+    }
+
+    fn if_(&self, arg: &Node, span: Span) -> R {
+        let Some([cond, then, els]) = arg.as_seq() else { return R::unknown("malformed Fn::If", span) };
+        let Some(cond) = cond.as_str() else { return R::unknown("Fn::If with a computed condition", span) };
+        R::new(
+            RV::If { cond: Arc::from(cond), then: Box::new(self.resolve(then)), els: Box::new(self.resolve(els)) },
+            span,
+        )
+    }
+
+    fn find_in_map(&self, arg: &Node, span: Span) -> R {
+        let Some(args) = arg.as_seq() else { return R::unknown("malformed Fn::FindInMap", span) };
+        let [map, top, second, rest @ ..] = args else { return R::unknown("malformed Fn::FindInMap", span) };
+        let keys: Vec<Option<String>> = [map, top, second].iter().map(|n| self.resolve(n).literal()).collect();
+        let default = rest.first().and_then(|d| d.get("DefaultValue"));
+        let [Some(map), Some(top), Some(second)] = keys.as_slice() else {
+            return R::unknown("Fn::FindInMap with a key only known at deploy time", span);
+        };
+        let found =
+            self.template.mappings.and_then(|m| m.get(map)).and_then(|m| m.get(top)).and_then(|m| m.get(second));
+        match found.or(default) {
+            Some(node) => relocate(self.resolve(node), span),
+            None => R::unknown(format!("Fn::FindInMap {map}/{top}/{second} not found"), span),
+        }
+    }
+
+    fn select(&self, arg: &Node, span: Span) -> R {
+        let Some([index, list]) = arg.as_seq() else { return R::unknown("malformed Fn::Select", span) };
+        let index = self.resolve(index).literal().and_then(|s| s.parse::<usize>().ok());
+        match (index, self.resolve(list).v) {
+            (Some(i), RV::List(items)) if i < items.len() => relocate(items[i].clone(), span),
+            _ => R::unknown("Fn::Select over a value only known at deploy time", span),
+        }
+    }
+
+    fn split(&self, arg: &Node, span: Span) -> R {
+        let Some([delim, source]) = arg.as_seq() else { return R::unknown("malformed Fn::Split", span) };
+        match (delim.as_str(), self.resolve(source).literal()) {
+            (Some(d), Some(s)) if !d.is_empty() => {
+                R::new(RV::List(s.split(d).map(|p| R::new(RV::Str(Text::lit(p)), span)).collect()), span)
+            }
+            _ => R::unknown("Fn::Split of a value only known at deploy time", span),
+        }
+    }
+}
+
+/// A value brought in from elsewhere (a parameter default, a mapping) is
+/// reported where it is used: move its top-level span there.
+fn relocate(mut r: R, span: Span) -> R {
+    r.span = span;
+    r
+}
+
+fn parse_number(s: &str) -> Option<f64> {
+    if let Some(hex) = s.strip_prefix("0x") {
+        return i64::from_str_radix(hex, 16).ok().map(|n| n as f64);
+    }
+    if let Some(oct) = s.strip_prefix("0o") {
+        return i64::from_str_radix(oct, 8).ok().map(|n| n as f64);
+    }
+    s.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+    use crate::syntax::yaml;
+
+    fn resolve_prop(text: &str, prop: &str) -> R {
+        let f = SourceFile::new("t.yaml", text.to_string());
+        let root = yaml::parse(&f).unwrap();
+        let t = Template::find(&root).unwrap();
+        let q = t.resource("Q").unwrap();
+        Resolver::new(&t).resolve(q.properties.unwrap().get(prop).unwrap())
+    }
+
+    const HEAD: &str = "AWSTemplateFormatVersion: '2010-09-09'\nParameters:\n  VT: {Type: Number, Default: 60}\n  NoDefault: {Type: String}\n  Env: {Type: String, Default: prod}\nMappings:\n  Cfg: {prod: {Vt: 900}}\nConditions:\n  IsProd: !Equals [!Ref Env, prod]\nResources:\n  F: {Type: AWS::Lambda::Function}\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n";
+
+    #[test]
+    fn parameter_default_resolves_at_the_use_site() {
+        let text = format!("{HEAD}      A: !Ref VT\n");
+        let r = resolve_prop(&text, "A");
+        assert_eq!(r.v, RV::Num(60.0));
+        assert!(text[r.span.start..].starts_with("!Ref VT"));
+    }
+
+    #[test]
+    fn unknowns_stay_unknown() {
+        for expr in ["!Ref NoDefault", "!ImportValue shared-queue-arn", "'{{resolve:ssm:/x}}'", "!GetAZs ''"] {
+            let r = resolve_prop(&format!("{HEAD}      A: {expr}\n"), "A");
+            assert!(matches!(r.v, RV::Unknown(_)), "{expr}: {:?}", r.v);
+        }
+    }
+
+    #[test]
+    fn sub_join_findinmap_select_split() {
+        let r = resolve_prop(&format!("{HEAD}      A: !Sub '${{AWS::StackName}}-${{Env}}-q.fifo'\n"), "A");
+        let t = r.text().unwrap();
+        assert_eq!(t.display(), "${AWS::StackName}-prod-q.fifo");
+        assert!(t.ends_literal());
+        let r = resolve_prop(&format!("{HEAD}      A: !Sub '${{F.Arn}}'\n"), "A");
+        assert_eq!(r.text().unwrap().reference(), Some(("F", "Arn")));
+        let r = resolve_prop(&format!("{HEAD}      A: !Join ['-', [a, !Ref Env]]\n"), "A");
+        assert_eq!(r.literal().as_deref(), Some("a-prod"));
+        let r = resolve_prop(&format!("{HEAD}      A: !FindInMap [Cfg, !Ref Env, Vt]\n"), "A");
+        assert_eq!(r.v, RV::Num(900.0));
+        let r = resolve_prop(&format!("{HEAD}      A: !Select [1, !Split [',', 'x,y,z']]\n"), "A");
+        assert_eq!(r.literal().as_deref(), Some("y"));
+    }
+
+    #[test]
+    fn if_keeps_both_branches() {
+        let r = resolve_prop(&format!("{HEAD}      A: !If [IsProd, 900, !Ref AWS::NoValue]\n"), "A");
+        let alts = r.alternatives();
+        assert_eq!(alts.len(), 2);
+        assert_eq!(alts[0].1.v, RV::Num(900.0));
+        assert_eq!(alts[1].1.v, RV::NoValue);
+        assert_eq!(alts[1].0.to_string(), " (when condition IsProd is false)");
+    }
+}

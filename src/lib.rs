@@ -1,0 +1,16 @@
+//! sqsguard: keeps AWS SQS pipelines correct.
+//!
+//! Front-ends (`cfn`, later Terraform, plan JSON, Serverless and the live
+//! audit) fill one [`model`]; [`rules`] check it; [`report`] prints the
+//! [`finding`]s; [`lint`] ties files to all of that.
+
+pub mod cfn;
+pub mod cli;
+pub mod discover;
+pub mod finding;
+pub mod lint;
+pub mod model;
+pub mod report;
+pub mod rules;
+pub mod source;
+pub mod syntax;

@@ -1,0 +1,235 @@
+//! Lint files: read, parse, build the model, run the rules, in parallel
+//! across files. A file that cannot be read or parsed becomes an SQS000
+//! finding when it looks like infrastructure, and never stops the others.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::discover::{self, Candidate};
+use crate::finding::{Finding, Severity};
+use crate::model::Origin;
+use crate::rules::{self, UNPARSABLE_FILE};
+use crate::source::{Source, SourceFile, Span};
+use crate::syntax::{self, Node};
+
+/// Files larger than this are not parsed. CloudFormation itself accepts
+/// template bodies of at most 1 MB (S3-hosted); CDK output stays well below.
+pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// Which rules to report.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Code prefixes to keep (empty: all).
+    pub select: Vec<String>,
+    /// Code prefixes to drop.
+    pub ignore: Vec<String>,
+}
+
+impl Filter {
+    pub fn keeps(&self, code: &str) -> bool {
+        let matches = |p: &String| code.len() >= p.len() && code[..p.len()].eq_ignore_ascii_case(p);
+        (self.select.is_empty() || self.select.iter().any(matches)) && !self.ignore.iter().any(matches)
+    }
+}
+
+/// The result of linting a set of paths.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub findings: Vec<Finding>,
+    /// Files linted.
+    pub files: usize,
+    /// Files seen and not linted (not a template, or not yet supported).
+    pub skipped: usize,
+}
+
+enum FileResult {
+    Linted(Vec<Finding>),
+    Skipped,
+}
+
+pub fn lint_paths(paths: &[PathBuf], filter: &Filter) -> Outcome {
+    let candidates = discover::candidates(paths);
+    let results: Vec<FileResult> = candidates.par_iter().map(lint_candidate).collect();
+    let mut outcome = Outcome::default();
+    for result in results {
+        match result {
+            FileResult::Linted(findings) => {
+                outcome.files += 1;
+                outcome.findings.extend(findings.into_iter().filter(|f| filter.keeps(f.code)));
+            }
+            FileResult::Skipped => outcome.skipped += 1,
+        }
+    }
+    outcome.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+    outcome
+}
+
+fn sort_key(f: &Finding) -> (String, usize, &'static str, String) {
+    match &f.origin {
+        Origin::File { file, span } => (file.display_path(), span.start, f.code, f.message.clone()),
+        Origin::Live { id } => (id.clone(), 0, f.code, f.message.clone()),
+    }
+}
+
+/// Lint one file's text (used by tests and the generator's self-check).
+pub fn lint_source(file: &Source) -> Option<Vec<Finding>> {
+    let root = parse(file).ok()?;
+    let model = crate::cfn::load(file, &root)?;
+    Some(rules::check(&model))
+}
+
+fn parse(file: &SourceFile) -> Result<Node, syntax::ParseError> {
+    let is_json = match file.path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("json") => true,
+        Some(e) if e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml") => false,
+        _ => file.text.trim_start().starts_with('{'),
+    };
+    if is_json { syntax::json::parse(file) } else { syntax::yaml::parse(file) }
+}
+
+fn lint_candidate(c: &Candidate) -> FileResult {
+    let path = &c.path;
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf")) {
+        // Terraform has its own front-end (not yet built): seen, not linted.
+        return FileResult::Skipped;
+    }
+    let bytes = match read_limited(path) {
+        Ok(Contents::All(bytes)) => bytes,
+        Ok(Contents::TooLarge { size, head }) => {
+            if !looks_like_infrastructure(path, &head) {
+                return FileResult::Skipped;
+            }
+            let message = format!(
+                "file is {:.1} MiB, larger than the {} MiB sqsguard reads; it was not parsed",
+                size as f64 / 1048576.0,
+                MAX_FILE_BYTES / 1048576
+            );
+            return broken(path, String::new(), Span::default(), message);
+        }
+        Err(message) => {
+            if !discover::has_infra_extension(path) {
+                return FileResult::Skipped;
+            }
+            return broken(path, String::new(), Span::default(), message);
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let bad = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            if !looks_like_infrastructure(path, &bytes) {
+                return FileResult::Skipped;
+            }
+            let message = format!("file is not valid UTF-8 (byte 0x{:02x})", bytes[bad]);
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            // The lossy text is identical up to the bad byte.
+            return broken(path, text, Span::new(bad, bad), message);
+        }
+    };
+    let file = SourceFile::new(path.clone(), text);
+    match parse(&file) {
+        Ok(root) => match crate::cfn::load(&file, &root) {
+            Some(model) => FileResult::Linted(rules::check(&model)),
+            None => FileResult::Skipped,
+        },
+        Err(e) if looks_like_infrastructure(path, file.text.as_bytes()) => {
+            FileResult::Linted(vec![unparsable(&file, e.span, e.message)])
+        }
+        Err(_) => FileResult::Skipped,
+    }
+}
+
+fn broken(path: &Path, text: String, span: Span, message: String) -> FileResult {
+    let file = SourceFile::new(path.to_path_buf(), text);
+    FileResult::Linted(vec![unparsable(&file, span, message)])
+}
+
+fn unparsable(file: &Source, span: Span, message: String) -> Finding {
+    Finding {
+        code: UNPARSABLE_FILE.code,
+        name: UNPARSABLE_FILE.name,
+        severity: Severity::Error,
+        resource: file.display_path(),
+        origin: Origin::file(file, span),
+        message,
+        fix: "fix the file so it parses (the location is where the parser stopped); other files were still linted"
+            .to_string(),
+    }
+}
+
+enum Contents {
+    All(Vec<u8>),
+    TooLarge { size: u64, head: Vec<u8> },
+}
+
+/// Read a file unless it is over [`MAX_FILE_BYTES`] (then only its head,
+/// to tell whether it is worth an error). Errors are plain sentences.
+fn read_limited(path: &Path) -> Result<Contents, String> {
+    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+    let meta = f.metadata().map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+    if meta.is_dir() {
+        return Err("is a directory, not a file".to_string());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        let mut head = vec![0; 64 * 1024];
+        let n = f.read(&mut head).unwrap_or(0);
+        head.truncate(n);
+        return Ok(Contents::TooLarge { size: meta.len(), head });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    f.by_ref()
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        let size = bytes.len() as u64;
+        bytes.truncate(64 * 1024);
+        return Ok(Contents::TooLarge { size, head: bytes });
+    }
+    Ok(Contents::All(bytes))
+}
+
+fn plain_io_error(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory, not a file".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// RULES.md: a `.tf`, or YAML/JSON mentioning AWSTemplateFormatVersion,
+/// `AWS::`, Transform, or `service:` with `provider:`.
+fn looks_like_infrastructure(path: &Path, bytes: &[u8]) -> bool {
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf")) {
+        return true;
+    }
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    has(b"AWSTemplateFormatVersion") || has(b"AWS::") || has(b"Transform") || (has(b"service:") && has(b"provider:"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_matches_code_prefixes() {
+        let f = Filter { select: vec!["SQS00".into()], ignore: vec!["sqs004".into()] };
+        assert!(f.keeps("SQS001"));
+        assert!(!f.keeps("SQS004"));
+        assert!(!f.keeps("SQS012"));
+        assert!(Filter::default().keeps("SQS017"));
+    }
+
+    #[test]
+    fn infrastructure_is_recognised_by_content() {
+        let p = Path::new("x.yaml");
+        assert!(looks_like_infrastructure(p, b"Resources:\n  Q:\n    Type: AWS::SQS::Queue"));
+        assert!(looks_like_infrastructure(p, b"service: x\nprovider:\n  name: aws"));
+        assert!(!looks_like_infrastructure(p, b"name: ci\non: push"));
+        assert!(looks_like_infrastructure(Path::new("main.tf"), b""));
+    }
+}

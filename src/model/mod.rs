@@ -1,0 +1,201 @@
+//! The one normalized model every front-end fills and every rule reads.
+//!
+//! CloudFormation/SAM templates fill it today; Terraform modules, plan JSON,
+//! Serverless and the live audit fill the same structures, so a rule written
+//! once fires for all of them. Links between resources (a mapping's queue, a
+//! redrive target) are resolved by the front-end into [`Target`]s.
+
+mod value;
+
+pub use value::{Alt, Attr, Origin, Value, When, pairs};
+
+/// Index of a queue in [`Model::queues`].
+pub type QueueIdx = usize;
+/// Index of a function in [`Model::functions`].
+pub type FunctionIdx = usize;
+
+/// What a reference points at, once resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Queue(QueueIdx),
+    Function(FunctionIdx),
+    /// Something outside the analysed set (an ARN, a name), kept for messages.
+    External(String),
+}
+
+/// A resource name that may be only partly known (`${AWS::StackName}-jobs.fifo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    /// The name with unknown parts written as `${...}`.
+    pub text: String,
+    /// True when the end of the name is literal, so suffix checks are safe.
+    pub suffix_known: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    pub queues: Vec<Queue>,
+    pub functions: Vec<Function>,
+    pub consumers: Vec<Consumer>,
+    pub alarms: Vec<Alarm>,
+    pub policies: Vec<QueuePolicy>,
+    /// Dead-letter targets that are not queue RedrivePolicies: Lambda
+    /// DeadLetterConfig, SNS subscription RedrivePolicy, EventBridge target
+    /// DeadLetterConfig, SAM DeadLetterQueue, ESM on-failure destinations.
+    pub dlq_refs: Vec<DlqRef>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Queue {
+    /// Logical ID, Terraform address or queue URL.
+    pub resource: String,
+    /// The resource's key (or block, or ARN).
+    pub origin: Origin,
+    /// The explicit QueueName, absent when AWS generates one.
+    pub name: Attr<Name>,
+    pub fifo: Attr<bool>,
+    pub content_based_dedup: Attr<bool>,
+    pub visibility_timeout: Attr<i64>,
+    pub receive_wait_time: Attr<i64>,
+    pub retention_period: Attr<i64>,
+    pub delay_seconds: Attr<i64>,
+    pub sse_enabled: Attr<bool>,
+    pub kms_key: Attr<String>,
+    pub fifo_throughput_limit: Attr<String>,
+    pub deduplication_scope: Attr<String>,
+    pub redrive: Attr<Redrive>,
+    pub payload: Option<PayloadDecl>,
+}
+
+/// A queue's RedrivePolicy.
+#[derive(Clone, Debug)]
+pub struct Redrive {
+    pub target: Attr<Target>,
+    pub max_receive_count: Attr<i64>,
+}
+
+/// What the payload declaration says about deduplication by content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Payload {
+    Deterministic,
+    /// Non-deterministic, with the reasons (field names, "unstable key order").
+    NonDeterministic(Vec<String>),
+}
+
+#[derive(Clone, Debug)]
+pub struct PayloadDecl {
+    pub payload: Value<Payload>,
+    pub origin: Origin,
+    /// Where the declaration was found, for messages.
+    pub source: &'static str,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub resource: String,
+    pub origin: Origin,
+    pub name: Attr<String>,
+    /// Timeout in seconds (absent: Lambda's default of 3 s).
+    pub timeout: Attr<i64>,
+}
+
+/// How a consumer was declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConsumerKind {
+    /// AWS::Lambda::EventSourceMapping / aws_lambda_event_source_mapping.
+    EventSourceMapping,
+    /// A SAM function's `Events: {Type: SQS}` entry (the event's name).
+    SamEvent(String),
+}
+
+/// A Lambda event source mapping reading a queue.
+#[derive(Clone, Debug)]
+pub struct Consumer {
+    /// The mapping's logical ID (for SAM events: the function's logical ID).
+    pub resource: String,
+    pub origin: Origin,
+    pub kind: ConsumerKind,
+    pub queue: Attr<Target>,
+    pub function: Attr<Target>,
+    pub batch_size: Attr<i64>,
+    pub batching_window: Attr<i64>,
+    pub response_types: Attr<Vec<String>>,
+    pub enabled: Attr<bool>,
+}
+
+/// A CloudWatch alarm; only the parts the rules read.
+#[derive(Clone, Debug)]
+pub struct Alarm {
+    pub resource: String,
+    pub origin: Origin,
+    pub metrics: Vec<AlarmMetric>,
+    pub comparison: Attr<String>,
+    pub threshold: Attr<f64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct AlarmMetric {
+    pub namespace: Value<String>,
+    pub metric_name: Value<String>,
+    /// The queue named by the QueueName dimension.
+    pub queue: Value<Target>,
+}
+
+#[derive(Clone, Debug)]
+pub struct QueuePolicy {
+    pub resource: String,
+    pub origin: Origin,
+    /// The queues the policy applies to.
+    pub queues: Vec<Value<Target>>,
+    pub statements: Vec<Statement>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Statement {
+    pub origin: Origin,
+    pub when: When,
+    pub allow: Value<bool>,
+    /// Principal is `*` or `{AWS: "*"}`.
+    pub public_principal: Value<bool>,
+    pub has_condition: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DlqKind {
+    LambdaDeadLetterConfig,
+    SnsSubscription,
+    EventBridgeTarget,
+    SamDeadLetterQueue,
+    EventSourceMappingOnFailure,
+    Other,
+}
+
+#[derive(Clone, Debug)]
+pub struct DlqRef {
+    pub resource: String,
+    pub kind: DlqKind,
+    pub target: Attr<Target>,
+}
+
+impl Model {
+    /// Consumers whose queue may be `queue` (some alternative names it).
+    pub fn consumers_of(&self, queue: QueueIdx) -> impl Iterator<Item = &Consumer> {
+        self.consumers.iter().filter(move |c| c.queue.any_known(|t| *t == Target::Queue(queue)))
+    }
+
+    /// Queues whose RedrivePolicy may send to `dlq`.
+    pub fn redrive_sources_of(&self, dlq: QueueIdx) -> impl Iterator<Item = (QueueIdx, &Queue)> {
+        self.queues.iter().enumerate().filter(move |(_, q)| {
+            q.redrive.alts.iter().any(|a| match &a.value {
+                Value::Known(r) => r.target.any_known(|t| *t == Target::Queue(dlq)),
+                _ => false,
+            })
+        })
+    }
+
+    /// True when `queue` receives dead letters from anything in the model.
+    pub fn is_dead_letter_target(&self, queue: QueueIdx) -> bool {
+        self.redrive_sources_of(queue).next().is_some()
+            || self.dlq_refs.iter().any(|d| d.target.any_known(|t| *t == Target::Queue(queue)))
+    }
+}

@@ -1,0 +1,207 @@
+//! Values that remember where they came from, and which condition they
+//! depend on.
+//!
+//! Front-ends resolve what they can before rules run. An attribute is an
+//! [`Attr`]: one or more alternatives ([`Alt`]), one per branch of a
+//! CloudFormation `Fn::If` (or just one when nothing is conditional). Each
+//! alternative is [`Value::Known`], [`Value::Unknown`] (cannot be resolved
+//! statically: rules skip it, never guess) or [`Value::Absent`] (truly unset:
+//! AWS defaults apply).
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::source::{Source, Span};
+
+/// Where a value or resource came from.
+#[derive(Clone, Debug)]
+pub enum Origin {
+    /// A span in a file that was read.
+    File { file: Source, span: Span },
+    /// A live AWS resource (queue URL, mapping UUID, ARN).
+    Live { id: String },
+}
+
+impl Origin {
+    pub fn file(file: &Source, span: Span) -> Self {
+        Origin::File { file: file.clone(), span }
+    }
+}
+
+/// The branch choices an alternative depends on: `(condition, branch)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct When(pub Vec<(Arc<str>, bool)>);
+
+impl When {
+    pub fn always() -> Self {
+        When(Vec::new())
+    }
+
+    pub fn is_always(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn with(&self, cond: &Arc<str>, branch: bool) -> Self {
+        let mut next = self.clone();
+        if !next.0.iter().any(|(c, b)| c == cond && *b == branch) {
+            next.0.push((cond.clone(), branch));
+        }
+        next
+    }
+
+    /// Both sets of choices together, or `None` when they contradict each
+    /// other (one needs IsProd true, the other IsProd false).
+    pub fn and(&self, other: &When) -> Option<When> {
+        let mut out = self.clone();
+        for (cond, branch) in &other.0 {
+            match out.0.iter().find(|(c, _)| c == cond) {
+                Some((_, b)) if b != branch => return None,
+                Some(_) => {}
+                None => out.0.push((cond.clone(), *branch)),
+            }
+        }
+        Some(out)
+    }
+}
+
+impl fmt::Display for When {
+    /// ` (when condition IsProd is true)`, or nothing when unconditional.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        let parts: Vec<String> = self.0.iter().map(|(c, b)| format!("condition {c} is {b}")).collect();
+        write!(f, " (when {})", parts.join(" and "))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value<T> {
+    Known(T),
+    /// Cannot be resolved statically; the reason is for humans and debugging.
+    Unknown(String),
+    /// Not set at all: AWS's default applies.
+    Absent,
+}
+
+impl<T> Value<T> {
+    /// The value, with `default` standing in for an absent one; `None` when
+    /// unknown.
+    pub fn or_default(&self, default: T) -> Option<T>
+    where
+        T: Clone,
+    {
+        match self {
+            Value::Known(v) => Some(v.clone()),
+            Value::Absent => Some(default),
+            Value::Unknown(_) => None,
+        }
+    }
+
+    pub fn known(&self) -> Option<&T> {
+        match self {
+            Value::Known(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// One alternative of an attribute.
+#[derive(Clone, Debug)]
+pub struct Alt<T> {
+    pub value: Value<T>,
+    /// The value itself, or the resource when the attribute is absent.
+    pub origin: Origin,
+    pub when: When,
+}
+
+/// An attribute: at least one alternative.
+#[derive(Clone, Debug)]
+pub struct Attr<T> {
+    pub alts: Vec<Alt<T>>,
+}
+
+impl<T> Attr<T> {
+    pub fn single(value: Value<T>, origin: Origin) -> Self {
+        Attr { alts: vec![Alt { value, origin, when: When::always() }] }
+    }
+
+    pub fn known(value: T, origin: Origin) -> Self {
+        Self::single(Value::Known(value), origin)
+    }
+
+    pub fn absent(origin: Origin) -> Self {
+        Self::single(Value::Absent, origin)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Alt<T>> {
+        self.alts.iter()
+    }
+
+    /// True when some alternative is set (known or unknown).
+    pub fn is_set_somewhere(&self) -> bool {
+        self.alts.iter().any(|a| !matches!(a.value, Value::Absent))
+    }
+
+    /// True when some alternative may hold `pred` (unknown counts as maybe).
+    pub fn may(&self, pred: impl Fn(&T) -> bool) -> bool {
+        self.alts.iter().any(|a| match &a.value {
+            Value::Known(v) => pred(v),
+            Value::Unknown(_) => true,
+            Value::Absent => false,
+        })
+    }
+
+    /// True when some alternative is known to satisfy `pred`.
+    pub fn any_known(&self, pred: impl Fn(&T) -> bool) -> bool {
+        self.alts.iter().any(|a| matches!(&a.value, Value::Known(v) if pred(v)))
+    }
+
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> Attr<U> {
+        Attr {
+            alts: self
+                .alts
+                .iter()
+                .map(|a| Alt {
+                    value: match &a.value {
+                        Value::Known(v) => Value::Known(f(v)),
+                        Value::Unknown(why) => Value::Unknown(why.clone()),
+                        Value::Absent => Value::Absent,
+                    },
+                    origin: a.origin.clone(),
+                    when: a.when.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Every consistent pairing of two attributes' alternatives, with the
+/// combined conditions.
+pub fn pairs<'a, A, B>(a: &'a Attr<A>, b: &'a Attr<B>) -> Vec<(&'a Alt<A>, &'a Alt<B>, When)> {
+    let mut out = Vec::new();
+    for x in &a.alts {
+        for y in &b.alts {
+            if let Some(when) = x.when.and(&y.when) {
+                out.push((x, y, when));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contradicting_conditions_do_not_pair() {
+        let c: Arc<str> = Arc::from("IsProd");
+        let yes = When::always().with(&c, true);
+        let no = When::always().with(&c, false);
+        assert!(yes.and(&no).is_none());
+        assert_eq!(yes.and(&yes), Some(yes.clone()));
+        assert_eq!(yes.to_string(), " (when condition IsProd is true)");
+        assert_eq!(When::always().to_string(), "");
+    }
+}

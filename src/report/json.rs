@@ -1,0 +1,55 @@
+//! `--format json`: one document, exactly the shape of shared/CLI.md.
+
+use serde::Serialize;
+
+use super::{Summary, location};
+use crate::lint::Outcome;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    findings: Vec<JsonFinding<'a>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    rule: &'a str,
+    name: &'a str,
+    severity: &'a str,
+    file: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    end_line: Option<usize>,
+    end_column: Option<usize>,
+    resource: &'a str,
+    message: &'a str,
+    fix: &'a str,
+}
+
+pub fn render(outcome: &Outcome) -> String {
+    let findings = outcome
+        .findings
+        .iter()
+        .map(|f| {
+            let loc = location(f);
+            JsonFinding {
+                rule: f.code,
+                name: f.name,
+                severity: f.severity.as_str(),
+                file: loc.as_ref().map(|l| l.file.clone()),
+                line: loc.as_ref().map(|l| l.line),
+                column: loc.as_ref().map(|l| l.column),
+                end_line: loc.as_ref().map(|l| l.end_line),
+                end_column: loc.as_ref().map(|l| l.end_column),
+                resource: &f.resource,
+                message: &f.message,
+                fix: &f.fix,
+            }
+        })
+        .collect();
+    let doc = Document { version: 1, findings, summary: Summary::of(outcome) };
+    let mut out = serde_json::to_string_pretty(&doc).expect("findings serialize");
+    out.push('\n');
+    out
+}

@@ -1,0 +1,95 @@
+//! SQS001 and SQS002 share one walk over (queue, consumer, function)
+//! triples; this file holds SQS001 and the walk.
+//!
+//! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
+
+use super::{Findings, Rule, all_of, queue_alts, secs};
+use crate::finding::Severity;
+use crate::model::{Alt, Consumer, Function, Model, Queue, Target};
+
+pub static RULE: Rule = Rule {
+    code: "SQS001",
+    name: "visibility-timeout-below-6x",
+    severity: Severity::Warning,
+    summary: "Queue VisibilityTimeout is below 6 x the consumer function's timeout plus its batching window",
+    doc: include_str!("../../rules/SQS001.md"),
+    check,
+};
+
+/// One consistent combination of a queue's VisibilityTimeout with the
+/// timeout and batching window of a Lambda consumer reading it.
+pub(crate) struct Timing<'a> {
+    pub queue: &'a Queue,
+    pub consumer: &'a Consumer,
+    pub function: &'a Function,
+    pub visibility_alt: &'a Alt<i64>,
+    pub visibility: i64,
+    pub timeout: i64,
+    pub window: i64,
+    pub when: crate::model::When,
+}
+
+/// Every known (queue, consumer, function) timing in the model; unknown
+/// values are left out, absent ones take AWS's defaults (30 s visibility,
+/// 3 s function timeout, 0 s window).
+pub(crate) fn timings(model: &Model) -> Vec<Timing<'_>> {
+    let mut out = Vec::new();
+    for consumer in &model.consumers {
+        for (qi, q_alt) in queue_alts(&consumer.queue) {
+            let queue = &model.queues[qi];
+            for f_alt in consumer.function.iter() {
+                let Some(Target::Function(fi)) = f_alt.value.known() else { continue };
+                let function = &model.functions[*fi];
+                for vt in queue.visibility_timeout.iter() {
+                    for to in function.timeout.iter() {
+                        for win in consumer.batching_window.iter() {
+                            let Some(when) = all_of(&[&q_alt.when, &f_alt.when, &vt.when, &to.when, &win.when]) else {
+                                continue;
+                            };
+                            let (Some(visibility), Some(timeout), Some(window)) =
+                                (vt.value.or_default(30), to.value.or_default(3), win.value.or_default(0))
+                            else {
+                                continue;
+                            };
+                            out.push(Timing {
+                                queue,
+                                consumer,
+                                function,
+                                visibility_alt: vt,
+                                visibility,
+                                timeout,
+                                window,
+                                when,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check(model: &Model, findings: &mut Findings) {
+    for t in timings(model) {
+        let needed = 6 * t.timeout + t.window;
+        // Below the function timeout is SQS002's (an error); don't say it twice.
+        if t.visibility < t.timeout || t.visibility >= needed {
+            continue;
+        }
+        let message = format!(
+            "VisibilityTimeout {} < 6 x {} function timeout + {} batching window = {} (consumer {} of function {}){}",
+            secs(t.visibility),
+            secs(t.timeout),
+            secs(t.window),
+            secs(needed),
+            t.consumer.resource,
+            t.function.resource,
+            t.when
+        );
+        let fix = format!(
+            "set VisibilityTimeout to at least {needed} (6 x the function timeout + MaximumBatchingWindowInSeconds) so a batch that is retried by Lambda is not delivered twice"
+        );
+        findings.add(&RULE, &t.queue.resource, &t.visibility_alt.origin, message, fix);
+    }
+}

@@ -1,0 +1,38 @@
+//! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
+
+use super::sqs001_visibility_timeout_below_6x::timings;
+use super::{Findings, Rule, secs};
+use crate::finding::Severity;
+use crate::model::Model;
+
+pub static RULE: Rule = Rule {
+    code: "SQS002",
+    name: "visibility-timeout-below-function-timeout",
+    severity: Severity::Error,
+    summary: "Queue VisibilityTimeout is below the consumer function's timeout: Lambda rejects the event source mapping",
+    doc: include_str!("../../rules/SQS002.md"),
+    check,
+};
+
+fn check(model: &Model, findings: &mut Findings) {
+    for t in timings(model) {
+        if t.visibility >= t.timeout {
+            continue;
+        }
+        let message = format!(
+            "VisibilityTimeout {} < {} timeout of function {} (consumer {}): Lambda rejects the mapping with \"Queue visibility timeout: {} seconds is less than Function timeout: {} seconds\"{}",
+            secs(t.visibility),
+            secs(t.timeout),
+            t.function.resource,
+            t.consumer.resource,
+            t.visibility,
+            t.timeout,
+            t.when
+        );
+        let fix = format!(
+            "set VisibilityTimeout to at least {} (6 x the function timeout + MaximumBatchingWindowInSeconds)",
+            6 * t.timeout + t.window
+        );
+        findings.add(&RULE, &t.queue.resource, &t.visibility_alt.origin, message, fix);
+    }
+}

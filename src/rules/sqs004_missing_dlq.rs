@@ -1,0 +1,33 @@
+//! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
+
+use super::{Findings, Rule};
+use crate::finding::Severity;
+use crate::model::{Model, Value};
+
+pub static RULE: Rule = Rule {
+    code: "SQS004",
+    name: "missing-dlq",
+    severity: Severity::Warning,
+    summary: "Queue has no dead-letter queue (RedrivePolicy)",
+    doc: include_str!("../../rules/SQS004.md"),
+    check,
+};
+
+fn check(model: &Model, findings: &mut Findings) {
+    for (qi, queue) in model.queues.iter().enumerate() {
+        if model.is_dead_letter_target(qi) {
+            continue;
+        }
+        for alt in queue.redrive.iter() {
+            if !matches!(alt.value, Value::Absent) {
+                continue;
+            }
+            let message = format!(
+                "queue {} has no RedrivePolicy: a message that keeps failing is received again and again until MessageRetentionPeriod expires, then lost{}",
+                queue.resource, alt.when
+            );
+            let fix = "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example 5)".to_string();
+            findings.add(&RULE, &queue.resource, &alt.origin, message, fix);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
+
+use super::{Findings, Rule, all_of, queue_alts};
+use crate::finding::Severity;
+use crate::model::Model;
+
+pub static RULE: Rule = Rule {
+    code: "SQS010",
+    name: "fifo-batch-size-too-large",
+    severity: Severity::Error,
+    summary: "Lambda consumer of a FIFO queue has BatchSize above 10",
+    doc: include_str!("../../rules/SQS010.md"),
+    check,
+};
+
+fn check(model: &Model, findings: &mut Findings) {
+    for consumer in &model.consumers {
+        for (qi, q_alt) in queue_alts(&consumer.queue) {
+            let queue = &model.queues[qi];
+            for fifo in queue.fifo.iter() {
+                for batch in consumer.batch_size.iter() {
+                    let (Some(true), Some(size)) = (fifo.value.or_default(false), batch.value.or_default(10)) else {
+                        continue;
+                    };
+                    if size <= 10 {
+                        continue;
+                    }
+                    let Some(when) = all_of(&[&q_alt.when, &fifo.when, &batch.when]) else { continue };
+                    let message = format!(
+                        "consumer {} of FIFO queue {} has BatchSize {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
+                        consumer.resource, queue.resource
+                    );
+                    findings.add(
+                        &RULE,
+                        &consumer.resource,
+                        &batch.origin,
+                        message,
+                        "set BatchSize to 10 or less".to_string(),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
+
+use super::{Findings, Rule, all_of, queue_alts};
+use crate::finding::Severity;
+use crate::model::Model;
+
+pub static RULE: Rule = Rule {
+    code: "SQS011",
+    name: "batching-window-required",
+    severity: Severity::Error,
+    summary: "Lambda consumer with BatchSize above 10 has no MaximumBatchingWindowInSeconds of at least 1",
+    doc: include_str!("../../rules/SQS011.md"),
+    check,
+};
+
+fn check(model: &Model, findings: &mut Findings) {
+    for consumer in &model.consumers {
+        for (qi, q_alt) in queue_alts(&consumer.queue) {
+            let queue = &model.queues[qi];
+            for fifo in queue.fifo.iter() {
+                for batch in consumer.batch_size.iter() {
+                    for window in consumer.batching_window.iter() {
+                        let (Some(false), Some(size), Some(secs)) =
+                            (fifo.value.or_default(false), batch.value.or_default(10), window.value.or_default(0))
+                        else {
+                            continue;
+                        };
+                        if size <= 10 || secs >= 1 {
+                            continue;
+                        }
+                        let Some(when) = all_of(&[&q_alt.when, &fifo.when, &batch.when, &window.when]) else {
+                            continue;
+                        };
+                        let message = format!(
+                            "consumer {} has BatchSize {size} with MaximumBatchingWindowInSeconds {secs}: Lambda requires a batching window of at least 1 s for batches above 10, so the deployment fails{when}",
+                            consumer.resource
+                        );
+                        let fix = "set MaximumBatchingWindowInSeconds to 1 or more (and add it to the queue's VisibilityTimeout), or lower BatchSize to 10".to_string();
+                        findings.add(&RULE, &consumer.resource, &batch.origin, message, fix);
+                    }
+                }
+            }
+        }
+    }
+}

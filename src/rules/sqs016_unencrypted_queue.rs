@@ -1,0 +1,37 @@
+//! SQS016: server-side encryption explicitly switched off.
+
+use super::{Findings, Rule, all_of};
+use crate::finding::Severity;
+use crate::model::{Model, Value};
+
+pub static RULE: Rule = Rule {
+    code: "SQS016",
+    name: "unencrypted-queue",
+    severity: Severity::Warning,
+    summary: "Queue has SqsManagedSseEnabled false and no KmsMasterKeyId",
+    doc: include_str!("../../rules/SQS016.md"),
+    check,
+};
+
+fn check(model: &Model, findings: &mut Findings) {
+    for queue in &model.queues {
+        for sse in queue.sse_enabled.iter() {
+            if sse.value.known() != Some(&false) {
+                continue;
+            }
+            for kms in queue.kms_key.iter() {
+                if !matches!(kms.value, Value::Absent) {
+                    continue;
+                }
+                let Some(when) = all_of(&[&sse.when, &kms.when]) else { continue };
+                let message = format!(
+                    "queue {} has SqsManagedSseEnabled false and no KmsMasterKeyId: messages are stored unencrypted{when}",
+                    queue.resource
+                );
+                let fix =
+                    "remove SqsManagedSseEnabled: false (SSE-SQS is the default) or set KmsMasterKeyId".to_string();
+                findings.add(&RULE, &queue.resource, &sse.origin, message, fix);
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! The command-line contract (shared/CLI.md): exit codes, the JSON shape,
+//! plain output off a terminal, rules and explain.
+
+mod common;
+
+use common::{sqsguard, stdout};
+use serde_json::Value;
+
+#[test]
+fn exit_codes_follow_fail_on() {
+    let clean = "tests/fixtures/cli/clean.yaml";
+    let warn = "tests/fixtures/cli/warnings-only.yaml";
+    let code = |args: &[&str]| sqsguard(args).status.code();
+    assert_eq!(code(&["lint", clean]), Some(0));
+    assert_eq!(code(&["lint", warn]), Some(1));
+    assert_eq!(code(&["lint", warn, "--fail-on", "error"]), Some(0));
+    assert_eq!(code(&["lint", warn, "--fail-on", "warning"]), Some(1));
+    assert_eq!(code(&["lint", warn, "--fail-on", "info"]), Some(1));
+    assert_eq!(code(&["lint", warn, "--fail-on", "never"]), Some(0));
+    assert_eq!(code(&["lint", warn, "--ignore", "SQS004,SQS006"]), Some(0));
+    assert_eq!(code(&["lint", warn, "--select", "SQS004"]), Some(1));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let code = |args: &[&str]| sqsguard(args).status.code();
+    assert_eq!(code(&["lint", "--format", "yaml", "."]), Some(2));
+    assert_eq!(code(&["lint", "--no-such-flag"]), Some(2));
+    assert_eq!(code(&["lint", "does/not/exist.yaml"]), Some(2));
+    assert_eq!(code(&["lint", "--select", "SQS999", "tests/fixtures/cli"]), Some(2));
+    assert_eq!(code(&["explain", "SQS999"]), Some(2));
+    assert_eq!(code(&["frobnicate"]), Some(2));
+}
+
+#[test]
+fn json_has_exactly_the_documented_shape() {
+    let out = sqsguard(&["lint", "--format", "json", "tests/fixtures/cli"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(doc["version"], 1);
+    let finding = &doc["findings"][0];
+    let mut keys: Vec<&str> = finding.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["column", "end_column", "end_line", "file", "fix", "line", "message", "name", "resource", "rule", "severity"]
+    );
+    assert_eq!(finding["file"], "tests/fixtures/cli/warnings-only.yaml");
+    assert_eq!(finding["resource"], "Lonely");
+    assert_eq!((finding["line"].as_u64(), finding["column"].as_u64()), (Some(4), Some(3)));
+    let summary = &doc["summary"];
+    assert_eq!(summary["files"], 2, "clean.yaml and warnings-only.yaml");
+    assert_eq!(summary["skipped"], 1, "workflow.yaml is not a template");
+    assert_eq!(summary["errors"], 0);
+    assert_eq!(summary["warnings"], 2);
+    assert_eq!(summary["infos"], 0);
+}
+
+#[test]
+fn output_off_a_terminal_is_plain_text() {
+    let out = sqsguard(&["lint", "tests/fixtures/cli/warnings-only.yaml"]);
+    let text = stdout(&out);
+    assert!(!text.contains('\u{1b}'), "ANSI escape in non-terminal output:\n{text}");
+    assert!(text.contains("SQS004 missing-dlq"), "{text}");
+    assert!(text.contains("warnings-only.yaml:4:3"), "{text}");
+    assert!(text.contains("help: add a RedrivePolicy"), "{text}");
+    assert!(text.trim_end().ends_with("sqsguard: 0 errors, 2 warnings, 0 infos in 1 file (0 skipped)"), "{text}");
+}
+
+#[test]
+fn non_templates_are_skipped_silently() {
+    let out = sqsguard(&["lint", "tests/fixtures/cli/workflow.yaml"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("in 0 files (1 skipped)"));
+}
+
+#[test]
+fn rules_and_explain_cover_the_catalog() {
+    let out = sqsguard(&["rules", "--format", "json"]);
+    let rows: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let codes: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["code"].as_str().unwrap()).collect();
+    assert_eq!(codes.len(), 18);
+    assert_eq!(codes.first(), Some(&"SQS000"));
+    assert_eq!(codes.last(), Some(&"SQS017"));
+    let page = stdout(&sqsguard(&["explain", "sqs001"]));
+    assert!(page.starts_with("# SQS001 visibility-timeout-below-6x"), "{page}");
+}
+
+#[test]
+fn every_page_in_rules_folder_belongs_to_a_rule() {
+    for entry in std::fs::read_dir(common::root().join("rules")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let code = name.trim_end_matches(".md");
+        assert!(sqsguard::rules::by_code(code).is_some(), "rules/{name} documents no registered rule");
+    }
+}

@@ -1,0 +1,66 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use sqsguard::lint::{self, Filter, Outcome};
+use sqsguard::report::{self, location, pretty::Style};
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The path relative to the crate root, so output and snapshots don't
+/// depend on where the repository is checked out.
+pub fn relative(path: &Path) -> PathBuf {
+    path.strip_prefix(root()).unwrap_or(path).to_path_buf()
+}
+
+pub fn lint(path: &Path) -> Outcome {
+    lint::lint_paths(&[relative(path)], &Filter::default())
+}
+
+/// What the snapshots hold: one line per finding with its exact location,
+/// then the pretty report as a terminal without colours shows it.
+pub fn render(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for f in &outcome.findings {
+        let l = location(f).expect("file finding");
+        out.push_str(&format!(
+            "{} {} {}:{}:{}-{}:{} {}\n",
+            f.code,
+            f.severity.as_str(),
+            l.file,
+            l.line,
+            l.column,
+            l.end_line,
+            l.end_column,
+            f.resource
+        ));
+    }
+    out.push('\n');
+    out.push_str(&report::pretty::render(outcome, Style { color: false, width: 100 }));
+    out
+}
+
+pub fn sqsguard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run sqsguard")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// shared/corpus beside the repository (or $SQSGUARD_CORPUS).
+pub fn corpus() -> PathBuf {
+    match std::env::var_os("SQSGUARD_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => root().join("../shared/corpus"),
+    }
+}

@@ -1,0 +1,52 @@
+//! Per-rule fixtures: tests/fixtures/rules/CODE/bad*.{yaml,json} must make
+//! CODE fire; good*.{yaml,json} must give no finding at all. Each bad
+//! fixture's diagnostics are snapshotted (exact locations + pretty report).
+
+mod common;
+
+use std::path::Path;
+
+fn code_of(path: &Path) -> String {
+    path.parent().and_then(|p| p.file_name()).unwrap().to_string_lossy().into_owned()
+}
+
+fn stem(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn bad_fixtures_fire_their_rule() {
+    insta::glob!("fixtures/rules/*/bad*.{yaml,json}", |path| {
+        let code = code_of(path);
+        let outcome = common::lint(path);
+        assert!(
+            outcome.findings.iter().any(|f| f.code == code),
+            "{} should raise {code}, got {:?}",
+            path.display(),
+            outcome.findings.iter().map(|f| (f.code, &f.message)).collect::<Vec<_>>()
+        );
+        insta::assert_snapshot!(format!("{code}__{}", stem(path)), common::render(&outcome));
+    });
+}
+
+#[test]
+fn good_fixtures_are_clean() {
+    insta::glob!("fixtures/rules/*/good*.{yaml,json}", |path| {
+        let outcome = common::lint(path);
+        assert_eq!(outcome.files, 1, "{} was not linted as a template", path.display());
+        assert!(outcome.findings.is_empty(), "{} should be clean, got:\n{}", path.display(), common::render(&outcome));
+    });
+}
+
+#[test]
+fn every_rule_has_fixtures() {
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.code != "SQS000") {
+        let dir = common::root().join("tests/fixtures/rules").join(rule.code);
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|_| panic!("{} has no fixture folder", rule.code))
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().any(|n| n.starts_with("bad")), "{}: no bad fixture", rule.code);
+        assert!(names.iter().any(|n| n.starts_with("good")), "{}: no good fixture", rule.code);
+    }
+}

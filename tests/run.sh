@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every test sqsguard has, on a fresh machine: installs what the tests
+# need, then `cargo test`. .ci/run calls exactly this.
+#
+# The tests run in release mode: the end-to-end corpus test runs the release
+# binary, and one release build serves both that and the README's
+# `cargo run --release -- lint examples/`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [ ! -d ../shared/corpus ] && [ -z "${SQSGUARD_CORPUS:-}" ]; then
+  echo "tests/run.sh: ../shared/corpus is missing (set SQSGUARD_CORPUS to its path)" >&2
+  exit 1
+fi
+
+# Snapshots are reviewed, never written, when the tests run here.
+export INSTA_UPDATE=no
+cargo fmt --check
+cargo clippy --release --all-targets --locked -- -D warnings
+cargo test --release --locked "$@"
