@@ -36,4 +36,4 @@ echo "== whole corpus ($(find "$corpus" -type f | wc -l) files) =="
 # cfn-lint only takes templates: give it the YAML/JSON files.
 mapfile -t templates < <(find "$corpus" -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' \) | sort)
 hyperfine --warmup 2 --runs 10 -N --ignore-failure "$bin lint $corpus --format json"
-hyperfine --runs 1 --ignore-failure ".venv/bin/cfn-lint ${templates[*]}"
+hyperfine --runs 1 --ignore-failure -n "cfn-lint on the ${#templates[@]} YAML/JSON files" ".venv/bin/cfn-lint ${templates[*]}"

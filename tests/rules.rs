@@ -10,10 +10,6 @@ fn code_of(path: &Path) -> String {
     path.parent().and_then(|p| p.file_name()).unwrap().to_string_lossy().into_owned()
 }
 
-fn stem(path: &Path) -> String {
-    path.file_name().unwrap().to_string_lossy().into_owned()
-}
-
 #[test]
 fn bad_fixtures_fire_their_rule() {
     insta::glob!("fixtures/rules/*/bad*.{yaml,json}", |path| {
@@ -25,7 +21,7 @@ fn bad_fixtures_fire_their_rule() {
             path.display(),
             outcome.findings.iter().map(|f| (f.code, &f.message)).collect::<Vec<_>>()
         );
-        insta::assert_snapshot!(format!("{code}__{}", stem(path)), common::render(&outcome));
+        insta::assert_snapshot!(common::render(&outcome));
     });
 }
 

@@ -38,7 +38,7 @@ fn metric(ctx: &Ctx<'_, '_>, m: &R) -> AlarmMetric {
         if name.as_deref() == Some("QueueName")
             && let Some((_, v)) = dim.entry("Value")
         {
-            queue = ctx.queue_target(v);
+            queue = ctx.queue_name_target(v);
         }
     }
     AlarmMetric { namespace: string("Namespace"), metric_name: string("MetricName"), queue }

@@ -45,10 +45,13 @@ impl<'t, 'a> Ctx<'t, 'a> {
             };
             let idx = ids.len();
             ids.insert(res.id, idx);
+            // Literal names, and names built from deploy-time parts by
+            // their expression (`${AWS::StackName}-dlq`), which only equal
+            // the same expression.
             if let Some(name) = res.properties.and_then(|p| p.get(name_key))
-                && let Some(lit) = ctx.resolver.resolve(name).literal()
+                && let Some(text) = ctx.resolver.resolve(name).text()
             {
-                names.insert(lit, idx);
+                names.insert(text.display(), idx);
             }
         }
         ctx
@@ -108,8 +111,47 @@ impl<'t, 'a> Ctx<'t, 'a> {
         self.target(r, &self.queue_ids, &self.queue_names, Target::Queue, last_segment)
     }
 
-    /// What a function reference (name, ARN, `!Ref F`, `!GetAtt F.Arn`) names.
+    /// What a queue *name* names (an alarm's QueueName dimension):
+    /// `!GetAtt Q.QueueName` or the name itself. `!Ref Q` is the queue URL
+    /// and an ARN is not a name either: they name no queue's metrics.
+    pub fn queue_name_target(&self, r: &R) -> Value<Target> {
+        let text = match &r.v {
+            RV::Str(t) => t,
+            RV::Unknown(why) => return Value::Unknown(why.clone()),
+            _ => return Value::Unknown("not a queue name".into()),
+        };
+        if let Some((res, attr)) = text.reference() {
+            return match self.queue_ids.get(res) {
+                Some(&i) if attr == "QueueName" => Value::Known(Target::Queue(i)),
+                _ => Value::Known(Target::External(text.display())),
+            };
+        }
+        match self.queue_names.get(&text.display()) {
+            Some(&i) => Value::Known(Target::Queue(i)),
+            None if text.literal().is_some() => Value::Known(Target::External(text.display())),
+            None => Value::Unknown(format!("{} is only known at deploy time", text.display())),
+        }
+    }
+
+    /// What a function reference (name, ARN, `!Ref F`, `!GetAtt F.Arn`, an
+    /// AWS::Lambda::Alias or Version of a function) names.
     pub fn function_target(&self, r: &R) -> Value<Target> {
+        let via = r.text().and_then(Text::reference).and_then(|(res, _)| self.template.resource(res));
+        if let Some(alias) = via.filter(|a| matches!(a.kind, "AWS::Lambda::Alias" | "AWS::Lambda::Version"))
+            && let Some(function) = alias.properties.and_then(|p| p.get("FunctionName"))
+        {
+            let function = self.resolver.resolve(function);
+            // An alias names its function directly; don't follow chains.
+            if function.text().and_then(Text::reference).is_none_or(|(res, _)| res != alias.id) {
+                return self.target(
+                    &function,
+                    &self.function_ids,
+                    &self.function_names,
+                    Target::Function,
+                    function_name,
+                );
+            }
+        }
         self.target(r, &self.function_ids, &self.function_names, Target::Function, function_name)
     }
 
@@ -254,23 +296,48 @@ pub fn to_string_list(r: &R) -> Value<Vec<String>> {
 }
 
 /// A JSON document written as a string (RedrivePolicy, PolicyDocument) as a
-/// resolved map located at the string.
+/// resolved map located at the string. A `!Sub` string keeps its references:
+/// `{"deadLetterTargetArn": "${Dlq.Arn}"}` still links to the queue Dlq.
 pub fn json_string(r: &R) -> Option<R> {
-    let text = r.literal()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(from_json(&value, r.span, 0))
+    let text = r.text()?;
+    let value: serde_json::Value = serde_json::from_str(&text.display()).ok()?;
+    let placeholders: Vec<(String, &Part)> =
+        text.0.iter().filter(|p| !matches!(p, Part::Lit(_))).map(|p| (Text(vec![p.clone()]).display(), p)).collect();
+    Some(from_json(&value, r.span, &placeholders, 0))
 }
 
-fn from_json(v: &serde_json::Value, span: Span, depth: usize) -> R {
+fn from_json(v: &serde_json::Value, span: Span, placeholders: &[(String, &Part)], depth: usize) -> R {
     use serde_json::Value as J;
     let v = match v {
         _ if depth > crate::syntax::MAX_DEPTH => RV::Unknown("nested too deeply".into()),
         J::Null => RV::Null,
         J::Bool(b) => RV::Bool(*b),
         J::Number(n) => RV::Num(n.as_f64().unwrap_or(f64::NAN)),
-        J::String(s) => RV::Str(Text::lit(s.clone())),
-        J::Array(items) => RV::List(items.iter().map(|i| from_json(i, span, depth + 1)).collect()),
-        J::Object(map) => RV::Map(map.iter().map(|(k, v)| (k.clone(), span, from_json(v, span, depth + 1))).collect()),
+        J::String(s) => RV::Str(with_placeholders(s, placeholders)),
+        J::Array(items) => RV::List(items.iter().map(|i| from_json(i, span, placeholders, depth + 1)).collect()),
+        J::Object(map) => {
+            RV::Map(map.iter().map(|(k, v)| (k.clone(), span, from_json(v, span, placeholders, depth + 1))).collect())
+        }
     };
     R { v, span }
+}
+
+/// Turn the `${...}` written for references back into those references.
+fn with_placeholders(s: &str, placeholders: &[(String, &Part)]) -> Text {
+    let mut text = Text::default();
+    let mut rest = s;
+    'scan: while let Some(at) = rest.find("${") {
+        for (shown, part) in placeholders {
+            if rest[at..].starts_with(shown.as_str()) {
+                text.push(Part::Lit(rest[..at].to_string()));
+                text.push((*part).clone());
+                rest = &rest[at + shown.len()..];
+                continue 'scan;
+            }
+        }
+        text.push(Part::Lit(rest[..at + 2].to_string()));
+        rest = &rest[at + 2..];
+    }
+    text.push(Part::Lit(rest.to_string()));
+    text
 }

@@ -1,10 +1,10 @@
-//! AWS::Lambda::Function and AWS::Serverless::Function: the function, its
-//! dead-letter targets, and (SAM) its `Events: {Type: SQS}` consumers.
+//! AWS::Lambda::Function and AWS::Serverless::Function: the function and
+//! (SAM) its `Events: {Type: SQS}` consumers.
 
 use super::context::{Ctx, SAM_FUNCTION, to_bool, to_int, to_string, to_string_list};
 use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::model::{Attr, Consumer, ConsumerKind, DlqKind, DlqRef, Function, Model, Target};
+use crate::model::{Attr, Consumer, ConsumerKind, Function, Model, Target};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
     let props = ctx.properties(res);
@@ -25,24 +25,13 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
         name: ctx.attr(props, "FunctionName", at, to_string),
         timeout,
     });
-    let Some(props) = props else { return };
-
-    let mut dlq = |kind: DlqKind, path: &[&str]| {
-        let found = ctx.values_at(props, path);
-        if !found.is_empty() {
-            let target = ctx.attr_of(found, |r| ctx.queue_target(r));
-            model.dlq_refs.push(DlqRef { resource: res.id.to_string(), kind, target });
-        }
-    };
-    dlq(DlqKind::LambdaDeadLetterConfig, &["DeadLetterConfig", "TargetArn"]);
-    if sam {
-        dlq(DlqKind::SamDeadLetterQueue, &["DeadLetterQueue", "TargetArn"]);
-        dlq(DlqKind::Other, &["EventInvokeConfig", "DestinationConfig", "OnFailure", "Destination"]);
+    if sam && let Some(props) = props {
         events(ctx, res, index, props, model);
     }
 }
 
-/// SAM `Events`: SQS events are consumers; other events may name a DLQ.
+/// SAM `Events` of `Type: SQS` are consumers (dead-letter targets of other
+/// events are found by `dead_letter`).
 fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model: &mut Model) {
     let Some((_, events)) = props.entry("Events") else { return };
     let RV::Map(entries) = &events.v else { return };
@@ -50,17 +39,6 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
         let kind = event.entry("Type").and_then(|(_, t)| t.literal());
         let event_props = event.entry("Properties").map(|(_, p)| p);
         if kind.as_deref() != Some("SQS") {
-            if let Some(p) = event_props {
-                let found = ctx.values_at(p, &["DeadLetterConfig", "Arn"]);
-                if !found.is_empty() {
-                    let target = ctx.attr_of(found, |r| ctx.queue_target(r));
-                    model.dlq_refs.push(DlqRef {
-                        resource: res.id.to_string(),
-                        kind: DlqKind::SamDeadLetterQueue,
-                        target,
-                    });
-                }
-            }
             continue;
         }
         let at = *key_span;

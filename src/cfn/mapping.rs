@@ -1,23 +1,13 @@
 //! AWS::Lambda::EventSourceMapping: an SQS consumer when its source is a
-//! queue; for any source, its on-failure destination is a dead-letter target.
+//! queue (its on-failure destination is found by `dead_letter`).
 
 use super::context::{Ctx, to_bool, to_int, to_string_list};
 use super::template::Resource;
-use crate::model::{Consumer, ConsumerKind, DlqKind, DlqRef, Model, Target, Value};
+use crate::model::{Consumer, ConsumerKind, Model, Target, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let at = res.entry.key_span;
-
-    let on_failure = ctx.values_at(&props, &["DestinationConfig", "OnFailure", "Destination"]);
-    if !on_failure.is_empty() {
-        let target = ctx.attr_of(on_failure, |r| ctx.queue_target(r));
-        model.dlq_refs.push(DlqRef {
-            resource: res.id.to_string(),
-            kind: DlqKind::EventSourceMappingOnFailure,
-            target,
-        });
-    }
 
     let queue = ctx.attr(Some(&props), "EventSourceArn", at, |r| ctx.queue_target(r));
     // Only mappings known to read SQS are consumers: a Kinesis or DynamoDB

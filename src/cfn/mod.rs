@@ -39,8 +39,11 @@ pub fn load(file: &Source, root: &Node) -> Option<Model> {
             }
             "AWS::Lambda::EventSourceMapping" => mapping::read(&ctx, res, &mut model),
             "AWS::CloudWatch::Alarm" => alarm::read(&ctx, res, &mut model),
-            "AWS::SQS::QueuePolicy" => policy::read(&ctx, res, &mut model),
-            _ => dead_letter::read(&ctx, res, &mut model),
+            "AWS::SQS::QueuePolicy" | "AWS::SQS::QueueInlinePolicy" => policy::read(&ctx, res, &mut model),
+            _ => {}
+        }
+        if res.kind != QUEUE {
+            dead_letter::read(&ctx, res, &mut model);
         }
     }
     Some(model)

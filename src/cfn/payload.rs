@@ -42,7 +42,9 @@ pub fn declared(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: Option<&R>) -> Opt
         let Some((_, value)) = tag.entry("Value") else { continue };
         let payload = match value.literal().as_deref() {
             Some("deterministic") => Value::Known(Payload::Deterministic),
-            Some("non-deterministic") => Value::Known(Payload::NonDeterministic(vec!["tag sqsguard:payload".into()])),
+            Some("non-deterministic") => {
+                Value::Known(Payload::NonDeterministic(vec!["tagged non-deterministic".into()]))
+            }
             _ => Value::Unknown("tag sqsguard:payload is neither deterministic nor non-deterministic".into()),
         };
         return Some(PayloadDecl { payload, origin: ctx.origin(value.span), source: "tag sqsguard:payload" });

@@ -1,4 +1,6 @@
-//! AWS::SQS::QueuePolicy: the queues it applies to and its statements.
+//! AWS::SQS::QueuePolicy (`Queues: [url, ...]`) and
+//! AWS::SQS::QueueInlinePolicy (`Queue: url`): the queues a policy applies
+//! to and its statements.
 
 use super::context::{Ctx, json_string};
 use super::resolve::{R, RV};
@@ -7,7 +9,8 @@ use crate::model::{Model, QueuePolicy, Statement, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
-    let queues = ctx.values_at(&props, &["Queues", "*"]).into_iter().map(|(_, q)| ctx.queue_target(q)).collect();
+    let path: &[&str] = if res.kind == "AWS::SQS::QueueInlinePolicy" { &["Queue"] } else { &["Queues", "*"] };
+    let queues = ctx.values_at(&props, path).into_iter().map(|(_, q)| ctx.queue_target(q)).collect();
     let mut statements = Vec::new();
     for (when, doc) in ctx.values_at(&props, &["PolicyDocument"]) {
         let doc = match &doc.v {
@@ -51,7 +54,9 @@ fn statement(ctx: &Ctx<'_, '_>, s: &R, when: crate::model::When) -> Option<State
         when,
         allow,
         public_principal: public,
-        has_condition: s.entry("Condition").is_some(),
+        // `Condition: {}` restricts nothing; anything else (or a value only
+        // known at deploy time) is taken as a restriction.
+        has_condition: s.entry("Condition").is_some_and(|(_, c)| !matches!(&c.v, RV::Map(m) if m.is_empty())),
     })
 }
 

@@ -101,7 +101,7 @@ impl Text {
         matches!(self.0.last(), Some(Part::Lit(_)))
     }
 
-    fn push(&mut self, part: Part) {
+    pub(crate) fn push(&mut self, part: Part) {
         if matches!(&part, Part::Lit(s) if s.is_empty()) {
             return;
         }
@@ -255,6 +255,13 @@ impl<'t, 'a> Resolver<'t, 'a> {
             let part = Part::Attr { resource: name.to_string(), attribute: "Ref".to_string() };
             return R::new(RV::Str(Text(vec![part])), span);
         }
+        // SAM: `!Ref Fn.Alias` / `!Ref Fn.Version` with AutoPublishAlias.
+        if let Some((res, attr)) = name.split_once('.')
+            && self.template.resource(res).is_some()
+        {
+            let part = Part::Attr { resource: res.to_string(), attribute: attr.to_string() };
+            return R::new(RV::Str(Text(vec![part])), span);
+        }
         R::unknown(format!("Ref to {name}, which the template does not declare"), span)
     }
 
@@ -354,13 +361,8 @@ impl<'t, 'a> Resolver<'t, 'a> {
             };
             text.push(part);
         }
-        if !rest.is_empty() {
-            text.push(Part::Lit(rest.to_string()));
-        }
-        if text.0.is_empty() {
-            text.push(Part::Lit(String::new()));
-        }
-        if text.literal().is_some_and(|s| s.contains("{{resolve:")) {
+        text.push(Part::Lit(rest.to_string()));
+        if text.0.iter().any(|p| matches!(p, Part::Lit(s) if s.contains("{{resolve:"))) {
             return R::unknown("dynamic reference", span);
         }
         R::new(RV::Str(text), span)
@@ -380,9 +382,6 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 RV::Num(n) => text.push(Part::Lit(format_num(n))),
                 _ => return R::unknown("Fn::Join over a value only known at deploy time", span),
             }
-        }
-        if text.0.is_empty() {
-            text.push(Part::Lit(String::new()));
         }
         R::new(RV::Str(text), span)
     }

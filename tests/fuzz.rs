@@ -1,0 +1,130 @@
+//! Mutation smoke-fuzzing of the parsers and the whole lint pipeline:
+//! every corpus template, mangled many ways (YAML/JSON punctuation
+//! inserted, slices deleted or duplicated, truncation), must lint or give
+//! SQS000 — never panic. Deterministic (fixed seeds), so a failure
+//! reproduces; the seed is in the message.
+
+mod common;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use sqsguard::lint::lint_source;
+use sqsguard::source::SourceFile;
+
+/// xorshift64*: small, deterministic, good enough to pick mutations.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const PIECES: &[&str] = &[
+    "[",
+    "]",
+    "{",
+    "}",
+    ":",
+    ",",
+    "-",
+    "!",
+    "&a",
+    "*a",
+    "|",
+    ">",
+    "'",
+    "\"",
+    "#",
+    "%",
+    "@",
+    "\n",
+    "\t",
+    " ",
+    "!Ref",
+    "!GetAtt",
+    "!If [",
+    "Fn::If",
+    "${",
+    "}",
+    "\\u0000",
+    "é",
+    "𝄞",
+    "<<: *a",
+    "---\n",
+    "...\n",
+    "? ",
+    "!!binary",
+    "9999999999999999999999",
+    "-0x1F",
+    ".inf",
+];
+
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(chars.len() + 1).min(chars.len());
+        match rng.below(5) {
+            0 | 1 => {
+                let piece = PIECES[rng.below(PIECES.len())];
+                chars.splice(at..at, piece.chars());
+            }
+            2 => {
+                let end = (at + rng.below(40)).min(chars.len());
+                chars.drain(at..end);
+            }
+            3 => {
+                let end = (at + rng.below(80)).min(chars.len());
+                let slice: Vec<char> = chars[at..end].to_vec();
+                chars.splice(at..at, slice);
+            }
+            _ => chars.truncate(at),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn mangled_templates_never_panic() {
+    let corpus = common::corpus();
+    let mut files: Vec<_> = walk(&corpus);
+    files.extend(walk(&common::root().join("examples")));
+    files.sort();
+    assert!(files.len() > 100, "corpus not found at {}", corpus.display());
+    let mut rng = Rng(0x5eed_cafe_f00d_d00d);
+    let mut runs = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        for round in 0..12 {
+            let seed = rng.0;
+            let mangled = mutate(&text, &mut rng);
+            let file = SourceFile::new(path.clone(), mangled);
+            let result = catch_unwind(AssertUnwindSafe(|| lint_source(&file)));
+            assert!(result.is_ok(), "panic on {} mutation round {round} (rng state {seed:#x})", path.display());
+            runs += 1;
+        }
+    }
+    assert!(runs > 2000, "only {runs} mangled templates were linted");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml" || e == "json") {
+            out.push(p);
+        }
+    }
+    out
+}
