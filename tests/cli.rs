@@ -61,7 +61,7 @@ fn output_off_a_terminal_is_plain_text() {
     let out = sqsguard(&["lint", "tests/fixtures/cli/warnings-only.yaml"]);
     let text = stdout(&out);
     assert!(!text.contains('\u{1b}'), "ANSI escape in non-terminal output:\n{text}");
-    assert!(text.contains("SQS004 missing-dlq"), "{text}");
+    assert!(text.contains("SQS004 missing-dlq (warning)"), "{text}");
     assert!(text.contains("warnings-only.yaml:4:3"), "{text}");
     assert!(text.contains("help: add a RedrivePolicy"), "{text}");
     assert!(text.trim_end().ends_with("sqsguard: 0 errors, 2 warnings, 0 infos in 1 file (0 skipped)"), "{text}");

@@ -93,7 +93,9 @@ impl std::error::Error for Report<'_> {}
 
 impl Diagnostic for Report<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(format!("{} {}", self.finding.code, self.finding.name)))
+        // The severity in words too: CI logs have no colours, and the
+        // glyphs alone are easy to miss.
+        Some(Box::new(format!("{} {} ({})", self.finding.code, self.finding.name, self.finding.severity.as_str())))
     }
 
     fn severity(&self) -> Option<miette::Severity> {

@@ -5,7 +5,7 @@
 //! names and severities are public contract (`shared/RULES.md`).
 
 use crate::finding::{Finding, Severity};
-use crate::model::{Alt, Attr, Model, Origin, QueueIdx, Target, When};
+use crate::model::{Alt, Attr, Consumer, Model, Origin, Queue, QueueIdx, Target, When};
 
 mod sqs000_unparsable_file;
 mod sqs001_visibility_timeout_below_6x;
@@ -143,6 +143,50 @@ pub(crate) fn queue_alts(attr: &Attr<Target>) -> impl Iterator<Item = (QueueIdx,
         Some(Target::Queue(q)) => Some((*q, a)),
         _ => None,
     })
+}
+
+/// A consumer and a queue of the model it reads.
+pub(crate) struct ConsumerRead<'m> {
+    pub consumer: &'m Consumer,
+    pub queue: &'m Queue,
+    /// When the consumer reads this queue.
+    pub when: When,
+}
+
+/// Every (consumer, queue) pair a rule about consumers looks at.
+pub(crate) fn consumer_reads(model: &Model) -> impl Iterator<Item = ConsumerRead<'_>> {
+    model.consumers.iter().flat_map(move |consumer| {
+        queue_alts(&consumer.queue).map(move |(qi, alt)| ConsumerRead {
+            consumer,
+            queue: &model.queues[qi],
+            when: alt.when.clone(),
+        })
+    })
+}
+
+/// A RedrivePolicy from a source queue to a dead-letter queue of the model.
+pub(crate) struct DlqLink<'m> {
+    pub source: &'m Queue,
+    pub dlq: &'m Queue,
+    /// The deadLetterTargetArn value (where findings about the link point).
+    pub target: &'m Alt<Target>,
+    pub when: When,
+}
+
+/// Every source -> DLQ link through a RedrivePolicy.
+pub(crate) fn dlq_links(model: &Model) -> Vec<DlqLink<'_>> {
+    let mut out = Vec::new();
+    for source in &model.queues {
+        for redrive in source.redrive.iter() {
+            let Some(policy) = redrive.value.known() else { continue };
+            for (di, target) in queue_alts(&policy.target) {
+                if let Some(when) = redrive.when.and(&target.when) {
+                    out.push(DlqLink { source, dlq: &model.queues[di], target, when });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `1 s`, `150 s`: seconds as messages print them.

@@ -3,7 +3,7 @@
 //!
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
-use super::{Findings, Rule, all_of, queue_alts, secs};
+use super::{Findings, Rule, all_of, consumer_reads, secs};
 use crate::finding::Severity;
 use crate::model::{Alt, Consumer, Function, Model, Queue, Target};
 
@@ -34,34 +34,32 @@ pub(crate) struct Timing<'a> {
 /// 3 s function timeout, 0 s window).
 pub(crate) fn timings(model: &Model) -> Vec<Timing<'_>> {
     let mut out = Vec::new();
-    for consumer in &model.consumers {
-        for (qi, q_alt) in queue_alts(&consumer.queue) {
-            let queue = &model.queues[qi];
-            for f_alt in consumer.function.iter() {
-                let Some(Target::Function(fi)) = f_alt.value.known() else { continue };
-                let function = &model.functions[*fi];
-                for vt in queue.visibility_timeout.iter() {
-                    for to in function.timeout.iter() {
-                        for win in consumer.batching_window.iter() {
-                            let Some(when) = all_of(&[&q_alt.when, &f_alt.when, &vt.when, &to.when, &win.when]) else {
-                                continue;
-                            };
-                            let (Some(visibility), Some(timeout), Some(window)) =
-                                (vt.value.or_default(30), to.value.or_default(3), win.value.or_default(0))
-                            else {
-                                continue;
-                            };
-                            out.push(Timing {
-                                queue,
-                                consumer,
-                                function,
-                                visibility_alt: vt,
-                                visibility,
-                                timeout,
-                                window,
-                                when,
-                            });
-                        }
+    for read in consumer_reads(model) {
+        let (queue, consumer) = (read.queue, read.consumer);
+        for f_alt in consumer.function.iter() {
+            let Some(Target::Function(fi)) = f_alt.value.known() else { continue };
+            let function = &model.functions[*fi];
+            for vt in queue.visibility_timeout.iter() {
+                for to in function.timeout.iter() {
+                    for win in consumer.batching_window.iter() {
+                        let Some(when) = all_of(&[&read.when, &f_alt.when, &vt.when, &to.when, &win.when]) else {
+                            continue;
+                        };
+                        let (Some(visibility), Some(timeout), Some(window)) =
+                            (vt.value.or_default(30), to.value.or_default(3), win.value.or_default(0))
+                        else {
+                            continue;
+                        };
+                        out.push(Timing {
+                            queue,
+                            consumer,
+                            function,
+                            visibility_alt: vt,
+                            visibility,
+                            timeout,
+                            window,
+                            when,
+                        });
                     }
                 }
             }

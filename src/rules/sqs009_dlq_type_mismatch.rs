@@ -1,6 +1,6 @@
 //! SQS009: FIFO queue with a standard DLQ, or standard with a FIFO DLQ.
 
-use super::{Findings, Rule, all_of, queue_alts};
+use super::{Findings, Rule, all_of, dlq_links};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -18,32 +18,25 @@ fn kind(fifo: bool) -> &'static str {
 }
 
 fn check(model: &Model, findings: &mut Findings) {
-    for source in &model.queues {
-        for redrive in source.redrive.iter() {
-            let Some(policy) = redrive.value.known() else { continue };
-            for (di, target) in queue_alts(&policy.target) {
-                let dlq = &model.queues[di];
-                for sf in source.fifo.iter() {
-                    for df in dlq.fifo.iter() {
-                        let (Some(s), Some(d)) = (sf.value.or_default(false), df.value.or_default(false)) else {
-                            continue;
-                        };
-                        if s == d {
-                            continue;
-                        }
-                        let Some(when) = all_of(&[&redrive.when, &target.when, &sf.when, &df.when]) else { continue };
-                        let message = format!(
-                            "{} queue {} has the {} queue {} as its dead-letter queue: SQS requires both to be of the same type, so the deployment fails{}",
-                            kind(s),
-                            source.resource,
-                            kind(d),
-                            dlq.resource,
-                            when
-                        );
-                        let fix = format!("point deadLetterTargetArn at a {} queue", kind(s));
-                        findings.add(&RULE, &source.resource, &target.origin, message, fix);
-                    }
+    for link in dlq_links(model) {
+        let (source, dlq) = (link.source, link.dlq);
+        for sf in source.fifo.iter() {
+            for df in dlq.fifo.iter() {
+                let (Some(s), Some(d)) = (sf.value.or_default(false), df.value.or_default(false)) else { continue };
+                if s == d {
+                    continue;
                 }
+                let Some(when) = all_of(&[&link.when, &sf.when, &df.when]) else { continue };
+                let message = format!(
+                    "{} queue {} has the {} queue {} as its dead-letter queue: SQS requires both to be of the same type, so the deployment fails{}",
+                    kind(s),
+                    source.resource,
+                    kind(d),
+                    dlq.resource,
+                    when
+                );
+                let fix = format!("point deadLetterTargetArn at a {} queue", kind(s));
+                findings.add(&RULE, &source.resource, &link.target.origin, message, fix);
             }
         }
     }

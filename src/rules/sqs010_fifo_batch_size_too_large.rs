@@ -1,6 +1,6 @@
 //! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
 
-use super::{Findings, Rule, all_of, queue_alts};
+use super::{Findings, Rule, all_of, consumer_reads};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -14,30 +14,28 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
-    for consumer in &model.consumers {
-        for (qi, q_alt) in queue_alts(&consumer.queue) {
-            let queue = &model.queues[qi];
-            for fifo in queue.fifo.iter() {
-                for batch in consumer.batch_size.iter() {
-                    let (Some(true), Some(size)) = (fifo.value.or_default(false), batch.value.or_default(10)) else {
-                        continue;
-                    };
-                    if size <= 10 {
-                        continue;
-                    }
-                    let Some(when) = all_of(&[&q_alt.when, &fifo.when, &batch.when]) else { continue };
-                    let message = format!(
-                        "consumer {} of FIFO queue {} has BatchSize {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
-                        consumer.resource, queue.resource
-                    );
-                    findings.add(
-                        &RULE,
-                        &consumer.resource,
-                        &batch.origin,
-                        message,
-                        "set BatchSize to 10 or less".to_string(),
-                    );
+    for read in consumer_reads(model) {
+        let (queue, consumer) = (read.queue, read.consumer);
+        for fifo in queue.fifo.iter() {
+            for batch in consumer.batch_size.iter() {
+                let (Some(true), Some(size)) = (fifo.value.or_default(false), batch.value.or_default(10)) else {
+                    continue;
+                };
+                if size <= 10 {
+                    continue;
                 }
+                let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when]) else { continue };
+                let message = format!(
+                    "consumer {} of FIFO queue {} has BatchSize {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
+                    consumer.resource, queue.resource
+                );
+                findings.add(
+                    &RULE,
+                    &consumer.resource,
+                    &batch.origin,
+                    message,
+                    "set BatchSize to 10 or less".to_string(),
+                );
             }
         }
     }

@@ -1,6 +1,6 @@
 //! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
 
-use super::{Findings, Rule, all_of, queue_alts};
+use super::{Findings, Rule, all_of, consumer_reads};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -14,30 +14,26 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
-    for consumer in &model.consumers {
-        for (qi, q_alt) in queue_alts(&consumer.queue) {
-            let queue = &model.queues[qi];
-            for fifo in queue.fifo.iter() {
-                for batch in consumer.batch_size.iter() {
-                    for window in consumer.batching_window.iter() {
-                        let (Some(false), Some(size), Some(secs)) =
-                            (fifo.value.or_default(false), batch.value.or_default(10), window.value.or_default(0))
-                        else {
-                            continue;
-                        };
-                        if size <= 10 || secs >= 1 {
-                            continue;
-                        }
-                        let Some(when) = all_of(&[&q_alt.when, &fifo.when, &batch.when, &window.when]) else {
-                            continue;
-                        };
-                        let message = format!(
-                            "consumer {} has BatchSize {size} with MaximumBatchingWindowInSeconds {secs}: Lambda requires a batching window of at least 1 s for batches above 10, so the deployment fails{when}",
-                            consumer.resource
-                        );
-                        let fix = "set MaximumBatchingWindowInSeconds to 1 or more (and add it to the queue's VisibilityTimeout), or lower BatchSize to 10".to_string();
-                        findings.add(&RULE, &consumer.resource, &batch.origin, message, fix);
+    for read in consumer_reads(model) {
+        let (queue, consumer) = (read.queue, read.consumer);
+        for fifo in queue.fifo.iter() {
+            for batch in consumer.batch_size.iter() {
+                for window in consumer.batching_window.iter() {
+                    let (Some(false), Some(size), Some(secs)) =
+                        (fifo.value.or_default(false), batch.value.or_default(10), window.value.or_default(0))
+                    else {
+                        continue;
+                    };
+                    if size <= 10 || secs >= 1 {
+                        continue;
                     }
+                    let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when, &window.when]) else { continue };
+                    let message = format!(
+                        "consumer {} has BatchSize {size} with MaximumBatchingWindowInSeconds {secs}: Lambda requires a batching window of at least 1 s for batches above 10, so the deployment fails{when}",
+                        consumer.resource
+                    );
+                    let fix = "set MaximumBatchingWindowInSeconds to 1 or more (and add it to the queue's VisibilityTimeout), or lower BatchSize to 10".to_string();
+                    findings.add(&RULE, &consumer.resource, &batch.origin, message, fix);
                 }
             }
         }
