@@ -7,6 +7,7 @@
 pub mod cfn;
 pub mod cli;
 pub mod discover;
+pub mod extract;
 pub mod finding;
 pub mod lint;
 pub mod model;

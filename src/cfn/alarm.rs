@@ -1,9 +1,10 @@
 //! AWS::CloudWatch::Alarm: the metrics it watches (plain or metric-math
 //! `Metrics`), its comparison and threshold.
 
-use super::context::{Ctx, to_f64, to_string};
+use super::context::Ctx;
 use super::resolve::R;
 use super::template::Resource;
+use crate::extract::convert::{to_f64, to_string};
 use crate::model::{Alarm, AlarmMetric, Model, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {

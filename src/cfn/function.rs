@@ -1,9 +1,10 @@
 //! AWS::Lambda::Function and AWS::Serverless::Function: the function and
 //! (SAM) its `Events: {Type: SQS}` consumers.
 
-use super::context::{Ctx, SAM_FUNCTION, to_bool, to_int, to_string, to_string_list};
+use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
+use crate::extract::convert::{to_bool, to_int, to_string, to_string_list};
 use crate::model::{Attr, Consumer, ConsumerKind, Function, Model, Target};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {

@@ -1,8 +1,9 @@
 //! AWS::Lambda::EventSourceMapping: an SQS consumer when its source is a
 //! queue (its on-failure destination is found by `dead_letter`).
 
-use super::context::{Ctx, to_bool, to_int, to_string_list};
+use super::context::Ctx;
 use super::template::Resource;
+use crate::extract::convert::{to_bool, to_int, to_string_list};
 use crate::model::{Consumer, ConsumerKind, Model, Target, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {

@@ -2,9 +2,10 @@
 //! AWS::SQS::QueueInlinePolicy (`Queue: url`): the queues a policy applies
 //! to and its statements.
 
-use super::context::{Ctx, json_string};
+use super::context::Ctx;
 use super::resolve::{R, RV};
 use super::template::Resource;
+use crate::extract::convert::json_string;
 use crate::model::{Model, QueuePolicy, Statement, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {

@@ -1,9 +1,10 @@
 //! AWS::SQS::Queue into a model [`Queue`].
 
-use super::context::{Ctx, json_string, to_bool, to_int, to_name, to_string};
+use super::context::Ctx;
 use super::payload;
 use super::resolve::{R, RV};
 use super::template::Resource;
+use crate::extract::convert::{json_string, to_bool, to_int, to_name, to_string};
 use crate::model::{Alt, Attr, Queue, Redrive, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {

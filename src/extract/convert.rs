@@ -1,0 +1,123 @@
+//! Conversions from resolved values to the typed values of the model.
+
+use super::value::{Part, R, RV, Text};
+use crate::model::{Name, Value};
+use crate::source::Span;
+
+pub fn to_int(r: &R) -> Value<i64> {
+    match &r.v {
+        RV::Num(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Value::Known(*n as i64),
+        RV::Str(t) => match t.literal().and_then(|s| s.trim().parse::<i64>().ok()) {
+            Some(n) => Value::Known(n),
+            None => Value::Unknown(format!("{} is not a whole number known before deployment", t.display())),
+        },
+        RV::Unknown(why) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a whole number".into()),
+    }
+}
+
+pub fn to_f64(r: &R) -> Value<f64> {
+    match &r.v {
+        RV::Num(n) => Value::Known(*n),
+        RV::Str(t) => match t.literal().and_then(|s| s.trim().parse::<f64>().ok()) {
+            Some(n) => Value::Known(n),
+            None => Value::Unknown("not a number known before deployment".into()),
+        },
+        RV::Unknown(why) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a number".into()),
+    }
+}
+
+pub fn to_bool(r: &R) -> Value<bool> {
+    match &r.v {
+        RV::Bool(b) => Value::Known(*b),
+        RV::Str(t) => match t.literal().map(|s| s.to_ascii_lowercase()).as_deref() {
+            Some("true") => Value::Known(true),
+            Some("false") => Value::Known(false),
+            _ => Value::Unknown("not a boolean known before deployment".into()),
+        },
+        RV::Unknown(why) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a boolean".into()),
+    }
+}
+
+pub fn to_string(r: &R) -> Value<String> {
+    match (&r.v, r.literal()) {
+        (_, Some(s)) => Value::Known(s),
+        (RV::Unknown(why), _) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("only known at deploy time".into()),
+    }
+}
+
+pub fn to_name(r: &R) -> Value<Name> {
+    match &r.v {
+        RV::Str(t) => Value::Known(Name { text: t.display(), suffix_known: t.ends_literal() }),
+        RV::Num(_) => Value::Known(Name { text: r.literal().unwrap_or_default(), suffix_known: true }),
+        RV::Unknown(why) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a name".into()),
+    }
+}
+
+pub fn to_string_list(r: &R) -> Value<Vec<String>> {
+    match &r.v {
+        RV::List(items) => {
+            let mut out = Vec::new();
+            for item in items {
+                match item.literal() {
+                    Some(s) => out.push(s),
+                    None => return Value::Unknown("list item only known at deploy time".into()),
+                }
+            }
+            Value::Known(out)
+        }
+        RV::Unknown(why) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a list".into()),
+    }
+}
+
+/// A JSON document written as a string (RedrivePolicy, PolicyDocument) as a
+/// resolved map located at the string. A `!Sub` string keeps its references:
+/// `{"deadLetterTargetArn": "${Dlq.Arn}"}` still links to the queue Dlq.
+pub fn json_string(r: &R) -> Option<R> {
+    let text = r.text()?;
+    let value: serde_json::Value = serde_json::from_str(&text.display()).ok()?;
+    let placeholders: Vec<(String, &Part)> =
+        text.0.iter().filter(|p| !matches!(p, Part::Lit(_))).map(|p| (Text(vec![p.clone()]).display(), p)).collect();
+    Some(from_json(&value, r.span, &placeholders, 0))
+}
+
+fn from_json(v: &serde_json::Value, span: Span, placeholders: &[(String, &Part)], depth: usize) -> R {
+    use serde_json::Value as J;
+    let v = match v {
+        _ if depth > crate::syntax::MAX_DEPTH => RV::Unknown("nested too deeply".into()),
+        J::Null => RV::Null,
+        J::Bool(b) => RV::Bool(*b),
+        J::Number(n) => RV::Num(n.as_f64().unwrap_or(f64::NAN)),
+        J::String(s) => RV::Str(with_placeholders(s, placeholders)),
+        J::Array(items) => RV::List(items.iter().map(|i| from_json(i, span, placeholders, depth + 1)).collect()),
+        J::Object(map) => {
+            RV::Map(map.iter().map(|(k, v)| (k.clone(), span, from_json(v, span, placeholders, depth + 1))).collect())
+        }
+    };
+    R { v, span }
+}
+
+/// Turn the `${...}` written for references back into those references.
+fn with_placeholders(s: &str, placeholders: &[(String, &Part)]) -> Text {
+    let mut text = Text::default();
+    let mut rest = s;
+    'scan: while let Some(at) = rest.find("${") {
+        for (shown, part) in placeholders {
+            if rest[at..].starts_with(shown.as_str()) {
+                text.push(Part::Lit(rest[..at].to_string()));
+                text.push((*part).clone());
+                rest = &rest[at + shown.len()..];
+                continue 'scan;
+            }
+        }
+        text.push(Part::Lit(rest[..at + 2].to_string()));
+        rest = &rest[at + 2..];
+    }
+    text.push(Part::Lit(rest.to_string()));
+    text
+}

@@ -1,0 +1,139 @@
+//! Linking references to the queues and functions of the model: by
+//! resource reference, by literal name, or by the last segment of an ARN or
+//! URL.
+
+use std::collections::HashMap;
+
+use super::value::{Part, R, RV, Text};
+use crate::model::{FunctionIdx, QueueIdx, Target, Value};
+
+/// The queues and functions of one template or module, by ID and by name.
+#[derive(Debug)]
+pub struct Linker {
+    queue_ids: HashMap<String, QueueIdx>,
+    queue_names: HashMap<String, QueueIdx>,
+    function_ids: HashMap<String, FunctionIdx>,
+    function_names: HashMap<String, FunctionIdx>,
+    /// The reference attribute that yields a queue's name (CloudFormation
+    /// `QueueName`, Terraform `name`).
+    queue_name_attribute: &'static str,
+}
+
+impl Linker {
+    pub fn new(queue_name_attribute: &'static str) -> Self {
+        Linker {
+            queue_ids: HashMap::new(),
+            queue_names: HashMap::new(),
+            function_ids: HashMap::new(),
+            function_names: HashMap::new(),
+            queue_name_attribute,
+        }
+    }
+
+    /// Register the next queue (indices follow registration order). A name
+    /// built from deploy-time parts (`${AWS::StackName}-dlq`) is kept by its
+    /// expression, which only equals the same expression.
+    pub fn add_queue(&mut self, id: &str, name: Option<&Text>) -> QueueIdx {
+        let idx = self.queue_ids.len();
+        self.queue_ids.insert(id.to_string(), idx);
+        if let Some(name) = name {
+            self.queue_names.insert(name.display(), idx);
+        }
+        idx
+    }
+
+    pub fn add_function(&mut self, id: &str, name: Option<&Text>) -> FunctionIdx {
+        let idx = self.function_ids.len();
+        self.function_ids.insert(id.to_string(), idx);
+        if let Some(name) = name {
+            self.function_names.insert(name.display(), idx);
+        }
+        idx
+    }
+
+    pub fn is_queue(&self, id: &str) -> bool {
+        self.queue_ids.contains_key(id)
+    }
+
+    /// What a queue reference (ARN, URL, name, or a reference to the queue
+    /// resource) names.
+    pub fn queue_target(&self, r: &R) -> Value<Target> {
+        target(r, &self.queue_ids, &self.queue_names, Target::Queue, last_segment)
+    }
+
+    /// What a function reference (name, ARN, reference) names.
+    pub fn function_target(&self, r: &R) -> Value<Target> {
+        target(r, &self.function_ids, &self.function_names, Target::Function, function_name)
+    }
+
+    /// What a queue *name* names (an alarm's QueueName dimension): a
+    /// reference to the queue's name attribute, or the name itself. A
+    /// reference to its URL or ARN names no queue's metrics.
+    pub fn queue_name_target(&self, r: &R) -> Value<Target> {
+        let text = match &r.v {
+            RV::Str(t) => t,
+            RV::Unknown(why) => return Value::Unknown(why.clone()),
+            _ => return Value::Unknown("not a queue name".into()),
+        };
+        if let Some((res, attr)) = text.reference() {
+            return match self.queue_ids.get(res) {
+                Some(&i) if attr == self.queue_name_attribute => Value::Known(Target::Queue(i)),
+                _ => Value::Known(Target::External(text.display())),
+            };
+        }
+        match self.queue_names.get(&text.display()) {
+            Some(&i) => Value::Known(Target::Queue(i)),
+            None if text.literal().is_some() => Value::Known(Target::External(text.display())),
+            None => Value::Unknown(format!("{} is only known at deploy time", text.display())),
+        }
+    }
+}
+
+fn target(
+    r: &R,
+    ids: &HashMap<String, usize>,
+    names: &HashMap<String, usize>,
+    make: fn(usize) -> Target,
+    name_of: fn(&str) -> &str,
+) -> Value<Target> {
+    let text = match &r.v {
+        RV::Str(t) => t,
+        RV::Unknown(why) => return Value::Unknown(why.clone()),
+        _ => return Value::Unknown("not a reference".into()),
+    };
+    if let Some((res, _attr)) = text.reference() {
+        return match ids.get(res) {
+            Some(&i) => Value::Known(make(i)),
+            None => Value::Known(Target::External(text.display())),
+        };
+    }
+    let whole = text.display();
+    if let Some(&i) = names.get(&whole) {
+        return Value::Known(make(i));
+    }
+    // A name or ARN whose last segment is literal can still be matched.
+    match text.0.last() {
+        Some(Part::Lit(tail)) => {
+            let name = name_of(if text.0.len() == 1 { &whole } else { tail });
+            match names.get(name) {
+                Some(&i) if !name.is_empty() => Value::Known(make(i)),
+                _ if text.literal().is_some() => Value::Known(Target::External(whole)),
+                _ => Value::Unknown(format!("{whole} is only known at deploy time")),
+            }
+        }
+        _ => Value::Unknown(format!("{whole} is only known at deploy time")),
+    }
+}
+
+/// `arn:aws:sqs:r:a:name` / `https://sqs.../a/name` / `name` -> `name`.
+fn last_segment(s: &str) -> &str {
+    s.rsplit([':', '/']).next().unwrap_or(s)
+}
+
+/// `arn:aws:lambda:r:a:function:name[:alias]` -> `name`.
+fn function_name(s: &str) -> &str {
+    match s.split_once(":function:") {
+        Some((_, rest)) => rest.split(':').next().unwrap_or(rest),
+        None => last_segment(s),
+    }
+}

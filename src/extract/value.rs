@@ -1,0 +1,205 @@
+//! Resolved values: what a front-end makes of a template's or module's
+//! expressions before they become model attributes.
+//!
+//! An [`R`] is a value plus the span where it is used. Literals are
+//! evaluated; references to resources stay symbolic ([`Part::Attr`]) so they
+//! can be linked; conditionals keep both branches ([`RV::If`]); what only
+//! deployment can tell is [`RV::Unknown`].
+
+use std::sync::Arc;
+
+use crate::model::When;
+use crate::source::Span;
+
+/// A resolved value and the span it is used at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct R {
+    pub v: RV,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RV {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(Text),
+    List(Vec<R>),
+    /// Entries with their key spans.
+    Map(Vec<(String, Span, R)>),
+    If {
+        cond: Arc<str>,
+        then: Box<R>,
+        els: Box<R>,
+    },
+    /// `Ref: AWS::NoValue`: the property is removed.
+    NoValue,
+    Unknown(String),
+}
+
+/// A string made of literal text and references resolved only at deploy time.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Text(pub Vec<Part>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    Lit(String),
+    /// `Ref` (attribute "Ref") or `Fn::GetAtt` of a resource in the template.
+    Attr {
+        resource: String,
+        attribute: String,
+    },
+    /// A pseudo parameter or another value only known at deploy time.
+    Opaque(String),
+}
+
+impl Text {
+    pub fn lit(s: impl Into<String>) -> Self {
+        Text(vec![Part::Lit(s.into())])
+    }
+
+    /// The whole string, when every part is literal.
+    pub fn literal(&self) -> Option<String> {
+        let mut out = String::new();
+        for p in &self.0 {
+            match p {
+                Part::Lit(s) => out.push_str(s),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// The resource and attribute, when the string is exactly one reference.
+    pub fn reference(&self) -> Option<(&str, &str)> {
+        match self.0.as_slice() {
+            [Part::Attr { resource, attribute }] => Some((resource, attribute)),
+            _ => None,
+        }
+    }
+
+    /// The text with non-literal parts written as `${...}`.
+    pub fn display(&self) -> String {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Lit(s) => s.clone(),
+                Part::Attr { resource, attribute } if attribute == "Ref" => format!("${{{resource}}}"),
+                Part::Attr { resource, attribute } => format!("${{{resource}.{attribute}}}"),
+                Part::Opaque(s) => format!("${{{s}}}"),
+            })
+            .collect()
+    }
+
+    pub fn ends_literal(&self) -> bool {
+        matches!(self.0.last(), Some(Part::Lit(_)))
+    }
+
+    pub(crate) fn push(&mut self, part: Part) {
+        if matches!(&part, Part::Lit(s) if s.is_empty()) {
+            return;
+        }
+        match (self.0.last_mut(), part) {
+            (Some(Part::Lit(prev)), Part::Lit(next)) => prev.push_str(&next),
+            (_, part) => self.0.push(part),
+        }
+    }
+
+    pub(crate) fn extend(&mut self, other: Text) {
+        for p in other.0 {
+            self.push(p);
+        }
+    }
+}
+
+impl R {
+    pub fn new(v: RV, span: Span) -> Self {
+        R { v, span }
+    }
+
+    pub fn unknown(why: impl Into<String>, span: Span) -> Self {
+        R::new(RV::Unknown(why.into()), span)
+    }
+
+    /// Every branch this value can take, with the conditions that lead to it.
+    pub fn alternatives(&self) -> Vec<(When, &R)> {
+        let mut out = Vec::new();
+        self.collect_alternatives(When::always(), &mut out);
+        out
+    }
+
+    fn collect_alternatives<'a>(&'a self, when: When, out: &mut Vec<(When, &'a R)>) {
+        match &self.v {
+            RV::If { cond, then, els } => {
+                then.collect_alternatives(when.with(cond, true), out);
+                els.collect_alternatives(when.with(cond, false), out);
+            }
+            _ => out.push((when, self)),
+        }
+    }
+
+    /// The entry `key` of a map, with its key span.
+    pub fn entry(&self, key: &str) -> Option<(Span, &R)> {
+        match &self.v {
+            RV::Map(entries) => entries.iter().find(|(k, _, _)| k == key).map(|(_, ks, v)| (*ks, v)),
+            _ => None,
+        }
+    }
+
+    pub fn text(&self) -> Option<&Text> {
+        match &self.v {
+            RV::Str(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A literal string (numbers and booleans written as text count).
+    pub fn literal(&self) -> Option<String> {
+        match &self.v {
+            RV::Str(t) => t.literal(),
+            RV::Num(n) => Some(format_num(*n)),
+            RV::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) fn format_num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { n.to_string() }
+}
+
+/// Every value at `path` under `r`, following conditionals; `*` steps into
+/// each item of a list.
+pub fn values_at<'r>(r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
+    let mut out = Vec::new();
+    collect_at(r, path, When::always(), &mut out);
+    out
+}
+
+fn collect_at<'r>(r: &'r R, path: &[&str], when: When, out: &mut Vec<(When, &'r R)>) {
+    for (w, v) in r.alternatives() {
+        let Some(when) = when.and(&w) else { continue };
+        match path.split_first() {
+            None => out.push((when, v)),
+            Some((&"*", rest)) => {
+                if let RV::List(items) = &v.v {
+                    for item in items {
+                        collect_at(item, rest, when.clone(), out);
+                    }
+                }
+            }
+            Some((key, rest)) => {
+                if let Some((_, child)) = v.entry(key) {
+                    collect_at(child, rest, when, out);
+                }
+            }
+        }
+    }
+}
+
+/// A value brought in from elsewhere (a parameter default, a mapping) is
+/// reported where it is used: move its top-level span there.
+pub fn relocate(mut r: R, span: Span) -> R {
+    r.span = span;
+    r
+}
