@@ -15,3 +15,4 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod syntax;
+pub mod terraform;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::discover::{self, Candidate};
+use crate::discover;
 use crate::finding::{Finding, Severity};
 use crate::model::Origin;
 use crate::rules::{self, UNPARSABLE_FILE};
@@ -44,26 +44,72 @@ pub struct Outcome {
     pub skipped: usize,
 }
 
-enum FileResult {
-    Linted(Vec<Finding>),
-    Skipped,
+/// What linting one file, or one Terraform module, gave.
+#[derive(Default)]
+pub(crate) struct JobResult {
+    pub files: usize,
+    pub skipped: usize,
+    pub findings: Vec<Finding>,
+    /// Terraform: the local module folders this module called (canonical).
+    pub called: Vec<PathBuf>,
+}
+
+impl JobResult {
+    fn linted(findings: Vec<Finding>) -> Self {
+        JobResult { files: 1, findings, ..Default::default() }
+    }
+
+    fn skipped() -> Self {
+        JobResult { skipped: 1, ..Default::default() }
+    }
+}
+
+/// A unit of work: one template, or one folder of `.tf` files (a module is
+/// linted whole even when only one of its files was named).
+enum Job {
+    File(PathBuf),
+    Module(PathBuf),
 }
 
 pub fn lint_paths(paths: &[PathBuf], filter: &Filter) -> Outcome {
-    let candidates = discover::candidates(paths);
-    let results: Vec<FileResult> = candidates.par_iter().map(lint_candidate).collect();
-    let mut outcome = Outcome::default();
-    for result in results {
-        match result {
-            FileResult::Linted(findings) => {
-                outcome.files += 1;
-                outcome.findings.extend(findings.into_iter().filter(|f| filter.keeps(f.code)));
+    let mut jobs = Vec::new();
+    let mut modules = std::collections::BTreeSet::new();
+    for c in discover::candidates(paths) {
+        if is_terraform(&c.path) && c.path.is_file() {
+            let dir = c.path.parent().map(Path::to_path_buf).unwrap_or_default();
+            if modules.insert(dir.clone()) {
+                jobs.push(Job::Module(dir));
             }
-            FileResult::Skipped => outcome.skipped += 1,
+        } else {
+            jobs.push(Job::File(c.path));
         }
+    }
+    let results: Vec<(Option<PathBuf>, JobResult)> = jobs
+        .par_iter()
+        .map(|job| match job {
+            Job::File(path) => (None, lint_file(path)),
+            Job::Module(dir) => (dir.canonicalize().ok(), crate::terraform::lint_module(dir)),
+        })
+        .collect();
+    // A module folder that another module of the walk calls was linted as
+    // part of its caller, with the caller's arguments: don't lint it again
+    // on its own (its variables would mostly be unknown).
+    let called: std::collections::HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.clone()).collect();
+    let mut outcome = Outcome::default();
+    for (dir, result) in results {
+        if dir.is_some_and(|d| called.contains(&d)) {
+            continue;
+        }
+        outcome.files += result.files;
+        outcome.skipped += result.skipped;
+        outcome.findings.extend(result.findings.into_iter().filter(|f| filter.keeps(f.code)));
     }
     outcome.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     outcome
+}
+
+fn is_terraform(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf"))
 }
 
 fn sort_key(f: &Finding) -> (String, usize, &'static str, String) {
@@ -89,65 +135,69 @@ fn parse(file: &SourceFile) -> Result<Node, syntax::ParseError> {
     if is_json { syntax::json::parse(file) } else { syntax::yaml::parse(file) }
 }
 
-fn lint_candidate(c: &Candidate) -> FileResult {
-    let path = &c.path;
-    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf")) {
-        // Terraform has its own front-end (not yet built): seen, not linted.
-        return FileResult::Skipped;
-    }
+/// A file's text. `Err(Some(_))`: it looks like infrastructure but cannot
+/// be read (an SQS000); `Err(None)`: it is not worth a word (skip it).
+pub(crate) fn read_source(path: &Path) -> Result<Source, Option<Box<Finding>>> {
     let bytes = match read_limited(path) {
         Ok(Contents::All(bytes)) => bytes,
         Ok(Contents::TooLarge { size, head }) => {
             if !looks_like_infrastructure(path, &head) {
-                return FileResult::Skipped;
+                return Err(None);
             }
             let message = format!(
                 "file is {:.1} MiB, larger than the {} MiB sqsguard reads; it was not parsed",
                 size as f64 / 1048576.0,
                 MAX_FILE_BYTES / 1048576
             );
-            return broken(path, String::new(), Span::default(), message);
+            return Err(Some(Box::new(broken(path, String::new(), Span::default(), message))));
         }
         Err(message) => {
             if !discover::has_infra_extension(path) {
-                return FileResult::Skipped;
+                return Err(None);
             }
-            return broken(path, String::new(), Span::default(), message);
+            return Err(Some(Box::new(broken(path, String::new(), Span::default(), message))));
         }
     };
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile::new(path.to_path_buf(), text)),
         Err(e) => {
             let bad = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
             if !looks_like_infrastructure(path, &bytes) {
-                return FileResult::Skipped;
+                return Err(None);
             }
             let message = format!("file is not valid UTF-8 (byte 0x{:02x})", bytes[bad]);
             let text = String::from_utf8_lossy(&bytes).into_owned();
             // The lossy text is identical up to the bad byte.
-            return broken(path, text, Span::new(bad, bad), message);
+            Err(Some(Box::new(broken(path, text, Span::new(bad, bad), message))))
         }
-    };
-    let file = SourceFile::new(path.clone(), text);
-    match parse(&file) {
-        Ok(root) => match crate::cfn::load(&file, &root) {
-            Some(model) => FileResult::Linted(rules::check(&model)),
-            None => FileResult::Skipped,
-        },
-        Err(e) if looks_like_infrastructure(path, file.text.as_bytes()) => {
-            FileResult::Linted(vec![unparsable(&file, e.span, e.message)])
-        }
-        Err(_) => FileResult::Skipped,
     }
 }
 
-fn broken(path: &Path, text: String, span: Span, message: String) -> FileResult {
-    let file = SourceFile::new(path.to_path_buf(), text);
-    FileResult::Linted(vec![unparsable(&file, span, message)])
+fn lint_file(path: &Path) -> JobResult {
+    let file = match read_source(path) {
+        Ok(file) => file,
+        Err(Some(finding)) => return JobResult::linted(vec![*finding]),
+        Err(None) => return JobResult::skipped(),
+    };
+    match parse(&file) {
+        Ok(root) => match crate::cfn::load(&file, &root) {
+            Some(model) => JobResult::linted(rules::check(&model)),
+            None => JobResult::skipped(),
+        },
+        Err(e) if looks_like_infrastructure(path, file.text.as_bytes()) => {
+            JobResult::linted(vec![unparsable(&file, e.span, e.message)])
+        }
+        Err(_) => JobResult::skipped(),
+    }
 }
 
-fn unparsable(file: &Source, span: Span, message: String) -> Finding {
+fn broken(path: &Path, text: String, span: Span, message: String) -> Finding {
+    let file = SourceFile::new(path.to_path_buf(), text);
+    unparsable(&file, span, message)
+}
+
+pub(crate) fn unparsable(file: &Source, span: Span, message: String) -> Finding {
     Finding {
         code: UNPARSABLE_FILE.code,
         name: UNPARSABLE_FILE.name,

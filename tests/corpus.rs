@@ -51,7 +51,9 @@ fn every_corpus_template_gives_the_same_findings_alone_as_in_the_tree() {
         let l = sqsguard::report::location(f).unwrap();
         by_file.entry(l.file).or_default().push(format!("{} {}:{} {}", f.code, l.line, l.column, f.message));
     }
-    for (file, expected) in &by_file {
+    // Terraform files are linted as modules (and a module another one calls
+    // is linted through its caller), so only templates stand alone.
+    for (file, expected) in by_file.iter().filter(|(f, _)| !f.ends_with(".tf")) {
         let alone = sqsguard::lint::lint_paths(&[file.into()], &Default::default());
         let got: Vec<String> = alone
             .findings

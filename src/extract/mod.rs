@@ -7,6 +7,7 @@
 pub mod convert;
 pub mod dead_letter;
 pub mod link;
+pub mod policy;
 pub mod value;
 
 use crate::model::{Alt, Attr, Origin, Value, When};

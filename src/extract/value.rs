@@ -203,3 +203,29 @@ pub fn relocate(mut r: R, span: Span) -> R {
     r.span = span;
     r
 }
+
+/// A value brought in from another file (a Terraform variable default, a
+/// module input) is reported where it is used: move every span in it
+/// there, since spans inside it would point into the wrong file.
+pub fn relocate_deep(mut r: R, span: Span) -> R {
+    fn walk(r: &mut R, span: Span, depth: usize) {
+        r.span = span;
+        if depth > crate::syntax::MAX_DEPTH {
+            return;
+        }
+        match &mut r.v {
+            RV::List(items) => items.iter_mut().for_each(|i| walk(i, span, depth + 1)),
+            RV::Map(entries) => entries.iter_mut().for_each(|(_, ks, v)| {
+                *ks = span;
+                walk(v, span, depth + 1);
+            }),
+            RV::If { then, els, .. } => {
+                walk(then, span, depth + 1);
+                walk(els, span, depth + 1);
+            }
+            _ => {}
+        }
+    }
+    walk(&mut r, span, 0);
+    r
+}

@@ -1,0 +1,546 @@
+//! Static evaluation of Terraform expressions into resolved values.
+//!
+//! Variables take their default, overridden by `terraform.tfvars`,
+//! `*.auto.tfvars` or a module call's arguments; locals are evaluated (with
+//! a cycle guard); `jsonencode(...)` keeps its argument's structure;
+//! references to resources of the module stay symbolic
+//! (`aws_sqs_queue.jobs.arn`) so they can be linked; a conditional with an
+//! unknown condition keeps both branches. Data sources, remote state,
+//! `count.index`, `each.*` and functions not evaluated here are unknown, and
+//! rules skip them.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use hcl_edit::expr::{BinaryOperator, Expression, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
+use hcl_edit::structure::{Block, Body, Structure};
+use hcl_edit::template::{Element, Template};
+
+use super::parse::span_of;
+use crate::extract::convert::json_string;
+use crate::extract::value::{Part, R, RV, Text, format_num, relocate_deep};
+use crate::source::{Source, Span};
+
+/// One parsed file of a module.
+pub struct File {
+    pub source: Source,
+    pub body: Body,
+}
+
+/// A module call's result, as seen from the calling module.
+pub enum Child {
+    /// A local module (`source = "./modules/queue"`), evaluated like the root.
+    Local { name: String, scope: Box<Scope> },
+    /// A registry module understood from its documented inputs: the
+    /// resources it would create and its outputs.
+    Registry { name: String, resources: Vec<super::resources::Resource>, outputs: HashMap<String, R> },
+}
+
+/// What a module instance evaluates against.
+pub struct Scope {
+    pub files: Vec<File>,
+    /// `""` for the root module, `module.orders.` inside a module call.
+    pub prefix: String,
+    /// Variable defaults: name -> (file, expression).
+    defaults: HashMap<String, (usize, Option<Expression>)>,
+    /// Values that override defaults (tfvars, module arguments).
+    inputs: HashMap<String, R>,
+    locals: HashMap<String, (usize, Expression)>,
+    outputs: HashMap<String, (usize, Expression)>,
+    /// `type.name` of every managed resource in the module.
+    resources: HashSet<String>,
+    /// Module calls, filled in once this scope can evaluate their arguments.
+    pub children: RefCell<Vec<Child>>,
+    evaluating: RefCell<Vec<String>>,
+}
+
+impl Scope {
+    pub fn new(files: Vec<File>, prefix: String, inputs: HashMap<String, R>) -> Self {
+        let mut scope = Scope {
+            files: Vec::new(),
+            prefix,
+            defaults: HashMap::new(),
+            inputs,
+            locals: HashMap::new(),
+            outputs: HashMap::new(),
+            resources: HashSet::new(),
+            children: RefCell::new(Vec::new()),
+            evaluating: RefCell::new(Vec::new()),
+        };
+        for (fi, file) in files.iter().enumerate() {
+            for block in file.body.blocks() {
+                match (block.ident.as_str(), labels(block).as_slice()) {
+                    ("variable", [name]) => {
+                        let default = block.body.get_attribute("default").map(|a| a.value.clone());
+                        scope.defaults.insert(name.clone(), (fi, default));
+                    }
+                    ("locals", []) => {
+                        for attr in block.body.attributes() {
+                            scope.locals.insert(attr.key.as_str().to_string(), (fi, attr.value.clone()));
+                        }
+                    }
+                    ("output", [name]) => {
+                        if let Some(value) = block.body.get_attribute("value") {
+                            scope.outputs.insert(name.clone(), (fi, value.value.clone()));
+                        }
+                    }
+                    ("resource", [kind, name]) => {
+                        scope.resources.insert(format!("{kind}.{name}"));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        scope.files = files;
+        scope
+    }
+
+    fn text(&self, file: usize, span: Span) -> &str {
+        self.files.get(file).and_then(|f| f.source.text.get(span.start..span.end)).unwrap_or_default()
+    }
+
+    /// A block's body as a map: attributes by key, nested blocks by type
+    /// (a list when the type repeats). `dynamic` blocks are unknown.
+    pub fn block(&self, body: &Body, file: usize, span: Span) -> R {
+        let mut entries: Vec<(String, Span, R)> = Vec::new();
+        for structure in body.iter() {
+            match structure {
+                Structure::Attribute(attr) => {
+                    let key_span = span_of(&attr.key, span);
+                    entries.push((attr.key.as_str().to_string(), key_span, self.eval(&attr.value, file)));
+                }
+                Structure::Block(b) => {
+                    let b_span = span_of(b, span);
+                    let key = b.ident.as_str().to_string();
+                    let value = if key == "dynamic" {
+                        R::unknown("dynamic block", b_span)
+                    } else {
+                        self.block(&b.body, file, b_span)
+                    };
+                    match entries.iter_mut().find(|(k, _, _)| *k == key) {
+                        Some((_, _, existing)) => match &mut existing.v {
+                            RV::List(items) => items.push(value),
+                            _ => {
+                                let first = std::mem::replace(existing, R::new(RV::Null, b_span));
+                                *existing = R::new(RV::List(vec![first, value]), b_span);
+                            }
+                        },
+                        None => entries.push((key, span_of(&b.ident, b_span), value)),
+                    }
+                }
+            }
+        }
+        R::new(RV::Map(entries), span)
+    }
+
+    pub fn eval(&self, expr: &Expression, file: usize) -> R {
+        let span = span_of(expr, Span::default());
+        let v = match expr {
+            Expression::Null(_) => RV::Null,
+            Expression::Bool(b) => RV::Bool(*b.value()),
+            Expression::Number(n) => match n.value().as_f64() {
+                Some(f) => RV::Num(f),
+                None => RV::Unknown("number out of range".into()),
+            },
+            Expression::String(s) => RV::Str(Text::lit(s.value().clone())),
+            Expression::Array(a) => RV::List(a.iter().map(|e| self.eval(e, file)).collect()),
+            Expression::Object(o) => RV::Map(
+                o.iter()
+                    .map(|(k, v)| {
+                        let key = match k {
+                            ObjectKey::Ident(id) => id.as_str().to_string(),
+                            ObjectKey::Expression(e) => {
+                                self.eval(e, file).literal().unwrap_or_else(|| "<computed>".to_string())
+                            }
+                        };
+                        (key, span_of(k, span), self.eval(v.expr(), file))
+                    })
+                    .collect(),
+            ),
+            Expression::StringTemplate(t) => return self.template(t, file, span),
+            Expression::HeredocTemplate(h) => return self.template(&h.template, file, span),
+            Expression::Parenthesis(p) => return relocate_top(self.eval(p.inner(), file), span),
+            Expression::Variable(v) => RV::Unknown(format!("{} is only known inside an expression", v.as_str())),
+            Expression::Conditional(c) => {
+                let cond = self.eval(&c.cond_expr, file);
+                let (then, els) = (self.eval(&c.true_expr, file), self.eval(&c.false_expr, file));
+                match cond.v {
+                    RV::Bool(true) => return relocate_top(then, span),
+                    RV::Bool(false) => return relocate_top(els, span),
+                    _ => {
+                        let shown = self.text(file, span_of(&c.cond_expr, span)).trim().to_string();
+                        RV::If { cond: Arc::from(shown), then: Box::new(then), els: Box::new(els) }
+                    }
+                }
+            }
+            Expression::FuncCall(f) => return self.call(f, file, span),
+            Expression::Traversal(t) => return self.traversal(&t.expr, &t.operators, file, span),
+            Expression::UnaryOp(u) => match (u.operator.value(), self.eval(&u.expr, file).v) {
+                (UnaryOperator::Neg, RV::Num(n)) => RV::Num(-n),
+                (UnaryOperator::Not, RV::Bool(b)) => RV::Bool(!b),
+                _ => RV::Unknown("operation on a value only known at apply time".into()),
+            },
+            Expression::BinaryOp(b) => {
+                binary(*b.operator.value(), self.eval(&b.lhs_expr, file), self.eval(&b.rhs_expr, file))
+            }
+            Expression::ForExpr(_) => RV::Unknown("for expression".into()),
+        };
+        R::new(v, span)
+    }
+
+    fn template(&self, t: &Template, file: usize, span: Span) -> R {
+        let mut text = Text::default();
+        for element in t.iter() {
+            match element {
+                Element::Literal(s) => text.push(Part::Lit(s.value().clone())),
+                Element::Interpolation(i) => {
+                    let value = self.eval(&i.expr, file);
+                    match value.v {
+                        RV::Str(t) => text.extend(t),
+                        RV::Num(n) => text.push(Part::Lit(format_num(n))),
+                        RV::Bool(b) => text.push(Part::Lit(b.to_string())),
+                        _ => text.push(Part::Opaque(self.text(file, span_of(&i.expr, span)).trim().to_string())),
+                    }
+                }
+                Element::Directive(_) => return R::unknown("template directive", span),
+            }
+        }
+        R::new(RV::Str(text), span)
+    }
+
+    fn traversal(
+        &self,
+        base: &Expression,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+        file: usize,
+        span: Span,
+    ) -> R {
+        let attr_at = |i: usize| match ops.get(i).map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(id)) => Some(id.as_str().to_string()),
+            _ => None,
+        };
+        let (value, rest) = match base {
+            Expression::Variable(root) => match root.as_str() {
+                "var" => match attr_at(0) {
+                    Some(name) => (self.variable(&name, span), 1),
+                    None => return R::unknown("malformed variable reference", span),
+                },
+                "local" => match attr_at(0) {
+                    Some(name) => (self.local(&name, span), 1),
+                    None => return R::unknown("malformed local reference", span),
+                },
+                "data" => return R::unknown("data sources are only known at plan time", span),
+                "module" => match (attr_at(0), attr_at(1)) {
+                    (Some(module), Some(output)) => (self.module_output(&module, &output, span), 2),
+                    _ => return R::unknown("a reference to a whole module", span),
+                },
+                "count" | "each" | "path" | "terraform" | "self" => {
+                    return R::unknown(format!("{}.* is only known at plan time", root.as_str()), span);
+                }
+                kind => {
+                    let Some(name) = attr_at(0) else { return R::unknown("reference to a whole provider", span) };
+                    let address = format!("{kind}.{name}");
+                    if !self.resources.contains(&address) {
+                        return R::unknown(format!("{address} is not in this module"), span);
+                    }
+                    // `aws_sqs_queue.q[0].arn`: count/for_each instances are
+                    // analysed once, under the resource's address.
+                    let mut i = 1;
+                    while matches!(
+                        ops.get(i).map(|o| o.value()),
+                        Some(TraversalOperator::Index(_) | TraversalOperator::LegacyIndex(_))
+                    ) {
+                        i += 1;
+                    }
+                    return match attr_at(i) {
+                        Some(attribute) => {
+                            let part = Part::Attr { resource: format!("{}{address}", self.prefix), attribute };
+                            R::new(RV::Str(Text(vec![part])), span)
+                        }
+                        None => R::unknown(format!("a reference to the whole of {address}"), span),
+                    };
+                }
+            },
+            other => (self.eval(other, file), 0),
+        };
+        let mut value = value;
+        for op in &ops[rest..] {
+            value = match (op.value(), &value.v) {
+                (TraversalOperator::GetAttr(key), RV::Map(_)) => match value.entry(key.as_str()) {
+                    Some((_, v)) => v.clone(),
+                    None => return R::unknown(format!("no attribute {}", key.as_str()), span),
+                },
+                (TraversalOperator::Index(e), RV::Map(_) | RV::List(_)) => {
+                    let key = self.eval(e, file).literal();
+                    match (key, &value.v) {
+                        (Some(k), RV::Map(_)) => match value.entry(&k) {
+                            Some((_, v)) => v.clone(),
+                            None => return R::unknown(format!("no key {k}"), span),
+                        },
+                        (Some(k), RV::List(items)) => match k.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                            Some(v) => v.clone(),
+                            None => return R::unknown(format!("no index {k}"), span),
+                        },
+                        _ => return R::unknown("index only known at plan time", span),
+                    }
+                }
+                (TraversalOperator::LegacyIndex(i), RV::List(items)) => match items.get(*i.value() as usize) {
+                    Some(v) => v.clone(),
+                    None => return R::unknown("no such index", span),
+                },
+                (_, RV::Unknown(_)) => return relocate_top(value, span),
+                _ => return R::unknown("traversal of a value only known at plan time", span),
+            };
+        }
+        relocate_deep(value, span)
+    }
+
+    /// An output of a module called from this one.
+    fn module_output(&self, module: &str, output: &str, span: Span) -> R {
+        let children = self.children.borrow();
+        for child in children.iter() {
+            match child {
+                Child::Local { name, scope } if name == module => {
+                    return match scope.outputs.get(output) {
+                        Some((file, expr)) => scope.guarded(&format!("output.{output}"), span, |s| s.eval(expr, *file)),
+                        None => R::unknown(format!("module {module} has no output {output}"), span),
+                    };
+                }
+                Child::Registry { name, outputs, .. } if name == module => {
+                    return match outputs.get(output) {
+                        Some(value) => value.clone(),
+                        None => R::unknown(format!("output {output} of module {module} is not modelled"), span),
+                    };
+                }
+                _ => {}
+            }
+        }
+        R::unknown(format!("module {module} is not loaded"), span)
+    }
+
+    /// A variable's value: module argument or tfvars first, then its default.
+    fn variable(&self, name: &str, span: Span) -> R {
+        if let Some(value) = self.inputs.get(name) {
+            return value.clone();
+        }
+        match self.defaults.get(name) {
+            Some((file, Some(default))) => self.guarded(&format!("var.{name}"), span, |s| s.eval(default, *file)),
+            Some((_, None)) => R::unknown(format!("variable {name} has no default"), span),
+            None => R::unknown(format!("variable {name} is not declared"), span),
+        }
+    }
+
+    fn local(&self, name: &str, span: Span) -> R {
+        match self.locals.get(name) {
+            Some((file, expr)) => self.guarded(&format!("local.{name}"), span, |s| s.eval(expr, *file)),
+            None => R::unknown(format!("local {name} is not declared"), span),
+        }
+    }
+
+    /// Evaluate with a guard against reference cycles (`a = local.b`, `b = local.a`).
+    fn guarded(&self, key: &str, span: Span, f: impl FnOnce(&Self) -> R) -> R {
+        if self.evaluating.borrow().iter().any(|k| k == key) || self.evaluating.borrow().len() > 64 {
+            return R::unknown(format!("{key} refers to itself"), span);
+        }
+        self.evaluating.borrow_mut().push(key.to_string());
+        let value = f(self);
+        self.evaluating.borrow_mut().pop();
+        value
+    }
+
+    fn call(&self, f: &FuncCall, file: usize, span: Span) -> R {
+        if !f.name.namespace.is_empty() {
+            return R::unknown("provider function", span);
+        }
+        let args: Vec<R> = f.args.iter().map(|a| self.eval(a, file)).collect();
+        let name = f.name.name.as_str();
+        let v = match (name, args.as_slice()) {
+            // The structure is what rules read; the JSON text is not needed.
+            ("jsonencode", [x]) => return relocate_top(x.clone(), span),
+            ("jsondecode", [x]) => match json_string(x) {
+                Some(v) => return relocate_deep(v, span),
+                None => RV::Unknown("jsondecode of a value only known at plan time".into()),
+            },
+            ("tostring" | "tolist" | "toset" | "tomap" | "sensitive" | "nonsensitive", [x]) => {
+                return relocate_top(x.clone(), span);
+            }
+            ("tonumber", [x]) => match x.literal().and_then(|s| s.parse::<f64>().ok()) {
+                Some(n) => RV::Num(n),
+                None => RV::Unknown("tonumber of a value only known at plan time".into()),
+            },
+            ("tobool", [x]) => match x.literal().as_deref() {
+                Some("true") => RV::Bool(true),
+                Some("false") => RV::Bool(false),
+                _ => RV::Unknown("tobool of a value only known at plan time".into()),
+            },
+            ("max" | "min", nums) if !nums.is_empty() => {
+                let known: Option<Vec<f64>> =
+                    nums.iter().map(|n| if let RV::Num(x) = n.v { Some(x) } else { None }).collect();
+                match known {
+                    Some(v) if name == "max" => RV::Num(v.into_iter().fold(f64::MIN, f64::max)),
+                    Some(v) => RV::Num(v.into_iter().fold(f64::MAX, f64::min)),
+                    None => RV::Unknown(format!("{name} of values only known at plan time")),
+                }
+            }
+            ("ceil" | "floor", [x]) => match x.v {
+                RV::Num(n) if name == "ceil" => RV::Num(n.ceil()),
+                RV::Num(n) => RV::Num(n.floor()),
+                _ => RV::Unknown(format!("{name} of a value only known at plan time")),
+            },
+            ("lookup", [map, key, rest @ ..]) if rest.len() <= 1 => match (key.literal(), &map.v) {
+                (Some(k), RV::Map(_)) => match map.entry(&k) {
+                    Some((_, v)) => return relocate_deep(v.clone(), span),
+                    None => match rest.first() {
+                        Some(default) => return relocate_top(default.clone(), span),
+                        None => RV::Unknown(format!("lookup of missing key {k}")),
+                    },
+                },
+                _ => RV::Unknown("lookup in a value only known at plan time".into()),
+            },
+            ("merge", maps) => {
+                let mut merged: Vec<(String, Span, R)> = Vec::new();
+                for m in maps {
+                    let RV::Map(entries) = &m.v else {
+                        return R::unknown("merge of a value only known at plan time", span);
+                    };
+                    for (k, ks, v) in entries {
+                        merged.retain(|(existing, _, _)| existing != k);
+                        merged.push((k.clone(), *ks, v.clone()));
+                    }
+                }
+                RV::Map(merged)
+            }
+            ("concat", lists) => {
+                let mut all = Vec::new();
+                for l in lists {
+                    let RV::List(items) = &l.v else {
+                        return R::unknown("concat of a value only known at plan time", span);
+                    };
+                    all.extend(items.iter().cloned());
+                }
+                RV::List(all)
+            }
+            ("coalesce", values) => {
+                for value in values {
+                    match &value.v {
+                        RV::Null => continue,
+                        RV::Str(t) if t.literal().is_some_and(|s| s.is_empty()) => continue,
+                        RV::Unknown(_) => return relocate_top(value.clone(), span),
+                        _ => return relocate_top(value.clone(), span),
+                    }
+                }
+                RV::Unknown("coalesce of no value".into())
+            }
+            ("try", values) => match values.iter().find(|v| !matches!(v.v, RV::Unknown(_))) {
+                Some(v) => return relocate_top(v.clone(), span),
+                None => RV::Unknown("try of values only known at plan time".into()),
+            },
+            ("length", [x]) => match &x.v {
+                RV::List(items) => RV::Num(items.len() as f64),
+                RV::Map(entries) => RV::Num(entries.len() as f64),
+                RV::Str(t) => match t.literal() {
+                    Some(s) => RV::Num(s.chars().count() as f64),
+                    None => RV::Unknown("length of a string only known at plan time".into()),
+                },
+                _ => RV::Unknown("length of a value only known at plan time".into()),
+            },
+            ("trimsuffix" | "trimprefix", [x, affix]) => match (&x.v, affix.literal()) {
+                (RV::Str(t), Some(affix)) => {
+                    let mut parts = t.0.clone();
+                    let trimmed = if name == "trimsuffix" {
+                        match parts.last_mut() {
+                            Some(Part::Lit(last)) => {
+                                last.strip_suffix(affix.as_str()).map(str::to_string).map(|s| *last = s)
+                            }
+                            _ => None,
+                        }
+                    } else {
+                        match parts.first_mut() {
+                            Some(Part::Lit(first)) => {
+                                first.strip_prefix(affix.as_str()).map(str::to_string).map(|s| *first = s)
+                            }
+                            _ => None,
+                        }
+                    };
+                    match trimmed {
+                        Some(()) => RV::Str(Text(parts)),
+                        // Nothing to trim where the text is literal; an
+                        // unknown end may or may not carry the affix.
+                        None if t.literal().is_some() => RV::Str(t.clone()),
+                        None => RV::Unknown(format!("{name} of a value only known at plan time")),
+                    }
+                }
+                _ => RV::Unknown(format!("{name} of a value only known at plan time")),
+            },
+            ("lower" | "upper", [x]) => match x.literal() {
+                Some(s) if name == "lower" => RV::Str(Text::lit(s.to_lowercase())),
+                Some(s) => RV::Str(Text::lit(s.to_uppercase())),
+                None => RV::Unknown(format!("{name} of a value only known at plan time")),
+            },
+            ("element", [list, index]) => match (&list.v, index.literal().and_then(|i| i.parse::<usize>().ok())) {
+                (RV::List(items), Some(i)) if !items.is_empty() => {
+                    return relocate_deep(items[i % items.len()].clone(), span);
+                }
+                _ => RV::Unknown("element of a value only known at plan time".into()),
+            },
+            ("join", [sep, list]) => match (sep.literal(), &list.v) {
+                (Some(sep), RV::List(items)) => {
+                    let mut text = Text::default();
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            text.push(Part::Lit(sep.clone()));
+                        }
+                        match &item.v {
+                            RV::Str(t) => text.extend(t.clone()),
+                            _ => match item.literal() {
+                                Some(s) => text.push(Part::Lit(s)),
+                                None => return R::unknown("join of a value only known at plan time", span),
+                            },
+                        }
+                    }
+                    RV::Str(text)
+                }
+                _ => RV::Unknown("join of a value only known at plan time".into()),
+            },
+            _ => RV::Unknown(format!("{name}() is not evaluated")),
+        };
+        R::new(v, span)
+    }
+}
+
+fn relocate_top(mut r: R, span: Span) -> R {
+    r.span = span;
+    r
+}
+
+fn binary(op: BinaryOperator, lhs: R, rhs: R) -> RV {
+    use BinaryOperator as B;
+    match (op, &lhs.v, &rhs.v) {
+        (B::Plus, RV::Num(a), RV::Num(b)) => RV::Num(a + b),
+        (B::Minus, RV::Num(a), RV::Num(b)) => RV::Num(a - b),
+        (B::Mul, RV::Num(a), RV::Num(b)) => RV::Num(a * b),
+        (B::Div, RV::Num(a), RV::Num(b)) if *b != 0.0 => RV::Num(a / b),
+        (B::Mod, RV::Num(a), RV::Num(b)) if *b != 0.0 => RV::Num(a % b),
+        (B::Less, RV::Num(a), RV::Num(b)) => RV::Bool(a < b),
+        (B::LessEq, RV::Num(a), RV::Num(b)) => RV::Bool(a <= b),
+        (B::Greater, RV::Num(a), RV::Num(b)) => RV::Bool(a > b),
+        (B::GreaterEq, RV::Num(a), RV::Num(b)) => RV::Bool(a >= b),
+        // One known side can decide: `false && x` is false whatever x is.
+        (B::And, RV::Bool(false), _) | (B::And, _, RV::Bool(false)) => RV::Bool(false),
+        (B::Or, RV::Bool(true), _) | (B::Or, _, RV::Bool(true)) => RV::Bool(true),
+        (B::And, RV::Bool(a), RV::Bool(b)) => RV::Bool(*a && *b),
+        (B::Or, RV::Bool(a), RV::Bool(b)) => RV::Bool(*a || *b),
+        (B::Eq | B::NotEq, _, _) => match (lhs.literal(), rhs.literal()) {
+            (Some(a), Some(b)) => RV::Bool((a == b) == (op == B::Eq)),
+            _ if matches!((&lhs.v, &rhs.v), (RV::Null, RV::Null)) => RV::Bool(op == B::Eq),
+            _ => RV::Unknown("comparison of values only known at plan time".into()),
+        },
+        _ => RV::Unknown("operation on values only known at plan time".into()),
+    }
+}
+
+/// A block's labels as strings.
+pub fn labels(block: &Block) -> Vec<String> {
+    block.labels.iter().map(|l| l.as_str().to_string()).collect()
+}

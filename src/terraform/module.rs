@@ -1,0 +1,176 @@
+//! Loading a module: its `.tf` files, then its module calls, recursively.
+//! Local modules (`source = "./modules/queue"`) are read from disk with
+//! their arguments bound to their variables; known registry modules are
+//! modelled from their documented inputs (`registry`); any other source is
+//! skipped.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::eval::{Child, Scope, labels};
+use super::parse::span_of;
+use super::{read_files, registry, tf_files};
+use crate::extract::value::R;
+use crate::finding::Finding;
+use crate::source::Span;
+
+/// Nested module calls followed at most this deep (cycles are cut too).
+const MAX_MODULE_DEPTH: usize = 8;
+
+/// Arguments of a module block that are not inputs.
+const META: &[&str] = &["source", "version", "count", "for_each", "providers", "depends_on"];
+
+/// What loading a module tree gives.
+pub struct Loaded {
+    pub scope: Scope,
+    /// Distinct `.tf` files read (in this module and the local modules it calls).
+    pub files: usize,
+    pub findings: Vec<Finding>,
+    /// The local module folders it called (canonical paths).
+    pub called: Vec<PathBuf>,
+}
+
+/// Load the module in `dir` with `inputs` bound to its variables.
+pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Loaded {
+    let mut files = std::collections::HashSet::new();
+    let mut findings = Vec::new();
+    let mut called = Vec::new();
+    let mut stack = Vec::new();
+    let scope = load_at(
+        dir,
+        prefix,
+        inputs,
+        &mut Walk { stack: &mut stack, files: &mut files, findings: &mut findings, called: &mut called },
+    );
+    Loaded { scope, files: files.len(), findings, called }
+}
+
+/// What the recursive load carries along.
+struct Walk<'a> {
+    stack: &'a mut Vec<PathBuf>,
+    files: &'a mut std::collections::HashSet<PathBuf>,
+    findings: &'a mut Vec<Finding>,
+    called: &'a mut Vec<PathBuf>,
+}
+
+fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Walk<'_>) -> Scope {
+    let paths = tf_files(dir, "tf");
+    let (files, broken) = read_files(&paths);
+    let mut first_visit = false;
+    for p in &paths {
+        first_visit |= walk.files.insert(p.canonicalize().unwrap_or_else(|_| p.clone()));
+    }
+    // A module called several times is read each time; its broken files
+    // are reported once.
+    if first_visit {
+        walk.findings.extend(broken);
+    }
+    let scope = Scope::new(files, prefix, inputs);
+    let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    walk.stack.push(canonical);
+
+    let calls: Vec<(usize, String, String, Span)> = scope
+        .files
+        .iter()
+        .enumerate()
+        .flat_map(|(fi, f)| {
+            f.body.blocks().filter(|b| b.ident.as_str() == "module").filter_map(move |b| {
+                let [name] = labels(b).try_into().ok()?;
+                let source = b.body.get_attribute("source")?.value.as_str()?.to_string();
+                Some((fi, name, source, span_of(b, Span::default())))
+            })
+        })
+        .collect();
+    for (fi, name, source, block_span) in dependency_order(calls, &scope) {
+        let block = scope.files[fi]
+            .body
+            .blocks()
+            .find(|b| b.ident.as_str() == "module" && labels(b).first() == Some(&name))
+            .expect("module block seen above");
+        let args: HashMap<String, R> = block
+            .body
+            .attributes()
+            .filter(|a| !META.contains(&a.key.as_str()))
+            .map(|a| (a.key.as_str().to_string(), scope.eval(&a.value, fi)))
+            .collect();
+        let child_prefix = format!("{}module.{name}.", scope.prefix);
+        let child = if source.starts_with("./") || source.starts_with("../") {
+            let child_dir = dir.join(&source);
+            let canonical = child_dir.canonicalize().unwrap_or_else(|_| child_dir.clone());
+            if walk.stack.len() >= MAX_MODULE_DEPTH || walk.stack.contains(&canonical) || !child_dir.is_dir() {
+                continue;
+            }
+            walk.called.push(canonical);
+            let child_scope = load_at(&normalize(&child_dir), child_prefix, args, walk);
+            Child::Local { name, scope: Box::new(child_scope) }
+        } else {
+            let header = header_span(block, block_span);
+            match registry::model(&source, &child_prefix, &args, &scope.files[fi].source, header) {
+                Some((resources, outputs)) => Child::Registry { name, resources, outputs },
+                None => continue,
+            }
+        };
+        scope.children.borrow_mut().push(child);
+    }
+    walk.stack.pop();
+    scope
+}
+
+/// Module calls ordered so that a call whose arguments use another call's
+/// outputs (`module.dlq.queue_arn`) comes after it; cycles keep file order.
+fn dependency_order(calls: Vec<(usize, String, String, Span)>, scope: &Scope) -> Vec<(usize, String, String, Span)> {
+    let text = |c: &(usize, String, String, Span)| {
+        scope.files[c.0].source.text.get(c.3.start..c.3.end).unwrap_or_default().to_string()
+    };
+    let deps: Vec<Vec<usize>> = calls
+        .iter()
+        .map(|c| {
+            let body = text(c);
+            calls
+                .iter()
+                .enumerate()
+                .filter(|(_, other)| other.1 != c.1 && body.contains(&format!("module.{}.", other.1)))
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .collect();
+    let mut order = Vec::with_capacity(calls.len());
+    let mut state = vec![0u8; calls.len()]; // 0 new, 1 visiting, 2 done
+    fn visit(i: usize, deps: &[Vec<usize>], state: &mut [u8], order: &mut Vec<usize>) {
+        if state[i] != 0 {
+            return;
+        }
+        state[i] = 1;
+        for &d in &deps[i] {
+            visit(d, deps, state, order);
+        }
+        state[i] = 2;
+        order.push(i);
+    }
+    for i in 0..calls.len() {
+        visit(i, &deps, &mut state, &mut order);
+    }
+    let mut calls: Vec<Option<_>> = calls.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| calls[i].take()).collect()
+}
+
+/// `module "name"`: where findings about a module's absent inputs point.
+fn header_span(block: &hcl_edit::structure::Block, whole: Span) -> Span {
+    let end = block.labels.last().map_or(whole.end, |l| span_of(l, whole).end);
+    Span::new(whole.start, end.max(whole.start))
+}
+
+/// `a/./b/../c` -> `a/c`, so paths in findings read as a person would write them.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if out.file_name().is_some_and(|n| n != "..") => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}

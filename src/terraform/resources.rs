@@ -1,0 +1,329 @@
+//! Terraform resources into the model: `aws_sqs_queue` and its satellite
+//! resources, Lambda functions and event source mappings, CloudWatch
+//! alarms, and dead-letter targets of other services.
+
+use super::eval::{Child, Scope, labels};
+use super::parse::span_of;
+use crate::extract::convert::{json_string, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::extract::dead_letter::{Shape, search};
+use crate::extract::link::Linker;
+use crate::extract::value::{R, RV, values_at};
+use crate::extract::{attr, attr_of};
+use crate::model::{
+    Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerKind, DlqKind, DlqRef, Function, Model, Origin, Payload,
+    PayloadDecl, Queue, QueuePolicy, Redrive, Target, Value,
+};
+use crate::source::{Source, Span};
+
+/// One `resource "type" "name"` block, evaluated.
+pub struct Resource {
+    pub kind: String,
+    pub address: String,
+    pub source: Source,
+    /// `resource "type" "name"`: where findings about absent attributes point.
+    pub header: Span,
+    pub props: R,
+}
+
+/// Every resource of a module and of the modules it calls.
+pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
+    let mut out = collect(scope);
+    for child in scope.children.take() {
+        match child {
+            Child::Local { scope, .. } => out.extend(collect_tree(&scope)),
+            Child::Registry { resources, .. } => out.extend(resources),
+        }
+    }
+    out
+}
+
+/// Evaluate every resource block of a module instance. A resource whose
+/// `count` or `for_each` is known to create nothing is left out.
+pub fn collect(scope: &Scope) -> Vec<Resource> {
+    let mut out = Vec::new();
+    for (fi, file) in scope.files.iter().enumerate() {
+        for block in file.body.blocks().filter(|b| b.ident.as_str() == "resource") {
+            let [kind, name] = labels(block).try_into().unwrap_or_default();
+            if kind.is_empty() {
+                continue;
+            }
+            let whole = span_of(block, Span::default());
+            let header_end = block.labels.last().map_or(whole.end, |l| span_of(l, whole).end);
+            let header = Span::new(whole.start, header_end.max(whole.start));
+            let props = scope.block(&block.body, fi, whole);
+            let creates_nothing = |key: &str| {
+                props.entry(key).is_some_and(|(_, v)| match &v.v {
+                    RV::Num(n) => *n == 0.0,
+                    RV::List(items) => items.is_empty(),
+                    RV::Map(entries) => entries.is_empty(),
+                    _ => false,
+                })
+            };
+            if creates_nothing("count") || creates_nothing("for_each") {
+                continue;
+            }
+            out.push(Resource {
+                address: format!("{}{kind}.{name}", scope.prefix),
+                kind,
+                source: file.source.clone(),
+                header,
+                props,
+            });
+        }
+    }
+    out
+}
+
+/// Index the queues and functions (model indices follow this order).
+pub fn link(resources: &[Resource]) -> Linker {
+    let mut linker = Linker::new("name");
+    for r in resources {
+        match r.kind.as_str() {
+            "aws_sqs_queue" => {
+                linker.add_queue(&r.address, r.props.entry("name").and_then(|(_, n)| n.text()));
+            }
+            "aws_lambda_function" => {
+                linker.add_function(&r.address, r.props.entry("function_name").and_then(|(_, n)| n.text()));
+            }
+            _ => {}
+        }
+    }
+    linker
+}
+
+const DEAD_LETTER_SHAPES: &[Shape] = &[
+    ("dead_letter_config", "target_arn"),
+    ("dead_letter_config", "arn"),
+    ("redrive_policy", "deadLetterTargetArn"),
+    ("on_failure", "destination_arn"),
+    ("on_failure", "destination"),
+];
+
+/// Fill `model` from the resources of one module instance.
+pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
+    for r in resources {
+        let a = Reader { r, linker };
+        match r.kind.as_str() {
+            "aws_sqs_queue" => {
+                let queue = a.queue();
+                if let Some(policy) = r.props.entry("policy").map(|(_, p)| p.clone()) {
+                    let target = Value::Known(Target::Queue(model.queues.len()));
+                    model.policies.push(a.policy(&policy, vec![target]));
+                }
+                model.queues.push(queue);
+            }
+            "aws_lambda_function" => model.functions.push(Function {
+                resource: r.address.clone(),
+                origin: a.origin(r.header),
+                name: a.attr("function_name", to_string),
+                timeout: a.attr("timeout", to_int),
+            }),
+            "aws_lambda_event_source_mapping" => {
+                if let Some(c) = a.consumer() {
+                    model.consumers.push(c);
+                }
+            }
+            "aws_cloudwatch_metric_alarm" => model.alarms.push(a.alarm()),
+            "aws_sqs_queue_policy" => {
+                let queues =
+                    values_at(&r.props, &["queue_url"]).into_iter().map(|(_, q)| linker.queue_target(q)).collect();
+                if let Some((_, policy)) = r.props.entry("policy") {
+                    model.policies.push(a.policy(policy, queues));
+                }
+            }
+            _ => {}
+        }
+        if !matches!(r.kind.as_str(), "aws_sqs_queue" | "aws_sqs_queue_redrive_policy") {
+            let found = search(&r.props, DEAD_LETTER_SHAPES);
+            if !found.is_empty() {
+                let kind = match r.kind.as_str() {
+                    "aws_lambda_function" => DlqKind::LambdaDeadLetterConfig,
+                    "aws_sns_topic_subscription" => DlqKind::SnsSubscription,
+                    "aws_cloudwatch_event_target" | "aws_scheduler_schedule" | "aws_pipes_pipe" => {
+                        DlqKind::EventBridgeTarget
+                    }
+                    "aws_lambda_event_source_mapping" => DlqKind::EventSourceMappingOnFailure,
+                    _ => DlqKind::Other,
+                };
+                let target =
+                    attr_of(&r.source, found.iter().map(|(w, v)| (w.clone(), v)).collect(), |v| linker.queue_target(v));
+                model.dlq_refs.push(DlqRef { resource: r.address.clone(), kind, target });
+            }
+        }
+    }
+    // aws_sqs_queue_redrive_policy sets the RedrivePolicy of a queue declared elsewhere.
+    for r in resources.iter().filter(|r| r.kind == "aws_sqs_queue_redrive_policy") {
+        let a = Reader { r, linker };
+        let Some((_, url)) = r.props.entry("queue_url") else { continue };
+        let Value::Known(Target::Queue(qi)) = linker.queue_target(url) else { continue };
+        // The queue's own redrive_policy wins; among several policy
+        // resources, one that names a DLQ beats one that does not.
+        let Some(queue) = model.queues.get_mut(qi) else { continue };
+        let names_target = |redrive: &Attr<Redrive>| {
+            redrive.alts.iter().any(|a| a.value.known().is_some_and(|r| r.target.is_set_somewhere()))
+        };
+        let candidate = a.redrive();
+        if !queue.redrive.is_set_somewhere() || (!names_target(&queue.redrive) && names_target(&candidate)) {
+            queue.redrive = candidate;
+        }
+    }
+}
+
+struct Reader<'a> {
+    r: &'a Resource,
+    linker: &'a Linker,
+}
+
+impl Reader<'_> {
+    fn origin(&self, span: Span) -> Origin {
+        Origin::file(&self.r.source, span)
+    }
+
+    fn attr<T>(&self, key: &str, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        attr(&self.r.source, Some(&self.r.props), key, self.r.header, conv)
+    }
+
+    fn queue(&self) -> Queue {
+        let name = match self.r.props.entry("name") {
+            Some(_) => self.attr("name", to_name),
+            // name_prefix: the provider appends a random suffix (and `.fifo`).
+            None => Attr::absent(self.origin(self.r.header)),
+        };
+        Queue {
+            resource: self.r.address.clone(),
+            origin: self.origin(self.r.header),
+            name,
+            fifo: self.attr("fifo_queue", to_bool),
+            content_based_dedup: self.attr("content_based_deduplication", to_bool),
+            visibility_timeout: self.attr("visibility_timeout_seconds", to_int),
+            receive_wait_time: self.attr("receive_wait_time_seconds", to_int),
+            retention_period: self.attr("message_retention_seconds", to_int),
+            delay_seconds: self.attr("delay_seconds", to_int),
+            sse_enabled: self.attr("sqs_managed_sse_enabled", to_bool),
+            kms_key: self.attr("kms_master_key_id", to_string),
+            fifo_throughput_limit: self.attr("fifo_throughput_limit", to_string),
+            deduplication_scope: self.attr("deduplication_scope", to_string),
+            redrive: self.redrive(),
+            payload: self.payload(),
+        }
+    }
+
+    /// `redrive_policy`: `jsonencode({...})`, a JSON string or heredoc.
+    fn redrive(&self) -> Attr<Redrive> {
+        let raw = self.attr("redrive_policy", |r| Value::Known(r.clone()));
+        let alts = raw
+            .alts
+            .into_iter()
+            .map(|alt| {
+                let value = match alt.value {
+                    Value::Known(r) => {
+                        let map = match &r.v {
+                            RV::Map(_) | RV::If { .. } => Some(r.clone()),
+                            _ => json_string(&r),
+                        };
+                        match map {
+                            Some(map) => Value::Known(Redrive {
+                                target: attr(&self.r.source, Some(&map), "deadLetterTargetArn", map.span, |v| {
+                                    self.linker.queue_target(v)
+                                }),
+                                max_receive_count: attr(
+                                    &self.r.source,
+                                    Some(&map),
+                                    "maxReceiveCount",
+                                    map.span,
+                                    to_int,
+                                ),
+                            }),
+                            None => Value::Unknown("redrive_policy is only known at plan time".into()),
+                        }
+                    }
+                    other => other_value(other),
+                };
+                Alt { value, origin: alt.origin, when: alt.when }
+            })
+            .collect();
+        Attr { alts }
+    }
+
+    /// The `sqsguard:payload` tag.
+    fn payload(&self) -> Option<PayloadDecl> {
+        let (_, tags) = self.r.props.entry("tags")?;
+        let (_, value) = tags.entry("sqsguard:payload")?;
+        let payload = match value.literal().as_deref() {
+            Some("deterministic") => Value::Known(Payload::Deterministic),
+            Some("non-deterministic") => {
+                Value::Known(Payload::NonDeterministic(vec!["tagged non-deterministic".into()]))
+            }
+            _ => Value::Unknown("tag sqsguard:payload is neither deterministic nor non-deterministic".into()),
+        };
+        Some(PayloadDecl { payload, origin: self.origin(value.span), source: "tag sqsguard:payload" })
+    }
+
+    fn consumer(&self) -> Option<Consumer> {
+        let queue = self.attr("event_source_arn", |v| self.linker.queue_target(v));
+        let reads_sqs = queue.alts.iter().any(|a| match &a.value {
+            Value::Known(Target::Queue(_)) => true,
+            Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
+            _ => false,
+        });
+        if !reads_sqs {
+            return None;
+        }
+        Some(Consumer {
+            resource: self.r.address.clone(),
+            origin: self.origin(self.r.header),
+            kind: ConsumerKind::EventSourceMapping,
+            queue,
+            function: self.attr("function_name", |v| self.linker.function_target(v)),
+            batch_size: self.attr("batch_size", to_int),
+            batching_window: self.attr("maximum_batching_window_in_seconds", to_int),
+            response_types: self.attr("function_response_types", to_string_list),
+            enabled: self.attr("enabled", to_bool),
+        })
+    }
+
+    fn alarm(&self) -> Alarm {
+        let metric = |m: &R| {
+            let string = |key: &str| match m.entry(key) {
+                Some((_, v)) => to_string(v),
+                None => Value::Absent,
+            };
+            let queue = match m.entry("dimensions").and_then(|(_, d)| d.entry("QueueName")) {
+                Some((_, v)) => self.linker.queue_name_target(v),
+                None => Value::Absent,
+            };
+            AlarmMetric { namespace: string("namespace"), metric_name: string("metric_name"), queue }
+        };
+        let mut metrics = Vec::new();
+        if self.r.props.entry("metric_name").is_some() {
+            metrics.push(metric(&self.r.props));
+        }
+        for (_, m) in values_at(&self.r.props, &["metric_query", "metric"])
+            .into_iter()
+            .chain(values_at(&self.r.props, &["metric_query", "*", "metric"]))
+        {
+            metrics.push(metric(m));
+        }
+        Alarm {
+            resource: self.r.address.clone(),
+            origin: self.origin(self.r.header),
+            metrics,
+            comparison: self.attr("comparison_operator", to_string),
+            threshold: self.attr("threshold", to_f64),
+        }
+    }
+
+    /// A policy document (jsonencode, JSON string, heredoc) and the queues it applies to.
+    fn policy(&self, policy: &R, queues: Vec<Value<Target>>) -> QueuePolicy {
+        let statements = crate::extract::policy::statements(&self.r.source, policy);
+        QueuePolicy { resource: self.r.address.clone(), origin: self.origin(self.r.header), queues, statements }
+    }
+}
+
+fn other_value<T>(v: Value<R>) -> Value<T> {
+    match v {
+        Value::Known(_) => unreachable!("known values are handled by the caller"),
+        Value::Unknown(why) => Value::Unknown(why),
+        Value::Absent => Value::Absent,
+    }
+}
