@@ -6,7 +6,9 @@
 #
 # Measures, with hyperfine (cold process each run):
 #   1. one typical SAM template (examples/cloudformation/orders-sam.yaml)
-#   2. the whole corpus (../shared/corpus, 270 files, linted in parallel)
+#   2. one Terraform module of a few files calling a local module
+#      (tests/fixtures/terraform/modules/local), and one plan JSON
+#   3. the whole corpus (../shared/corpus, 270 files, linted in parallel)
 # and the peak resident memory of (1) with GNU time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -31,6 +33,11 @@ echo "== one template, cold process =="
 hyperfine --warmup 3 --runs 50 -N --ignore-failure \
   "$bin lint $one" \
   ".venv/bin/cfn-lint $one"
+
+echo "== one Terraform module, one plan JSON, cold process =="
+hyperfine --warmup 3 --runs 50 -N --ignore-failure \
+  "$bin lint tests/fixtures/terraform/modules/local" \
+  "$bin lint tests/fixtures/terraform/plan/root_bad/plan.json"
 
 echo "== whole corpus ($(find "$corpus" -type f | wc -l) files) =="
 # cfn-lint only takes templates: give it the YAML/JSON files.

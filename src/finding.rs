@@ -37,3 +37,11 @@ pub struct Finding {
     /// How to fix it.
     pub fix: String,
 }
+
+/// Something the user should know that is not a rule violation (a module
+/// that was not analysed, say). Notes never change the exit status.
+#[derive(Clone, Debug)]
+pub struct Note {
+    pub origin: Origin,
+    pub message: String,
+}

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::discover;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Finding, Note, Severity};
 use crate::model::Origin;
 use crate::rules::{self, UNPARSABLE_FILE};
 use crate::source::{Source, SourceFile, Span};
@@ -42,6 +42,7 @@ pub struct Outcome {
     pub files: usize,
     /// Files seen and not linted (not a template, or not yet supported).
     pub skipped: usize,
+    pub notes: Vec<Note>,
 }
 
 /// What linting one file, or one Terraform module, gave.
@@ -52,6 +53,7 @@ pub(crate) struct JobResult {
     pub findings: Vec<Finding>,
     /// Terraform: the local module folders this module called (canonical).
     pub called: Vec<PathBuf>,
+    pub notes: Vec<Note>,
 }
 
 impl JobResult {
@@ -102,6 +104,7 @@ pub fn lint_paths(paths: &[PathBuf], filter: &Filter) -> Outcome {
         }
         outcome.files += result.files;
         outcome.skipped += result.skipped;
+        outcome.notes.extend(result.notes);
         outcome.findings.extend(result.findings.into_iter().filter(|f| filter.keeps(f.code)));
     }
     outcome.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
@@ -181,7 +184,7 @@ fn lint_file(path: &Path) -> JobResult {
         Err(None) => return JobResult::skipped(),
     };
     match parse(&file) {
-        Ok(root) => match crate::cfn::load(&file, &root) {
+        Ok(root) => match crate::terraform::plan::load(&file, &root).or_else(|| crate::cfn::load(&file, &root)) {
             Some(model) => JobResult::linted(rules::check(&model)),
             None => JobResult::skipped(),
         },

@@ -80,9 +80,39 @@ pub fn to_string_list(r: &R) -> Value<Vec<String>> {
 /// `{"deadLetterTargetArn": "${Dlq.Arn}"}` still links to the queue Dlq.
 pub fn json_string(r: &R) -> Option<R> {
     let text = r.text()?;
-    let value: serde_json::Value = serde_json::from_str(&text.display()).ok()?;
-    let placeholders: Vec<(String, &Part)> =
-        text.0.iter().filter(|p| !matches!(p, Part::Lit(_))).map(|p| (Text(vec![p.clone()]).display(), p)).collect();
+    // Stand-ins for the references: inside a JSON string a bare token, as
+    // a whole value a quoted one (`"maxReceiveCount": ${var.n}`), so the
+    // document parses and the references come back where they were.
+    let mut json = String::new();
+    let mut placeholders: Vec<(String, &Part)> = Vec::new();
+    let (mut in_string, mut escaped) = (false, false);
+    for part in &text.0 {
+        match part {
+            Part::Lit(s) => {
+                for c in s.chars() {
+                    match c {
+                        _ if escaped => escaped = false,
+                        '\\' if in_string => escaped = true,
+                        '"' => in_string = !in_string,
+                        _ => {}
+                    }
+                }
+                json.push_str(s);
+            }
+            other => {
+                let token = format!("@@sqsguard:{}@@", placeholders.len());
+                if in_string {
+                    json.push_str(&token);
+                } else {
+                    json.push('"');
+                    json.push_str(&token);
+                    json.push('"');
+                }
+                placeholders.push((token, other));
+            }
+        }
+    }
+    let value: serde_json::Value = serde_json::from_str(&json).ok()?;
     Some(from_json(&value, r.span, &placeholders, 0))
 }
 
@@ -102,21 +132,22 @@ fn from_json(v: &serde_json::Value, span: Span, placeholders: &[(String, &Part)]
     R { v, span }
 }
 
-/// Turn the `${...}` written for references back into those references.
+/// Turn the stand-ins written for references back into those references.
 fn with_placeholders(s: &str, placeholders: &[(String, &Part)]) -> Text {
+    const MARK: &str = "@@sqsguard:";
     let mut text = Text::default();
     let mut rest = s;
-    'scan: while let Some(at) = rest.find("${") {
-        for (shown, part) in placeholders {
-            if rest[at..].starts_with(shown.as_str()) {
+    'scan: while let Some(at) = rest.find(MARK) {
+        for (token, part) in placeholders {
+            if rest[at..].starts_with(token.as_str()) {
                 text.push(Part::Lit(rest[..at].to_string()));
                 text.push((*part).clone());
-                rest = &rest[at + shown.len()..];
+                rest = &rest[at + token.len()..];
                 continue 'scan;
             }
         }
-        text.push(Part::Lit(rest[..at + 2].to_string()));
-        rest = &rest[at + 2..];
+        text.push(Part::Lit(rest[..at + MARK.len()].to_string()));
+        rest = &rest[at + MARK.len()..];
     }
     text.push(Part::Lit(rest.to_string()));
     text

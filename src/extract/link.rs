@@ -14,6 +14,10 @@ pub struct Linker {
     queue_names: HashMap<String, QueueIdx>,
     function_ids: HashMap<String, FunctionIdx>,
     function_names: HashMap<String, FunctionIdx>,
+    /// Queues and functions registered so far (several instances of a
+    /// Terraform resource share one ID, so the maps can't count them).
+    queues: usize,
+    functions: usize,
     /// The reference attribute that yields a queue's name (CloudFormation
     /// `QueueName`, Terraform `name`).
     queue_name_attribute: &'static str,
@@ -26,16 +30,20 @@ impl Linker {
             queue_names: HashMap::new(),
             function_ids: HashMap::new(),
             function_names: HashMap::new(),
+            queues: 0,
+            functions: 0,
             queue_name_attribute,
         }
     }
 
     /// Register the next queue (indices follow registration order). A name
     /// built from deploy-time parts (`${AWS::StackName}-dlq`) is kept by its
-    /// expression, which only equals the same expression.
+    /// expression, which only equals the same expression. When instances
+    /// share an ID, references to it name the first.
     pub fn add_queue(&mut self, id: &str, name: Option<&Text>) -> QueueIdx {
-        let idx = self.queue_ids.len();
-        self.queue_ids.insert(id.to_string(), idx);
+        let idx = self.queues;
+        self.queues += 1;
+        self.queue_ids.entry(id.to_string()).or_insert(idx);
         if let Some(name) = name {
             self.queue_names.insert(name.display(), idx);
         }
@@ -43,12 +51,21 @@ impl Linker {
     }
 
     pub fn add_function(&mut self, id: &str, name: Option<&Text>) -> FunctionIdx {
-        let idx = self.function_ids.len();
-        self.function_ids.insert(id.to_string(), idx);
+        let idx = self.functions;
+        self.functions += 1;
+        self.function_ids.entry(id.to_string()).or_insert(idx);
         if let Some(name) = name {
             self.function_names.insert(name.display(), idx);
         }
         idx
+    }
+
+    /// Register `id` (a Lambda alias or version) as naming the function
+    /// `function` refers to, so mappings through the alias reach it.
+    pub fn add_function_alias(&mut self, id: &str, function: &R) {
+        if let Value::Known(Target::Function(i)) = self.function_target(function) {
+            self.function_ids.entry(id.to_string()).or_insert(i);
+        }
     }
 
     pub fn is_queue(&self, id: &str) -> bool {

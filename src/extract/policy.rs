@@ -23,37 +23,52 @@ pub fn statements(file: &Source, policy: &R) -> Vec<Statement> {
             found = values_at(&doc, &["Statement"]);
         }
         for (w, s) in found {
-            if let Some(when) = when.and(&w)
-                && let Some(statement) = statement(file, s, when)
-            {
-                out.push(statement);
+            if let Some(when) = when.and(&w) {
+                out.extend(statement(file, s, when));
             }
         }
     }
     out
 }
 
-fn statement(file: &Source, s: &R, when: When) -> Option<Statement> {
+/// One statement, once per branch of a conditional Effect or Principal.
+fn statement(file: &Source, s: &R, when: When) -> Vec<Statement> {
     if !matches!(s.v, RV::Map(_)) {
-        return None;
+        return Vec::new();
     }
-    let allow = match s.entry("Effect").and_then(|(_, e)| e.literal()) {
-        Some(e) => Value::Known(e == "Allow"),
-        None => Value::Unknown("Effect only known at deploy time".into()),
+    // `Condition: {}` restricts nothing; anything else (or a value only
+    // known at deploy time) is taken as a restriction.
+    let has_condition = s.entry("Condition").is_some_and(|(_, c)| !matches!(&c.v, RV::Map(m) if m.is_empty()));
+    let effects = match s.entry("Effect") {
+        Some((_, e)) => e.alternatives(),
+        None => vec![(When::always(), s)],
     };
-    let (principal_span, public) = match s.entry("Principal") {
-        Some((_, p)) => (p.span, is_public(p)),
-        None => (s.span, Value::Known(false)),
+    let principals: Vec<(When, Option<&R>)> = match s.entry("Principal") {
+        Some((_, p)) => p.alternatives().into_iter().map(|(w, p)| (w, Some(p))).collect(),
+        None => vec![(When::always(), None)],
     };
-    Some(Statement {
-        origin: Origin::file(file, principal_span),
-        when,
-        allow,
-        public_principal: public,
-        // `Condition: {}` restricts nothing; anything else (or a value only
-        // known at deploy time) is taken as a restriction.
-        has_condition: s.entry("Condition").is_some_and(|(_, c)| !matches!(&c.v, RV::Map(m) if m.is_empty())),
-    })
+    let mut out = Vec::new();
+    for (we, effect) in &effects {
+        for (wp, principal) in &principals {
+            let Some(when) = when.and(we).and_then(|w| w.and(wp)) else { continue };
+            let allow = match effect.literal() {
+                Some(e) => Value::Known(e == "Allow"),
+                None => Value::Unknown("Effect only known at deploy time".into()),
+            };
+            let (span, public) = match principal {
+                Some(p) => (p.span, is_public(p)),
+                None => (s.span, Value::Known(false)),
+            };
+            out.push(Statement {
+                origin: Origin::file(file, span),
+                when,
+                allow,
+                public_principal: public,
+                has_condition,
+            });
+        }
+    }
+    out
 }
 
 /// `"*"`, `{AWS: "*"}` or `{AWS: ["*", ...]}`.

@@ -229,3 +229,22 @@ pub fn relocate_deep(mut r: R, span: Span) -> R {
     walk(&mut r, span, 0);
     r
 }
+
+/// A parsed document as plain values, no intrinsics (plan JSON, tfvars JSON).
+pub fn from_node(node: &crate::syntax::Node, depth: usize) -> R {
+    let v = match &node.kind {
+        _ if depth > crate::syntax::MAX_DEPTH => RV::Unknown("nested too deeply".into()),
+        crate::syntax::Kind::Null => RV::Null,
+        crate::syntax::Kind::Bool(b) => RV::Bool(*b),
+        crate::syntax::Kind::Number(n) => match n.parse::<f64>() {
+            Ok(f) => RV::Num(f),
+            Err(_) => RV::Str(Text::lit(n.clone())),
+        },
+        crate::syntax::Kind::String(s) => RV::Str(Text::lit(s.clone())),
+        crate::syntax::Kind::Seq(items) => RV::List(items.iter().map(|i| from_node(i, depth + 1)).collect()),
+        crate::syntax::Kind::Map(entries) => {
+            RV::Map(entries.iter().map(|e| (e.key.clone(), e.key_span, from_node(&e.value, depth + 1))).collect())
+        }
+    };
+    R::new(v, node.span)
+}

@@ -10,6 +10,17 @@ struct Document<'a> {
     version: u32,
     findings: Vec<JsonFinding<'a>>,
     summary: Summary,
+    /// Not findings: things worth knowing (a module that was not analysed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<JsonNote<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonNote<'a> {
+    file: Option<String>,
+    line: Option<usize>,
+    column: Option<usize>,
+    message: &'a str,
 }
 
 #[derive(Serialize)]
@@ -48,7 +59,20 @@ pub fn render(outcome: &Outcome) -> String {
             }
         })
         .collect();
-    let doc = Document { version: 1, findings, summary: Summary::of(outcome) };
+    let notes = outcome
+        .notes
+        .iter()
+        .map(|n| {
+            let loc = super::origin_location(&n.origin);
+            JsonNote {
+                file: loc.as_ref().map(|l| l.file.clone()),
+                line: loc.as_ref().map(|l| l.line),
+                column: loc.as_ref().map(|l| l.column),
+                message: &n.message,
+            }
+        })
+        .collect();
+    let doc = Document { version: 1, findings, summary: Summary::of(outcome), notes };
     let mut out = serde_json::to_string_pretty(&doc).expect("findings serialize");
     out.push('\n');
     out

@@ -46,7 +46,11 @@ pub struct Location {
 }
 
 pub fn location(f: &Finding) -> Option<Location> {
-    match &f.origin {
+    origin_location(&f.origin)
+}
+
+pub fn origin_location(origin: &Origin) -> Option<Location> {
+    match origin {
         Origin::File { file, span } => {
             let (start, end) = file.range(*span);
             Some(Location {

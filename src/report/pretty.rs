@@ -30,6 +30,15 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         }
         out.push('\n');
     }
+    for note in &outcome.notes {
+        match super::origin_location(&note.origin) {
+            Some(l) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
+            None => out.push_str(&format!("note: {}\n", note.message)),
+        }
+    }
+    if !outcome.notes.is_empty() {
+        out.push('\n');
+    }
     out.push_str(&summary_line(&Summary::of(outcome)));
     out.push('\n');
     out

@@ -8,6 +8,7 @@
 pub mod eval;
 pub mod module;
 pub mod parse;
+pub mod plan;
 pub mod registry;
 pub mod resources;
 
@@ -27,7 +28,13 @@ use crate::rules;
 pub(crate) fn lint_module(dir: &Path) -> JobResult {
     let (inputs, broken) = tfvars(dir);
     let loaded = module::load(dir, String::new(), inputs);
-    let mut result = JobResult { files: loaded.files, skipped: 0, findings: loaded.findings, called: loaded.called };
+    let mut result = JobResult {
+        files: loaded.files,
+        skipped: 0,
+        findings: loaded.findings,
+        called: loaded.called,
+        notes: loaded.notes,
+    };
     result.findings.extend(broken);
 
     let resources = resources::collect_tree(&loaded.scope);
@@ -70,21 +77,48 @@ pub(crate) fn read_files(paths: &[PathBuf]) -> (Vec<File>, Vec<Finding>) {
     (files, broken)
 }
 
-/// Variable values from `terraform.tfvars`, then `*.auto.tfvars` in name
-/// order (later files win), as Terraform loads them.
+/// Variable values from `terraform.tfvars`, `terraform.tfvars.json`, then
+/// `*.auto.tfvars` and `*.auto.tfvars.json` in name order (later files
+/// win), as Terraform loads them.
 fn tfvars(dir: &Path) -> (HashMap<String, R>, Vec<Finding>) {
+    let name_of = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
     let mut paths: Vec<PathBuf> = tf_files(dir, "tfvars");
+    paths.extend(tf_files(dir, "json").into_iter().filter(|p| name_of(p).ends_with(".tfvars.json")));
     paths.retain(|p| {
-        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        name == "terraform.tfvars" || name.ends_with(".auto.tfvars")
+        let name = name_of(p);
+        name == "terraform.tfvars" || name == "terraform.tfvars.json" || name.contains(".auto.tfvars")
     });
-    paths.sort_by_key(|p| p.file_name().is_some_and(|n| n != "terraform.tfvars"));
-    let (files, broken) = read_files(&paths);
+    paths.sort_by_key(|p| (!name_of(p).starts_with("terraform.tfvars"), name_of(p)));
     let constants = Scope::new(Vec::new(), String::new(), HashMap::new());
     let mut values = HashMap::new();
-    for file in &files {
-        for attr in file.body.attributes() {
-            values.insert(attr.key.as_str().to_string(), constants.eval(&attr.value, 0));
+    let mut broken = Vec::new();
+    for path in paths {
+        let source = match read_source(&path) {
+            Ok(source) => source,
+            Err(Some(finding)) => {
+                broken.push(*finding);
+                continue;
+            }
+            Err(None) => continue,
+        };
+        if name_of(&path).ends_with(".json") {
+            match crate::syntax::json::parse(&source) {
+                Ok(root) => {
+                    for entry in root.as_map().unwrap_or_default() {
+                        values.insert(entry.key.clone(), crate::extract::value::from_node(&entry.value, 0));
+                    }
+                }
+                Err(e) => broken.push(unparsable(&source, e.span, e.message)),
+            }
+            continue;
+        }
+        match parse::parse(&source) {
+            Ok(body) => {
+                for attr in body.attributes() {
+                    values.insert(attr.key.as_str().to_string(), constants.eval(&attr.value, 0));
+                }
+            }
+            Err(e) => broken.push(unparsable(&source, e.span, e.message)),
         }
     }
     (values, broken)

@@ -11,7 +11,8 @@ use super::eval::{Child, Scope, labels};
 use super::parse::span_of;
 use super::{read_files, registry, tf_files};
 use crate::extract::value::R;
-use crate::finding::Finding;
+use crate::finding::{Finding, Note};
+use crate::model::Origin;
 use crate::source::Span;
 
 /// Nested module calls followed at most this deep (cycles are cut too).
@@ -28,6 +29,8 @@ pub struct Loaded {
     pub findings: Vec<Finding>,
     /// The local module folders it called (canonical paths).
     pub called: Vec<PathBuf>,
+    /// Module calls that were not analysed, and why.
+    pub notes: Vec<Note>,
 }
 
 /// Load the module in `dir` with `inputs` bound to its variables.
@@ -35,14 +38,12 @@ pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Loaded {
     let mut files = std::collections::HashSet::new();
     let mut findings = Vec::new();
     let mut called = Vec::new();
+    let mut notes = Vec::new();
     let mut stack = Vec::new();
-    let scope = load_at(
-        dir,
-        prefix,
-        inputs,
-        &mut Walk { stack: &mut stack, files: &mut files, findings: &mut findings, called: &mut called },
-    );
-    Loaded { scope, files: files.len(), findings, called }
+    let mut walk =
+        Walk { stack: &mut stack, files: &mut files, findings: &mut findings, called: &mut called, notes: &mut notes };
+    let scope = load_at(dir, prefix, inputs, &mut walk);
+    Loaded { scope, files: files.len(), findings, called, notes }
 }
 
 /// What the recursive load carries along.
@@ -51,6 +52,7 @@ struct Walk<'a> {
     files: &'a mut std::collections::HashSet<PathBuf>,
     findings: &'a mut Vec<Finding>,
     called: &'a mut Vec<PathBuf>,
+    notes: &'a mut Vec<Note>,
 }
 
 fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Walk<'_>) -> Scope {
@@ -107,7 +109,17 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             let header = header_span(block, block_span);
             match registry::model(&source, &child_prefix, &args, &scope.files[fi].source, header) {
                 Some((resources, outputs)) => Child::Registry { name, resources, outputs },
-                None => continue,
+                None => {
+                    if first_visit {
+                        walk.notes.push(Note {
+                            origin: Origin::file(&scope.files[fi].source, header),
+                            message: format!(
+                                "module.{name} (source \"{source}\") was not analysed: sqsguard reads local modules and models terraform-aws-modules/sqs/aws and terraform-aws-modules/lambda/aws"
+                            ),
+                        });
+                    }
+                    continue;
+                }
             }
         };
         scope.children.borrow_mut().push(child);

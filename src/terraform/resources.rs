@@ -41,7 +41,25 @@ pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
 /// `count` or `for_each` is known to create nothing is left out.
 pub fn collect(scope: &Scope) -> Vec<Resource> {
     let mut out = Vec::new();
+    // Override files (override.tf, *_override.tf) merge into the blocks
+    // they name. What they set is not evaluated here: it becomes unknown
+    // on the original resource, so rules neither miss it nor guess.
+    let mut overridden: Vec<(String, Vec<String>)> = Vec::new();
+    for file in scope.files.iter().filter(|f| is_override(&f.source.path)) {
+        for block in file.body.blocks().filter(|b| b.ident.as_str() == "resource") {
+            if let [kind, name] = labels(block).as_slice() {
+                let keys = block.body.iter().map(|s| match s {
+                    hcl_edit::structure::Structure::Attribute(a) => a.key.as_str().to_string(),
+                    hcl_edit::structure::Structure::Block(b) => b.ident.as_str().to_string(),
+                });
+                overridden.push((format!("{kind}.{name}"), keys.collect()));
+            }
+        }
+    }
     for (fi, file) in scope.files.iter().enumerate() {
+        if is_override(&file.source.path) {
+            continue;
+        }
         for block in file.body.blocks().filter(|b| b.ident.as_str() == "resource") {
             let [kind, name] = labels(block).try_into().unwrap_or_default();
             if kind.is_empty() {
@@ -50,7 +68,17 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
             let whole = span_of(block, Span::default());
             let header_end = block.labels.last().map_or(whole.end, |l| span_of(l, whole).end);
             let header = Span::new(whole.start, header_end.max(whole.start));
-            let props = scope.block(&block.body, fi, whole);
+            let mut props = scope.block(&block.body, fi, whole);
+            let local_address = format!("{kind}.{name}");
+            for (_, keys) in overridden.iter().filter(|(a, _)| *a == local_address) {
+                if let RV::Map(entries) = &mut props.v {
+                    for key in keys {
+                        let at = entries.iter().find(|(k, _, _)| k == key).map_or(header, |(_, _, v)| v.span);
+                        entries.retain(|(k, _, _)| k != key);
+                        entries.push((key.clone(), at, R::unknown(format!("{key} is set in an override file"), at)));
+                    }
+                }
+            }
             let creates_nothing = |key: &str| {
                 props.entry(key).is_some_and(|(_, v)| match &v.v {
                     RV::Num(n) => *n == 0.0,
@@ -63,7 +91,7 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
                 continue;
             }
             out.push(Resource {
-                address: format!("{}{kind}.{name}", scope.prefix),
+                address: format!("{}{local_address}", scope.prefix),
                 kind,
                 source: file.source.clone(),
                 header,
@@ -74,18 +102,32 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
     out
 }
 
+/// `override.tf` or `*_override.tf` (Terraform's override files).
+fn is_override(path: &std::path::Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    name == "override.tf" || name.ends_with("_override.tf")
+}
+
 /// Index the queues and functions (model indices follow this order).
+/// References name a resource without its count/for_each index, so
+/// instances register under the resource's address.
 pub fn link(resources: &[Resource]) -> Linker {
     let mut linker = Linker::new("name");
     for r in resources {
+        let id = r.address.split('[').next().unwrap_or(&r.address);
         match r.kind.as_str() {
             "aws_sqs_queue" => {
-                linker.add_queue(&r.address, r.props.entry("name").and_then(|(_, n)| n.text()));
+                linker.add_queue(id, r.props.entry("name").and_then(|(_, n)| n.text()));
             }
             "aws_lambda_function" => {
-                linker.add_function(&r.address, r.props.entry("function_name").and_then(|(_, n)| n.text()));
+                linker.add_function(id, r.props.entry("function_name").and_then(|(_, n)| n.text()));
             }
             _ => {}
+        }
+    }
+    for r in resources.iter().filter(|r| r.kind == "aws_lambda_alias") {
+        if let Some((_, function)) = r.props.entry("function_name") {
+            linker.add_function_alias(&r.address, function);
         }
     }
     linker
