@@ -34,6 +34,8 @@ pub struct Name {
 
 #[derive(Clone, Debug, Default)]
 pub struct Model {
+    /// Whose vocabulary findings about this model use.
+    pub dialect: Dialect,
     pub queues: Vec<Queue>,
     pub functions: Vec<Function>,
     pub consumers: Vec<Consumer>,
@@ -197,5 +199,80 @@ impl Model {
     pub fn is_dead_letter_target(&self, queue: QueueIdx) -> bool {
         self.redrive_sources_of(queue).next().is_some()
             || self.dlq_refs.iter().any(|d| d.target.any_known(|t| *t == Target::Queue(queue)))
+    }
+}
+
+/// The vocabulary findings speak: CloudFormation property names, or the
+/// Terraform attribute names the user wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    #[default]
+    CloudFormation,
+    Terraform,
+}
+
+/// The attributes rules talk about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    VisibilityTimeout,
+    ReceiveWaitTime,
+    RetentionPeriod,
+    DelaySeconds,
+    FifoQueue,
+    QueueName,
+    ContentBasedDedup,
+    SqsManagedSse,
+    KmsMasterKeyId,
+    FifoThroughputLimit,
+    DeduplicationScope,
+    RedrivePolicy,
+    BatchSize,
+    BatchingWindow,
+    FunctionResponseTypes,
+}
+
+impl Dialect {
+    pub fn name(self, field: Field) -> &'static str {
+        use Field::*;
+        match (self, field) {
+            (Dialect::CloudFormation, VisibilityTimeout) => "VisibilityTimeout",
+            (Dialect::CloudFormation, ReceiveWaitTime) => "ReceiveMessageWaitTimeSeconds",
+            (Dialect::CloudFormation, RetentionPeriod) => "MessageRetentionPeriod",
+            (Dialect::CloudFormation, DelaySeconds) => "DelaySeconds",
+            (Dialect::CloudFormation, FifoQueue) => "FifoQueue",
+            (Dialect::CloudFormation, QueueName) => "QueueName",
+            (Dialect::CloudFormation, ContentBasedDedup) => "ContentBasedDeduplication",
+            (Dialect::CloudFormation, SqsManagedSse) => "SqsManagedSseEnabled",
+            (Dialect::CloudFormation, KmsMasterKeyId) => "KmsMasterKeyId",
+            (Dialect::CloudFormation, FifoThroughputLimit) => "FifoThroughputLimit",
+            (Dialect::CloudFormation, DeduplicationScope) => "DeduplicationScope",
+            (Dialect::CloudFormation, RedrivePolicy) => "RedrivePolicy",
+            (Dialect::CloudFormation, BatchSize) => "BatchSize",
+            (Dialect::CloudFormation, BatchingWindow) => "MaximumBatchingWindowInSeconds",
+            (Dialect::CloudFormation, FunctionResponseTypes) => "FunctionResponseTypes",
+            (Dialect::Terraform, VisibilityTimeout) => "visibility_timeout_seconds",
+            (Dialect::Terraform, ReceiveWaitTime) => "receive_wait_time_seconds",
+            (Dialect::Terraform, RetentionPeriod) => "message_retention_seconds",
+            (Dialect::Terraform, DelaySeconds) => "delay_seconds",
+            (Dialect::Terraform, FifoQueue) => "fifo_queue",
+            (Dialect::Terraform, QueueName) => "name",
+            (Dialect::Terraform, ContentBasedDedup) => "content_based_deduplication",
+            (Dialect::Terraform, SqsManagedSse) => "sqs_managed_sse_enabled",
+            (Dialect::Terraform, KmsMasterKeyId) => "kms_master_key_id",
+            (Dialect::Terraform, FifoThroughputLimit) => "fifo_throughput_limit",
+            (Dialect::Terraform, DeduplicationScope) => "deduplication_scope",
+            (Dialect::Terraform, RedrivePolicy) => "redrive_policy",
+            (Dialect::Terraform, BatchSize) => "batch_size",
+            (Dialect::Terraform, BatchingWindow) => "maximum_batching_window_in_seconds",
+            (Dialect::Terraform, FunctionResponseTypes) => "function_response_types",
+        }
+    }
+
+    /// `Name: value` / `name = value`, for fix hints.
+    pub fn assign(self, field: Field, value: &str) -> String {
+        match self {
+            Dialect::CloudFormation => format!("{}: {value}", self.name(field)),
+            Dialect::Terraform => format!("{} = {value}", self.name(field)),
+        }
     }
 }

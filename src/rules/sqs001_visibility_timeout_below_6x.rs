@@ -5,7 +5,7 @@
 
 use super::{Findings, Rule, all_of, consumer_reads, secs};
 use crate::finding::Severity;
-use crate::model::{Alt, Consumer, Function, Model, Queue, Target};
+use crate::model::{Alt, Consumer, Field, Function, Model, Queue, Target};
 
 pub static RULE: Rule = Rule {
     code: "SQS001",
@@ -69,6 +69,7 @@ pub(crate) fn timings(model: &Model) -> Vec<Timing<'_>> {
 }
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
     for t in timings(model) {
         let needed = 6 * t.timeout + t.window;
         // Below the function timeout is SQS002's (an error); don't say it twice.
@@ -76,7 +77,8 @@ fn check(model: &Model, findings: &mut Findings) {
             continue;
         }
         let message = format!(
-            "VisibilityTimeout {} < 6 x {} function timeout + {} batching window = {} (consumer {} of function {}){}",
+            "{} {} < 6 x {} function timeout + {} batching window = {} (consumer {} of function {}){}",
+            d.name(Field::VisibilityTimeout),
             secs(t.visibility),
             secs(t.timeout),
             secs(t.window),
@@ -86,7 +88,9 @@ fn check(model: &Model, findings: &mut Findings) {
             t.when
         );
         let fix = format!(
-            "set VisibilityTimeout to at least {needed} (6 x the function timeout + MaximumBatchingWindowInSeconds) so a batch that is retried by Lambda is not delivered twice"
+            "set {} to at least {needed} (6 x the function timeout + {}) so a batch that is retried by Lambda is not delivered twice",
+            d.name(Field::VisibilityTimeout),
+            d.name(Field::BatchingWindow)
         );
         findings.add(&RULE, &t.queue.resource, &t.visibility_alt.origin, message, fix);
     }

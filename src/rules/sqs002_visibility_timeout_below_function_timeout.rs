@@ -3,7 +3,7 @@
 use super::sqs001_visibility_timeout_below_6x::timings;
 use super::{Findings, Rule, secs};
 use crate::finding::Severity;
-use crate::model::Model;
+use crate::model::{Field, Model};
 
 pub static RULE: Rule = Rule {
     code: "SQS002",
@@ -15,12 +15,14 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
     for t in timings(model) {
         if t.visibility >= t.timeout {
             continue;
         }
         let message = format!(
-            "VisibilityTimeout {} < {} timeout of function {} (consumer {}): Lambda rejects the mapping with \"Queue visibility timeout: {} seconds is less than Function timeout: {} seconds\"{}",
+            "{} {} < {} timeout of function {} (consumer {}): Lambda rejects the mapping with \"Queue visibility timeout: {} seconds is less than Function timeout: {} seconds\"{}",
+            d.name(Field::VisibilityTimeout),
             secs(t.visibility),
             secs(t.timeout),
             t.function.resource,
@@ -30,8 +32,10 @@ fn check(model: &Model, findings: &mut Findings) {
             t.when
         );
         let fix = format!(
-            "set VisibilityTimeout to at least {} (6 x the function timeout + MaximumBatchingWindowInSeconds)",
-            6 * t.timeout + t.window
+            "set {} to at least {} (6 x the function timeout + {})",
+            d.name(Field::VisibilityTimeout),
+            6 * t.timeout + t.window,
+            d.name(Field::BatchingWindow)
         );
         findings.add(&RULE, &t.queue.resource, &t.visibility_alt.origin, message, fix);
     }

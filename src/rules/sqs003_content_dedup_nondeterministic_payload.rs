@@ -3,7 +3,7 @@
 
 use super::{Findings, Rule, all_of};
 use crate::finding::Severity;
-use crate::model::{Model, Payload, Value};
+use crate::model::{Dialect, Field, Model, Payload, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS003",
@@ -15,6 +15,8 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
+    let cbd_name = d.name(Field::ContentBasedDedup);
     for queue in &model.queues {
         for fifo in queue.fifo.iter() {
             for cbd in queue.content_based_dedup.iter() {
@@ -24,19 +26,29 @@ fn check(model: &Model, findings: &mut Findings) {
                     Some(decl) => {
                         let Value::Known(Payload::NonDeterministic(reasons)) = &decl.payload else { continue };
                         let message = format!(
-                            "ContentBasedDeduplication is true but the payload declared in {} is not deterministic ({}): a retried send of the same event gets a new body and a new deduplication id, so duplicates get through{}",
+                            "{cbd_name} is true but the payload declared in {} is not deterministic ({}): a retried send of the same event gets a new body and a new deduplication id, so duplicates get through{}",
                             decl.source,
                             reasons.join(", "),
                             when
                         );
-                        let fix = "set ContentBasedDeduplication to false and send an explicit MessageDeduplicationId built from the event's stable identity (for example \"{sourceId}-{runId}\")".to_string();
+                        let fix = format!(
+                            "set {cbd_name} to false and send an explicit MessageDeduplicationId built from the event's stable identity (for example \"{{sourceId}}-{{runId}}\")"
+                        );
                         findings.add_with(&RULE, Severity::Error, &queue.resource, &cbd.origin, message, fix);
                     }
                     None => {
                         let message = format!(
-                            "ContentBasedDeduplication is true and no payload is declared, so sqsguard cannot tell whether message bodies are deterministic; a timestamp or UUID in the body defeats deduplication{when}"
+                            "{cbd_name} is true and no payload is declared, so sqsguard cannot tell whether message bodies are deterministic; a timestamp or UUID in the body defeats deduplication{when}"
                         );
-                        let fix = "declare the payload (queue Metadata `sqsguard: {payload: {fields: ...}}` or the tag `sqsguard:payload`), or send an explicit MessageDeduplicationId and set ContentBasedDeduplication to false".to_string();
+                        let declare = match d {
+                            Dialect::CloudFormation => {
+                                "queue Metadata `sqsguard: {payload: {fields: ...}}` or the tag `sqsguard:payload`"
+                            }
+                            Dialect::Terraform => "the tag `\"sqsguard:payload\" = \"deterministic\"` once it is true",
+                        };
+                        let fix = format!(
+                            "declare the payload ({declare}), or send an explicit MessageDeduplicationId and set {cbd_name} to false"
+                        );
                         findings.add_with(&RULE, Severity::Warning, &queue.resource, &cbd.origin, message, fix);
                     }
                 }

@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule};
 use crate::finding::Severity;
-use crate::model::{Model, Value};
+use crate::model::{Dialect, Field, Model, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS004",
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
     for (qi, queue) in model.queues.iter().enumerate() {
         if model.is_dead_letter_target(qi) {
             continue;
@@ -23,10 +24,16 @@ fn check(model: &Model, findings: &mut Findings) {
                 continue;
             }
             let message = format!(
-                "queue {} has no RedrivePolicy: a message that keeps failing is received again and again until MessageRetentionPeriod expires, then lost{}",
-                queue.resource, alt.when
+                "queue {} has no {}: a message that keeps failing is received again and again until MessageRetentionPeriod expires, then lost{}",
+                queue.resource,
+                d.name(Field::RedrivePolicy),
+                alt.when
             );
-            let fix = "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example 5)".to_string();
+            let fix = match d {
+                Dialect::CloudFormation => "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example 5)",
+                Dialect::Terraform => "add redrive_policy = jsonencode({ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = 5 })",
+            }
+            .to_string();
             findings.add(&RULE, &queue.resource, &alt.origin, message, fix);
         }
     }

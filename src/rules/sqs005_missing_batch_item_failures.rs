@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule, all_of};
 use crate::finding::Severity;
-use crate::model::{Model, Value};
+use crate::model::{Field, Model, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS005",
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
     for consumer in &model.consumers {
         for batch in consumer.batch_size.iter() {
             for types in consumer.response_types.iter() {
@@ -28,10 +29,16 @@ fn check(model: &Model, findings: &mut Findings) {
                 }
                 let Some(when) = all_of(&[&batch.when, &types.when]) else { continue };
                 let message = format!(
-                    "consumer {} reads batches of {} without FunctionResponseTypes [ReportBatchItemFailures]: one failed message makes Lambda retry the whole batch{}",
-                    consumer.resource, size, when
+                    "consumer {} reads batches of {} without {} [ReportBatchItemFailures]: one failed message makes Lambda retry the whole batch{}",
+                    consumer.resource,
+                    size,
+                    d.name(Field::FunctionResponseTypes),
+                    when
                 );
-                let fix = "add FunctionResponseTypes: [ReportBatchItemFailures] and return {\"batchItemFailures\": [{\"itemIdentifier\": messageId}]} for the failed messages only".to_string();
+                let fix = format!(
+                    "add {} and return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only",
+                    d.assign(Field::FunctionResponseTypes, "[\"ReportBatchItemFailures\"]")
+                );
                 findings.add(&RULE, &consumer.resource, &types.origin, message, fix);
             }
         }

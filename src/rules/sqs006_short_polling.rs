@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule};
 use crate::finding::Severity;
-use crate::model::Model;
+use crate::model::{Field, Model};
 
 pub static RULE: Rule = Rule {
     code: "SQS006",
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
     for (qi, queue) in model.queues.iter().enumerate() {
         // Lambda's pollers long-poll by themselves; DLQs are not polled.
         if model.consumers_of(qi).next().is_some() || model.is_dead_letter_target(qi) {
@@ -24,10 +25,15 @@ fn check(model: &Model, findings: &mut Findings) {
                 continue;
             }
             let message = format!(
-                "queue {} has ReceiveMessageWaitTimeSeconds 0 (short polling): consumers pay for empty receives and may miss messages held on other servers{}",
-                queue.resource, alt.when
+                "queue {} has {} 0 (short polling): consumers pay for empty receives and may miss messages held on other servers{}",
+                queue.resource,
+                d.name(Field::ReceiveWaitTime),
+                alt.when
             );
-            let fix = "set ReceiveMessageWaitTimeSeconds to 20 (long polling), and have consumers call ReceiveMessage with WaitTimeSeconds 20".to_string();
+            let fix = format!(
+                "set {} to 20 (long polling), and have consumers call ReceiveMessage with WaitTimeSeconds 20",
+                d.name(Field::ReceiveWaitTime)
+            );
             findings.add(&RULE, &queue.resource, &alt.origin, message, fix);
         }
     }

@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule, all_of, dlq_links, secs};
 use crate::finding::Severity;
-use crate::model::Model;
+use crate::model::{Field, Model};
 
 pub static RULE: Rule = Rule {
     code: "SQS007",
@@ -43,7 +43,8 @@ fn check(model: &Model, findings: &mut Findings) {
                         when
                     );
                     let fix = format!(
-                        "set the DLQ's MessageRetentionPeriod longer than the source's {} (the maximum, 1209600 s = 14 days, is usual)",
+                        "set the DLQ's {} longer than the source's {} (the maximum, 1209600 s = 14 days, is usual)",
+                        model.dialect.name(Field::RetentionPeriod),
                         secs(s)
                     );
                     findings.add(&RULE, &source.resource, &link.target.origin, message, fix);

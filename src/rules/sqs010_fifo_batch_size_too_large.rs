@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule, all_of, consumer_reads};
 use crate::finding::Severity;
-use crate::model::Model;
+use crate::model::{Field, Model};
 
 pub static RULE: Rule = Rule {
     code: "SQS010",
@@ -26,15 +26,17 @@ fn check(model: &Model, findings: &mut Findings) {
                 }
                 let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when]) else { continue };
                 let message = format!(
-                    "consumer {} of FIFO queue {} has BatchSize {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
-                    consumer.resource, queue.resource
+                    "consumer {} of FIFO queue {} has {} {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
+                    consumer.resource,
+                    queue.resource,
+                    model.dialect.name(Field::BatchSize)
                 );
                 findings.add(
                     &RULE,
                     &consumer.resource,
                     &batch.origin,
                     message,
-                    "set BatchSize to 10 or less".to_string(),
+                    format!("set {} to 10 or less", model.dialect.name(Field::BatchSize)),
                 );
             }
         }

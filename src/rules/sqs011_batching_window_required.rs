@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule, all_of, consumer_reads};
 use crate::finding::Severity;
-use crate::model::Model;
+use crate::model::{Field, Model};
 
 pub static RULE: Rule = Rule {
     code: "SQS011",
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let (batch_name, window_name) = (model.dialect.name(Field::BatchSize), model.dialect.name(Field::BatchingWindow));
     for read in consumer_reads(model) {
         let (queue, consumer) = (read.queue, read.consumer);
         for fifo in queue.fifo.iter() {
@@ -29,10 +30,13 @@ fn check(model: &Model, findings: &mut Findings) {
                     }
                     let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when, &window.when]) else { continue };
                     let message = format!(
-                        "consumer {} has BatchSize {size} with MaximumBatchingWindowInSeconds {secs}: Lambda requires a batching window of at least 1 s for batches above 10, so the deployment fails{when}",
+                        "consumer {} has {batch_name} {size} with {window_name} {secs}: Lambda requires a batching window of at least 1 s for batches above 10, so the deployment fails{when}",
                         consumer.resource
                     );
-                    let fix = "set MaximumBatchingWindowInSeconds to 1 or more (and add it to the queue's VisibilityTimeout), or lower BatchSize to 10".to_string();
+                    let fix = format!(
+                        "set {window_name} to 1 or more (and add it to the queue's {}), or lower {batch_name} to 10",
+                        model.dialect.name(Field::VisibilityTimeout)
+                    );
                     findings.add(&RULE, &consumer.resource, &batch.origin, message, fix);
                 }
             }

@@ -4,7 +4,7 @@ use std::ops::RangeInclusive;
 
 use super::{Findings, Rule};
 use crate::finding::Severity;
-use crate::model::{Attr, Model};
+use crate::model::{Attr, Field, Model};
 
 pub static RULE: Rule = Rule {
     code: "SQS012",
@@ -16,12 +16,13 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let n = |f: Field| model.dialect.name(f);
     for queue in &model.queues {
         let r = &queue.resource;
-        in_range(findings, r, "VisibilityTimeout", &queue.visibility_timeout, 0..=43_200);
-        in_range(findings, r, "ReceiveMessageWaitTimeSeconds", &queue.receive_wait_time, 0..=20);
-        in_range(findings, r, "MessageRetentionPeriod", &queue.retention_period, 60..=1_209_600);
-        in_range(findings, r, "DelaySeconds", &queue.delay_seconds, 0..=900);
+        in_range(findings, r, n(Field::VisibilityTimeout), &queue.visibility_timeout, 0..=43_200);
+        in_range(findings, r, n(Field::ReceiveWaitTime), &queue.receive_wait_time, 0..=20);
+        in_range(findings, r, n(Field::RetentionPeriod), &queue.retention_period, 60..=1_209_600);
+        in_range(findings, r, n(Field::DelaySeconds), &queue.delay_seconds, 0..=900);
         for redrive in queue.redrive.iter() {
             if let Some(policy) = redrive.value.known() {
                 in_range(findings, r, "maxReceiveCount", &policy.max_receive_count, 1..=1000);
@@ -30,8 +31,8 @@ fn check(model: &Model, findings: &mut Findings) {
     }
     for consumer in &model.consumers {
         let r = &consumer.resource;
-        in_range(findings, r, "BatchSize", &consumer.batch_size, 1..=10_000);
-        in_range(findings, r, "MaximumBatchingWindowInSeconds", &consumer.batching_window, 0..=300);
+        in_range(findings, r, n(Field::BatchSize), &consumer.batch_size, 1..=10_000);
+        in_range(findings, r, n(Field::BatchingWindow), &consumer.batching_window, 0..=300);
     }
 }
 

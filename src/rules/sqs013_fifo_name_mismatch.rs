@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule, all_of};
 use crate::finding::Severity;
-use crate::model::Model;
+use crate::model::{Field, Model};
 
 pub static RULE: Rule = Rule {
     code: "SQS013",
@@ -38,10 +38,11 @@ fn check(model: &Model, findings: &mut Findings) {
                 } else {
                     (
                         format!(
-                            "queue name \"{}\" ends in \".fifo\" but FifoQueue is not true: SQS refuses to create it{when}",
-                            n.text
+                            "queue name \"{}\" ends in \".fifo\" but {} is not true: SQS refuses to create it{when}",
+                            n.text,
+                            model.dialect.name(Field::FifoQueue)
                         ),
-                        "set FifoQueue: true, or drop the \".fifo\" suffix".to_string(),
+                        format!("set {}, or drop the \".fifo\" suffix", model.dialect.assign(Field::FifoQueue, "true")),
                     )
                 };
                 findings.add(&RULE, &queue.resource, &name.origin, message, fix);

@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule, all_of};
 use crate::finding::Severity;
-use crate::model::{Model, Value};
+use crate::model::{Dialect, Field, Model, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS014",
@@ -14,6 +14,8 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
+    let (limit_name, scope_name) = (d.name(Field::FifoThroughputLimit), d.name(Field::DeduplicationScope));
     for queue in &model.queues {
         for limit in queue.fifo_throughput_limit.iter() {
             if limit.value.known().map(String::as_str) != Some("perMessageGroupId") {
@@ -28,9 +30,14 @@ fn check(model: &Model, findings: &mut Findings) {
                 };
                 let Some(when) = all_of(&[&limit.when, &scope.when]) else { continue };
                 let message = format!(
-                    "FifoThroughputLimit perMessageGroupId with DeduplicationScope {shown}: high-throughput FIFO needs DeduplicationScope messageGroup, and SQS rejects the combination{when}"
+                    "{limit_name} perMessageGroupId with {scope_name} {shown}: high-throughput FIFO needs {scope_name} messageGroup, and SQS rejects the combination{when}"
                 );
-                let fix = "set DeduplicationScope: messageGroup (or FifoThroughputLimit: perQueue)".to_string();
+                let quoted = |v: &str| if d == Dialect::Terraform { format!("\"{v}\"") } else { v.to_string() };
+                let fix = format!(
+                    "set {} (or {})",
+                    d.assign(Field::DeduplicationScope, &quoted("messageGroup")),
+                    d.assign(Field::FifoThroughputLimit, &quoted("perQueue"))
+                );
                 findings.add(&RULE, &queue.resource, &limit.origin, message, fix);
             }
         }

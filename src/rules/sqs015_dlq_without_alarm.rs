@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule};
 use crate::finding::Severity;
-use crate::model::{Alarm, Model, QueueIdx, Target, Value};
+use crate::model::{Alarm, Dialect, Model, QueueIdx, Target, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS015",
@@ -30,9 +30,14 @@ fn check(model: &Model, findings: &mut Findings) {
             dlq.resource,
             sources.join(", ")
         );
-        let fix = format!(
-            "add an AWS::CloudWatch::Alarm on AWS/SQS {METRIC} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
-        );
+        let fix = match model.dialect {
+            Dialect::CloudFormation => format!(
+                "add an AWS::CloudWatch::Alarm on AWS/SQS {METRIC} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
+            ),
+            Dialect::Terraform => format!(
+                "add an aws_cloudwatch_metric_alarm on namespace \"AWS/SQS\", metric_name \"{METRIC}\", dimensions = {{ QueueName = <this queue>.name }}, comparison_operator \"GreaterThanThreshold\", threshold 0"
+            ),
+        };
         findings.add(&RULE, &dlq.resource, &dlq.origin, message, fix);
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Findings, Rule, all_of};
 use crate::finding::Severity;
-use crate::model::{Model, Value};
+use crate::model::{Field, Model, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS016",
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(model: &Model, findings: &mut Findings) {
+    let d = model.dialect;
     for queue in &model.queues {
         for sse in queue.sse_enabled.iter() {
             if sse.value.known() != Some(&false) {
@@ -25,11 +26,16 @@ fn check(model: &Model, findings: &mut Findings) {
                 }
                 let Some(when) = all_of(&[&sse.when, &kms.when]) else { continue };
                 let message = format!(
-                    "queue {} has SqsManagedSseEnabled false and no KmsMasterKeyId: messages are stored unencrypted{when}",
-                    queue.resource
+                    "queue {} has {} false and no {}: messages are stored unencrypted{when}",
+                    queue.resource,
+                    d.name(Field::SqsManagedSse),
+                    d.name(Field::KmsMasterKeyId)
                 );
-                let fix =
-                    "remove SqsManagedSseEnabled: false (SSE-SQS is the default) or set KmsMasterKeyId".to_string();
+                let fix = format!(
+                    "remove {} (SSE-SQS is the default) or set {}",
+                    d.assign(Field::SqsManagedSse, "false"),
+                    d.name(Field::KmsMasterKeyId)
+                );
                 findings.add(&RULE, &queue.resource, &sse.origin, message, fix);
             }
         }

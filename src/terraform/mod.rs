@@ -39,7 +39,7 @@ pub(crate) fn lint_module(dir: &Path) -> JobResult {
 
     let resources = resources::collect_tree(&loaded.scope);
     let linker = resources::link(&resources);
-    let mut model = Model::default();
+    let mut model = Model { dialect: crate::model::Dialect::Terraform, ..Model::default() };
     resources::read(&resources, &linker, &mut model);
     result.findings.extend(rules::check(&model));
     result

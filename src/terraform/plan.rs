@@ -29,7 +29,7 @@ pub fn load(file: &Source, root: &Node) -> Option<Model> {
     let mut resources = Vec::new();
     plan.module(planned, &mut resources, 0);
     let linker = resources::link(&resources);
-    let mut model = Model::default();
+    let mut model = Model { dialect: crate::model::Dialect::Terraform, ..Model::default() };
     resources::read(&resources, &linker, &mut model);
     Some(model)
 }
