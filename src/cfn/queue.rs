@@ -2,10 +2,9 @@
 
 use super::context::Ctx;
 use super::payload;
-use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::extract::convert::{json_string, to_bool, to_int, to_name, to_string};
-use crate::model::{Alt, Attr, Queue, Redrive, Value};
+use crate::extract::convert::{to_bool, to_int, to_name, to_string};
+use crate::model::Queue;
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
     let props = ctx.properties(res);
@@ -25,37 +24,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
         kms_key: ctx.attr(props, "KmsMasterKeyId", at, to_string),
         fifo_throughput_limit: ctx.attr(props, "FifoThroughputLimit", at, to_string),
         deduplication_scope: ctx.attr(props, "DeduplicationScope", at, to_string),
-        redrive: redrive(ctx, props, at),
+        redrive: crate::extract::redrive(&ctx.file, props, "RedrivePolicy", at, |v| ctx.queue_target(v)),
         payload: payload::declared(ctx, res, props),
     }
-}
-
-/// RedrivePolicy, written as a map or as a JSON string.
-fn redrive(ctx: &Ctx<'_, '_>, props: Option<&R>, at: crate::source::Span) -> Attr<Redrive> {
-    let raw = ctx.attr(props, "RedrivePolicy", at, |r| Value::Known(r.clone()));
-    let alts = raw
-        .alts
-        .into_iter()
-        .map(|alt| {
-            let value = match alt.value {
-                Value::Known(r) => {
-                    let map = match &r.v {
-                        RV::Map(_) | RV::If { .. } => Some(r.clone()),
-                        _ => json_string(&r),
-                    };
-                    match map {
-                        Some(map) => Value::Known(Redrive {
-                            target: ctx.attr(Some(&map), "deadLetterTargetArn", map.span, |v| ctx.queue_target(v)),
-                            max_receive_count: ctx.attr(Some(&map), "maxReceiveCount", map.span, to_int),
-                        }),
-                        None => Value::Unknown("RedrivePolicy is only known at deploy time".into()),
-                    }
-                }
-                Value::Unknown(why) => Value::Unknown(why),
-                Value::Absent => Value::Absent,
-            };
-            Alt { value, origin: alt.origin, when: alt.when }
-        })
-        .collect();
-    Attr { alts }
 }

@@ -10,7 +10,7 @@ pub mod link;
 pub mod policy;
 pub mod value;
 
-use crate::model::{Alt, Attr, Origin, Value, When};
+use crate::model::{Alt, Attr, Origin, Redrive, Target, Value, When};
 use crate::source::{Source, Span};
 use value::{R, RV};
 
@@ -44,4 +44,41 @@ pub fn attr_of<T>(file: &Source, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Va
             .map(|(when, r)| Alt { value: conv(r), origin: Origin::file(file, r.span), when })
             .collect(),
     }
+}
+
+/// A queue's redrive policy (`key` of `props`), written as a map or as a
+/// JSON string: its deadLetterTargetArn linked with `queue_target`.
+pub fn redrive(
+    file: &Source,
+    props: Option<&R>,
+    key: &str,
+    absent_at: Span,
+    queue_target: impl Fn(&R) -> Value<Target>,
+) -> Attr<Redrive> {
+    let raw = attr(file, props, key, absent_at, |r| Value::Known(r.clone()));
+    let alts = raw
+        .alts
+        .into_iter()
+        .map(|alt| {
+            let value = match alt.value {
+                Value::Known(r) => {
+                    let map = match &r.v {
+                        RV::Map(_) | RV::If { .. } => Some(r.clone()),
+                        _ => convert::json_string(&r),
+                    };
+                    match map {
+                        Some(map) => Value::Known(Redrive {
+                            target: attr(file, Some(&map), "deadLetterTargetArn", map.span, &queue_target),
+                            max_receive_count: attr(file, Some(&map), "maxReceiveCount", map.span, convert::to_int),
+                        }),
+                        None => Value::Unknown(format!("{key} is only known at deploy time")),
+                    }
+                }
+                Value::Unknown(why) => Value::Unknown(why),
+                Value::Absent => Value::Absent,
+            };
+            Alt { value, origin: alt.origin, when: alt.when }
+        })
+        .collect();
+    Attr { alts }
 }

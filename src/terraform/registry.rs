@@ -16,6 +16,20 @@ use crate::source::{Source, Span};
 
 type Modelled = (Vec<Resource>, HashMap<String, R>);
 
+/// Queue inputs the module passes to aws_sqs_queue unchanged; each has a
+/// `dlq_` twin for the dead-letter queue that falls back to it.
+const QUEUE_INPUTS: &[&str] = &[
+    "content_based_deduplication",
+    "deduplication_scope",
+    "delay_seconds",
+    "fifo_throughput_limit",
+    "kms_master_key_id",
+    "message_retention_seconds",
+    "receive_wait_time_seconds",
+    "sqs_managed_sse_enabled",
+    "visibility_timeout_seconds",
+];
+
 /// The resources and outputs of a known registry module, `None` for any
 /// other source.
 pub fn model(source: &str, prefix: &str, args: &HashMap<String, R>, file: &Source, header: Span) -> Option<Modelled> {
@@ -74,19 +88,7 @@ impl Module<'_> {
     fn sqs(&self) -> Modelled {
         let fifo = matches!(self.arg("fifo_queue").map(|r| r.v), Some(RV::Bool(true)));
         let mut this = Vec::new();
-        for input in [
-            "content_based_deduplication",
-            "deduplication_scope",
-            "delay_seconds",
-            "fifo_queue",
-            "fifo_throughput_limit",
-            "kms_master_key_id",
-            "message_retention_seconds",
-            "receive_wait_time_seconds",
-            "sqs_managed_sse_enabled",
-            "visibility_timeout_seconds",
-            "tags",
-        ] {
+        for input in QUEUE_INPUTS.iter().chain(&["fifo_queue", "tags"]).copied() {
             if let Some(v) = self.arg(input) {
                 this.push((input, v));
             }
@@ -139,17 +141,7 @@ impl Module<'_> {
     /// queue's own value when unset.
     fn dlq(&self, fifo: bool, base: Option<&Text>, use_prefix: bool) -> Resource {
         let mut dlq = vec![("fifo_queue", R::new(RV::Bool(fifo), self.header))];
-        for input in [
-            "content_based_deduplication",
-            "deduplication_scope",
-            "delay_seconds",
-            "fifo_throughput_limit",
-            "kms_master_key_id",
-            "message_retention_seconds",
-            "receive_wait_time_seconds",
-            "sqs_managed_sse_enabled",
-            "visibility_timeout_seconds",
-        ] {
+        for &input in QUEUE_INPUTS {
             if let Some(v) = self.first(&[&format!("dlq_{input}"), input]) {
                 dlq.push((input, v));
             }

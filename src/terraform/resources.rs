@@ -4,14 +4,14 @@
 
 use super::eval::{Child, Scope, labels};
 use super::parse::span_of;
-use crate::extract::convert::{json_string, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::extract::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::extract::dead_letter::{Shape, search};
 use crate::extract::link::Linker;
 use crate::extract::value::{R, RV, values_at};
 use crate::extract::{attr, attr_of};
 use crate::model::{
-    Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerKind, DlqKind, DlqRef, Function, Model, Origin, Payload,
-    PayloadDecl, Queue, QueuePolicy, Redrive, Target, Value,
+    Alarm, AlarmMetric, Attr, Consumer, ConsumerKind, DlqKind, DlqRef, Function, Model, Origin, Payload, PayloadDecl,
+    Queue, QueuePolicy, Redrive, Target, Value,
 };
 use crate::source::{Source, Span};
 
@@ -252,39 +252,9 @@ impl Reader<'_> {
 
     /// `redrive_policy`: `jsonencode({...})`, a JSON string or heredoc.
     fn redrive(&self) -> Attr<Redrive> {
-        let raw = self.attr("redrive_policy", |r| Value::Known(r.clone()));
-        let alts = raw
-            .alts
-            .into_iter()
-            .map(|alt| {
-                let value = match alt.value {
-                    Value::Known(r) => {
-                        let map = match &r.v {
-                            RV::Map(_) | RV::If { .. } => Some(r.clone()),
-                            _ => json_string(&r),
-                        };
-                        match map {
-                            Some(map) => Value::Known(Redrive {
-                                target: attr(&self.r.source, Some(&map), "deadLetterTargetArn", map.span, |v| {
-                                    self.linker.queue_target(v)
-                                }),
-                                max_receive_count: attr(
-                                    &self.r.source,
-                                    Some(&map),
-                                    "maxReceiveCount",
-                                    map.span,
-                                    to_int,
-                                ),
-                            }),
-                            None => Value::Unknown("redrive_policy is only known at plan time".into()),
-                        }
-                    }
-                    other => other_value(other),
-                };
-                Alt { value, origin: alt.origin, when: alt.when }
-            })
-            .collect();
-        Attr { alts }
+        crate::extract::redrive(&self.r.source, Some(&self.r.props), "redrive_policy", self.r.header, |v| {
+            self.linker.queue_target(v)
+        })
     }
 
     /// The `sqsguard:payload` tag.
@@ -359,13 +329,5 @@ impl Reader<'_> {
     fn policy(&self, policy: &R, queues: Vec<Value<Target>>) -> QueuePolicy {
         let statements = crate::extract::policy::statements(&self.r.source, policy);
         QueuePolicy { resource: self.r.address.clone(), origin: self.origin(self.r.header), queues, statements }
-    }
-}
-
-fn other_value<T>(v: Value<R>) -> Value<T> {
-    match v {
-        Value::Known(_) => unreachable!("known values are handled by the caller"),
-        Value::Unknown(why) => Value::Unknown(why),
-        Value::Absent => Value::Absent,
     }
 }
