@@ -20,8 +20,10 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check CloudFormation and SAM templates (YAML or JSON) against the rule catalog.
+    /// Check CloudFormation, SAM and Terraform (HCL or plan JSON) against the rule catalog.
     Lint(LintArgs),
+    /// Turn a pipeline spec into CloudFormation or Terraform that passes every rule.
+    Generate(GenerateArgs),
     /// List the rule catalog.
     Rules {
         #[arg(long, value_enum, default_value_t = CatalogFormat::Table)]
@@ -50,6 +52,39 @@ struct LintArgs {
     /// Drop these rule codes (or code prefixes), comma-separated.
     #[arg(long, value_delimiter = ',')]
     ignore: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+struct GenerateArgs {
+    /// The pipeline spec (YAML; schemas/pipeline.schema.json).
+    spec: PathBuf,
+    #[arg(long, value_enum)]
+    target: GenTarget,
+    /// CloudFormation only: YAML or JSON.
+    #[arg(long, value_enum, default_value_t = GenFormat::Yaml)]
+    format: GenFormat,
+    /// A folder to write to, or `-` for standard output.
+    #[arg(long, default_value = "-")]
+    output: PathBuf,
+    /// Replace files that already exist.
+    #[arg(long)]
+    force: bool,
+    /// A folder of templates (`cloudformation.yaml.hbs`, `main.tf.hbs`, ...)
+    /// that replace the built-in ones.
+    #[arg(long)]
+    templates: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum GenTarget {
+    Cloudformation,
+    Terraform,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum GenFormat {
+    Yaml,
+    Json,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +132,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Lint(args) => run_lint(args),
+        Command::Generate(args) => run_generate(args),
         Command::Rules { format } => {
             print(&catalog(format));
             ExitCode::SUCCESS
@@ -144,6 +180,48 @@ fn run_lint(args: LintArgs) -> ExitCode {
     print(&text);
     let failing = args.fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
     if failing { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
+}
+
+fn run_generate(args: GenerateArgs) -> ExitCode {
+    use crate::generate::{self, Failure, Format as F, Request, Target as T};
+    let output = (args.output.as_os_str() != "-").then_some(args.output.as_path());
+    let req = Request {
+        spec: &args.spec,
+        target: match args.target {
+            GenTarget::Cloudformation => T::CloudFormation,
+            GenTarget::Terraform => T::Terraform,
+        },
+        format: match args.format {
+            GenFormat::Yaml => F::Yaml,
+            GenFormat::Json => F::Json,
+        },
+        output,
+        force: args.force,
+        templates: args.templates.as_deref(),
+        style: stderr_style(),
+    };
+    let result = generate::generate(&req).and_then(|outputs| generate::write(&outputs, &req));
+    match result {
+        Ok(paths) => {
+            for p in paths {
+                eprintln!("wrote {}", p.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("{}", message.trim_end());
+            ExitCode::from(USAGE)
+        }
+        Err(Failure::Refused(message)) => {
+            eprintln!("{}", message.trim_end());
+            ExitCode::from(FINDINGS)
+        }
+    }
+}
+
+fn stderr_style() -> Style {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    Style { color, width: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100) }
 }
 
 fn catalog(format: CatalogFormat) -> String {

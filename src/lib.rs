@@ -9,6 +9,7 @@ pub mod cli;
 pub mod discover;
 pub mod extract;
 pub mod finding;
+pub mod generate;
 pub mod lint;
 pub mod model;
 pub mod report;

@@ -20,16 +20,7 @@ pub struct Style {
 }
 
 pub fn render(outcome: &Outcome, style: Style) -> String {
-    let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
-    let mut out = String::new();
-    for finding in &outcome.findings {
-        let report = Report::new(finding);
-        if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("{}: {}\n", finding.code, finding.message));
-        }
-        out.push('\n');
-    }
+    let mut out = reports(&outcome.findings, style);
     for note in &outcome.notes {
         match super::origin_location(&note.origin) {
             Some(l) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
@@ -41,6 +32,21 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     }
     out.push_str(&summary_line(&Summary::of(outcome)));
     out.push('\n');
+    out
+}
+
+/// One report per finding, without the summary line.
+pub fn reports(findings: &[Finding], style: Style) -> String {
+    let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
+    let mut out = String::new();
+    for finding in findings {
+        let report = Report::new(finding);
+        if handler.render_report(&mut out, &report).is_err() {
+            out.push_str(&format!("{}: {}\n", finding.code, finding.message));
+        }
+        out.push('\n');
+    }
     out
 }
 
@@ -72,7 +78,8 @@ impl<'a> Report<'a> {
                 // Name the resource under the code frame unless the frame
                 // already shows it (a finding on the resource's own key).
                 let spanned = file.text.get(span.start..span.end).unwrap_or_default();
-                let text = (spanned.trim_matches('"') != finding.resource).then(|| format!("in {}", finding.resource));
+                let text = (!finding.resource.is_empty() && spanned.trim_matches('"') != finding.resource)
+                    .then(|| format!("in {}", finding.resource));
                 let label = LabeledSpan::new(text, span.start, len);
                 (Some(source), Some(label))
             }

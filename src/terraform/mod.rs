@@ -123,3 +123,23 @@ fn tfvars(dir: &Path) -> (HashMap<String, R>, Vec<Finding>) {
     }
     (values, broken)
 }
+
+/// Lint Terraform files held in memory as one module (the generator's
+/// self-check). Files that do not parse become SQS000.
+pub fn lint_sources(sources: Vec<crate::source::Source>) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut files = Vec::new();
+    for source in sources {
+        match parse::parse(&source) {
+            Ok(body) => files.push(File { source, body }),
+            Err(e) => findings.push(unparsable(&source, e.span, e.message)),
+        }
+    }
+    let scope = Scope::new(files, String::new(), HashMap::new());
+    let resources = resources::collect(&scope);
+    let linker = resources::link(&resources);
+    let mut model = Model { dialect: crate::model::Dialect::Terraform, ..Model::default() };
+    resources::read(&resources, &linker, &mut model);
+    findings.extend(rules::check(&model));
+    findings
+}

@@ -1,0 +1,263 @@
+//! `sqsguard generate`: a pipeline spec in, CloudFormation or Terraform
+//! out, correct by construction.
+//!
+//! 1. `spec`: the YAML spec, validated against `schemas/pipeline.schema.json`
+//!    (errors point at the spec's line, exit 2);
+//! 2. `plan`: every value computed with its reason, and the settings that
+//!    would break a rule refused with that rule's code (exit 1);
+//! 3. `render`: laid out through the handlebars templates;
+//! 4. the output is parsed back and linted with the same rules as
+//!    `sqsguard lint`; any finding aborts (a bug, or a broken --templates);
+//! 5. files are written atomically, never over existing ones without --force.
+
+pub mod plan;
+pub mod render;
+pub mod spec;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::finding::{Finding, Severity};
+use crate::lint::Outcome;
+use crate::model::Origin;
+use crate::report::pretty::{self, Style};
+use crate::source::{Source, SourceFile, Span};
+
+pub const SCHEMA: &str = include_str!("../../schemas/pipeline.schema.json");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    CloudFormation,
+    Terraform,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+pub struct Request<'a> {
+    pub spec: &'a Path,
+    pub target: Target,
+    pub format: Format,
+    /// `None`: standard output.
+    pub output: Option<&'a Path>,
+    pub force: bool,
+    pub templates: Option<&'a Path>,
+    pub style: Style,
+}
+
+/// What went wrong, as the exit status CLI.md gives it.
+pub enum Failure {
+    /// The spec is invalid, unreadable, or files would be overwritten: exit 2.
+    Usage(String),
+    /// The spec would break a rule (or the output fails its own lint): exit 1.
+    Refused(String),
+}
+
+/// The generated files, in order.
+pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Failure> {
+    let file = crate::lint::read_source(req.spec).map_err(|f| match f {
+        Some(f) => Failure::Usage(format!("{}: {}", req.spec.display(), f.message)),
+        None => Failure::Usage(format!("{}: cannot read the spec", req.spec.display())),
+    })?;
+    let root = crate::syntax::yaml::parse(&file)
+        .map_err(|e| Failure::Usage(report(&file, vec![(e.span, e.message, "fix the YAML".into())], req.style)))?;
+    validate_schema(&file, &root, req.style)?;
+    let spec =
+        spec::read(&root).map_err(|(m, s)| Failure::Usage(report(&file, vec![(s, m, String::new())], req.style)))?;
+    let problems = spec_problems(&spec);
+    if !problems.is_empty() {
+        return Err(Failure::Usage(report(&file, problems, req.style)));
+    }
+    let plan = plan::plan(&spec).map_err(|refusals| Failure::Refused(refused(&file, refusals, req.style)))?;
+
+    let hb = render::registry(req.templates).map_err(Failure::Usage)?;
+    let outputs: Vec<render::Output> = match req.target {
+        Target::CloudFormation => {
+            let (template, ext) = match req.format {
+                Format::Yaml => ("cloudformation.yaml", "yaml"),
+                Format::Json => ("cloudformation.json", "json"),
+            };
+            let text = render::render(&hb, template, &plan).map_err(Failure::Usage)?;
+            vec![render::Output { name: format!("{}.{ext}", plan.pipeline), text }]
+        }
+        Target::Terraform => ["main.tf", "variables.tf", "outputs.tf"]
+            .iter()
+            .map(|t| render::render(&hb, t, &plan).map(|text| render::Output { name: t.to_string(), text }))
+            .collect::<Result<_, _>>()
+            .map_err(Failure::Usage)?,
+    };
+    self_check(&outputs, req)?;
+    Ok(outputs)
+}
+
+/// Lint what was generated with the rules `lint` uses: the generator
+/// promises output that passes them.
+fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Failure> {
+    let sources: Vec<Source> =
+        outputs.iter().map(|o| SourceFile::new(PathBuf::from(&o.name), o.text.clone())).collect();
+    let findings = match req.target {
+        Target::CloudFormation => match crate::lint::lint_source(&sources[0]) {
+            Some(findings) => findings,
+            None => {
+                return Err(Failure::Refused(format!(
+                    "the generated {} does not parse as a CloudFormation template (check --templates)",
+                    outputs[0].name
+                )));
+            }
+        },
+        Target::Terraform => crate::terraform::lint_sources(sources),
+    };
+    if findings.is_empty() {
+        return Ok(());
+    }
+    let outcome = Outcome { findings, files: outputs.len(), ..Default::default() };
+    Err(Failure::Refused(format!(
+        "the generated output does not pass sqsguard's own rules, so nothing was written (a bug in sqsguard, or in the --templates used):\n\n{}",
+        pretty::render(&outcome, req.style)
+    )))
+}
+
+/// Write the outputs to `dir` (atomically), or to standard output.
+pub fn write(outputs: &[render::Output], req: &Request<'_>) -> Result<Vec<PathBuf>, Failure> {
+    let Some(dir) = req.output else {
+        let mut out = std::io::stdout().lock();
+        for (i, o) in outputs.iter().enumerate() {
+            if outputs.len() > 1 {
+                let _ = writeln!(out, "{}# ---- {} ----", if i > 0 { "\n" } else { "" }, o.name);
+            }
+            let _ = out.write_all(o.text.as_bytes());
+        }
+        return Ok(Vec::new());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
+    let paths: Vec<PathBuf> = outputs.iter().map(|o| dir.join(&o.name)).collect();
+    let existing: Vec<String> = paths.iter().filter(|p| p.exists()).map(|p| p.display().to_string()).collect();
+    if !existing.is_empty() && !req.force {
+        return Err(Failure::Usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
+    }
+    for (o, path) in outputs.iter().zip(&paths) {
+        let mut tmp =
+            tempfile::NamedTempFile::new_in(dir).map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
+        tmp.write_all(o.text.as_bytes()).map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+        tmp.persist(path).map_err(|e| Failure::Usage(format!("{}: {}", path.display(), e.error)))?;
+    }
+    Ok(paths)
+}
+
+fn validate_schema(file: &Source, root: &crate::syntax::Node, style: Style) -> Result<(), Failure> {
+    let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("the built-in schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the built-in schema is valid");
+    let instance = spec::to_json(root);
+    let mut problems = Vec::new();
+    for error in validator.iter_errors(&instance) {
+        let pointer = error.instance_path().to_string();
+        let span = match error.kind() {
+            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
+                .first()
+                .and_then(|k| spec::key_span_at(root, &pointer, k))
+                .unwrap_or_else(|| spec::span_at(root, &pointer)),
+            _ => spec::span_at(root, &pointer),
+        };
+        let at = if pointer.is_empty() {
+            "the spec".to_string()
+        } else {
+            format!("`{}`", pointer.trim_start_matches('/').replace('/', "."))
+        };
+        problems.push((
+            span,
+            format!("{at}: {error}"),
+            "see schemas/pipeline.schema.json and the README's spec reference".into(),
+        ));
+    }
+    if problems.is_empty() { Ok(()) } else { Err(Failure::Usage(report(file, problems, style))) }
+}
+
+/// Settings the schema cannot express but that make no pipeline.
+fn spec_problems(spec: &spec::Spec) -> Vec<(Span, String, String)> {
+    let mut out = Vec::new();
+    if !spec.fifo.value {
+        for (what, at) in [
+            ("content_based_deduplication", &spec.content_based_deduplication),
+            ("high_throughput", &spec.high_throughput),
+        ] {
+            if at.value {
+                out.push((
+                    at.span,
+                    format!("queue.{what} needs a FIFO queue"),
+                    "set queue.fifo: true, or remove it".into(),
+                ));
+            }
+        }
+    }
+    if let Some(t) = &spec.function_timeout
+        && !(1..=900).contains(&t.value)
+    {
+        out.push((t.span, format!("consumer.function_timeout {} s: Lambda allows 1 to 900 s", t.value), String::new()));
+    }
+    if spec.batching_window.value > 300 {
+        let w = &spec.batching_window;
+        out.push((w.span, format!("consumer.batching_window {} s: Lambda allows 0 to 300 s", w.value), String::new()));
+    }
+    if spec.fifo.value && spec.batching_window.value > 0 {
+        let w = &spec.batching_window;
+        out.push((
+            w.span,
+            "consumer.batching_window: Lambda does not batch by time on FIFO queues".into(),
+            "remove it".into(),
+        ));
+    }
+    if spec.fifo.value {
+        let payload = spec.payload.as_ref();
+        if payload.and_then(|p| p.group_id.as_ref()).is_none() {
+            let span = payload.map_or(spec.fifo.span, |p| p.span);
+            out.push((
+                span,
+                "a FIFO queue needs payload.group_id: the MessageGroupId format producers send".into(),
+                "add payload.group_id, for example \"{customerId}\"".into(),
+            ));
+        }
+        if !spec.content_based_deduplication.value && payload.and_then(|p| p.dedup_id.as_ref()).is_none() {
+            let span = payload.map_or(spec.fifo.span, |p| p.span);
+            out.push((span, "a FIFO queue without content-based deduplication needs payload.dedup_id: the MessageDeduplicationId format producers send".into(), "add payload.dedup_id built from fields that identify the event, for example \"{orderId}-{version}\"".into()));
+        }
+    }
+    out
+}
+
+fn report(file: &Source, problems: Vec<(Span, String, String)>, style: Style) -> String {
+    let findings: Vec<Finding> = problems
+        .into_iter()
+        .map(|(span, message, fix)| Finding {
+            code: "spec",
+            name: "invalid-spec",
+            severity: Severity::Error,
+            resource: String::new(),
+            origin: Origin::file(file, span),
+            message,
+            fix,
+        })
+        .collect();
+    pretty::reports(&findings, style)
+}
+
+fn refused(file: &Source, refusals: Vec<plan::Refusal>, style: Style) -> String {
+    let findings: Vec<Finding> = refusals
+        .into_iter()
+        .map(|r| {
+            let rule = crate::rules::by_code(r.code).expect("refusals name rules of the registry");
+            Finding {
+                code: rule.code,
+                name: rule.name,
+                severity: Severity::Error,
+                resource: String::new(),
+                origin: Origin::file(file, r.span),
+                message: r.message,
+                fix: format!("`sqsguard explain {}` tells why", rule.code),
+            }
+        })
+        .collect();
+    format!("{}refused: the spec would break these rules, so nothing was written", pretty::reports(&findings, style))
+}

@@ -1,0 +1,283 @@
+//! What the generator will emit, computed from a spec: every number with
+//! the reason it has that value, and the refusals for settings that would
+//! break a rule. Templates only lay this out.
+
+use serde::Serialize;
+
+use super::spec::{ConsumerKind, Encryption, Spec};
+use crate::source::Span;
+
+/// VisibilityTimeout for a worker (ECS or other) is this multiple of its
+/// p99 processing time: a message in flight twice as long as the slowest
+/// usual message is assumed lost. Workers extend it with heartbeats.
+pub const WORKER_VISIBILITY_MULTIPLIER: u64 = 2;
+/// Lambda's guidance: 6 x the function timeout (+ the batching window).
+pub const LAMBDA_VISIBILITY_MULTIPLIER: u64 = 6;
+/// SQS's maximum VisibilityTimeout.
+pub const MAX_VISIBILITY_TIMEOUT: u64 = 43_200;
+/// Long polling: the longest wait SQS allows.
+pub const WAIT_TIME_SECONDS: u64 = 20;
+
+/// A setting the generator refuses, as the rule it would break.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Plan {
+    pub pipeline: String,
+    /// Resource name stem: `McpProbeResults` for CloudFormation logical IDs.
+    pub logical: String,
+    /// Terraform identifier: `mcp_probe_results`.
+    pub ident: String,
+    pub fifo: bool,
+    pub queue_name: String,
+    pub dlq_name: String,
+    pub retention_seconds: u64,
+    pub delay_seconds: u64,
+    pub kms_key: Option<String>,
+    pub content_based_deduplication: bool,
+    pub high_throughput: bool,
+    pub visibility_timeout: u64,
+    pub visibility_reason: String,
+    pub wait_time_seconds: u64,
+    pub lambda: Option<Lambda>,
+    pub worker: Option<Worker>,
+    pub dedup_id: Option<String>,
+    pub group_id: Option<String>,
+    /// The payload declaration for the queue's Metadata/tags (SQS003).
+    pub payload_deterministic: Option<bool>,
+    pub payload_fields: Vec<PayloadField>,
+    pub max_receive_count: u64,
+    pub dlq_retention_seconds: u64,
+    pub dlq_depth_alarm: bool,
+    pub oldest_message_age: Option<u64>,
+    pub topic: Option<String>,
+    /// The topic is an ARN (else a name in this account and region).
+    pub topic_is_arn: bool,
+    pub tags: Vec<Tag>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PayloadField {
+    pub name: String,
+    pub kind: String,
+    pub deterministic: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Tag {
+    pub key: String,
+    pub value: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Lambda {
+    pub timeout: u64,
+    pub batch_size: u64,
+    pub batching_window: u64,
+    /// The batching window was raised to 1 s (BatchSize > 10 on a standard queue).
+    pub window_raised: bool,
+    /// An existing function (name or ARN); `None`: one is emitted.
+    pub function: Option<String>,
+    pub function_name: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Worker {
+    pub kind: String,
+    pub p99: u64,
+    pub heartbeat_interval: u64,
+    pub max_messages: u64,
+    pub wait_time_seconds: u64,
+    pub socket_timeout: u64,
+}
+
+/// The plan for a spec, or the rules its settings would break.
+pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
+    let mut refusals = Vec::new();
+    let name = spec.pipeline.value.clone();
+    let fifo = spec.fifo.value;
+    let suffix = if fifo { ".fifo" } else { "" };
+    let non_deterministic = spec.payload.as_ref().map(|p| p.non_deterministic());
+
+    if spec.content_based_deduplication.value {
+        match &non_deterministic {
+            Some(reasons) if !reasons.is_empty() => refusals.push(Refusal {
+                code: "SQS003",
+                message: format!(
+                    "content_based_deduplication is true but the payload is not deterministic ({}): a retried send gets a new body, so duplicates get through; set it to false and give payload.dedup_id",
+                    reasons.join(", ")
+                ),
+                span: spec.content_based_deduplication.span,
+            }),
+            None => refusals.push(Refusal {
+                code: "SQS003",
+                message: "content_based_deduplication is true and no payload is declared: declare payload.fields so the generator can tell the body is deterministic, or use payload.dedup_id".into(),
+                span: spec.content_based_deduplication.span,
+            }),
+            _ => {}
+        }
+    }
+    if spec.max_receive_count.value < 3 {
+        refusals.push(Refusal {
+            code: "SQS008",
+            message: format!(
+                "dlq.max_receive_count {} < 3: a transient error or a cold start sends the message to the dead-letter queue",
+                spec.max_receive_count.value
+            ),
+            span: spec.max_receive_count.span,
+        });
+    }
+    if !fifo && spec.dlq_retention.value <= spec.retention.value {
+        refusals.push(Refusal {
+            code: "SQS007",
+            message: format!(
+                "dlq.retention {} s is not longer than queue.retention {} s: SQS keeps the enqueue time on redrive, so late failures expire on arrival",
+                spec.dlq_retention.value, spec.retention.value
+            ),
+            span: if spec.dlq_retention.explicit { spec.dlq_retention.span } else { spec.retention.span },
+        });
+    }
+    for (what, at, range) in [
+        ("queue.retention", &spec.retention, 60..=1_209_600),
+        ("queue.delay", &spec.delay, 0..=900),
+        ("dlq.retention", &spec.dlq_retention, 60..=1_209_600),
+    ] {
+        if !range.contains(&at.value) {
+            refusals.push(Refusal {
+                code: "SQS012",
+                message: format!(
+                    "{what} {} s is outside {}..{} s, the range SQS accepts",
+                    at.value,
+                    range.start(),
+                    range.end()
+                ),
+                span: at.span,
+            });
+        }
+    }
+
+    let (visibility_timeout, visibility_reason, lambda, worker) = match spec.consumer.value {
+        ConsumerKind::Lambda => {
+            let timeout = spec.function_timeout.as_ref().map_or(3, |t| t.value);
+            let batch_size = spec.batch_size.value;
+            let mut window = spec.batching_window.value;
+            let window_raised = !fifo && batch_size > 10 && window < 1;
+            if window_raised {
+                window = 1;
+            }
+            if fifo && batch_size > 10 {
+                refusals.push(Refusal {
+                    code: "SQS010",
+                    message: format!("consumer.batch_size {batch_size} on a FIFO queue: Lambda accepts at most 10"),
+                    span: spec.batch_size.span,
+                });
+            }
+            let vt = LAMBDA_VISIBILITY_MULTIPLIER * timeout + window;
+            if vt > MAX_VISIBILITY_TIMEOUT {
+                refusals.push(Refusal {
+                    code: "SQS012",
+                    message: format!(
+                        "VisibilityTimeout would be 6 x {timeout} s + {window} s = {vt} s, above the 43200 s SQS allows: shorten consumer.function_timeout"
+                    ),
+                    span: spec.function_timeout.as_ref().map_or(spec.consumer.span, |t| t.span),
+                });
+            }
+            let reason = format!("6 x {timeout} s function timeout + {window} s batching window");
+            let function_name = match &spec.function {
+                Some(f) => f.value.rsplit(':').next().unwrap_or(&f.value).to_string(),
+                None => format!("{name}-consumer"),
+            };
+            let lambda = Lambda {
+                timeout,
+                batch_size,
+                batching_window: window,
+                window_raised,
+                function: spec.function.as_ref().map(|f| f.value.clone()),
+                function_name,
+            };
+            (vt, reason, Some(lambda), None)
+        }
+        ConsumerKind::Ecs | ConsumerKind::Other => {
+            let p99 = spec.processing_time_p99.as_ref().map_or(30, |p| p.value);
+            let vt = (WORKER_VISIBILITY_MULTIPLIER * p99).max(1);
+            if vt > MAX_VISIBILITY_TIMEOUT {
+                refusals.push(Refusal {
+                    code: "SQS012",
+                    message: format!("VisibilityTimeout would be 2 x {p99} s = {vt} s, above the 43200 s SQS allows"),
+                    span: spec.processing_time_p99.as_ref().map_or(spec.consumer.span, |p| p.span),
+                });
+            }
+            let worker = Worker {
+                kind: if spec.consumer.value == ConsumerKind::Ecs { "ecs".into() } else { "other".into() },
+                p99,
+                heartbeat_interval: (vt / 3).max(1),
+                max_messages: 10,
+                wait_time_seconds: WAIT_TIME_SECONDS,
+                socket_timeout: WAIT_TIME_SECONDS + 5,
+            };
+            (vt, format!("{WORKER_VISIBILITY_MULTIPLIER} x {p99} s p99 processing time"), None, Some(worker))
+        }
+    };
+    if !refusals.is_empty() {
+        return Err(refusals);
+    }
+
+    let payload = spec.payload.as_ref();
+    let topic = spec.topic.as_ref().map(|t| t.value.clone());
+    Ok(Plan {
+        logical: name.split('-').map(capitalize).collect(),
+        ident: name.replace('-', "_"),
+        queue_name: format!("{name}{suffix}"),
+        dlq_name: format!("{name}-dlq{suffix}"),
+        pipeline: name,
+        fifo,
+        retention_seconds: spec.retention.value,
+        delay_seconds: spec.delay.value,
+        kms_key: match &spec.encryption.value {
+            Encryption::Kms(k) => Some(k.clone()),
+            Encryption::SqsManaged => None,
+        },
+        content_based_deduplication: spec.content_based_deduplication.value,
+        high_throughput: spec.high_throughput.value,
+        visibility_timeout,
+        visibility_reason,
+        wait_time_seconds: WAIT_TIME_SECONDS,
+        lambda,
+        worker,
+        dedup_id: payload.and_then(|p| p.dedup_id.as_ref().map(|d| d.value.clone())),
+        group_id: payload.and_then(|p| p.group_id.as_ref().map(|d| d.value.clone())),
+        payload_deterministic: non_deterministic.map(|r| r.is_empty()),
+        payload_fields: payload
+            .map(|p| {
+                p.fields
+                    .iter()
+                    .map(|f| PayloadField {
+                        name: f.name.clone(),
+                        kind: f.kind.clone(),
+                        deterministic: f.deterministic,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        max_receive_count: spec.max_receive_count.value,
+        dlq_retention_seconds: spec.dlq_retention.value,
+        dlq_depth_alarm: spec.dlq_depth_alarm.value,
+        oldest_message_age: spec.oldest_message_age.as_ref().map(|a| a.value),
+        topic_is_arn: topic.as_deref().is_some_and(|t| t.starts_with("arn:")),
+        topic,
+        tags: spec.tags.iter().map(|(k, v)| Tag { key: k.clone(), value: v.clone() }).collect(),
+    })
+}
+
+fn capitalize(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}

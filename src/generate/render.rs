@@ -1,0 +1,135 @@
+//! Laying a [`Plan`] out through the handlebars templates in `templates/`.
+//!
+//! Templates hold layout only. Every value reaches the output through a
+//! format-aware helper that serializes it with a real serializer — `yaml`
+//! (double-quoted JSON strings, which YAML 1.1 and 1.2 both read as strings,
+//! so `yes`, `on` or `012` stay strings), `json`, `hcl` (HCL strings with
+//! `${` and `%{` escaped) — and strict mode turns a misspelt field into an
+//! error instead of an empty string. HTML escaping is off.
+
+use std::path::Path;
+
+use handlebars::{Context, Handlebars, Helper, HelperResult, Output as HbOutput, RenderContext, RenderErrorReason};
+use serde_json::Value;
+
+use super::plan::Plan;
+
+/// A template and the file it renders to.
+pub struct Output {
+    pub name: String,
+    pub text: String,
+}
+
+/// (template name, built-in text).
+const BUILTIN: &[(&str, &str)] = &[
+    ("cloudformation.yaml", include_str!("../../templates/cloudformation.yaml.hbs")),
+    ("cloudformation.json", include_str!("../../templates/cloudformation.json.hbs")),
+    ("main.tf", include_str!("../../templates/terraform/main.tf.hbs")),
+    ("variables.tf", include_str!("../../templates/terraform/variables.tf.hbs")),
+    ("outputs.tf", include_str!("../../templates/terraform/outputs.tf.hbs")),
+];
+
+/// The templates: built in, or `NAME.hbs` files of `dir` where present.
+pub fn registry(dir: Option<&Path>) -> Result<Handlebars<'static>, String> {
+    let mut hb = Handlebars::new();
+    hb.set_strict_mode(true);
+    hb.register_escape_fn(handlebars::no_escape);
+    hb.register_helper("yaml", Box::new(yaml_helper));
+    hb.register_helper("json", Box::new(json_helper));
+    hb.register_helper("hcl", Box::new(hcl_helper));
+    for (name, text) in BUILTIN {
+        let custom = dir.map(|d| d.join(format!("{name}.hbs"))).filter(|p| p.is_file());
+        let text = match custom {
+            Some(path) => std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?,
+            None => (*text).to_string(),
+        };
+        hb.register_template_string(name, text).map_err(|e| format!("template {name}: {e}"))?;
+    }
+    Ok(hb)
+}
+
+pub fn render(hb: &Handlebars<'_>, template: &str, plan: &Plan) -> Result<String, String> {
+    hb.render(template, plan).map_err(|e| format!("template {template}: {e}"))
+}
+
+fn param<'a>(h: &'a Helper<'_>, name: &'static str) -> Result<&'a Value, RenderErrorReason> {
+    h.param(0).map(|p| p.value()).ok_or(RenderErrorReason::ParamNotFoundForIndex(name, 0))
+}
+
+fn yaml_helper(
+    h: &Helper<'_>,
+    _: &Handlebars<'_>,
+    _: &Context,
+    _: &mut RenderContext<'_, '_>,
+    out: &mut dyn HbOutput,
+) -> HelperResult {
+    out.write(&yaml(param(h, "yaml")?))?;
+    Ok(())
+}
+
+fn json_helper(
+    h: &Helper<'_>,
+    _: &Handlebars<'_>,
+    _: &Context,
+    _: &mut RenderContext<'_, '_>,
+    out: &mut dyn HbOutput,
+) -> HelperResult {
+    out.write(&serde_json::to_string(param(h, "json")?).unwrap_or_default())?;
+    Ok(())
+}
+
+fn hcl_helper(
+    h: &Helper<'_>,
+    _: &Handlebars<'_>,
+    _: &Context,
+    _: &mut RenderContext<'_, '_>,
+    out: &mut dyn HbOutput,
+) -> HelperResult {
+    out.write(&hcl(param(h, "hcl")?))?;
+    Ok(())
+}
+
+/// A YAML flow value. Strings are always double-quoted (JSON escapes are
+/// valid YAML), so no string can turn into a boolean, a number or a tag.
+pub fn yaml(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// An HCL value: strings quoted with `${` and `%{` escaped so a value can
+/// never become an interpolation or a directive.
+pub fn hcl(v: &Value) -> String {
+    match v {
+        Value::String(s) => {
+            let quoted = serde_json::to_string(s).unwrap_or_default();
+            quoted.replace("${", "$${").replace("%{", "%%{")
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(hcl).collect::<Vec<_>>().join(", ")),
+        Value::Object(map) => {
+            let entries: Vec<String> =
+                map.iter().map(|(k, v)| format!("{} = {}", hcl(&Value::String(k.clone())), hcl(v))).collect();
+            format!("{{ {} }}", entries.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_strings_stay_strings() {
+        for s in ["yes", "on", "012", "1:20", "null", "~", "- x", "a: b", "#c", "!Ref X", "*a"] {
+            let out = yaml(&Value::String(s.into()));
+            let file = crate::source::SourceFile::new("t.yaml", format!("k: {out}\n"));
+            let node = crate::syntax::yaml::parse(&file).unwrap();
+            assert_eq!(node.get("k").and_then(|n| n.as_str()), Some(s), "{s} came back as {:?}", node.get("k"));
+        }
+    }
+
+    #[test]
+    fn hcl_strings_cannot_interpolate() {
+        assert_eq!(hcl(&Value::String("${var.x} %{if}".into())), r#""$${var.x} %%{if}""#);
+        assert_eq!(hcl(&serde_json::json!({"team": "sre"})), r#"{ "team" = "sre" }"#);
+    }
+}

@@ -1,0 +1,310 @@
+//! The pipeline spec: read from its spanned YAML tree, so every problem
+//! (schema, semantics, a rule it would break) points at the spec's line.
+//!
+//! The JSON Schema (`schemas/pipeline.schema.json`) checks the shape first;
+//! this module then reads the values, with their spans, into [`Spec`].
+
+use crate::source::Span;
+use crate::syntax::{Kind, Node};
+
+/// A value and where the spec set it (the spec's root for defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct At<T> {
+    pub value: T,
+    pub span: Span,
+    /// False when the value is the default.
+    pub explicit: bool,
+}
+
+impl<T> At<T> {
+    fn default_at(value: T, span: Span) -> Self {
+        At { value, span, explicit: false }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Encryption {
+    SqsManaged,
+    Kms(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConsumerKind {
+    Lambda,
+    Ecs,
+    Other,
+}
+
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub pipeline: At<String>,
+    pub fifo: At<bool>,
+    pub retention: At<u64>,
+    pub delay: At<u64>,
+    pub encryption: At<Encryption>,
+    pub content_based_deduplication: At<bool>,
+    pub high_throughput: At<bool>,
+    pub consumer: At<ConsumerKind>,
+    pub function_timeout: Option<At<u64>>,
+    pub batch_size: At<u64>,
+    pub batching_window: At<u64>,
+    /// An existing function (name or ARN); `None` emits one.
+    pub function: Option<At<String>>,
+    pub processing_time_p99: Option<At<u64>>,
+    pub payload: Option<Payload>,
+    pub max_receive_count: At<u64>,
+    pub dlq_retention: At<u64>,
+    pub dlq_depth_alarm: At<bool>,
+    pub oldest_message_age: Option<At<u64>>,
+    pub topic: Option<At<String>>,
+    pub tags: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Payload {
+    pub span: Span,
+    /// `(name, type, deterministic)` in spec order.
+    pub fields: Vec<Field>,
+    pub key_order_unstable: bool,
+    pub dedup_id: Option<At<String>>,
+    pub group_id: Option<At<String>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub kind: String,
+    pub deterministic: bool,
+}
+
+/// Field types whose value differs between two sends of one event.
+pub const NON_DETERMINISTIC: &[&str] = &["uuid", "timestamp", "random"];
+
+impl Payload {
+    /// Why the payload is not deterministic (empty when it is).
+    pub fn non_deterministic(&self) -> Vec<String> {
+        let mut reasons: Vec<String> =
+            self.fields.iter().filter(|f| !f.deterministic).map(|f| format!("{} is {}", f.name, f.kind)).collect();
+        if self.key_order_unstable {
+            reasons.push("key order is unstable".into());
+        }
+        reasons
+    }
+}
+
+/// Seconds in a duration: `45`, `15s`, `5m`, `2h`, `4d`.
+pub fn duration(node: &Node) -> Option<u64> {
+    match &node.kind {
+        Kind::Number(n) => n.parse::<u64>().ok(),
+        Kind::String(s) => {
+            let (digits, unit) = s.split_at(s.len().checked_sub(1)?);
+            let n: u64 = digits.parse().ok()?;
+            let factor = match unit {
+                "s" => 1,
+                "m" => 60,
+                "h" => 3600,
+                "d" => 86_400,
+                _ => return None,
+            };
+            n.checked_mul(factor)
+        }
+        _ => None,
+    }
+}
+
+/// Read a spec the schema already accepted. Errors are (message, span).
+pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
+    let whole = root.span;
+    let get = |path: &[&str]| -> Option<&Node> {
+        let mut n = root;
+        for p in path {
+            n = n.get(p)?;
+        }
+        Some(n)
+    };
+    let string = |path: &[&str]| {
+        get(path).and_then(|n| n.as_str().map(|s| At { value: s.to_string(), span: n.span, explicit: true }))
+    };
+    let boolean = |path: &[&str], default: bool| match get(path) {
+        Some(n) => At { value: matches!(n.kind, Kind::Bool(true)), span: n.span, explicit: true },
+        None => At::default_at(default, whole),
+    };
+    let dur = |path: &[&str]| -> Result<Option<At<u64>>, (String, Span)> {
+        match get(path) {
+            Some(n) => match duration(n) {
+                Some(v) => Ok(Some(At { value: v, span: n.span, explicit: true })),
+                None => Err((format!("`{}` is not a duration (use 45, 15s, 5m, 2h or 4d)", path.join(".")), n.span)),
+            },
+            None => Ok(None),
+        }
+    };
+    let int = |path: &[&str], default: u64| match get(path) {
+        Some(n) => At { value: matches_u64(n).unwrap_or(default), span: n.span, explicit: true },
+        None => At::default_at(default, whole),
+    };
+
+    let pipeline = string(&["pipeline"]).ok_or(("`pipeline` is required".to_string(), whole))?;
+    let consumer_node = get(&["consumer", "type"]).ok_or(("`consumer.type` is required".to_string(), whole))?;
+    let consumer = At {
+        value: match consumer_node.as_str() {
+            Some("lambda") => ConsumerKind::Lambda,
+            Some("ecs") => ConsumerKind::Ecs,
+            _ => ConsumerKind::Other,
+        },
+        span: consumer_node.span,
+        explicit: true,
+    };
+    let encryption = match get(&["queue", "encryption"]) {
+        Some(n) => match n.get("kms").and_then(Node::as_str) {
+            Some(key) => At { value: Encryption::Kms(key.to_string()), span: n.span, explicit: true },
+            None => At { value: Encryption::SqsManaged, span: n.span, explicit: true },
+        },
+        None => At::default_at(Encryption::SqsManaged, whole),
+    };
+    let payload = get(&["payload"]).map(|p| Payload {
+        span: p.span,
+        fields: p
+            .get("fields")
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                let (kind, explicit) = match &e.value.kind {
+                    Kind::String(t) => (t.clone(), None),
+                    Kind::Map(_) => (
+                        e.value.get("type").and_then(Node::as_str).unwrap_or("string").to_string(),
+                        match e.value.get("deterministic").map(|d| &d.kind) {
+                            Some(Kind::Bool(b)) => Some(*b),
+                            _ => None,
+                        },
+                    ),
+                    _ => ("string".to_string(), None),
+                };
+                let deterministic = explicit.unwrap_or(!NON_DETERMINISTIC.contains(&kind.as_str()));
+                Field { name: e.key.clone(), kind, deterministic }
+            })
+            .collect(),
+        key_order_unstable: p.get("key_order").and_then(Node::as_str) == Some("unstable"),
+        dedup_id: p
+            .get("dedup_id")
+            .and_then(|n| n.as_str().map(|s| At { value: s.to_string(), span: n.span, explicit: true })),
+        group_id: p
+            .get("group_id")
+            .and_then(|n| n.as_str().map(|s| At { value: s.to_string(), span: n.span, explicit: true })),
+    });
+    let tags = get(&["tags"])
+        .and_then(Node::as_map)
+        .unwrap_or_default()
+        .iter()
+        .map(|e| (e.key.clone(), scalar_text(&e.value)))
+        .collect();
+
+    Ok(Spec {
+        pipeline,
+        fifo: boolean(&["queue", "fifo"], false),
+        retention: dur(&["queue", "retention"])?.unwrap_or(At::default_at(345_600, whole)),
+        delay: dur(&["queue", "delay"])?.unwrap_or(At::default_at(0, whole)),
+        encryption,
+        content_based_deduplication: boolean(&["queue", "content_based_deduplication"], false),
+        high_throughput: boolean(&["queue", "high_throughput"], false),
+        consumer,
+        function_timeout: dur(&["consumer", "function_timeout"])?,
+        batch_size: int(&["consumer", "batch_size"], 10),
+        batching_window: dur(&["consumer", "batching_window"])?.unwrap_or(At::default_at(0, whole)),
+        function: string(&["consumer", "function", "name"]),
+        processing_time_p99: dur(&["consumer", "processing_time_p99"])?,
+        payload,
+        max_receive_count: int(&["dlq", "max_receive_count"], 5),
+        dlq_retention: dur(&["dlq", "retention"])?.unwrap_or(At::default_at(1_209_600, whole)),
+        dlq_depth_alarm: boolean(&["alarms", "dlq_depth"], true),
+        oldest_message_age: dur(&["alarms", "oldest_message_age"])?,
+        topic: string(&["alarms", "topic"]),
+        tags,
+    })
+}
+
+fn matches_u64(n: &Node) -> Option<u64> {
+    match &n.kind {
+        Kind::Number(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+fn scalar_text(n: &Node) -> String {
+    match &n.kind {
+        Kind::String(s) | Kind::Number(s) => s.clone(),
+        Kind::Bool(b) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The spec tree as JSON for schema validation.
+pub fn to_json(node: &Node) -> serde_json::Value {
+    use serde_json::Value as J;
+    match &node.kind {
+        Kind::Null => J::Null,
+        Kind::Bool(b) => J::Bool(*b),
+        Kind::Number(s) => s
+            .parse::<i64>()
+            .map(J::from)
+            .or_else(|_| s.parse::<f64>().map(J::from))
+            .unwrap_or_else(|_| J::String(s.clone())),
+        Kind::String(s) => J::String(s.clone()),
+        Kind::Seq(items) => J::Array(items.iter().map(to_json).collect()),
+        Kind::Map(entries) => J::Object(entries.iter().map(|e| (e.key.clone(), to_json(&e.value))).collect()),
+    }
+}
+
+/// The span of the value at a JSON pointer (`/consumer/batch_size`), or of
+/// the deepest node on the way.
+pub fn span_at(root: &Node, pointer: &str) -> Span {
+    let mut node = root;
+    for segment in pointer.split('/').filter(|s| !s.is_empty()) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        let next = match &node.kind {
+            Kind::Map(_) => node.get(&segment),
+            Kind::Seq(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        match next {
+            Some(n) => node = n,
+            None => break,
+        }
+    }
+    node.span
+}
+
+/// The span of key `key` in the map at `pointer` (for "unknown key" errors).
+pub fn key_span_at(root: &Node, pointer: &str, key: &str) -> Option<Span> {
+    let mut node = root;
+    for segment in pointer.split('/').filter(|s| !s.is_empty()) {
+        node = node.get(segment)?;
+    }
+    node.entry(key).map(|e| e.key_span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+    use crate::syntax::yaml;
+
+    #[test]
+    fn durations() {
+        let f = SourceFile::new("s.yaml", "a: 15s\nb: 5m\nc: 4d\nd: 45\ne: 15 seconds\n".to_string());
+        let n = yaml::parse(&f).unwrap();
+        let d = |k: &str| duration(n.get(k).unwrap());
+        assert_eq!((d("a"), d("b"), d("c"), d("d"), d("e")), (Some(15), Some(300), Some(345_600), Some(45), None));
+    }
+
+    #[test]
+    fn pointers_find_spans() {
+        let text = "pipeline: x\nconsumer:\n  type: lambda\n  batch_size: 0\n";
+        let f = SourceFile::new("s.yaml", text.to_string());
+        let n = yaml::parse(&f).unwrap();
+        let s = span_at(&n, "/consumer/batch_size");
+        assert_eq!(&text[s.start..s.end], "0");
+        let k = key_span_at(&n, "/consumer", "batch_size").unwrap();
+        assert_eq!(&text[k.start..k.end], "batch_size");
+    }
+}
