@@ -76,11 +76,11 @@ pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Failure> {
     let hb = render::registry(req.templates).map_err(Failure::Usage)?;
     let outputs: Vec<render::Output> = match req.target {
         Target::CloudFormation => {
-            let (template, ext) = match req.format {
-                Format::Yaml => ("cloudformation.yaml", "yaml"),
-                Format::Json => ("cloudformation.json", "json"),
+            let yaml = render::render(&hb, "cloudformation.yaml", &plan).map_err(Failure::Usage)?;
+            let (text, ext) = match req.format {
+                Format::Yaml => (yaml, "yaml"),
+                Format::Json => (render::cloudformation_json(&yaml).map_err(Failure::Refused)?, "json"),
             };
-            let text = render::render(&hb, template, &plan).map_err(Failure::Usage)?;
             vec![render::Output { name: format!("{}.{ext}", plan.pipeline), text }]
         }
         Target::Terraform => ["main.tf", "variables.tf", "outputs.tf"]

@@ -23,7 +23,6 @@ pub struct Output {
 /// (template name, built-in text).
 const BUILTIN: &[(&str, &str)] = &[
     ("cloudformation.yaml", include_str!("../../templates/cloudformation.yaml.hbs")),
-    ("cloudformation.json", include_str!("../../templates/cloudformation.json.hbs")),
     ("main.tf", include_str!("../../templates/terraform/main.tf.hbs")),
     ("variables.tf", include_str!("../../templates/terraform/variables.tf.hbs")),
     ("outputs.tf", include_str!("../../templates/terraform/outputs.tf.hbs")),
@@ -37,6 +36,7 @@ pub fn registry(dir: Option<&Path>) -> Result<Handlebars<'static>, String> {
     hb.register_helper("yaml", Box::new(yaml_helper));
     hb.register_helper("json", Box::new(json_helper));
     hb.register_helper("hcl", Box::new(hcl_helper));
+    hb.register_helper("hcl_inner", Box::new(hcl_inner_helper));
     for (name, text) in BUILTIN {
         let custom = dir.map(|d| d.join(format!("{name}.hbs"))).filter(|p| p.is_file());
         let text = match custom {
@@ -52,8 +52,26 @@ pub fn render(hb: &Handlebars<'_>, template: &str, plan: &Plan) -> Result<String
     hb.render(template, plan).map_err(|e| format!("template {template}: {e}"))
 }
 
+/// The JSON form of a rendered CloudFormation YAML template: the same
+/// document (short tags in their long form), so the two never drift apart.
+pub fn cloudformation_json(yaml_text: &str) -> Result<String, String> {
+    let file = crate::source::SourceFile::new("cloudformation.yaml", yaml_text.to_string());
+    let root =
+        crate::syntax::yaml::parse(&file).map_err(|e| format!("the rendered template is not YAML: {}", e.message))?;
+    let mut text = serde_json::to_string_pretty(&super::spec::to_json(&root)).map_err(|e| e.to_string())?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// The helper's argument. A field that does not exist is an error (strict
+/// mode does not cover helper arguments by itself): a misspelt name in a
+/// template must not print `null`.
 fn param<'a>(h: &'a Helper<'_>, name: &'static str) -> Result<&'a Value, RenderErrorReason> {
-    h.param(0).map(|p| p.value()).ok_or(RenderErrorReason::ParamNotFoundForIndex(name, 0))
+    let p = h.param(0).ok_or(RenderErrorReason::ParamNotFoundForIndex(name, 0))?;
+    if p.is_value_missing() {
+        return Err(RenderErrorReason::MissingVariable(p.relative_path().cloned()));
+    }
+    Ok(p.value())
 }
 
 fn yaml_helper(
@@ -89,6 +107,25 @@ fn hcl_helper(
     Ok(())
 }
 
+fn hcl_inner_helper(
+    h: &Helper<'_>,
+    _: &Handlebars<'_>,
+    _: &Context,
+    _: &mut RenderContext<'_, '_>,
+    out: &mut dyn HbOutput,
+) -> HelperResult {
+    let v = param(h, "hcl_inner")?;
+    out.write(&hcl_inner(v.as_str().unwrap_or_default()))?;
+    Ok(())
+}
+
+/// Text for inside an HCL quoted string or comment: quotes, backslashes,
+/// newlines, `${` and `%{` escaped.
+pub fn hcl_inner(s: &str) -> String {
+    let quoted = serde_json::to_string(s).unwrap_or_default();
+    quoted[1..quoted.len() - 1].replace("${", "$${").replace("%{", "%%{")
+}
+
 /// A YAML flow value. Strings are always double-quoted (JSON escapes are
 /// valid YAML), so no string can turn into a boolean, a number or a tag.
 pub fn yaml(v: &Value) -> String {
@@ -104,6 +141,7 @@ pub fn hcl(v: &Value) -> String {
             quoted.replace("${", "$${").replace("%{", "%%{")
         }
         Value::Array(items) => format!("[{}]", items.iter().map(hcl).collect::<Vec<_>>().join(", ")),
+        Value::Object(map) if map.is_empty() => "{}".to_string(),
         Value::Object(map) => {
             let entries: Vec<String> =
                 map.iter().map(|(k, v)| format!("{} = {}", hcl(&Value::String(k.clone())), hcl(v))).collect();

@@ -1,0 +1,292 @@
+//! `sqsguard generate`: the shipped examples regenerate byte for byte, the
+//! output lints clean, specs that would break a rule are refused with the
+//! rule's code at the spec's line, invalid specs point at the offending
+//! line, and nothing is ever overwritten without --force.
+//!
+//! After an intended change to the templates, regenerate the examples with
+//! `SQSGUARD_BLESS=1 cargo test --test generate` and review the diff.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+const EXAMPLES: &[&str] = &["mcp-probe", "high-volume", "ecs-worker", "fifo-commands"];
+
+fn generate(args: &[&str], cwd: &Path) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .arg("generate")
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every file under `dir`, relative, sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, prefix: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let p = entry.unwrap().path();
+            let rel = prefix.join(p.file_name().unwrap());
+            if p.is_dir() { walk(&p, &rel, out) } else { out.push(rel) }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, Path::new(""), &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn examples_regenerate_byte_for_byte() {
+    let root = common::root();
+    for name in EXAMPLES {
+        let spec = root.join(format!("examples/generate/{name}.yaml"));
+        let committed = root.join(format!("examples/generate/{name}"));
+        let fresh = tempfile::tempdir().unwrap();
+        for (target, format, sub) in [
+            ("cloudformation", "yaml", "cloudformation"),
+            ("cloudformation", "json", "cloudformation"),
+            ("terraform", "yaml", "terraform"),
+        ] {
+            let out_dir = fresh.path().join(sub);
+            let o = generate(
+                &[
+                    spec.to_str().unwrap(),
+                    "--target",
+                    target,
+                    "--format",
+                    format,
+                    "--output",
+                    out_dir.to_str().unwrap(),
+                ],
+                root,
+            );
+            assert_eq!(o.status.code(), Some(0), "{name} {target} {format}: {}", stderr(&o));
+        }
+        if std::env::var_os("SQSGUARD_BLESS").is_some() {
+            let _ = fs::remove_dir_all(&committed);
+            copy_dir(fresh.path(), &committed);
+            continue;
+        }
+        assert_eq!(files(fresh.path()), files(&committed), "{name}: the set of generated files changed");
+        for f in files(fresh.path()) {
+            let got = fs::read_to_string(fresh.path().join(&f)).unwrap();
+            let want = fs::read_to_string(committed.join(&f)).unwrap();
+            assert!(
+                got == want,
+                "examples/generate/{name}/{} differs from a fresh generation (SQSGUARD_BLESS=1 to accept)",
+                f.display()
+            );
+        }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let p = entry.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() { copy_dir(&p, &dest) } else { fs::copy(&p, &dest).map(|_| ()).unwrap() }
+    }
+}
+
+#[test]
+fn generated_examples_lint_clean() {
+    let out = common::sqsguard(&["lint", "--format", "json", "examples/generate"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["findings"], serde_json::json!([]), "{doc:#}");
+    assert_eq!(doc["summary"]["files"], 20, "4 examples x (YAML + JSON + 3 .tf files)");
+}
+
+#[test]
+fn outputs_carry_the_computed_values() {
+    let root = common::root();
+    let read = |p: &str| fs::read_to_string(root.join(p)).unwrap();
+    let probe = read("examples/generate/mcp-probe/cloudformation/mcp-probe-results.yaml");
+    assert!(probe.contains("VisibilityTimeout: 90"), "6 x 15 s + 0 s");
+    assert!(
+        probe.contains("QueueName: \"mcp-probe-results.fifo\"")
+            && probe.contains("QueueName: \"mcp-probe-results-dlq.fifo\"")
+    );
+    assert!(probe.contains("ContentBasedDeduplication: false"), "the payload has a UUID and a timestamp");
+    assert!(probe.contains("Value: \"{endpointId}-{probeRunId}\""), "the dedup id format is an output");
+    assert!(probe.contains("- ReportBatchItemFailures"));
+    assert!(probe.contains("ReceiveMessageWaitTimeSeconds: 20"));
+    assert!(probe.contains("aws:SecureTransport: \"false\""));
+    assert!(probe.contains("MetricName: ApproximateAgeOfOldestMessage") && probe.contains("Threshold: 300"));
+    let volume = read("examples/generate/high-volume/terraform/variables.tf");
+    assert!(volume.contains("default     = 185"), "6 x 30 s + 5 s:\n{volume}");
+    let worker = read("examples/generate/ecs-worker/terraform/outputs.tf");
+    assert!(worker.contains("value       = 30"), "heartbeat = 90 s / 3:\n{worker}");
+    let commands = read("examples/generate/fifo-commands/cloudformation/device-commands.yaml");
+    assert!(
+        commands.contains("ContentBasedDeduplication: true"),
+        "a fully deterministic payload may deduplicate by content"
+    );
+}
+
+fn spec_file(dir: &Path, text: &str) -> PathBuf {
+    let p = dir.join("spec.yaml");
+    fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn specs_that_would_break_a_rule_are_refused_at_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "pipeline: p\nqueue: {fifo: true, content_based_deduplication: true}\nconsumer: {type: lambda, function_timeout: 15s}\npayload:\n  fields: {id: string, at: timestamp}\n  group_id: \"{id}\"\n",
+            "SQS003",
+            "spec.yaml:2:50",
+        ),
+        (
+            "pipeline: p\nconsumer: {type: lambda, function_timeout: 15s}\ndlq: {max_receive_count: 2}\n",
+            "SQS008",
+            "spec.yaml:3:26",
+        ),
+        (
+            "pipeline: p\nqueue: {retention: 14d}\nconsumer: {type: ecs, processing_time_p99: 30s}\n",
+            "SQS007",
+            "spec.yaml:2:20",
+        ),
+        (
+            "pipeline: p\nqueue: {fifo: true}\nconsumer: {type: lambda, function_timeout: 5s, batch_size: 20}\npayload: {fields: {id: string}, dedup_id: \"{id}\", group_id: \"{id}\"}\n",
+            "SQS010",
+            "spec.yaml:3:60",
+        ),
+        ("pipeline: p\nconsumer: {type: other, processing_time_p99: 7h}\n", "SQS012", "spec.yaml:2:46"),
+    ];
+    for (text, code, at) in cases {
+        let spec = spec_file(dir.path(), text);
+        let out_dir = dir.path().join("out");
+        let o = generate(
+            &[spec.to_str().unwrap(), "--target", "terraform", "--output", out_dir.to_str().unwrap()],
+            dir.path(),
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{code}: {err}");
+        assert!(err.contains(code) && err.contains(at), "{code} at {at}:\n{err}");
+        assert!(err.contains("nothing was written"), "{err}");
+        assert!(!out_dir.exists(), "{code}: a refused spec wrote files");
+    }
+}
+
+#[test]
+fn invalid_specs_exit_2_pointing_at_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "pipeline: p\nqueue: {visiblity: 30}\nconsumer: {type: ecs, processing_time_p99: 30s}\n",
+            "spec.yaml:2:9",
+            "visiblity",
+        ),
+        (
+            "pipeline: p\nconsumer:\n  type: lambda\n  function_timeout: 15 seconds\n",
+            "spec.yaml:4:21",
+            "function_timeout",
+        ),
+        ("pipeline: p\nconsumer: {type: lambda}\n", "spec.yaml:2", "function_timeout"),
+        (
+            "pipeline: p\nqueue: {fifo: true}\nconsumer: {type: ecs, processing_time_p99: 30s}\n",
+            "spec.yaml",
+            "group_id",
+        ),
+        ("pipeline: [unclosed\n", "spec.yaml:", "YAML syntax error"),
+    ];
+    for (text, at, words) in cases {
+        let spec = spec_file(dir.path(), text);
+        let o = generate(&[spec.to_str().unwrap(), "--target", "cloudformation"], dir.path());
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{text}: {err}");
+        assert!(err.contains(at) && err.contains(words), "expected {at} and {words:?} in:\n{err}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn nothing_is_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = common::root().join("examples/generate/ecs-worker.yaml");
+    let out = dir.path().join("tf");
+    let args = |force: bool| {
+        let mut a = vec![
+            spec.to_str().unwrap().to_string(),
+            "--target".into(),
+            "terraform".into(),
+            "--output".into(),
+            out.to_str().unwrap().into(),
+        ];
+        if force {
+            a.push("--force".into());
+        }
+        a
+    };
+    let run = |a: Vec<String>| generate(&a.iter().map(String::as_str).collect::<Vec<_>>(), dir.path());
+    assert_eq!(run(args(false)).status.code(), Some(0));
+    fs::write(out.join("main.tf"), "# mine\n").unwrap();
+    let second = run(args(false));
+    assert_eq!(second.status.code(), Some(2));
+    assert!(stderr(&second).contains("--force"));
+    assert_eq!(fs::read_to_string(out.join("main.tf")).unwrap(), "# mine\n", "untouched");
+    assert_eq!(run(args(true)).status.code(), Some(0));
+    assert_ne!(fs::read_to_string(out.join("main.tf")).unwrap(), "# mine\n");
+}
+
+#[test]
+fn values_cannot_break_out_of_their_strings() {
+    // YAML 1.1 booleans and octal-looking numbers stay strings, and HCL
+    // interpolation sequences stay text.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_file(
+        dir.path(),
+        "pipeline: p\nconsumer: {type: ecs, processing_time_p99: 30s}\ntags: {enabled: \"yes\", code: \"012\", note: \"${var.x} %{if}\", quote: 'a \"b\" c: d'}\n",
+    );
+    let cfn = generate(&[spec.to_str().unwrap(), "--target", "cloudformation"], dir.path());
+    assert_eq!(cfn.status.code(), Some(0), "{}", stderr(&cfn));
+    let yaml = String::from_utf8(cfn.stdout).unwrap();
+    let file = sqsguard::source::SourceFile::new("t.yaml", yaml.clone());
+    let root = sqsguard::syntax::yaml::parse(&file).unwrap();
+    let tags = root.get("Resources").unwrap().get("Queue").unwrap().get("Properties").unwrap().get("Tags").unwrap();
+    let values: Vec<&str> = tags.as_seq().unwrap().iter().map(|t| t.get("Value").unwrap().as_str().unwrap()).collect();
+    assert_eq!(values, ["yes", "012", "${var.x} %{if}", "a \"b\" c: d"], "{yaml}");
+
+    let tf = generate(&[spec.to_str().unwrap(), "--target", "terraform"], dir.path());
+    assert_eq!(tf.status.code(), Some(0), "{}", stderr(&tf));
+    let hcl = String::from_utf8(tf.stdout).unwrap();
+    assert!(hcl.contains(r#""note" = "$${var.x} %%{if}""#), "{hcl}");
+}
+
+#[test]
+fn custom_templates_replace_the_builtin_ones_and_are_still_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = common::root().join("examples/generate/ecs-worker.yaml");
+    let templates = dir.path().join("templates");
+    fs::create_dir(&templates).unwrap();
+    // A "customised" template that forgets the dead-letter queue's alarm
+    // and long polling: the self-check refuses to write it.
+    let builtin = fs::read_to_string(common::root().join("templates/cloudformation.yaml.hbs")).unwrap();
+    let broken =
+        builtin.replace("ReceiveMessageWaitTimeSeconds: {{wait_time_seconds}}", "ReceiveMessageWaitTimeSeconds: 0");
+    fs::write(templates.join("cloudformation.yaml.hbs"), broken).unwrap();
+    let o = generate(
+        &[spec.to_str().unwrap(), "--target", "cloudformation", "--templates", templates.to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("SQS006"), "{}", stderr(&o));
+    // A misspelt field is an error in strict mode, not an empty string.
+    fs::write(templates.join("cloudformation.yaml.hbs"), "Description: {{yaml descripton}}\n").unwrap();
+    let o = generate(
+        &[spec.to_str().unwrap(), "--target", "cloudformation", "--templates", templates.to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("descripton"), "{}", stderr(&o));
+}
