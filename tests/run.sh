@@ -13,6 +13,20 @@ if [ ! -d ../shared/corpus ] && [ -z "${SQSGUARD_CORPUS:-}" ]; then
   exit 1
 fi
 
+# The validators the generator's output must pass (cfn-lint, checkov,
+# python-hcl2), in a project-local venv; reinstalled only when
+# tests/requirements.txt changes.
+venv=.venv
+stamp="$venv/.requirements"
+if ! cmp -s tests/requirements.txt "$stamp" 2>/dev/null; then
+  echo "tests/run.sh: installing tests/requirements.txt into $venv" >&2
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/requirements.txt
+  cp tests/requirements.txt "$stamp"
+fi
+export SQSGUARD_VENV="$PWD/$venv"
+
 # Snapshots are reviewed, never written, when the tests run here.
 export INSTA_UPDATE=no
 cargo fmt --check

@@ -192,6 +192,16 @@ fn spec_problems(spec: &spec::Spec) -> Vec<(Span, String, String)> {
             }
         }
     }
+    if spec.consumer.value == spec::ConsumerKind::Lambda && spec.function.is_none() && spec.pipeline.value.len() > 55 {
+        out.push((
+            spec.pipeline.span,
+            format!(
+                "the emitted function would be named {}-consumer, longer than the 64 characters Lambda allows",
+                spec.pipeline.value
+            ),
+            "shorten pipeline to 55 characters, or name an existing function in consumer.function".into(),
+        ));
+    }
     if let Some(t) = &spec.function_timeout
         && !(1..=900).contains(&t.value)
     {

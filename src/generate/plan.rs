@@ -72,7 +72,11 @@ pub struct Plan {
     pub oldest_alarm_description: String,
     pub log_group_name: String,
     pub log_group_arn_sub: String,
-    pub worker_policy_description: String,
+    /// A least-privilege consumer policy for a role sqsguard does not
+    /// create: a worker's task role, or an existing function's role.
+    pub emit_consumer_policy: bool,
+    pub consumer_policy_description: String,
+    pub consumer_policy_prefix: String,
     pub visibility_description: String,
     /// Tags as a JSON object (for HCL maps).
     pub tag_map: serde_json::Value,
@@ -80,8 +84,6 @@ pub struct Plan {
     pub payload_tag: String,
     /// An HCL expression for the alarm topic's ARN (already escaped).
     pub topic_arn_tf: Option<String>,
-    pub consumer_role_name: String,
-    pub consumer_policy_name: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -144,6 +146,13 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
             }),
             _ => {}
         }
+    }
+    if !spec.dlq_depth_alarm.value {
+        refusals.push(Refusal {
+            code: "SQS015",
+            message: "alarms.dlq_depth is false: without an alarm on the dead-letter queue, failed messages pile up unseen until they expire".into(),
+            span: spec.dlq_depth_alarm.span,
+        });
     }
     if spec.max_receive_count.value < 3 {
         refusals.push(Refusal {
@@ -278,7 +287,15 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
         ),
         log_group_name: format!("/aws/lambda/{function_name}"),
         log_group_arn_sub: format!("arn:${{AWS::Partition}}:logs:${{AWS::Region}}:${{AWS::AccountId}}:log-group:/aws/lambda/{function_name}:*"),
-        worker_policy_description: format!("Least privilege to consume {queue_name}: attach to the worker's role."),
+        emit_consumer_policy: worker.is_some() || lambda.as_ref().is_some_and(|l| l.function.is_some()),
+        consumer_policy_description: match &lambda {
+            Some(l) if l.function.is_some() => format!(
+                "Least privilege to consume {queue_name}: attach to the execution role of {}, or Lambda cannot read the queue.",
+                l.function_name
+            ),
+            _ => format!("Least privilege to consume {queue_name}: attach to the worker's role."),
+        },
+        consumer_policy_prefix: format!("{name}-consumer-"),
         visibility_description: format!("Queue visibility timeout: {visibility_reason}."),
         tag_map: serde_json::Value::Object(
             spec.tags.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect(),
@@ -297,8 +314,7 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
                 )
             }
         }),
-        consumer_role_name: format!("{name}-consumer"),
-        consumer_policy_name: format!("{name}-consumer"),
+
         logical: name.split('-').map(capitalize).collect(),
         ident: name.replace('-', "_"),
         queue_name,

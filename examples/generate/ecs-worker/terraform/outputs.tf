@@ -17,7 +17,7 @@ output "visibility_timeout_seconds" {
 }
 
 output "consumer_policy_arn" {
-  description = "Attach to the worker's task role."
+  description = "Least privilege to consume video-transcode: attach to the worker's role."
   value       = aws_iam_policy.consumer.arn
 }
 

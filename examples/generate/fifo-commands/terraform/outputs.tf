@@ -20,3 +20,8 @@ output "group_id_format" {
   description = "MessageGroupId producers must send, built from these payload fields."
   value       = "{target}"
 }
+
+output "consumer_policy_arn" {
+  description = "Least privilege to consume device-commands.fifo: attach to the execution role of command-runner, or Lambda cannot read the queue."
+  value       = aws_iam_policy.consumer.arn
+}

@@ -25,3 +25,8 @@ output "group_id_format" {
   description = "MessageGroupId producers must send, built from these payload fields."
   value       = "{endpointId}"
 }
+
+output "consumer_policy_arn" {
+  description = "Least privilege to consume mcp-probe-results.fifo: attach to the execution role of probe-processor, or Lambda cannot read the queue."
+  value       = aws_iam_policy.consumer.arn
+}
