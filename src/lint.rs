@@ -118,7 +118,7 @@ fn is_terraform(path: &Path) -> bool {
 fn sort_key(f: &Finding) -> (String, usize, &'static str, String) {
     match &f.origin {
         Origin::File { file, span } => (file.display_path(), span.start, f.code, f.message.clone()),
-        Origin::Live { id } => (id.clone(), 0, f.code, f.message.clone()),
+        Origin::Live { id, .. } => (id.clone(), 0, f.code, f.message.clone()),
     }
 }
 

@@ -26,5 +26,6 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
         deduplication_scope: ctx.attr(props, "DeduplicationScope", at, to_string),
         redrive: crate::extract::redrive(&ctx.file, props, "RedrivePolicy", at, |v| ctx.queue_target(v)),
         payload: payload::declared(ctx, res, props),
+        live: None,
     }
 }

@@ -67,6 +67,55 @@ pub struct Queue {
     pub deduplication_scope: Attr<String>,
     pub redrive: Attr<Redrive>,
     pub payload: Option<PayloadDecl>,
+    /// What a live account says about the queue now (audit only).
+    pub live: Option<LiveQueue>,
+}
+
+/// A live queue's counters and CloudWatch statistics. `None`: not read
+/// (the call failed or was not made), so rules that need it stay silent.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LiveQueue {
+    /// ApproximateNumberOfMessages.
+    pub visible: Option<u64>,
+    /// ApproximateNumberOfMessagesNotVisible (in flight).
+    pub in_flight: Option<u64>,
+    /// ApproximateNumberOfMessagesDelayed.
+    pub delayed: Option<u64>,
+    /// Maximum ApproximateAgeOfOldestMessage over the lookback, seconds.
+    pub oldest_age_max: Option<f64>,
+    /// Sum of NumberOfEmptyReceives over the lookback.
+    pub empty_receives: Option<f64>,
+    /// Sum of NumberOfMessagesReceived over the lookback.
+    pub received: Option<f64>,
+    /// The lookback window, in seconds.
+    pub lookback_seconds: u64,
+}
+
+impl Queue {
+    /// A queue with every attribute absent (AWS defaults), located at `origin`.
+    pub fn new(resource: impl Into<String>, origin: Origin) -> Self {
+        fn absent<T>(origin: &Origin) -> Attr<T> {
+            Attr::absent(origin.clone())
+        }
+        Queue {
+            resource: resource.into(),
+            name: absent(&origin),
+            fifo: absent(&origin),
+            content_based_dedup: absent(&origin),
+            visibility_timeout: absent(&origin),
+            receive_wait_time: absent(&origin),
+            retention_period: absent(&origin),
+            delay_seconds: absent(&origin),
+            sse_enabled: absent(&origin),
+            kms_key: absent(&origin),
+            fifo_throughput_limit: absent(&origin),
+            deduplication_scope: absent(&origin),
+            redrive: absent(&origin),
+            payload: None,
+            live: None,
+            origin,
+        }
+    }
 }
 
 /// A queue's RedrivePolicy.

@@ -18,8 +18,9 @@ use crate::source::{Source, Span};
 pub enum Origin {
     /// A span in a file that was read.
     File { file: Source, span: Span },
-    /// A live AWS resource (queue URL, mapping UUID, ARN).
-    Live { id: String },
+    /// A live AWS resource (queue URL, mapping UUID, ARN) in an account and
+    /// Region.
+    Live { id: String, account: Option<String>, region: Option<String> },
 }
 
 impl Origin {

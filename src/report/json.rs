@@ -34,6 +34,11 @@ struct JsonFinding<'a> {
     end_line: Option<usize>,
     end_column: Option<usize>,
     resource: &'a str,
+    /// Live findings: the account and Region of the resource.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    account: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<&'a str>,
     message: &'a str,
     fix: &'a str,
 }
@@ -44,6 +49,10 @@ pub fn render(outcome: &Outcome) -> String {
         .iter()
         .map(|f| {
             let loc = location(f);
+            let (account, region) = match &f.origin {
+                crate::model::Origin::Live { account, region, .. } => (account.as_deref(), region.as_deref()),
+                crate::model::Origin::File { .. } => (None, None),
+            };
             JsonFinding {
                 rule: f.code,
                 name: f.name,
@@ -54,6 +63,8 @@ pub fn render(outcome: &Outcome) -> String {
                 end_line: loc.as_ref().map(|l| l.end_line),
                 end_column: loc.as_ref().map(|l| l.end_column),
                 resource: &f.resource,
+                account,
+                region,
                 message: &f.message,
                 fix: &f.fix,
             }

@@ -86,7 +86,7 @@ impl<'a> Report<'a> {
             Origin::Live { .. } => (None, None),
         };
         let title = match &finding.origin {
-            Origin::Live { id } => format!("{} ({id})", finding.message),
+            Origin::Live { id, .. } => format!("{} ({id})", finding.message),
             Origin::File { .. } => finding.message.clone(),
         };
         Report { finding, title, source, label }

@@ -25,6 +25,10 @@ mod sqs014_fifo_throughput_scope;
 mod sqs015_dlq_without_alarm;
 mod sqs016_unencrypted_queue;
 mod sqs017_public_queue_policy;
+mod sqs101_dlq_not_empty;
+mod sqs102_oldest_message_too_old;
+mod sqs103_consumer_starvation;
+mod sqs104_inflight_near_limit;
 
 pub use sqs000_unparsable_file::RULE as UNPARSABLE_FILE;
 
@@ -36,6 +40,8 @@ pub struct Rule {
     pub severity: Severity,
     /// One line, for `sqsguard rules` and SARIF short descriptions.
     pub summary: &'static str,
+    /// Fires only on live data (`sqsguard audit`), never on files.
+    pub live_only: bool,
     /// The full page from `rules/CODE.md`.
     pub doc: &'static str,
     pub check: fn(&Model, &mut Findings),
@@ -61,6 +67,10 @@ pub static ALL: &[&Rule] = &[
     &sqs015_dlq_without_alarm::RULE,
     &sqs016_unencrypted_queue::RULE,
     &sqs017_public_queue_policy::RULE,
+    &sqs101_dlq_not_empty::RULE,
+    &sqs102_oldest_message_too_old::RULE,
+    &sqs103_consumer_starvation::RULE,
+    &sqs104_inflight_near_limit::RULE,
 ];
 
 /// The rule with this code, if any.
@@ -123,7 +133,7 @@ fn same(a: &Finding, b: &Finding) -> bool {
         && a.message == b.message
         && match (&a.origin, &b.origin) {
             (Origin::File { span: x, file: fx }, Origin::File { span: y, file: fy }) => x == y && fx.path == fy.path,
-            (Origin::Live { id: x }, Origin::Live { id: y }) => x == y,
+            (Origin::Live { id: x, .. }, Origin::Live { id: y, .. }) => x == y,
             _ => false,
         }
 }
@@ -204,7 +214,7 @@ mod tests {
             assert!(pair[0].code < pair[1].code, "{} before {}", pair[0].code, pair[1].code);
             assert_ne!(pair[0].name, pair[1].name);
         }
-        assert_eq!(ALL.len(), 18);
+        assert_eq!(ALL.len(), 22);
     }
 
     #[test]

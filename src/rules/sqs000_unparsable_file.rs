@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     name: "unparsable-file",
     severity: Severity::Error,
     summary: "An infrastructure file could not be read or parsed",
+    live_only: false,
     doc: include_str!("../../rules/SQS000.md"),
     check: |_, _| {},
 };

@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     name: "visibility-timeout-below-6x",
     severity: Severity::Warning,
     summary: "Queue VisibilityTimeout is below 6 x the consumer function's timeout plus its batching window",
+    live_only: false,
     doc: include_str!("../../rules/SQS001.md"),
     check,
 };

@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     name: "visibility-timeout-below-function-timeout",
     severity: Severity::Error,
     summary: "Queue VisibilityTimeout is below the consumer function's timeout: Lambda rejects the event source mapping",
+    live_only: false,
     doc: include_str!("../../rules/SQS002.md"),
     check,
 };

@@ -10,6 +10,7 @@ pub static RULE: Rule = Rule {
     name: "content-dedup-nondeterministic-payload",
     severity: Severity::Error,
     summary: "FIFO ContentBasedDeduplication with a payload that is not deterministic (or not declared)",
+    live_only: false,
     doc: include_str!("../../rules/SQS003.md"),
     check,
 };

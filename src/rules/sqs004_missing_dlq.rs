@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "missing-dlq",
     severity: Severity::Warning,
     summary: "Queue has no dead-letter queue (RedrivePolicy)",
+    live_only: false,
     doc: include_str!("../../rules/SQS004.md"),
     check,
 };

@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "missing-batch-item-failures",
     severity: Severity::Warning,
     summary: "Lambda SQS consumer with BatchSize > 1 lacks FunctionResponseTypes ReportBatchItemFailures",
+    live_only: false,
     doc: include_str!("../../rules/SQS005.md"),
     check,
 };

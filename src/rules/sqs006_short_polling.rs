@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "short-polling",
     severity: Severity::Warning,
     summary: "Queue uses short polling (ReceiveMessageWaitTimeSeconds 0)",
+    live_only: false,
     doc: include_str!("../../rules/SQS006.md"),
     check,
 };
@@ -18,6 +19,20 @@ fn check(model: &Model, findings: &mut Findings) {
     for (qi, queue) in model.queues.iter().enumerate() {
         // Lambda's pollers long-poll by themselves; DLQs are not polled.
         if model.consumers_of(qi).next().is_some() || model.is_dead_letter_target(qi) {
+            continue;
+        }
+        if let Some(live) = &queue.live
+            && let (Some(empty), Some(received)) = (live.empty_receives, live.received)
+            && dominated(empty, received, live.lookback_seconds)
+        {
+            let message = format!(
+                "queue {} had {empty:.0} empty receives and {received:.0} received messages in the last {} s: consumers poll without waiting (WaitTimeSeconds 0), whatever the queue's setting",
+                queue.resource, live.lookback_seconds
+            );
+            let fix =
+                "call ReceiveMessage with WaitTimeSeconds 20, and set ReceiveMessageWaitTimeSeconds to 20 on the queue"
+                    .to_string();
+            findings.add(&RULE, &queue.resource, &queue.origin, message, fix);
             continue;
         }
         for alt in queue.receive_wait_time.iter() {
@@ -37,4 +52,12 @@ fn check(model: &Model, findings: &mut Findings) {
             findings.add(&RULE, &queue.resource, &alt.origin, message, fix);
         }
     }
+}
+
+/// Live form: empty receives dominate. Long polling yields at most one
+/// empty receive per poller every 20 s (180 an hour), so more than 1000 an
+/// hour, and ten times the messages received, means short polling.
+fn dominated(empty: f64, received: f64, lookback_seconds: u64) -> bool {
+    let hours = (lookback_seconds.max(60) as f64) / 3600.0;
+    empty / hours > 1000.0 && empty > 10.0 * received
 }

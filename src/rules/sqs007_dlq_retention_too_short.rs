@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "dlq-retention-too-short",
     severity: Severity::Warning,
     summary: "Dead-letter queue retention is not longer than the source queue's",
+    live_only: false,
     doc: include_str!("../../rules/SQS007.md"),
     check,
 };

@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "max-receive-count-low",
     severity: Severity::Warning,
     summary: "RedrivePolicy maxReceiveCount is below 3",
+    live_only: false,
     doc: include_str!("../../rules/SQS008.md"),
     check,
 };

@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "dlq-type-mismatch",
     severity: Severity::Error,
     summary: "Dead-letter queue type (FIFO or standard) differs from the source queue's",
+    live_only: false,
     doc: include_str!("../../rules/SQS009.md"),
     check,
 };

@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "fifo-batch-size-too-large",
     severity: Severity::Error,
     summary: "Lambda consumer of a FIFO queue has BatchSize above 10",
+    live_only: false,
     doc: include_str!("../../rules/SQS010.md"),
     check,
 };

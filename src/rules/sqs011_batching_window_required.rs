@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "batching-window-required",
     severity: Severity::Error,
     summary: "Lambda consumer with BatchSize above 10 has no MaximumBatchingWindowInSeconds of at least 1",
+    live_only: false,
     doc: include_str!("../../rules/SQS011.md"),
     check,
 };

@@ -11,6 +11,7 @@ pub static RULE: Rule = Rule {
     name: "attribute-out-of-range",
     severity: Severity::Error,
     summary: "An SQS queue or event source mapping attribute is outside the range AWS accepts",
+    live_only: false,
     doc: include_str!("../../rules/SQS012.md"),
     check,
 };

@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "fifo-name-mismatch",
     severity: Severity::Error,
     summary: "FIFO queue name does not end in .fifo, or a standard queue's name does",
+    live_only: false,
     doc: include_str!("../../rules/SQS013.md"),
     check,
 };

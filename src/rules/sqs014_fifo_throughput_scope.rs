@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "fifo-throughput-scope",
     severity: Severity::Error,
     summary: "FifoThroughputLimit perMessageGroupId needs DeduplicationScope messageGroup",
+    live_only: false,
     doc: include_str!("../../rules/SQS014.md"),
     check,
 };

@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "dlq-without-alarm",
     severity: Severity::Warning,
     summary: "Dead-letter queue has no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0",
+    live_only: false,
     doc: include_str!("../../rules/SQS015.md"),
     check,
 };

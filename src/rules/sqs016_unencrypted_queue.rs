@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "unencrypted-queue",
     severity: Severity::Warning,
     summary: "Queue has SqsManagedSseEnabled false and no KmsMasterKeyId",
+    live_only: false,
     doc: include_str!("../../rules/SQS016.md"),
     check,
 };

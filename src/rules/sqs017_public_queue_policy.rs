@@ -9,6 +9,7 @@ pub static RULE: Rule = Rule {
     name: "public-queue-policy",
     severity: Severity::Error,
     summary: "Queue policy allows Principal * without a Condition",
+    live_only: false,
     doc: include_str!("../../rules/SQS017.md"),
     check,
 };

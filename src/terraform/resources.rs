@@ -247,6 +247,7 @@ impl Reader<'_> {
             deduplication_scope: self.attr("deduplication_scope", to_string),
             redrive: self.redrive(),
             payload: self.payload(),
+            live: None,
         }
     }
 

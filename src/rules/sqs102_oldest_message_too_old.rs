@@ -1,0 +1,34 @@
+//! SQS102 (live): the oldest message has waited longer than the SLA.
+
+use super::{Findings, Rule};
+use crate::finding::Severity;
+use crate::model::Model;
+
+pub static RULE: Rule = Rule {
+    code: "SQS102",
+    name: "oldest-message-too-old",
+    severity: Severity::Warning,
+    summary: "ApproximateAgeOfOldestMessage exceeded the SLA over the lookback (live)",
+    live_only: true,
+    doc: include_str!("../../rules/SQS102.md"),
+    check,
+};
+
+/// Seconds a message may wait (configurable once `.sqsguard.yaml` lands).
+pub const SLA_SECONDS: f64 = 300.0;
+
+fn check(model: &Model, findings: &mut Findings) {
+    for queue in &model.queues {
+        let Some(live) = &queue.live else { continue };
+        let Some(age) = live.oldest_age_max else { continue };
+        if age <= SLA_SECONDS {
+            continue;
+        }
+        let message = format!(
+            "ApproximateAgeOfOldestMessage reached {age:.0} s in the last {} s, above the {SLA_SECONDS:.0} s SLA: consumers are behind or failing",
+            live.lookback_seconds
+        );
+        let fix = "check the consumer's errors and throughput (scale it out, or raise the event source mapping's MaximumConcurrency), and alarm on ApproximateAgeOfOldestMessage".to_string();
+        findings.add(&RULE, &queue.resource, &queue.origin, message, fix);
+    }
+}

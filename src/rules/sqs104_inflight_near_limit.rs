@@ -1,0 +1,36 @@
+//! SQS104 (live): in-flight messages near SQS's limit.
+
+use super::{Findings, Rule};
+use crate::finding::Severity;
+use crate::model::Model;
+
+pub static RULE: Rule = Rule {
+    code: "SQS104",
+    name: "inflight-near-limit",
+    severity: Severity::Warning,
+    summary: "In-flight messages exceed 80% of SQS's limit (live)",
+    live_only: true,
+    doc: include_str!("../../rules/SQS104.md"),
+    check,
+};
+
+pub const STANDARD_LIMIT: u64 = 120_000;
+pub const FIFO_LIMIT: u64 = 20_000;
+
+fn check(model: &Model, findings: &mut Findings) {
+    for queue in &model.queues {
+        let Some(live) = &queue.live else { continue };
+        let Some(in_flight) = live.in_flight else { continue };
+        let fifo = queue.fifo.any_known(|f| *f);
+        let limit = if fifo { FIFO_LIMIT } else { STANDARD_LIMIT };
+        if in_flight * 10 <= limit * 8 {
+            continue;
+        }
+        let message = format!(
+            "{in_flight} messages are in flight, more than 80% of the {limit} SQS allows for a {} queue: at the limit, short-polling receives fail with OverLimit and long polls return nothing",
+            if fifo { "FIFO" } else { "standard" }
+        );
+        let fix = "make consumers delete messages as soon as they are processed, and shorten VisibilityTimeout to what processing needs".to_string();
+        findings.add(&RULE, &queue.resource, &queue.origin, message, fix);
+    }
+}
