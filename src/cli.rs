@@ -24,6 +24,8 @@ enum Command {
     Lint(LintArgs),
     /// Turn a pipeline spec into CloudFormation or Terraform that passes every rule.
     Generate(GenerateArgs),
+    /// Check live queues, event source mappings and alarms (read-only).
+    Audit(AuditArgs),
     /// List the rule catalog.
     Rules {
         #[arg(long, value_enum, default_value_t = CatalogFormat::Table)]
@@ -73,6 +75,32 @@ struct GenerateArgs {
     /// that replace the built-in ones.
     #[arg(long)]
     templates: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct AuditArgs {
+    /// Regions to audit (repeatable); default: the credential chain's Region.
+    #[arg(long = "region")]
+    regions: Vec<String>,
+    /// A named profile of the shared AWS config.
+    #[arg(long)]
+    profile: Option<String>,
+    /// Any SQS-compatible endpoint (AWS_ENDPOINT_URL is honoured too).
+    #[arg(long)]
+    endpoint_url: Option<String>,
+    /// Only queues whose name starts with this.
+    #[arg(long)]
+    queue_prefix: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Pretty)]
+    format: Format,
+    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+    fail_on: FailOn,
+    /// CloudWatch window: 30m, 1h, 1d ... (or seconds).
+    #[arg(long, default_value = "1h")]
+    lookback: String,
+    /// Queues read at once.
+    #[arg(long, default_value_t = 16)]
+    concurrency: usize,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +161,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Lint(args) => run_lint(args),
         Command::Generate(args) => run_generate(args),
+        Command::Audit(args) => run_audit(args),
         Command::Rules { format } => {
             print(&catalog(format));
             ExitCode::SUCCESS
@@ -217,6 +246,56 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
             ExitCode::from(FINDINGS)
         }
     }
+}
+
+#[cfg(not(feature = "audit"))]
+fn run_audit(_: AuditArgs) -> ExitCode {
+    eprintln!("sqsguard: this build has no live audit; build with `cargo build --release --features audit`");
+    ExitCode::from(USAGE)
+}
+
+#[cfg(feature = "audit")]
+fn run_audit(args: AuditArgs) -> ExitCode {
+    let lookback = match crate::generate::spec::duration(&crate::syntax::Node::new(
+        crate::syntax::Kind::String(args.lookback.clone()),
+        Default::default(),
+    ))
+    .or_else(|| args.lookback.parse().ok())
+    {
+        Some(s) if s >= 60 => s,
+        _ => {
+            eprintln!("sqsguard: --lookback {}: use a duration of at least a minute (30m, 1h, 1d)", args.lookback);
+            return ExitCode::from(USAGE);
+        }
+    };
+    let opts = crate::audit::Options {
+        regions: args.regions,
+        profile: args.profile,
+        endpoint_url: args.endpoint_url,
+        queue_prefix: args.queue_prefix,
+        lookback_seconds: lookback,
+        concurrency: args.concurrency,
+        connect_timeout: std::time::Duration::from_secs(3),
+    };
+    let audit = match crate::audit::run(&opts) {
+        Ok(a) => a,
+        Err(message) => {
+            eprintln!("sqsguard: audit failed: {message}");
+            return ExitCode::from(USAGE);
+        }
+    };
+    let outcome = audit.outcome;
+    let text = match args.format {
+        Format::Json => report::json::render(&outcome),
+        Format::Pretty => {
+            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
+            report::pretty::render(&outcome, Style { color, width })
+        }
+    };
+    print(&text);
+    let failing = args.fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
+    if failing { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
 }
 
 fn stderr_style() -> Style {

@@ -4,6 +4,8 @@
 //! audit) fill one [`model`]; [`rules`] check it; [`report`] prints the
 //! [`finding`]s; [`lint`] ties files to all of that.
 
+#[cfg(feature = "audit")]
+pub mod audit;
 pub mod cfn;
 pub mod cli;
 pub mod discover;

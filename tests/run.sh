@@ -30,5 +30,9 @@ export SQSGUARD_VENV="$PWD/$venv"
 # Snapshots are reviewed, never written, when the tests run here.
 export INSTA_UPDATE=no
 cargo fmt --check
-cargo clippy --release --all-targets --locked -- -D warnings
+# Clippy over everything, the live audit (feature `audit`) included.
+cargo clippy --all-targets --features audit --locked -- -D warnings
 cargo test --release --locked "$@"
+# The live audit against moto, in a debug build: the AWS SDK crates build
+# in minutes there, against most of half an hour in release.
+cargo test --features audit --locked --test audit "$@"

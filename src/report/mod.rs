@@ -19,6 +19,9 @@ pub struct Summary {
     pub warnings: usize,
     pub infos: usize,
     pub suppressed: usize,
+    /// Audit only: AWS operations sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_calls: Option<usize>,
 }
 
 impl Summary {
@@ -31,6 +34,7 @@ impl Summary {
             warnings: count(Severity::Warning),
             infos: count(Severity::Info),
             suppressed: 0,
+            api_calls: outcome.api_calls,
         }
     }
 }

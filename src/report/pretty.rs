@@ -52,8 +52,9 @@ pub fn reports(findings: &[Finding], style: Style) -> String {
 
 pub fn summary_line(s: &Summary) -> String {
     let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let calls = s.api_calls.map(|n| format!(", {n} API calls")).unwrap_or_default();
     format!(
-        "sqsguard: {}, {}, {} in {} ({} skipped)",
+        "sqsguard: {}, {}, {} in {} ({} skipped{calls})",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos"),

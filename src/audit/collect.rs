@@ -1,0 +1,306 @@
+//! The AWS calls, and no more than needed: ListQueues (paginated),
+//! GetQueueAttributes(All) once per queue with bounded concurrency,
+//! ListQueueTags only where SQS003 needs a payload declaration,
+//! ListEventSourceMappings once per Region, GetFunctionConfiguration once
+//! per distinct function, CloudWatch GetMetricData batched (500 queries a
+//! call) and DescribeAlarms once per Region (paginated).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use aws_sdk_cloudwatch::primitives::DateTime;
+use aws_sdk_cloudwatch::types::{Dimension, Metric, MetricDataQuery, MetricStat};
+use aws_sdk_sqs::error::ProvideErrorMetadata;
+use aws_sdk_sqs::types::QueueAttributeName;
+use tokio::sync::Semaphore;
+
+/// Everything read in one Region.
+#[derive(Debug, Default)]
+pub struct Region {
+    pub queues: Vec<LiveQueueData>,
+    pub mappings: Vec<Mapping>,
+    /// Function ARN -> timeout in seconds.
+    pub timeouts: HashMap<String, Option<i32>>,
+    pub alarms: Vec<LiveAlarm>,
+    /// Queues or APIs that could not be read, with the reason.
+    pub skipped: Vec<(String, String)>,
+}
+
+#[derive(Debug, Default)]
+pub struct LiveQueueData {
+    pub url: String,
+    pub attributes: BTreeMap<String, String>,
+    pub tags: BTreeMap<String, String>,
+    /// (NumberOfEmptyReceives sum, NumberOfMessagesReceived sum, ApproximateAgeOfOldestMessage max).
+    pub metrics: (Option<f64>, Option<f64>, Option<f64>),
+}
+
+#[derive(Debug)]
+pub struct Mapping {
+    pub uuid: String,
+    pub source_arn: String,
+    pub function_arn: Option<String>,
+    pub batch_size: Option<i32>,
+    pub batching_window: Option<i32>,
+    pub response_types: Vec<String>,
+    pub enabled: bool,
+}
+
+#[derive(Debug)]
+pub struct LiveAlarm {
+    pub name: String,
+    pub metrics: Vec<(Option<String>, Option<String>, Option<String>)>,
+    pub comparison: Option<String>,
+    pub threshold: Option<f64>,
+}
+
+pub struct Clients {
+    pub sqs: aws_sdk_sqs::Client,
+    pub lambda: aws_sdk_lambda::Client,
+    pub cloudwatch: aws_sdk_cloudwatch::Client,
+}
+
+/// A failure that stops the whole audit (no endpoint, no credentials).
+pub fn fatal(e: impl std::error::Error + 'static) -> String {
+    chain(&e)
+}
+
+/// An error and its causes on one line (`dispatch failure: io error: ...`),
+/// without the debug dump DisplayErrorContext appends.
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        cause = c.source();
+    }
+    parts.join(": ").replace('\n', " ")
+}
+
+/// Read one Region. `Err` only when AWS cannot be reached at all.
+pub async fn region(
+    c: &Clients,
+    prefix: Option<&str>,
+    lookback_seconds: u64,
+    concurrency: usize,
+) -> Result<Region, String> {
+    let mut out = Region::default();
+    let mut urls = Vec::new();
+    let mut pages =
+        c.sqs.list_queues().set_queue_name_prefix(prefix.map(str::to_string)).max_results(1000).into_paginator().send();
+    while let Some(page) = pages.next().await {
+        match page {
+            Ok(page) => urls.extend(page.queue_urls().iter().cloned()),
+            Err(e) if e.as_service_error().is_some() => {
+                out.skipped.push(("ListQueues".into(), service_reason(&e)));
+                return Ok(out);
+            }
+            Err(e) => return Err(fatal(e)),
+        }
+    }
+
+    let semaphore = Arc::new(Semaphore::new(concurrency.max(1)));
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, url) in urls.into_iter().enumerate() {
+        let sqs = c.sqs.clone();
+        let permit = semaphore.clone();
+        tasks.spawn(async move {
+            let _permit = permit.acquire_owned().await;
+            let result =
+                sqs.get_queue_attributes().queue_url(&url).attribute_names(QueueAttributeName::All).send().await;
+            (i, url, result)
+        });
+    }
+    let mut read = Vec::new();
+    while let Some(joined) = tasks.join_next().await {
+        let Ok((i, url, result)) = joined else { continue };
+        match result {
+            Ok(o) => {
+                let attributes =
+                    o.attributes().into_iter().flatten().map(|(k, v)| (k.as_str().to_string(), v.clone())).collect();
+                read.push((i, LiveQueueData { url, attributes, ..Default::default() }));
+            }
+            // Deleted between ListQueues and now: nothing to say.
+            Err(e) if e.code().is_some_and(|c| c.contains("NonExistentQueue") || c.contains("QueueDoesNotExist")) => {}
+            Err(e) if e.as_service_error().is_some() => out.skipped.push((url, service_reason(&e))),
+            Err(e) => out.skipped.push((url, fatal(e))),
+        }
+    }
+    read.sort_by_key(|(i, _)| *i);
+    out.queues = read.into_iter().map(|(_, q)| q).collect();
+
+    // Tags only where a payload declaration matters (FIFO with
+    // content-based deduplication): one call for those queues alone.
+    for q in &mut out.queues {
+        let wants = q.attributes.get("FifoQueue").is_some_and(|v| v == "true")
+            && q.attributes.get("ContentBasedDeduplication").is_some_and(|v| v == "true");
+        if !wants {
+            continue;
+        }
+        match c.sqs.list_queue_tags().queue_url(&q.url).send().await {
+            Ok(o) => q.tags = o.tags().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            Err(e) => out.skipped.push((format!("{} (tags)", q.url), service_reason_or(&e))),
+        }
+    }
+
+    let mut mappings = c.lambda.list_event_source_mappings().into_paginator().items().send();
+    while let Some(item) = mappings.next().await {
+        match item {
+            Ok(m) => {
+                let Some(source) = m.event_source_arn().filter(|a| a.contains(":sqs:")) else { continue };
+                out.mappings.push(Mapping {
+                    uuid: m.uuid().unwrap_or_default().to_string(),
+                    source_arn: source.to_string(),
+                    function_arn: m.function_arn().map(str::to_string),
+                    batch_size: m.batch_size(),
+                    batching_window: m.maximum_batching_window_in_seconds(),
+                    response_types: m.function_response_types().iter().map(|t| t.as_str().to_string()).collect(),
+                    enabled: !matches!(m.state(), Some("Disabled" | "Disabling")),
+                });
+            }
+            Err(e) => {
+                out.skipped.push(("ListEventSourceMappings".into(), service_reason_or(&e)));
+                break;
+            }
+        }
+    }
+    let functions: std::collections::BTreeSet<String> =
+        out.mappings.iter().filter_map(|m| m.function_arn.clone()).collect();
+    for arn in functions {
+        let timeout = match c.lambda.get_function_configuration().function_name(&arn).send().await {
+            Ok(f) => f.timeout(),
+            Err(e) => {
+                out.skipped.push((format!("{arn} (configuration)"), service_reason_or(&e)));
+                None
+            }
+        };
+        out.timeouts.insert(arn, timeout);
+    }
+
+    metrics(c, &mut out, lookback_seconds).await;
+
+    let mut pages = c.cloudwatch.describe_alarms().into_paginator().send();
+    while let Some(page) = pages.next().await {
+        match page {
+            Ok(page) => {
+                for a in page.metric_alarms() {
+                    let mut metrics = Vec::new();
+                    let queue_of = |dims: &[Dimension]| {
+                        dims.iter().find(|d| d.name() == Some("QueueName")).and_then(|d| d.value().map(str::to_string))
+                    };
+                    if a.metric_name().is_some() {
+                        metrics.push((
+                            a.namespace().map(str::to_string),
+                            a.metric_name().map(str::to_string),
+                            queue_of(a.dimensions()),
+                        ));
+                    }
+                    for q in a.metrics() {
+                        if let Some(m) = q.metric_stat().and_then(|s| s.metric()) {
+                            metrics.push((
+                                m.namespace().map(str::to_string),
+                                m.metric_name().map(str::to_string),
+                                queue_of(m.dimensions()),
+                            ));
+                        }
+                    }
+                    out.alarms.push(LiveAlarm {
+                        name: a.alarm_name().unwrap_or_default().to_string(),
+                        metrics,
+                        comparison: a.comparison_operator().map(|c| c.as_str().to_string()),
+                        threshold: a.threshold(),
+                    });
+                }
+            }
+            Err(e) => {
+                out.skipped.push(("DescribeAlarms".into(), service_reason_or(&e)));
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Three statistics per queue over the lookback, 500 queries a call.
+async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64) {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    // Whole minutes, so the single period covers the window exactly.
+    let period = lookback_seconds.max(60) / 60 * 60;
+    // End a minute ahead: a datapoint from this very second must count.
+    let (start, end) = (DateTime::from_secs((now + 60 - period) as i64), DateTime::from_secs((now + 60) as i64));
+    let mut queries = Vec::new();
+    for (i, q) in out.queues.iter().enumerate() {
+        let name = q.url.rsplit('/').next().unwrap_or_default().to_string();
+        for (suffix, metric, stat) in [
+            ("e", "NumberOfEmptyReceives", "Sum"),
+            ("r", "NumberOfMessagesReceived", "Sum"),
+            ("a", "ApproximateAgeOfOldestMessage", "Maximum"),
+        ] {
+            let dim = Dimension::builder().name("QueueName").value(&name).build();
+            let m = Metric::builder().namespace("AWS/SQS").metric_name(metric).dimensions(dim).build();
+            let stat = MetricStat::builder().metric(m).period(period as i32).stat(stat).build();
+            queries.push(
+                MetricDataQuery::builder().id(format!("q{i}{suffix}")).metric_stat(stat).return_data(true).build(),
+            );
+        }
+    }
+    for chunk in queries.chunks(500) {
+        let mut token = None;
+        loop {
+            let result = c
+                .cloudwatch
+                .get_metric_data()
+                .set_metric_data_queries(Some(chunk.to_vec()))
+                .start_time(start)
+                .end_time(end)
+                .set_next_token(token.clone())
+                .send()
+                .await;
+            let page = match result {
+                Ok(page) => page,
+                Err(e) => {
+                    out.skipped.push(("GetMetricData".into(), service_reason_or(&e)));
+                    return;
+                }
+            };
+            for r in page.metric_data_results() {
+                let Some(id) = r.id() else { continue };
+                let (index, kind) = id[1..].split_at(id.len().saturating_sub(2));
+                let Some(q) = index.parse::<usize>().ok().and_then(|i| out.queues.get_mut(i)) else { continue };
+                let values = r.values();
+                match kind {
+                    "e" => q.metrics.0 = Some(values.iter().sum()),
+                    "r" => q.metrics.1 = Some(values.iter().sum()),
+                    _ => q.metrics.2 = values.iter().copied().reduce(f64::max),
+                }
+            }
+            token = page.next_token().map(str::to_string);
+            if token.is_none() {
+                break;
+            }
+        }
+    }
+}
+
+fn service_reason<E: ProvideErrorMetadata>(e: &E) -> String {
+    match (e.code(), e.message()) {
+        (Some(code), Some(message)) => format!("{code}: {message}"),
+        (Some(code), None) => code.to_string(),
+        _ => "the service refused the call".to_string(),
+    }
+}
+
+fn service_reason_or<E, R>(e: &aws_sdk_sqs::error::SdkError<E, R>) -> String
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+    R: std::fmt::Debug + 'static,
+{
+    if e.as_service_error().is_some() { service_reason(e) } else { fatal_ref(e) }
+}
+
+fn fatal_ref(e: &(dyn std::error::Error + 'static)) -> String {
+    chain(e)
+}

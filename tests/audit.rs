@@ -1,0 +1,205 @@
+//! The live audit against a real AWS-compatible server: moto, started on a
+//! free loopback port for each test and stopped after it (tests/run.sh
+//! installs it). Needs `--features audit`.
+#![cfg(feature = "audit")]
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+struct Moto {
+    child: Child,
+    endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn venv_bin(name: &str) -> Option<PathBuf> {
+    let venv = std::env::var_os("SQSGUARD_VENV").map(PathBuf::from).unwrap_or_else(|| common::root().join(".venv"));
+    let path = venv.join("bin").join(name);
+    path.exists().then_some(path)
+}
+
+/// A fresh moto server, or `None` (loudly; a failure under CI) when it is
+/// not installed.
+fn moto() -> Option<Moto> {
+    let Some(server) = venv_bin("moto_server") else {
+        eprintln!("\n*** SKIPPED: moto is not installed (tests/run.sh installs it) ***\n");
+        assert!(std::env::var_os("CI").is_none(), "moto is not installed");
+        return None;
+    };
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(server)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "moto did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Some(Moto { child, endpoint: format!("http://127.0.0.1:{port}") })
+}
+
+fn scenario(moto: &Moto, args: &[&str]) {
+    let python = venv_bin("python").unwrap();
+    let out = Command::new(python)
+        .arg(common::root().join("tests/fixtures/audit/scenario.py"))
+        .arg(&moto.endpoint)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "scenario: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn audit(endpoint: &str, extra: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["audit", "--region", "us-east-1", "--endpoint-url", endpoint])
+        .args(extra)
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "secret-that-must-not-leak")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn each_live_problem_is_found_and_the_clean_pipeline_is_left_alone() {
+    let Some(moto) = moto() else { return };
+    scenario(&moto, &["problems"]);
+    let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let mut found: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let resource = f["resource"].as_str().unwrap();
+            let short = if resource.contains('/') {
+                resource.rsplit('/').next().unwrap().to_string()
+            } else {
+                "mapping".to_string()
+            };
+            (f["rule"].as_str().unwrap().to_string(), short)
+        })
+        .collect();
+    found.sort();
+    let expected: Vec<(String, String)> = [
+        ("SQS002", "jobs"),
+        ("SQS004", "backlog"),
+        ("SQS005", "mapping"),
+        ("SQS006", "backlog"),
+        ("SQS007", "jobs"),
+        ("SQS008", "jobs"),
+        ("SQS011", "mapping"),
+        ("SQS015", "jobs-dlq"),
+        ("SQS016", "backlog"),
+        ("SQS101", "jobs-dlq"),
+        ("SQS102", "jobs"),
+        ("SQS103", "backlog"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(found, expected, "{stdout}");
+    for f in doc["findings"].as_array().unwrap() {
+        assert_eq!(f["region"], "us-east-1");
+        if f["resource"].as_str().unwrap().contains('/') {
+            assert_eq!(f["account"], "123456789012");
+        }
+    }
+    let summary = &doc["summary"];
+    assert_eq!(summary["files"], 5, "five queues audited");
+    assert!(!stdout.contains("secret-that-must-not-leak") && !stderr.contains("secret-that-must-not-leak"));
+}
+
+#[test]
+fn the_audit_only_reads() {
+    let Some(moto) = moto() else { return };
+    scenario(&moto, &["problems"]);
+    // SAFETY: this test runs the audit in-process; no other thread reads
+    // the environment meanwhile.
+    unsafe {
+        std::env::set_var("AWS_ACCESS_KEY_ID", "test");
+        std::env::set_var("AWS_SECRET_ACCESS_KEY", "test");
+        std::env::set_var("AWS_EC2_METADATA_DISABLED", "true");
+    }
+    let opts = sqsguard::audit::Options {
+        regions: vec!["us-east-1".into()],
+        profile: None,
+        endpoint_url: Some(moto.endpoint.clone()),
+        queue_prefix: None,
+        lookback_seconds: 3600,
+        concurrency: 16,
+        connect_timeout: Duration::from_secs(3),
+    };
+    let audit = sqsguard::audit::run(&opts).unwrap();
+    let operations = audit.calls.operations();
+    assert!(operations.len() >= 8, "{operations:?}");
+    for op in &operations {
+        let name = op.rsplit('.').next().unwrap();
+        assert!(
+            name.starts_with("List") || name.starts_with("Get") || name.starts_with("Describe"),
+            "the audit sent {op}, which is not a read"
+        );
+    }
+}
+
+#[test]
+fn a_thousand_queues_stay_within_the_call_budget() {
+    let Some(moto) = moto() else { return };
+    scenario(&moto, &["load", "1000"]);
+    let started = Instant::now();
+    let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json", "--fail-on", "never"]);
+    let elapsed = started.elapsed();
+    assert_eq!(code, Some(0), "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["summary"]["files"], 1000);
+    let calls = doc["summary"]["api_calls"].as_u64().unwrap();
+    // 1.1 calls a queue, plus pagination and per-Region calls.
+    assert!(calls as f64 <= 1.1 * 1000.0 + 10.0, "{calls} calls for 1000 queues");
+    eprintln!("1000 queues: {calls} API calls in {elapsed:?}");
+}
+
+#[test]
+fn an_unreachable_endpoint_or_missing_credentials_is_one_line_and_exit_2() {
+    let started = Instant::now();
+    let (code, stdout, stderr) = audit("http://127.0.0.1:1", &[]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("Connection refused"), "{stderr}");
+
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["audit", "--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:1"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("no credentials"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}
