@@ -63,6 +63,8 @@ pub struct Plan {
     pub description: String,
     pub emit_function: bool,
     pub payload_declared: bool,
+    /// The queue gets a Tags list (spec tags, or the payload tag).
+    pub queue_has_tags: bool,
     pub key_order: String,
     /// `!Sub` string of the queue's ARN (the DLQ's RedriveAllowPolicy
     /// cannot `!GetAtt` it: the queue already refers to the DLQ).
@@ -275,6 +277,7 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
         ),
         emit_function: lambda.as_ref().is_some_and(|l| l.function.is_none()),
         payload_declared: payload.is_some(),
+        queue_has_tags: payload.is_some() || !spec.tags.is_empty(),
         key_order: if payload.is_some_and(|p| p.key_order_unstable) { "unstable".into() } else { "stable".into() },
         queue_arn_sub: format!("arn:${{AWS::Partition}}:sqs:${{AWS::Region}}:${{AWS::AccountId}}:{queue_name}"),
         topic_arn_sub: topic.as_ref().map(|t| {
