@@ -9,7 +9,9 @@
 
 use std::path::Path;
 
-use handlebars::{Context, Handlebars, Helper, HelperResult, Output as HbOutput, RenderContext, RenderErrorReason};
+use handlebars::{
+    Context, Handlebars, Helper, HelperDef, HelperResult, Output as HbOutput, RenderContext, RenderErrorReason,
+};
 use serde_json::Value;
 
 use super::plan::Plan;
@@ -33,10 +35,9 @@ pub fn registry(dir: Option<&Path>) -> Result<Handlebars<'static>, String> {
     let mut hb = Handlebars::new();
     hb.set_strict_mode(true);
     hb.register_escape_fn(handlebars::no_escape);
-    hb.register_helper("yaml", Box::new(yaml_helper));
-    hb.register_helper("json", Box::new(json_helper));
-    hb.register_helper("hcl", Box::new(hcl_helper));
-    hb.register_helper("hcl_inner", Box::new(hcl_inner_helper));
+    for s in SERIALIZERS {
+        hb.register_helper(s.name, Box::new(Serializer { name: s.name, write: s.write }));
+    }
     for (name, text) in BUILTIN {
         let custom = dir.map(|d| d.join(format!("{name}.hbs"))).filter(|p| p.is_file());
         let text = match custom {
@@ -74,50 +75,34 @@ fn param<'a>(h: &'a Helper<'_>, name: &'static str) -> Result<&'a Value, RenderE
     Ok(p.value())
 }
 
-fn yaml_helper(
-    h: &Helper<'_>,
-    _: &Handlebars<'_>,
-    _: &Context,
-    _: &mut RenderContext<'_, '_>,
-    out: &mut dyn HbOutput,
-) -> HelperResult {
-    out.write(&yaml(param(h, "yaml")?))?;
-    Ok(())
+/// A helper that writes its one argument through a serializer.
+struct Serializer {
+    name: &'static str,
+    write: fn(&Value) -> String,
 }
 
-fn json_helper(
-    h: &Helper<'_>,
-    _: &Handlebars<'_>,
-    _: &Context,
-    _: &mut RenderContext<'_, '_>,
-    out: &mut dyn HbOutput,
-) -> HelperResult {
-    out.write(&serde_json::to_string(param(h, "json")?).unwrap_or_default())?;
-    Ok(())
+impl HelperDef for Serializer {
+    fn call<'reg: 'rc, 'rc>(
+        &self,
+        h: &Helper<'rc>,
+        _: &'reg Handlebars<'reg>,
+        _: &'rc Context,
+        _: &mut RenderContext<'reg, 'rc>,
+        out: &mut dyn HbOutput,
+    ) -> HelperResult {
+        out.write(&(self.write)(param(h, self.name)?))?;
+        Ok(())
+    }
 }
 
-fn hcl_helper(
-    h: &Helper<'_>,
-    _: &Handlebars<'_>,
-    _: &Context,
-    _: &mut RenderContext<'_, '_>,
-    out: &mut dyn HbOutput,
-) -> HelperResult {
-    out.write(&hcl(param(h, "hcl")?))?;
-    Ok(())
-}
-
-fn hcl_inner_helper(
-    h: &Helper<'_>,
-    _: &Handlebars<'_>,
-    _: &Context,
-    _: &mut RenderContext<'_, '_>,
-    out: &mut dyn HbOutput,
-) -> HelperResult {
-    let v = param(h, "hcl_inner")?;
-    out.write(&hcl_inner(v.as_str().unwrap_or_default()))?;
-    Ok(())
-}
+/// `yaml`, `json`, `hcl` (a whole HCL value) and `hcl_inner` (text inside
+/// an HCL string).
+const SERIALIZERS: &[Serializer] = &[
+    Serializer { name: "yaml", write: yaml },
+    Serializer { name: "json", write: |v| serde_json::to_string(v).unwrap_or_default() },
+    Serializer { name: "hcl", write: hcl },
+    Serializer { name: "hcl_inner", write: |v| hcl_inner(v.as_str().unwrap_or_default()) },
+];
 
 /// Text for inside an HCL quoted string or comment: quotes, backslashes,
 /// newlines, `${` and `%{` escaped.
