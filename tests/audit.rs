@@ -203,3 +203,50 @@ fn an_unreachable_endpoint_or_missing_credentials_is_one_line_and_exit_2() {
     assert!(stderr.contains("no credentials"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
+    let Some(server) = venv_bin("moto_server") else { return drop(moto()) };
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(server)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .env("INITIAL_NO_AUTH_ACTION_COUNT", "6")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let moto = Moto { child, endpoint: format!("http://127.0.0.1:{port}") };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "moto did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let setup = Command::new(venv_bin("python").unwrap())
+        .arg(common::root().join("tests/fixtures/audit/restricted.py"))
+        .arg(&moto.endpoint)
+        .output()
+        .unwrap();
+    assert!(setup.status.success(), "{}", String::from_utf8_lossy(&setup.stderr));
+    let keys: Value = serde_json::from_slice(&setup.stdout).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["audit", "--region", "us-east-1", "--endpoint-url", &moto.endpoint, "--format", "json"])
+        .env("AWS_ACCESS_KEY_ID", keys["key"].as_str().unwrap())
+        .env("AWS_SECRET_ACCESS_KEY", keys["secret"].as_str().unwrap())
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let notes: Vec<&str> = doc["notes"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap()).collect();
+    assert!(notes.iter().any(|n| n.contains("/secret") && n.contains("AccessDenied")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("DescribeAlarms") && n.contains("AccessDenied")), "{notes:?}");
+    // moto also refuses this auditor ListEventSourceMappings and
+    // GetMetricData (its IAM emulation for Lambda and CloudWatch), so more
+    // than the two denied here may be skipped; each is reported the same way.
+    assert!(doc["summary"]["skipped"].as_u64().unwrap() >= 2, "{stdout}");
+    assert_eq!(doc["summary"]["skipped"].as_u64().unwrap() as usize, notes.len());
+    assert_eq!(doc["summary"]["files"], 1, "the readable queue was audited");
+    let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    assert!(rules.contains(&"SQS016"), "{rules:?}");
+}

@@ -12,6 +12,7 @@ use aws_sdk_cloudwatch::primitives::DateTime;
 use aws_sdk_cloudwatch::types::{Dimension, Metric, MetricDataQuery, MetricStat};
 use aws_sdk_sqs::error::ProvideErrorMetadata;
 use aws_sdk_sqs::types::QueueAttributeName;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use tokio::sync::Semaphore;
 
 /// Everything read in one Region.
@@ -95,7 +96,7 @@ pub async fn region(
         match page {
             Ok(page) => urls.extend(page.queue_urls().iter().cloned()),
             Err(e) if e.as_service_error().is_some() => {
-                out.skipped.push(("ListQueues".into(), service_reason(&e)));
+                out.skipped.push(("ListQueues".into(), service_reason_or(&e)));
                 return Ok(out);
             }
             Err(e) => return Err(fatal(e)),
@@ -125,8 +126,7 @@ pub async fn region(
             }
             // Deleted between ListQueues and now: nothing to say.
             Err(e) if e.code().is_some_and(|c| c.contains("NonExistentQueue") || c.contains("QueueDoesNotExist")) => {}
-            Err(e) if e.as_service_error().is_some() => out.skipped.push((url, service_reason(&e))),
-            Err(e) => out.skipped.push((url, fatal(e))),
+            Err(e) => out.skipped.push((url, service_reason_or(&e))),
         }
     }
     read.sort_by_key(|(i, _)| *i);
@@ -293,12 +293,27 @@ fn service_reason<E: ProvideErrorMetadata>(e: &E) -> String {
     }
 }
 
-fn service_reason_or<E, R>(e: &aws_sdk_sqs::error::SdkError<E, R>) -> String
+fn service_reason_or<E>(e: &aws_sdk_sqs::error::SdkError<E, HttpResponse>) -> String
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
-    R: std::fmt::Debug + 'static,
 {
-    if e.as_service_error().is_some() { service_reason(e) } else { fatal_ref(e) }
+    if e.as_service_error().is_none() {
+        return fatal_ref(e);
+    }
+    match (e.code(), e.raw_response()) {
+        // An error body the SDK could not read still has its HTTP status.
+        (None, Some(raw)) => format!("HTTP {} ({})", raw.status().as_u16(), status_words(raw.status().as_u16())),
+        _ => service_reason(e),
+    }
+}
+
+fn status_words(status: u16) -> &'static str {
+    match status {
+        401 | 403 => "AccessDenied",
+        404 => "not found",
+        429 => "throttled",
+        _ => "refused",
+    }
 }
 
 fn fatal_ref(e: &(dyn std::error::Error + 'static)) -> String {
