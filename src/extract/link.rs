@@ -68,10 +68,6 @@ impl Linker {
         }
     }
 
-    pub fn is_queue(&self, id: &str) -> bool {
-        self.queue_ids.contains_key(id)
-    }
-
     /// What a queue reference (ARN, URL, name, or a reference to the queue
     /// resource) names.
     pub fn queue_target(&self, r: &R) -> Value<Target> {

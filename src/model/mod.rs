@@ -7,7 +7,7 @@
 
 mod value;
 
-pub use value::{Alt, Attr, Origin, Value, When, pairs};
+pub use value::{Alt, Attr, Origin, Value, When};
 
 /// Index of a queue in [`Model::queues`].
 pub type QueueIdx = usize;
@@ -268,7 +268,6 @@ pub enum Field {
     RetentionPeriod,
     DelaySeconds,
     FifoQueue,
-    QueueName,
     ContentBasedDedup,
     SqsManagedSse,
     KmsMasterKeyId,
@@ -289,7 +288,6 @@ impl Dialect {
             (Dialect::CloudFormation, RetentionPeriod) => "MessageRetentionPeriod",
             (Dialect::CloudFormation, DelaySeconds) => "DelaySeconds",
             (Dialect::CloudFormation, FifoQueue) => "FifoQueue",
-            (Dialect::CloudFormation, QueueName) => "QueueName",
             (Dialect::CloudFormation, ContentBasedDedup) => "ContentBasedDeduplication",
             (Dialect::CloudFormation, SqsManagedSse) => "SqsManagedSseEnabled",
             (Dialect::CloudFormation, KmsMasterKeyId) => "KmsMasterKeyId",
@@ -304,7 +302,6 @@ impl Dialect {
             (Dialect::Terraform, RetentionPeriod) => "message_retention_seconds",
             (Dialect::Terraform, DelaySeconds) => "delay_seconds",
             (Dialect::Terraform, FifoQueue) => "fifo_queue",
-            (Dialect::Terraform, QueueName) => "name",
             (Dialect::Terraform, ContentBasedDedup) => "content_based_deduplication",
             (Dialect::Terraform, SqsManagedSse) => "sqs_managed_sse_enabled",
             (Dialect::Terraform, KmsMasterKeyId) => "kms_master_key_id",

@@ -144,51 +144,10 @@ impl<T> Attr<T> {
         self.alts.iter().any(|a| !matches!(a.value, Value::Absent))
     }
 
-    /// True when some alternative may hold `pred` (unknown counts as maybe).
-    pub fn may(&self, pred: impl Fn(&T) -> bool) -> bool {
-        self.alts.iter().any(|a| match &a.value {
-            Value::Known(v) => pred(v),
-            Value::Unknown(_) => true,
-            Value::Absent => false,
-        })
-    }
-
     /// True when some alternative is known to satisfy `pred`.
     pub fn any_known(&self, pred: impl Fn(&T) -> bool) -> bool {
         self.alts.iter().any(|a| matches!(&a.value, Value::Known(v) if pred(v)))
     }
-
-    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> Attr<U> {
-        Attr {
-            alts: self
-                .alts
-                .iter()
-                .map(|a| Alt {
-                    value: match &a.value {
-                        Value::Known(v) => Value::Known(f(v)),
-                        Value::Unknown(why) => Value::Unknown(why.clone()),
-                        Value::Absent => Value::Absent,
-                    },
-                    origin: a.origin.clone(),
-                    when: a.when.clone(),
-                })
-                .collect(),
-        }
-    }
-}
-
-/// Every consistent pairing of two attributes' alternatives, with the
-/// combined conditions.
-pub fn pairs<'a, A, B>(a: &'a Attr<A>, b: &'a Attr<B>) -> Vec<(&'a Alt<A>, &'a Alt<B>, When)> {
-    let mut out = Vec::new();
-    for x in &a.alts {
-        for y in &b.alts {
-            if let Some(when) = x.when.and(&y.when) {
-                out.push((x, y, when));
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
