@@ -304,3 +304,121 @@ fn generated_stacks_deploy_and_audit_clean() {
         .collect();
     assert!(unexpected.is_empty(), "the generated pipelines, deployed, should audit clean: {unexpected:#?}");
 }
+
+/// moto returns no RedriveAllowPolicy attribute, so the AWS provider waits
+/// forever for an `aws_sqs_queue_redrive_allow_policy` to show. Under moto
+/// (and only there) an override file gives each such resource `count = 0`;
+/// no rule reads the allow policy.
+fn moto_overrides(module: &str) -> String {
+    let mut out = String::new();
+    for line in module.lines() {
+        if let Some(rest) = line.strip_prefix("resource \"aws_sqs_queue_redrive_allow_policy\" ") {
+            out.push_str(&format!("resource \"aws_sqs_queue_redrive_allow_policy\" {}\n  count = 0\n}}\n", rest));
+        }
+    }
+    out
+}
+
+/// The provider pointed at moto: every service the modules use, fake keys,
+/// and no call to the real STS or to IMDS.
+fn moto_provider(endpoint: &str) -> String {
+    let services = ["sqs", "lambda", "cloudwatch", "iam", "sts", "logs", "s3"];
+    let endpoints: String = services.iter().map(|s| format!("    {s} = \"{endpoint}\"\n")).collect();
+    format!(
+        "provider \"aws\" {{\n  region                      = \"us-east-1\"\n  access_key                  = \"test\"\n  \
+         secret_key                  = \"test\"\n  skip_credentials_validation = true\n  skip_metadata_api_check     = true\n  \
+         skip_requesting_account_id  = true\n  endpoints {{\n{endpoints}  }}\n}}\n"
+    )
+}
+
+/// `terraform apply` into moto of a root module that calls each of
+/// `modules` (a folder of .tf files) as a child module, after the scenario
+/// created what they expect to exist (functions, role, code bucket). False,
+/// loudly (a failure under CI), where terraform or its offline provider is
+/// missing.
+fn terraform_apply(moto: &Moto, modules: &[PathBuf]) -> bool {
+    let skip = |what: &str| {
+        eprintln!("\n*** SKIPPED: {what} is not installed ***\n");
+        assert!(std::env::var_os("CI").is_none(), "{what} is not installed");
+        false
+    };
+    if Command::new("terraform").arg("version").output().is_err() {
+        return skip("terraform");
+    }
+    let Some(plugins) = common::terraform_plugin_dir() else { return skip("the offline hashicorp/aws provider") };
+    scenario(moto, &["deploy"]);
+    let root = tempfile::tempdir().unwrap();
+    let mut main = moto_provider(&moto.endpoint);
+    for (i, dir) in modules.iter().enumerate() {
+        let child = root.path().join(format!("m{i}"));
+        std::fs::create_dir(&child).unwrap();
+        let mut source = String::new();
+        for f in std::fs::read_dir(dir).unwrap().flatten() {
+            let text = std::fs::read_to_string(f.path()).unwrap();
+            source.push_str(&text);
+            std::fs::write(child.join(f.file_name()), text).unwrap();
+        }
+        std::fs::write(child.join("moto_override.tf"), moto_overrides(&source)).unwrap();
+        // A generated module that emits its own function needs its code.
+        let code = if source.contains("variable \"code_bucket\"") {
+            "  code_bucket = \"artifacts\"\n  code_key    = \"consumer.zip\"\n"
+        } else {
+            ""
+        };
+        main.push_str(&format!("\nmodule \"m{i}\" {{\n  source = \"./m{i}\"\n{code}}}\n"));
+    }
+    std::fs::write(root.path().join("main.tf"), main).unwrap();
+    let tf = |args: &[&str]| {
+        // The provider polls each queue for about 25 s; a hang is a failure, not a stuck CI.
+        let out = Command::new("timeout")
+            .arg("600")
+            .arg("terraform")
+            .args(args)
+            .current_dir(root.path())
+            .env("TF_CLI_CONFIG_FILE", "/dev/null")
+            .env("TF_IN_AUTOMATION", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "terraform {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    tf(&["init", "-backend=false", "-input=false", "-no-color", &format!("-plugin-dir={}", plugins.display())]);
+    tf(&["apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=20"]);
+    true
+}
+
+#[test]
+fn lint_and_audit_give_the_same_rules_for_applied_terraform() {
+    let Some(moto) = moto() else { return };
+    let module = common::root().join("tests/fixtures/audit/legacy-worker-tf");
+    if !terraform_apply(&moto, std::slice::from_ref(&module)) {
+        return;
+    }
+    let lint = common::sqsguard(&["lint", "--format", "json", module.to_str().unwrap()]);
+    let (_, audit_out, stderr) = audit(&moto.endpoint, &["--format", "json"]);
+    let from_file = rules_of(&common::stdout(&lint));
+    // Terraform sets queue policies and creates alarms in moto, so nothing is set aside here.
+    assert_eq!(rules_of(&audit_out), from_file, "one rule engine, two sources, one answer\n{audit_out}{stderr}");
+    assert_eq!(from_file.len(), 10, "{from_file:?}");
+}
+
+#[test]
+fn generated_terraform_applies_and_audits_clean() {
+    let Some(moto) = moto() else { return };
+    let modules: Vec<PathBuf> = ["mcp-probe", "high-volume", "ecs-worker", "fifo-commands"]
+        .iter()
+        .map(|e| common::root().join("examples/generate").join(e).join("terraform"))
+        .collect();
+    if !terraform_apply(&moto, &modules) {
+        return;
+    }
+    let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json"]);
+    let doc: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}{stderr}"));
+    assert_eq!(doc["summary"]["files"], 8, "four queues and four DLQs");
+    assert_eq!(doc["findings"], serde_json::json!([]), "the generated pipelines, applied, should audit clean");
+    assert_eq!(code, Some(0));
+}

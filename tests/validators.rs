@@ -125,25 +125,12 @@ fn python_hcl2_parses_every_terraform_file() {
     }
 }
 
-/// The folder holding `registry.terraform.io` with the offline AWS provider.
-fn plugin_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("TF_PLUGIN_DIR") {
-        return Some(dir.into());
-    }
-    let out = Command::new("find")
-        .args(["/", "-maxdepth", "6", "-type", "d", "-name", "registry.terraform.io"])
-        .output()
-        .ok()?;
-    let first = String::from_utf8_lossy(&out.stdout).lines().next()?.to_string();
-    Path::new(&first).parent().map(Path::to_path_buf)
-}
-
 #[test]
 fn terraform_validate_accepts_every_generated_module() {
     if Command::new("terraform").arg("version").output().is_err() {
         return missing("terraform");
     }
-    let Some(plugins) = plugin_dir() else { return missing("the offline hashicorp/aws provider") };
+    let Some(plugins) = common::terraform_plugin_dir() else { return missing("the offline hashicorp/aws provider") };
     let mut dirs: Vec<PathBuf> = generated("tf").iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
     dirs.dedup();
     for dir in dirs {

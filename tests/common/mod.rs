@@ -64,3 +64,17 @@ pub fn corpus() -> PathBuf {
         None => root().join("../shared/corpus"),
     }
 }
+
+/// The folder holding `registry.terraform.io` with the offline AWS provider
+/// (or $TF_PLUGIN_DIR), for `terraform init -plugin-dir`.
+pub fn terraform_plugin_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TF_PLUGIN_DIR") {
+        return Some(dir.into());
+    }
+    let out = Command::new("find")
+        .args(["/", "-maxdepth", "6", "-type", "d", "-name", "registry.terraform.io"])
+        .output()
+        .ok()?;
+    let first = String::from_utf8_lossy(&out.stdout).lines().next()?.to_string();
+    Path::new(&first).parent().map(Path::to_path_buf)
+}
