@@ -119,6 +119,26 @@ enum GenFormat {
 enum Format {
     Pretty,
     Json,
+    Sarif,
+    Junit,
+    Github,
+}
+
+impl Format {
+    fn reporter(self) -> report::Format {
+        match self {
+            Format::Pretty => {
+                let color =
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+                let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
+                report::Format::Pretty(Style { color, width })
+            }
+            Format::Json => report::Format::Json,
+            Format::Sarif => report::Format::Sarif,
+            Format::Junit => report::Format::Junit,
+            Format::Github => report::Format::Github,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,15 +217,7 @@ fn run_lint(args: LintArgs) -> ExitCode {
     }
     let filter = Filter { select: args.select, ignore: args.ignore };
     let outcome = lint::lint_paths(&args.paths, &filter);
-    let text = match args.format {
-        Format::Json => report::json::render(&outcome),
-        Format::Pretty => {
-            let stdout = std::io::stdout();
-            let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
-            report::pretty::render(&outcome, Style { color, width })
-        }
-    };
+    let text = report::render(args.format.reporter(), &outcome);
     print(&text);
     let failing = args.fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
     if failing { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
@@ -285,14 +297,7 @@ fn run_audit(args: AuditArgs) -> ExitCode {
         }
     };
     let outcome = audit.outcome;
-    let text = match args.format {
-        Format::Json => report::json::render(&outcome),
-        Format::Pretty => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
-            report::pretty::render(&outcome, Style { color, width })
-        }
-    };
+    let text = report::render(args.format.reporter(), &outcome);
     print(&text);
     let failing = args.fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
     if failing { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod discover;
 pub mod extract;
 pub mod finding;
+pub mod fingerprint;
 pub mod generate;
 pub mod lint;
 pub mod model;

@@ -43,6 +43,8 @@ pub struct Outcome {
     /// Files seen and not linted (not a template, or not yet supported).
     pub skipped: usize,
     pub notes: Vec<Note>,
+    /// Findings silenced by a suppression (not in `findings`).
+    pub suppressed: usize,
     /// Audit only: AWS operations sent.
     pub api_calls: Option<usize>,
 }

@@ -1,14 +1,39 @@
-//! Reporters: the same findings printed for people (`pretty`) and for
-//! programs (`json`). SARIF, JUnit and GitHub annotations plug in here.
+//! Reporters: the same findings printed for people (`pretty`), for
+//! programs (`json`), for code scanning (`sarif`), for test dashboards
+//! (`junit`) and for GitHub Actions logs (`github`).
 
+pub mod github;
 pub mod json;
+pub mod junit;
 pub mod pretty;
+pub mod sarif;
 
 use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
 use crate::lint::Outcome;
 use crate::model::Origin;
+
+/// An output format of `lint` and `audit`.
+#[derive(Clone, Copy, Debug)]
+pub enum Format {
+    Pretty(pretty::Style),
+    Json,
+    Sarif,
+    Junit,
+    Github,
+}
+
+/// The whole output of a run, in `format`.
+pub fn render(format: Format, outcome: &Outcome) -> String {
+    match format {
+        Format::Pretty(style) => pretty::render(outcome, style),
+        Format::Json => json::render(outcome),
+        Format::Sarif => sarif::render(outcome),
+        Format::Junit => junit::render(outcome),
+        Format::Github => github::render(outcome),
+    }
+}
 
 /// The totals every format ends with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -33,7 +58,7 @@ impl Summary {
             errors: count(Severity::Error),
             warnings: count(Severity::Warning),
             infos: count(Severity::Info),
-            suppressed: 0,
+            suppressed: outcome.suppressed,
             api_calls: outcome.api_calls,
         }
     }
