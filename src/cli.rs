@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::config::{self, Config};
 use crate::finding::Severity;
-use crate::lint::{self, Filter};
+use crate::lint;
 use crate::report::{self, pretty::Style};
 use crate::rules;
 
@@ -54,6 +55,15 @@ struct LintArgs {
     /// Drop these rule codes (or code prefixes), comma-separated.
     #[arg(long, value_delimiter = ',')]
     ignore: Vec<String>,
+    /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Report only findings this baseline does not record.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record today's findings in FILE (then `--baseline FILE` fails only on new ones).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -101,6 +111,9 @@ struct AuditArgs {
     /// Queues read at once.
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
+    /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
+    #[arg(long)]
+    config: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,11 +228,65 @@ fn run_lint(args: LintArgs) -> ExitCode {
             return ExitCode::from(USAGE);
         }
     }
-    let filter = Filter { select: args.select, ignore: args.ignore };
-    let outcome = lint::lint_paths(&args.paths, &filter);
-    let text = report::render(args.format.reporter(), &outcome);
-    print(&text);
-    let failing = args.fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
+    let mut config = match settings(args.config.as_deref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    // The command line's --select replaces the config's; --ignore adds to it.
+    if !args.select.is_empty() {
+        config.filter.select = args.select;
+    }
+    config.filter.ignore.extend(args.ignore);
+    let baseline = match args.baseline.as_deref().map(crate::baseline::load).transpose() {
+        Ok(b) => b,
+        Err(message) => {
+            eprintln!("sqsguard: {message}");
+            return ExitCode::from(USAGE);
+        }
+    };
+    let mut outcome = lint::lint_paths(&args.paths, &config);
+    if let Some(path) = &args.write_baseline {
+        return match crate::baseline::write(path, &outcome) {
+            Ok(n) => {
+                eprintln!("sqsguard: recorded {n} finding(s) in {}", path.display());
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("sqsguard: {message}");
+                ExitCode::from(USAGE)
+            }
+        };
+    }
+    if let Some(baseline) = baseline {
+        outcome.baselined = Some(baseline.apply(&mut outcome));
+    }
+    print(&report::render(args.format.reporter(), &outcome));
+    exit_status(args.fail_on, &outcome)
+}
+
+/// The config named with --config, or found upward from the working
+/// folder, or the defaults. An unreadable or invalid config is exit 2.
+fn settings(named: Option<&std::path::Path>) -> Result<Config, ExitCode> {
+    let found;
+    let path = match named {
+        Some(p) => p,
+        None => match std::env::current_dir().ok().and_then(|d| config::discover(&d)) {
+            Some(p) => {
+                found = p;
+                &found
+            }
+            None => return Ok(Config::default()),
+        },
+    };
+    config::load(path, stderr_style()).map_err(|message| {
+        eprintln!("{}", message.trim_end());
+        eprintln!("sqsguard: {}: invalid config", path.display());
+        ExitCode::from(USAGE)
+    })
+}
+
+fn exit_status(fail_on: FailOn, outcome: &lint::Outcome) -> ExitCode {
+    let failing = fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
     if failing { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
 }
 
@@ -288,6 +355,10 @@ fn run_audit(args: AuditArgs) -> ExitCode {
         lookback_seconds: lookback,
         concurrency: args.concurrency,
         connect_timeout: std::time::Duration::from_secs(3),
+        settings: match settings(args.config.as_deref()) {
+            Ok(c) => c,
+            Err(code) => return code,
+        },
     };
     let audit = match crate::audit::run(&opts) {
         Ok(a) => a,
@@ -296,11 +367,8 @@ fn run_audit(args: AuditArgs) -> ExitCode {
             return ExitCode::from(USAGE);
         }
     };
-    let outcome = audit.outcome;
-    let text = report::render(args.format.reporter(), &outcome);
-    print(&text);
-    let failing = args.fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
-    if failing { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
+    print(&report::render(args.format.reporter(), &audit.outcome));
+    exit_status(args.fail_on, &audit.outcome)
 }
 
 fn stderr_style() -> Style {

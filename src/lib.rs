@@ -6,8 +6,11 @@
 
 #[cfg(feature = "audit")]
 pub mod audit;
+pub mod baseline;
 pub mod cfn;
+pub mod check;
 pub mod cli;
+pub mod config;
 pub mod discover;
 pub mod extract;
 pub mod finding;
@@ -18,5 +21,6 @@ pub mod model;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod suppress;
 pub mod syntax;
 pub mod terraform;

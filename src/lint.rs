@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::config::Config;
 use crate::discover;
 use crate::finding::{Finding, Note, Severity};
 use crate::model::Origin;
@@ -45,6 +46,8 @@ pub struct Outcome {
     pub notes: Vec<Note>,
     /// Findings silenced by a suppression (not in `findings`).
     pub suppressed: usize,
+    /// With `--baseline`: findings the baseline records (not in `findings`).
+    pub baselined: Option<usize>,
     /// Audit only: AWS operations sent.
     pub api_calls: Option<usize>,
 }
@@ -58,11 +61,23 @@ pub(crate) struct JobResult {
     /// Terraform: the local module folders this module called (canonical).
     pub called: Vec<PathBuf>,
     pub notes: Vec<Note>,
+    pub suppressed: usize,
 }
 
 impl JobResult {
     fn linted(findings: Vec<Finding>) -> Self {
         JobResult { files: 1, findings, ..Default::default() }
+    }
+
+    /// One file whose model was checked.
+    fn checked(checked: crate::check::Checked) -> Self {
+        JobResult {
+            files: 1,
+            findings: checked.findings,
+            notes: checked.notes,
+            suppressed: checked.suppressed,
+            ..Default::default()
+        }
     }
 
     fn skipped() -> Self {
@@ -77,10 +92,13 @@ enum Job {
     Module(PathBuf),
 }
 
-pub fn lint_paths(paths: &[PathBuf], filter: &Filter) -> Outcome {
+pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     let mut jobs = Vec::new();
     let mut modules = std::collections::BTreeSet::new();
     for c in discover::candidates(paths) {
+        if !config.files.keeps(&c.path, c.explicit) {
+            continue;
+        }
         if is_terraform(&c.path) && c.path.is_file() {
             let dir = c.path.parent().map(Path::to_path_buf).unwrap_or_default();
             if modules.insert(dir.clone()) {
@@ -93,8 +111,8 @@ pub fn lint_paths(paths: &[PathBuf], filter: &Filter) -> Outcome {
     let results: Vec<(Option<PathBuf>, JobResult)> = jobs
         .par_iter()
         .map(|job| match job {
-            Job::File(path) => (None, lint_file(path)),
-            Job::Module(dir) => (dir.canonicalize().ok(), crate::terraform::lint_module(dir)),
+            Job::File(path) => (None, lint_file(path, config)),
+            Job::Module(dir) => (dir.canonicalize().ok(), crate::terraform::lint_module(dir, config)),
         })
         .collect();
     // A module folder that another module of the walk calls was linted as
@@ -109,10 +127,21 @@ pub fn lint_paths(paths: &[PathBuf], filter: &Filter) -> Outcome {
         outcome.files += result.files;
         outcome.skipped += result.skipped;
         outcome.notes.extend(result.notes);
-        outcome.findings.extend(result.findings.into_iter().filter(|f| filter.keeps(f.code)));
+        outcome.suppressed += result.suppressed;
+        outcome.findings.extend(result.findings);
+    }
+    finish(&mut outcome, config);
+    outcome
+}
+
+/// What every run ends with, lint or audit: the config's rule selection
+/// and severity overrides, and findings in file order.
+pub fn finish(outcome: &mut Outcome, config: &Config) {
+    outcome.findings.retain(|f| config.filter.keeps(f.code));
+    for f in &mut outcome.findings {
+        f.severity = config.severity_of(f.code, f.severity);
     }
     outcome.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
-    outcome
 }
 
 fn is_terraform(path: &Path) -> bool {
@@ -126,11 +155,12 @@ fn sort_key(f: &Finding) -> (String, usize, &'static str, String) {
     }
 }
 
-/// Lint one file's text (used by tests and the generator's self-check).
+/// Lint one file's text with the default settings (the generator's
+/// self-check). `None`: not a CloudFormation template.
 pub fn lint_source(file: &Source) -> Option<Vec<Finding>> {
     let root = parse(file).ok()?;
     let model = crate::cfn::load(file, &root)?;
-    Some(rules::check(&model))
+    Some(rules::check(&model, &rules::Options::default()))
 }
 
 fn parse(file: &SourceFile) -> Result<Node, syntax::ParseError> {
@@ -181,7 +211,7 @@ pub(crate) fn read_source(path: &Path) -> Result<Source, Option<Box<Finding>>> {
     }
 }
 
-fn lint_file(path: &Path) -> JobResult {
+fn lint_file(path: &Path, config: &Config) -> JobResult {
     let file = match read_source(path) {
         Ok(file) => file,
         Err(Some(finding)) => return JobResult::linted(vec![*finding]),
@@ -189,7 +219,7 @@ fn lint_file(path: &Path) -> JobResult {
     };
     match parse(&file) {
         Ok(root) => match crate::terraform::plan::load(&file, &root).or_else(|| crate::cfn::load(&file, &root)) {
-            Some(model) => JobResult::linted(rules::check(&model)),
+            Some(model) => JobResult::checked(crate::check::model(model, config)),
             None => JobResult::skipped(),
         },
         Err(e) if looks_like_infrastructure(path, file.text.as_bytes()) => {

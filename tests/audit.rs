@@ -151,6 +151,7 @@ fn the_audit_only_reads() {
         lookback_seconds: 3600,
         concurrency: 16,
         connect_timeout: Duration::from_secs(3),
+        settings: Default::default(),
     };
     let audit = sqsguard::audit::run(&opts).unwrap();
     let operations = audit.calls.operations();
@@ -421,4 +422,34 @@ fn generated_terraform_applies_and_audits_clean() {
     assert_eq!(doc["summary"]["files"], 8, "four queues and four DLQs");
     assert_eq!(doc["findings"], serde_json::json!([]), "the generated pipelines, applied, should audit clean");
     assert_eq!(code, Some(0));
+}
+
+#[test]
+fn the_config_declares_payloads_and_severities_for_live_queues() {
+    let Some(moto) = moto() else { return };
+    scenario(&moto, &["fifo"]);
+    let rules = |extra: &[&str]| -> Vec<(String, String)> {
+        let mut args = vec!["--format", "json"];
+        args.extend(extra);
+        let (_, stdout, stderr) = audit(&moto.endpoint, &args);
+        let doc: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}{stderr}"));
+        doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["rule"].as_str().unwrap().to_string(), f["severity"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    assert_eq!(rules(&[]), vec![("SQS003".to_string(), "warning".to_string())], "undeclared payload");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sqsguard.yaml");
+    std::fs::write(
+        &config,
+        "payloads:\n  - queue: \"orders*.fifo\"\n    fields: {orderId: string, sentAt: timestamp}\n",
+    )
+    .unwrap();
+    assert_eq!(rules(&["--config", config.to_str().unwrap()]), vec![("SQS003".to_string(), "error".to_string())]);
+    std::fs::write(&config, "severity: {SQS003: info}\npayloads:\n  - queue: \"other-*\"\n    deterministic: true\n")
+        .unwrap();
+    assert_eq!(rules(&["--config", config.to_str().unwrap()]), vec![("SQS003".to_string(), "info".to_string())]);
 }

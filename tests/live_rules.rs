@@ -20,7 +20,7 @@ fn queue(name: &str, live: LiveQueue) -> Queue {
 }
 
 fn codes(model: &Model) -> Vec<(&'static str, String)> {
-    let mut out: Vec<_> = sqsguard::rules::check(model)
+    let mut out: Vec<_> = sqsguard::rules::check(model, &Default::default())
         .into_iter()
         .filter(|f| f.code.starts_with("SQS1") || f.code == "SQS006")
         .map(|f| (f.code, f.resource.rsplit('/').next().unwrap().to_string()))

@@ -35,6 +35,8 @@ pub struct Options {
     pub lookback_seconds: u64,
     pub concurrency: usize,
     pub connect_timeout: Duration,
+    /// `.sqsguard.yaml`: rule options, severities, payload declarations.
+    pub settings: crate::config::Config,
 }
 
 /// What an audit found, and the operations it sent.
@@ -90,8 +92,12 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
             });
         }
         let model = model(&read, region, opts.lookback_seconds);
-        outcome.findings.extend(crate::rules::check(&model));
+        let checked = crate::check::model(model, &opts.settings);
+        outcome.findings.extend(checked.findings);
+        outcome.notes.extend(checked.notes);
+        outcome.suppressed += checked.suppressed;
     }
+    crate::lint::finish(&mut outcome, &opts.settings);
     outcome.api_calls = Some(log.count());
     Ok(Audit { outcome, calls: log })
 }

@@ -10,7 +10,7 @@ mod context;
 mod dead_letter;
 mod function;
 mod mapping;
-mod payload;
+pub(crate) mod payload;
 mod policy;
 mod queue;
 pub mod resolve;
@@ -21,6 +21,7 @@ use template::Template;
 
 use crate::model::Model;
 use crate::source::Source;
+use crate::suppress::{Scope, Suppression};
 use crate::syntax::Node;
 
 /// The model of the template in `root`, or `None` when it is not a
@@ -45,6 +46,29 @@ pub fn load(file: &Source, root: &Node) -> Option<Model> {
         if res.kind != QUEUE {
             dead_letter::read(&ctx, res, &mut model);
         }
+        model.suppressions.extend(suppressions(&ctx, res));
     }
     Some(model)
+}
+
+/// Metadata `sqsguard: {ignore: [{rule: SQS004, reason: ...}]}` (a bare
+/// code string works too).
+fn suppressions(ctx: &Ctx<'_, '_>, res: &template::Resource<'_>) -> Vec<Suppression> {
+    let Some(items) = res.metadata.and_then(|m| m.get("sqsguard")).and_then(|s| s.get("ignore")).and_then(Node::as_seq)
+    else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let rule = item.get("rule").or(Some(item)).and_then(Node::as_str)?;
+            let reason = item.get("reason").and_then(Node::as_str).map(str::trim).filter(|r| !r.is_empty());
+            Some(Suppression {
+                codes: vec![rule.trim().to_ascii_uppercase()],
+                reason: reason.map(str::to_string),
+                origin: ctx.origin(item.span),
+                scope: Scope::Resource(res.id.to_string()),
+            })
+        })
+        .collect()
 }

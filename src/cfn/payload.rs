@@ -53,7 +53,7 @@ pub fn declared(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: Option<&R>) -> Opt
 }
 
 /// `{fields: {NAME: TYPE | {type: T, deterministic: BOOL}}, key_order: stable|unstable}`.
-fn from_fields(payload: &Node) -> Payload {
+pub(crate) fn from_fields(payload: &Node) -> Payload {
     let mut reasons = Vec::new();
     for field in payload.get("fields").and_then(Node::as_map).unwrap_or_default() {
         let (ty, deterministic) = match &field.value.kind {
@@ -82,7 +82,7 @@ fn from_fields(payload: &Node) -> Payload {
 }
 
 /// A JSON Schema file (JSON or YAML), relative to the template.
-fn from_schema_file(template: &Path, path: &Node) -> Value<Payload> {
+pub(crate) fn from_schema_file(template: &Path, path: &Node) -> Value<Payload> {
     let Some(rel) = path.as_str() else { return Value::Unknown("payload-schema is not a path".into()) };
     let full = template.parent().unwrap_or(Path::new(".")).join(rel);
     let text = match std::fs::read_to_string(&full) {

@@ -149,29 +149,12 @@ pub fn write(outputs: &[render::Output], req: &Request<'_>) -> Result<Vec<PathBu
 
 fn validate_schema(file: &Source, root: &crate::syntax::Node, style: Style) -> Result<(), Failure> {
     let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("the built-in schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the built-in schema is valid");
-    let instance = spec::to_json(root);
-    let mut problems = Vec::new();
-    for error in validator.iter_errors(&instance) {
-        let pointer = error.instance_path().to_string();
-        let span = match error.kind() {
-            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
-                .first()
-                .and_then(|k| spec::key_span_at(root, &pointer, k))
-                .unwrap_or_else(|| spec::span_at(root, &pointer)),
-            _ => spec::span_at(root, &pointer),
-        };
-        let at = if pointer.is_empty() {
-            "the spec".to_string()
-        } else {
-            format!("`{}`", pointer.trim_start_matches('/').replace('/', "."))
-        };
-        problems.push((
-            span,
-            format!("{at}: {error}"),
-            "see schemas/pipeline.schema.json and the README's spec reference".into(),
-        ));
-    }
+    let problems: Vec<_> = crate::syntax::schema::validate(&schema, root, "the spec")
+        .into_iter()
+        .map(|(span, message)| {
+            (span, message, "see schemas/pipeline.schema.json and the README's spec reference".to_string())
+        })
+        .collect();
     if problems.is_empty() { Ok(()) } else { Err(Failure::Usage(report(file, problems, style))) }
 }
 

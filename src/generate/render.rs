@@ -59,7 +59,7 @@ pub fn cloudformation_json(yaml_text: &str) -> Result<String, String> {
     let file = crate::source::SourceFile::new("cloudformation.yaml", yaml_text.to_string());
     let root =
         crate::syntax::yaml::parse(&file).map_err(|e| format!("the rendered template is not YAML: {}", e.message))?;
-    let mut text = serde_json::to_string_pretty(&super::spec::to_json(&root)).map_err(|e| e.to_string())?;
+    let mut text = serde_json::to_string_pretty(&crate::syntax::schema::to_json(&root)).map_err(|e| e.to_string())?;
     text.push('\n');
     Ok(text)
 }

@@ -238,51 +238,6 @@ fn scalar_text(n: &Node) -> String {
     }
 }
 
-/// The spec tree as JSON for schema validation.
-pub fn to_json(node: &Node) -> serde_json::Value {
-    use serde_json::Value as J;
-    match &node.kind {
-        Kind::Null => J::Null,
-        Kind::Bool(b) => J::Bool(*b),
-        Kind::Number(s) => s
-            .parse::<i64>()
-            .map(J::from)
-            .or_else(|_| s.parse::<f64>().map(J::from))
-            .unwrap_or_else(|_| J::String(s.clone())),
-        Kind::String(s) => J::String(s.clone()),
-        Kind::Seq(items) => J::Array(items.iter().map(to_json).collect()),
-        Kind::Map(entries) => J::Object(entries.iter().map(|e| (e.key.clone(), to_json(&e.value))).collect()),
-    }
-}
-
-/// The span of the value at a JSON pointer (`/consumer/batch_size`), or of
-/// the deepest node on the way.
-pub fn span_at(root: &Node, pointer: &str) -> Span {
-    let mut node = root;
-    for segment in pointer.split('/').filter(|s| !s.is_empty()) {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        let next = match &node.kind {
-            Kind::Map(_) => node.get(&segment),
-            Kind::Seq(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
-            _ => None,
-        };
-        match next {
-            Some(n) => node = n,
-            None => break,
-        }
-    }
-    node.span
-}
-
-/// The span of key `key` in the map at `pointer` (for "unknown key" errors).
-pub fn key_span_at(root: &Node, pointer: &str, key: &str) -> Option<Span> {
-    let mut node = root;
-    for segment in pointer.split('/').filter(|s| !s.is_empty()) {
-        node = node.get(segment)?;
-    }
-    node.entry(key).map(|e| e.key_span)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,16 +250,5 @@ mod tests {
         let n = yaml::parse(&f).unwrap();
         let d = |k: &str| duration(n.get(k).unwrap());
         assert_eq!((d("a"), d("b"), d("c"), d("d"), d("e")), (Some(15), Some(300), Some(345_600), Some(45), None));
-    }
-
-    #[test]
-    fn pointers_find_spans() {
-        let text = "pipeline: x\nconsumer:\n  type: lambda\n  batch_size: 0\n";
-        let f = SourceFile::new("s.yaml", text.to_string());
-        let n = yaml::parse(&f).unwrap();
-        let s = span_at(&n, "/consumer/batch_size");
-        assert_eq!(&text[s.start..s.end], "0");
-        let k = key_span_at(&n, "/consumer", "batch_size").unwrap();
-        assert_eq!(&text[k.start..k.end], "batch_size");
     }
 }

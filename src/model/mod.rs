@@ -45,6 +45,9 @@ pub struct Model {
     /// DeadLetterConfig, SNS subscription RedrivePolicy, EventBridge target
     /// DeadLetterConfig, SAM DeadLetterQueue, ESM on-failure destinations.
     pub dlq_refs: Vec<DlqRef>,
+    /// Suppressions the source declares in its data (CloudFormation
+    /// Metadata); comments are read from the files by `crate::suppress`.
+    pub suppressions: Vec<crate::suppress::Suppression>,
 }
 
 #[derive(Clone, Debug)]

@@ -44,6 +44,9 @@ pub struct Summary {
     pub warnings: usize,
     pub infos: usize,
     pub suppressed: usize,
+    /// With `--baseline`: findings the baseline absorbed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baselined: Option<usize>,
     /// Audit only: AWS operations sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_calls: Option<usize>,
@@ -59,6 +62,7 @@ impl Summary {
             warnings: count(Severity::Warning),
             infos: count(Severity::Info),
             suppressed: outcome.suppressed,
+            baselined: outcome.baselined,
             api_calls: outcome.api_calls,
         }
     }

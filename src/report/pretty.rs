@@ -53,8 +53,10 @@ pub fn reports(findings: &[Finding], style: Style) -> String {
 pub fn summary_line(s: &Summary) -> String {
     let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let calls = s.api_calls.map(|n| format!(", {n} API calls")).unwrap_or_default();
+    let suppressed = if s.suppressed > 0 { format!(", {} suppressed", s.suppressed) } else { String::new() };
+    let baselined = s.baselined.map(|n| format!(", {n} in the baseline")).unwrap_or_default();
     format!(
-        "sqsguard: {}, {}, {} in {} ({} skipped{calls})",
+        "sqsguard: {}, {}, {} in {} ({} skipped{suppressed}{baselined}{calls})",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos"),

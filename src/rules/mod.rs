@@ -7,6 +7,7 @@
 use crate::finding::{Finding, Severity};
 use crate::model::{Alt, Attr, Consumer, Model, Origin, Queue, QueueIdx, Target, When};
 
+mod options;
 mod sqs000_unparsable_file;
 mod sqs001_visibility_timeout_below_6x;
 mod sqs002_visibility_timeout_below_function_timeout;
@@ -30,6 +31,7 @@ mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
 mod sqs104_inflight_near_limit;
 
+pub use options::Options;
 pub use sqs000_unparsable_file::RULE as UNPARSABLE_FILE;
 
 /// A rule's metadata and check.
@@ -44,7 +46,7 @@ pub struct Rule {
     pub live_only: bool,
     /// The full page from `rules/CODE.md`.
     pub doc: &'static str,
-    pub check: fn(&Model, &mut Findings),
+    pub check: fn(&Model, &Options, &mut Findings),
 }
 
 /// Every rule, in code order.
@@ -79,10 +81,10 @@ pub fn by_code(code: &str) -> Option<&'static Rule> {
 }
 
 /// Run every rule over a model.
-pub fn check(model: &Model) -> Vec<Finding> {
+pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
     let mut findings = Findings::default();
     for rule in ALL {
-        (rule.check)(model, &mut findings);
+        (rule.check)(model, options, &mut findings);
     }
     findings.into_vec()
 }

@@ -13,5 +13,5 @@ pub static RULE: Rule = Rule {
     summary: "An infrastructure file could not be read or parsed",
     live_only: false,
     doc: include_str!("../../rules/SQS000.md"),
-    check: |_, _| {},
+    check: |_, _, _| {},
 };

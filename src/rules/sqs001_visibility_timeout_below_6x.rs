@@ -3,7 +3,7 @@
 //!
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
-use super::{Findings, Rule, all_of, consumer_reads, secs};
+use super::{Findings, Options, Rule, all_of, consumer_reads, secs};
 use crate::finding::Severity;
 use crate::model::{Alt, Consumer, Field, Function, Model, Queue, Target};
 
@@ -69,16 +69,17 @@ pub(crate) fn timings(model: &Model) -> Vec<Timing<'_>> {
     out
 }
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, options: &Options, findings: &mut Findings) {
     let d = model.dialect;
+    let k = options.visibility_multiplier;
     for t in timings(model) {
-        let needed = 6 * t.timeout + t.window;
+        let needed = k * t.timeout + t.window;
         // Below the function timeout is SQS002's (an error); don't say it twice.
         if t.visibility < t.timeout || t.visibility >= needed {
             continue;
         }
         let message = format!(
-            "{} {} < 6 x {} function timeout + {} batching window = {} (consumer {} of function {}){}",
+            "{} {} < {k} x {} function timeout + {} batching window = {} (consumer {} of function {}){}",
             d.name(Field::VisibilityTimeout),
             secs(t.visibility),
             secs(t.timeout),
@@ -89,7 +90,7 @@ fn check(model: &Model, findings: &mut Findings) {
             t.when
         );
         let fix = format!(
-            "set {} to at least {needed} (6 x the function timeout + {}) so a batch that is retried by Lambda is not delivered twice",
+            "set {} to at least {needed} ({k} x the function timeout + {}) so a batch that is retried by Lambda is not delivered twice",
             d.name(Field::VisibilityTimeout),
             d.name(Field::BatchingWindow)
         );

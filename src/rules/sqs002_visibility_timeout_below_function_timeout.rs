@@ -1,7 +1,7 @@
 //! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
 
 use super::sqs001_visibility_timeout_below_6x::timings;
-use super::{Findings, Rule, secs};
+use super::{Findings, Options, Rule, secs};
 use crate::finding::Severity;
 use crate::model::{Field, Model};
 
@@ -15,7 +15,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let d = model.dialect;
     for t in timings(model) {
         if t.visibility >= t.timeout {

@@ -1,7 +1,7 @@
 //! SQS003: content-based deduplication on a FIFO queue whose payload is not
 //! deterministic (error), or whose payload is not declared (warning).
 
-use super::{Findings, Rule, all_of};
+use super::{Findings, Options, Rule, all_of};
 use crate::finding::Severity;
 use crate::model::{Dialect, Field, Model, Payload, Value};
 
@@ -15,7 +15,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let d = model.dialect;
     let cbd_name = d.name(Field::ContentBasedDedup);
     for queue in &model.queues {

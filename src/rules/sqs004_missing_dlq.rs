@@ -1,6 +1,6 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::{Dialect, Field, Model, Value};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let d = model.dialect;
     for (qi, queue) in model.queues.iter().enumerate() {
         if model.is_dead_letter_target(qi) {

@@ -1,6 +1,6 @@
 //! SQS005: a Lambda consumer with BatchSize > 1 without ReportBatchItemFailures.
 
-use super::{Findings, Rule, all_of};
+use super::{Findings, Options, Rule, all_of};
 use crate::finding::Severity;
 use crate::model::{Field, Model, Value};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let d = model.dialect;
     for consumer in &model.consumers {
         for batch in consumer.batch_size.iter() {

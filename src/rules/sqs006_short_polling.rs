@@ -1,6 +1,6 @@
 //! SQS006: short polling on a queue that no Lambda consumer reads.
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::{Field, Model};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let d = model.dialect;
     for (qi, queue) in model.queues.iter().enumerate() {
         // Lambda's pollers long-poll by themselves; DLQs are not polled.

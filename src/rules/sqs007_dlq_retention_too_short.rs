@@ -1,6 +1,6 @@
 //! SQS007: a standard queue's DLQ keeps messages no longer than the source.
 
-use super::{Findings, Rule, all_of, dlq_links, secs};
+use super::{Findings, Options, Rule, all_of, dlq_links, secs};
 use crate::finding::Severity;
 use crate::model::{Field, Model};
 
@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
 
 const DEFAULT_RETENTION: i64 = 345_600;
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for link in dlq_links(model) {
         let (source, dlq) = (link.source, link.dlq);
         for fifo in source.fifo.iter() {

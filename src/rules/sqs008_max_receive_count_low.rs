@@ -1,6 +1,6 @@
 //! SQS008: maxReceiveCount below 3.
 
-use super::{Findings, Rule, all_of};
+use super::{Findings, Options, Rule, all_of};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -14,23 +14,22 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-pub(crate) const MINIMUM: i64 = 3;
-
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, options: &Options, findings: &mut Findings) {
+    let minimum = options.min_max_receive_count;
     for queue in &model.queues {
         for redrive in queue.redrive.iter() {
             let Some(policy) = redrive.value.known() else { continue };
             for count in policy.max_receive_count.iter() {
                 // Values below 1 are out of range: SQS012 reports them.
                 let Some(&n) = count.value.known() else { continue };
-                if !(1..MINIMUM).contains(&n) {
+                if !(1..minimum).contains(&n) {
                     continue;
                 }
                 let Some(when) = all_of(&[&redrive.when, &count.when]) else { continue };
                 let message = format!(
-                    "maxReceiveCount {n} < {MINIMUM}: a transient error, a throttled or cold-starting consumer sends the message to the dead-letter queue{when}"
+                    "maxReceiveCount {n} < {minimum}: a transient error, a throttled or cold-starting consumer sends the message to the dead-letter queue{when}"
                 );
-                let fix = format!("set maxReceiveCount to at least {MINIMUM} (5 is common)");
+                let fix = format!("set maxReceiveCount to at least {minimum} (5 is common)");
                 findings.add(&RULE, &queue.resource, &count.origin, message, fix);
             }
         }

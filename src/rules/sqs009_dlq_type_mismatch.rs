@@ -1,6 +1,6 @@
 //! SQS009: FIFO queue with a standard DLQ, or standard with a FIFO DLQ.
 
-use super::{Findings, Rule, all_of, dlq_links};
+use super::{Findings, Options, Rule, all_of, dlq_links};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -18,7 +18,7 @@ fn kind(fifo: bool) -> &'static str {
     if fifo { "FIFO" } else { "standard" }
 }
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for link in dlq_links(model) {
         let (source, dlq) = (link.source, link.dlq);
         for sf in source.fifo.iter() {

@@ -1,6 +1,6 @@
 //! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
 
-use super::{Findings, Rule, all_of, consumer_reads};
+use super::{Findings, Options, Rule, all_of, consumer_reads};
 use crate::finding::Severity;
 use crate::model::{Field, Model};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for read in consumer_reads(model) {
         let (queue, consumer) = (read.queue, read.consumer);
         for fifo in queue.fifo.iter() {

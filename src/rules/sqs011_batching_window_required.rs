@@ -1,6 +1,6 @@
 //! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
 
-use super::{Findings, Rule, all_of, consumer_reads};
+use super::{Findings, Options, Rule, all_of, consumer_reads};
 use crate::finding::Severity;
 use crate::model::{Field, Model};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let (batch_name, window_name) = (model.dialect.name(Field::BatchSize), model.dialect.name(Field::BatchingWindow));
     for read in consumer_reads(model) {
         let (queue, consumer) = (read.queue, read.consumer);

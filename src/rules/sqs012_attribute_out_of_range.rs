@@ -2,7 +2,7 @@
 
 use std::ops::RangeInclusive;
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::{Attr, Field, Model};
 
@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let n = |f: Field| model.dialect.name(f);
     for queue in &model.queues {
         let r = &queue.resource;

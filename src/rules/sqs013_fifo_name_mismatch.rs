@@ -1,6 +1,6 @@
 //! SQS013: a FIFO queue whose name lacks `.fifo`, or a `.fifo` standard queue.
 
-use super::{Findings, Rule, all_of};
+use super::{Findings, Options, Rule, all_of};
 use crate::finding::Severity;
 use crate::model::{Field, Model};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for queue in &model.queues {
         for name in queue.name.iter() {
             let Some(n) = name.value.known() else { continue };

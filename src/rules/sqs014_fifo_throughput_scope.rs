@@ -1,6 +1,6 @@
 //! SQS014: FifoThroughputLimit perMessageGroupId without DeduplicationScope messageGroup.
 
-use super::{Findings, Rule, all_of};
+use super::{Findings, Options, Rule, all_of};
 use crate::finding::Severity;
 use crate::model::{Dialect, Field, Model, Value};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     let d = model.dialect;
     let (limit_name, scope_name) = (d.name(Field::FifoThroughputLimit), d.name(Field::DeduplicationScope));
     for queue in &model.queues {

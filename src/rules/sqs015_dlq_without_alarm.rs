@@ -1,6 +1,6 @@
 //! SQS015: a dead-letter queue that nothing alarms on.
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::{Alarm, Dialect, Model, QueueIdx, Target, Value};
 
@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
 
 const METRIC: &str = "ApproximateNumberOfMessagesVisible";
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for (qi, dlq) in model.queues.iter().enumerate() {
         let sources: Vec<&str> = model.redrive_sources_of(qi).map(|(_, q)| q.resource.as_str()).collect();
         if sources.is_empty() {

@@ -1,6 +1,6 @@
 //! SQS017: a queue policy that allows anyone, unconditionally.
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::{Model, Target, Value};
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for policy in &model.policies {
         for statement in &policy.statements {
             let public = statement.allow.known() == Some(&true)

@@ -1,6 +1,6 @@
 //! SQS101 (live): a dead-letter queue holds messages.
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for (qi, queue) in model.queues.iter().enumerate() {
         let Some(live) = &queue.live else { continue };
         let (Some(visible), Some(in_flight)) = (live.visible, live.in_flight) else { continue };

@@ -1,6 +1,6 @@
 //! SQS102 (live): the oldest message has waited longer than the SLA.
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -14,18 +14,16 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-/// Seconds a message may wait (configurable once `.sqsguard.yaml` lands).
-pub const SLA_SECONDS: f64 = 300.0;
-
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, options: &Options, findings: &mut Findings) {
+    let sla = options.oldest_message_sla_seconds;
     for queue in &model.queues {
         let Some(live) = &queue.live else { continue };
         let Some(age) = live.oldest_age_max else { continue };
-        if age <= SLA_SECONDS {
+        if age <= sla {
             continue;
         }
         let message = format!(
-            "ApproximateAgeOfOldestMessage reached {age:.0} s in the last {} s, above the {SLA_SECONDS:.0} s SLA: consumers are behind or failing",
+            "ApproximateAgeOfOldestMessage reached {age:.0} s in the last {} s, above the {sla:.0} s SLA: consumers are behind or failing",
             live.lookback_seconds
         );
         let fix = "check the consumer's errors and throughput (scale it out, or raise the event source mapping's MaximumConcurrency), and alarm on ApproximateAgeOfOldestMessage".to_string();

@@ -1,6 +1,6 @@
 //! SQS103 (live): messages wait and nothing is receiving them.
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -14,19 +14,17 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-/// Visible messages above which an idle queue is starving.
-pub const THRESHOLD: u64 = 100;
-
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, options: &Options, findings: &mut Findings) {
+    let threshold = options.starvation_threshold;
     for (qi, queue) in model.queues.iter().enumerate() {
         let Some(live) = &queue.live else { continue };
         let (Some(visible), Some(in_flight)) = (live.visible, live.in_flight) else { continue };
         // Nothing consumes a dead-letter queue by design; SQS101 covers it.
-        if visible <= THRESHOLD || in_flight != 0 || model.is_dead_letter_target(qi) {
+        if visible <= threshold || in_flight != 0 || model.is_dead_letter_target(qi) {
             continue;
         }
         let message = format!(
-            "{visible} messages are waiting (more than {THRESHOLD}) and none is in flight: no consumer is receiving from {}",
+            "{visible} messages are waiting (more than {threshold}) and none is in flight: no consumer is receiving from {}",
             queue.resource
         );
         let fix = "check that the consumer runs: the event source mapping's State (Enabled), the function's errors and permissions, or the workers' health".to_string();

@@ -1,6 +1,6 @@
 //! SQS104 (live): in-flight messages near SQS's limit.
 
-use super::{Findings, Rule};
+use super::{Findings, Options, Rule};
 use crate::finding::Severity;
 use crate::model::Model;
 
@@ -17,7 +17,7 @@ pub static RULE: Rule = Rule {
 pub const STANDARD_LIMIT: u64 = 120_000;
 pub const FIFO_LIMIT: u64 = 20_000;
 
-fn check(model: &Model, findings: &mut Findings) {
+fn check(model: &Model, _: &Options, findings: &mut Findings) {
     for queue in &model.queues {
         let Some(live) = &queue.live else { continue };
         let Some(in_flight) = live.in_flight else { continue };

@@ -6,6 +6,7 @@
 //! rewritten map carries the span of the tag itself.
 
 pub mod json;
+pub mod schema;
 pub mod yaml;
 
 use crate::source::Span;

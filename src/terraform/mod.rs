@@ -25,7 +25,7 @@ use crate::rules;
 
 /// Lint the module in `dir`: every `.tf` file in it, with the variables
 /// set by `terraform.tfvars` and `*.auto.tfvars`.
-pub(crate) fn lint_module(dir: &Path) -> JobResult {
+pub(crate) fn lint_module(dir: &Path, config: &crate::config::Config) -> JobResult {
     let (inputs, broken) = tfvars(dir);
     let loaded = module::load(dir, String::new(), inputs);
     let mut result = JobResult {
@@ -34,6 +34,7 @@ pub(crate) fn lint_module(dir: &Path) -> JobResult {
         findings: loaded.findings,
         called: loaded.called,
         notes: loaded.notes,
+        suppressed: 0,
     };
     result.findings.extend(broken);
 
@@ -41,7 +42,10 @@ pub(crate) fn lint_module(dir: &Path) -> JobResult {
     let linker = resources::link(&resources);
     let mut model = Model { dialect: crate::model::Dialect::Terraform, ..Model::default() };
     resources::read(&resources, &linker, &mut model);
-    result.findings.extend(rules::check(&model));
+    let checked = crate::check::model(model, config);
+    result.findings.extend(checked.findings);
+    result.notes.extend(checked.notes);
+    result.suppressed = checked.suppressed;
     result
 }
 
@@ -140,6 +144,6 @@ pub fn lint_sources(sources: Vec<crate::source::Source>) -> Vec<Finding> {
     let linker = resources::link(&resources);
     let mut model = Model { dialect: crate::model::Dialect::Terraform, ..Model::default() };
     resources::read(&resources, &linker, &mut model);
-    findings.extend(rules::check(&model));
+    findings.extend(rules::check(&model, &rules::Options::default()));
     findings
 }

@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use sqsguard::lint::{self, Filter, Outcome};
+use sqsguard::config::Config;
+use sqsguard::lint::{self, Outcome};
 use sqsguard::report::{self, location, pretty::Style};
 
 pub fn root() -> &'static Path {
@@ -18,7 +19,7 @@ pub fn relative(path: &Path) -> PathBuf {
 }
 
 pub fn lint(path: &Path) -> Outcome {
-    lint::lint_paths(&[relative(path)], &Filter::default())
+    lint::lint_paths(&[relative(path)], &Config::default())
 }
 
 /// What the snapshots hold: one line per finding with its exact location,

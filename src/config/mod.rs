@@ -1,0 +1,224 @@
+//! `.sqsguard.yaml`: which rules, how strict, which files, and payload
+//! declarations by queue name. Validated against
+//! `schemas/config.schema.json`; every error points at its line.
+
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
+
+use crate::finding::{Finding, Severity};
+use crate::lint::Filter;
+use crate::model::{Origin, Payload, Value};
+use crate::rules::{self, Options};
+use crate::source::{Source, SourceFile, Span};
+use crate::syntax::{Node, yaml};
+
+/// The file name looked for, walking up from the working folder.
+pub const FILE_NAME: &str = ".sqsguard.yaml";
+pub const SCHEMA: &str = include_str!("../../schemas/config.schema.json");
+
+/// A project's settings; [`Default`] is a run without a config file.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// The file the settings came from.
+    pub path: Option<PathBuf>,
+    pub filter: Filter,
+    /// Per-rule severity overrides.
+    pub severity: Vec<(&'static str, Severity)>,
+    pub options: Options,
+    pub files: FileFilter,
+    pub payloads: Vec<PayloadRule>,
+}
+
+/// `include`/`exclude`, relative to the config file's folder.
+#[derive(Clone, Debug, Default)]
+pub struct FileFilter {
+    base: Option<PathBuf>,
+    include: Option<GlobSet>,
+    exclude: Option<GlobSet>,
+}
+
+/// One `payloads:` entry.
+#[derive(Clone, Debug)]
+pub struct PayloadRule {
+    pub pattern: GlobMatcher,
+    pub payload: Value<Payload>,
+    /// The entry in the config file.
+    pub origin: Origin,
+}
+
+impl Config {
+    /// The severity a finding of `code` gets in this project.
+    pub fn severity_of(&self, code: &str, default: Severity) -> Severity {
+        self.severity.iter().find(|(c, _)| *c == code).map_or(default, |(_, s)| *s)
+    }
+
+    /// The payload declared for a queue with this name (or logical ID,
+    /// address, URL): the first matching entry.
+    pub fn payload_for<'a>(&'a self, names: &[&str]) -> Option<&'a PayloadRule> {
+        self.payloads.iter().find(|p| names.iter().any(|n| p.pattern.is_match(n)))
+    }
+}
+
+impl FileFilter {
+    /// Whether a file is linted: not excluded, and included when
+    /// `include` is set (`explicit` files, named on the command line, need
+    /// not match `include`).
+    pub fn keeps(&self, path: &Path, explicit: bool) -> bool {
+        let Some(base) = &self.base else { return true };
+        let Some(rel) = path.canonicalize().ok().and_then(|p| p.strip_prefix(base).ok().map(Path::to_path_buf)) else {
+            return true;
+        };
+        if self.exclude.as_ref().is_some_and(|g| g.is_match(&rel)) {
+            return false;
+        }
+        explicit || self.include.as_ref().is_none_or(|g| g.is_match(&rel))
+    }
+}
+
+/// `.sqsguard.yaml` in `start` or the nearest folder above it.
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    let start = start.canonicalize().ok()?;
+    start.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file())
+}
+
+/// Read and validate a config file. The error is the whole text to print:
+/// located diagnostics, or one line when the file cannot be read.
+pub fn load(path: &Path, style: crate::report::pretty::Style) -> Result<Config, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("sqsguard: {}: {e}", path.display()))?;
+    let file = SourceFile::new(path.to_path_buf(), text);
+    let located = |problems: Vec<(Span, String)>| -> String {
+        let findings: Vec<Finding> = problems
+            .into_iter()
+            .map(|(span, message)| Finding {
+                code: "config",
+                name: "invalid-config",
+                severity: Severity::Error,
+                resource: String::new(),
+                origin: Origin::file(&file, span),
+                message,
+                fix: "see schemas/config.schema.json and the README's configuration section".to_string(),
+            })
+            .collect();
+        crate::report::pretty::reports(&findings, style)
+    };
+    let root = yaml::parse(&file).map_err(|e| located(vec![(e.span, e.message)]))?;
+    // An empty file is an empty config.
+    if matches!(root.kind, crate::syntax::Kind::Null) {
+        return Ok(Config { path: Some(path.to_path_buf()), ..Config::default() });
+    }
+    let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("the built-in schema is JSON");
+    let problems = crate::syntax::schema::validate(&schema, &root, "the config");
+    if !problems.is_empty() {
+        return Err(located(problems));
+    }
+    read(&file, &root).map_err(located)
+}
+
+/// A config the schema accepted; what the schema cannot say (codes that
+/// name no rule, globs that do not parse) is checked here.
+fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
+    let mut problems = Vec::new();
+    let base = file.path.parent().and_then(|d| {
+        let d = if d.as_os_str().is_empty() { Path::new(".") } else { d };
+        d.canonicalize().ok()
+    });
+    let mut config = Config { path: Some(file.path.clone()), ..Config::default() };
+
+    let codes = |key: &str, problems: &mut Vec<(Span, String)>| -> Vec<String> {
+        let mut out = Vec::new();
+        for item in root.get(key).and_then(Node::as_seq).unwrap_or_default() {
+            let code = item.as_str().unwrap_or_default();
+            if rules::ALL.iter().any(|r| r.code.len() >= code.len() && r.code[..code.len()].eq_ignore_ascii_case(code))
+            {
+                out.push(code.to_string());
+            } else {
+                problems.push((item.span, format!("`{code}` matches no rule code; `sqsguard rules` lists them")));
+            }
+        }
+        out
+    };
+    config.filter.select = codes("select", &mut problems);
+    config.filter.ignore = codes("ignore", &mut problems);
+
+    for entry in root.get("severity").and_then(Node::as_map).unwrap_or_default() {
+        let Some(rule) = rules::by_code(&entry.key) else {
+            problems.push((entry.key_span, format!("`{}` is no rule code; `sqsguard rules` lists them", entry.key)));
+            continue;
+        };
+        let severity = match entry.value.as_str() {
+            Some("error") => Severity::Error,
+            Some("warning") => Severity::Warning,
+            _ => Severity::Info,
+        };
+        config.severity.push((rule.code, severity));
+    }
+
+    let int = |path: [&str; 3]| root.get(path[0])?.get(path[1])?.get(path[2]).and_then(number);
+    if let Some(n) = int(["rules", "SQS001", "multiplier"]) {
+        config.options.visibility_multiplier = n as i64;
+    }
+    if let Some(n) = int(["rules", "SQS008", "minimum"]) {
+        config.options.min_max_receive_count = n as i64;
+    }
+    if let Some(node) = root.get("rules").and_then(|r| r.get("SQS102")).and_then(|r| r.get("sla")) {
+        match crate::generate::spec::duration(node) {
+            Some(s) => config.options.oldest_message_sla_seconds = s as f64,
+            None => problems.push((node.span, "the SLA is not a duration (300, 5m, 2h)".to_string())),
+        }
+    }
+    if let Some(n) = int(["rules", "SQS103", "threshold"]) {
+        config.options.starvation_threshold = n;
+    }
+
+    let globs = |key: &str, problems: &mut Vec<(Span, String)>| -> Option<GlobSet> {
+        let items = root.get(key).and_then(Node::as_seq)?;
+        let mut set = GlobSetBuilder::new();
+        for item in items {
+            let text = item.as_str().unwrap_or_default();
+            match Glob::new(text) {
+                Ok(g) => {
+                    set.add(g);
+                    // `legacy/` and `legacy` mean the whole folder, as in .gitignore.
+                    if let Ok(g) = Glob::new(&format!("{}/**", text.trim_end_matches('/'))) {
+                        set.add(g);
+                    }
+                }
+                Err(e) => problems.push((item.span, format!("`{text}` is not a glob: {}", e.kind()))),
+            }
+        }
+        set.build().ok()
+    };
+    config.files =
+        FileFilter { include: globs("include", &mut problems), exclude: globs("exclude", &mut problems), base };
+
+    for entry in root.get("payloads").and_then(Node::as_seq).unwrap_or_default() {
+        let Some(pattern) = entry.get("queue") else { continue };
+        let text = pattern.as_str().unwrap_or_default();
+        let matcher = match Glob::new(text) {
+            Ok(g) => g.compile_matcher(),
+            Err(e) => {
+                problems.push((pattern.span, format!("`{text}` is not a glob: {}", e.kind())));
+                continue;
+            }
+        };
+        let payload = match (entry.get("deterministic"), entry.get("schema")) {
+            (Some(d), _) => match d.kind {
+                crate::syntax::Kind::Bool(true) => Value::Known(Payload::Deterministic),
+                _ => Value::Known(Payload::NonDeterministic(vec!["declared non-deterministic".to_string()])),
+            },
+            (None, Some(schema)) => crate::cfn::payload::from_schema_file(&file.path, schema),
+            (None, None) => Value::Known(crate::cfn::payload::from_fields(entry)),
+        };
+        config.payloads.push(PayloadRule { pattern: matcher, payload, origin: Origin::file(file, entry.span) });
+    }
+
+    if problems.is_empty() { Ok(config) } else { Err(problems) }
+}
+
+fn number(node: &Node) -> Option<u64> {
+    match &node.kind {
+        crate::syntax::Kind::Number(n) => n.parse().ok(),
+        _ => None,
+    }
+}

@@ -1,0 +1,26 @@
+//! The rule options `.sqsguard.yaml` can set (`rules: {SQS001: {multiplier: 4}}`).
+
+/// Thresholds of the configurable rules; [`Default`] is what RULES.md says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// SQS001: VisibilityTimeout must reach this many times the function
+    /// timeout, plus the batching window (AWS recommends 6).
+    pub visibility_multiplier: i64,
+    /// SQS008: the lowest acceptable maxReceiveCount.
+    pub min_max_receive_count: i64,
+    /// SQS102: seconds a message may wait before it is too old.
+    pub oldest_message_sla_seconds: f64,
+    /// SQS103: visible messages above which an idle queue is starving.
+    pub starvation_threshold: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            visibility_multiplier: 6,
+            min_max_receive_count: 3,
+            oldest_message_sla_seconds: 300.0,
+            starvation_threshold: 100,
+        }
+    }
+}

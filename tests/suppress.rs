@@ -1,0 +1,70 @@
+//! Suppressions in every form: comments in YAML and HCL (above a resource,
+//! on its line, on the offending value's line), CloudFormation Metadata in
+//! YAML and JSON, without a reason (a note), and stale (a note).
+
+mod common;
+
+use serde_json::Value;
+
+/// One line per finding and note, then the counts: what a suppression
+/// changes, without the prose.
+fn outline(path: &str, extra: &[&str]) -> String {
+    let mut args = vec!["lint", "--format", "json", path];
+    args.extend(extra);
+    let out = common::sqsguard(&args);
+    let doc: Value = serde_json::from_str(&common::stdout(&out)).expect("json output");
+    let mut text = String::new();
+    for f in doc["findings"].as_array().unwrap() {
+        text.push_str(&format!("finding {} {} line {}\n", f["rule"], f["resource"], f["line"]));
+    }
+    for n in doc["notes"].as_array().into_iter().flatten() {
+        text.push_str(&format!("note line {}: {}\n", n["line"], n["message"]));
+    }
+    text.push_str(&format!("summary {}\n", doc["summary"]));
+    text
+}
+
+#[test]
+fn yaml_comments_and_metadata() {
+    let got = outline("tests/fixtures/suppress/template.yaml", &[]);
+    insta::assert_snapshot!(got);
+}
+
+#[test]
+fn json_template_metadata() {
+    insta::assert_snapshot!(outline("tests/fixtures/suppress/template.json", &[]));
+}
+
+#[test]
+fn terraform_comments() {
+    insta::assert_snapshot!(outline("tests/fixtures/suppress/terraform", &[]));
+}
+
+#[test]
+fn each_suppression_silences_only_its_own_rule_and_resource() {
+    // Removing the comments brings back exactly the suppressed findings.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(common::root().join("tests/fixtures/suppress/template.yaml")).unwrap();
+    let stripped: String = text.lines().map(|l| l.split(" # sqsguard").next().unwrap()).collect::<Vec<_>>().join("\n");
+    let stripped = stripped.replace("# sqsguard:ignore", "# was:");
+    let path = dir.path().join("template.yaml");
+    std::fs::write(&path, stripped).unwrap();
+    let got = outline(path.to_str().unwrap(), &[]);
+    for expected in [
+        "finding \"SQS004\" \"Metrics\"",
+        "finding \"SQS006\" \"Audit\"",
+        "finding \"SQS016\" \"Audit\"",
+        "finding \"SQS008\" \"Jobs\"",
+    ] {
+        assert!(got.contains(expected), "{expected} missing from\n{got}");
+    }
+    // The Metadata suppression is still there.
+    assert!(!got.contains("SQS015"), "{got}");
+    assert!(got.contains("\"suppressed\":1"), "{got}");
+}
+
+#[test]
+fn a_stale_suppression_of_a_rule_switched_off_is_not_reported() {
+    let got = outline("tests/fixtures/suppress/template.yaml", &["--ignore", "SQS004"]);
+    assert!(!got.contains("silences no finding"), "{got}");
+}
