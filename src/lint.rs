@@ -47,6 +47,9 @@ pub struct Outcome {
     pub suppressed: usize,
     /// Audit only: AWS operations sent.
     pub api_calls: Option<usize>,
+    /// The display path of every file linted (`files` of them), sorted:
+    /// reporters that list clean files too (JUnit) need their names.
+    pub linted: Vec<String>,
 }
 
 /// What linting one file, or one Terraform module, gave.
@@ -58,11 +61,13 @@ pub(crate) struct JobResult {
     /// Terraform: the local module folders this module called (canonical).
     pub called: Vec<PathBuf>,
     pub notes: Vec<Note>,
+    /// The display paths of the files linted (`files` of them).
+    pub linted: Vec<String>,
 }
 
 impl JobResult {
-    fn linted(findings: Vec<Finding>) -> Self {
-        JobResult { files: 1, findings, ..Default::default() }
+    fn linted(path: &Path, findings: Vec<Finding>) -> Self {
+        JobResult { files: 1, findings, linted: vec![crate::source::display_path(path)], ..Default::default() }
     }
 
     fn skipped() -> Self {
@@ -109,9 +114,12 @@ pub fn lint_paths(paths: &[PathBuf], filter: &Filter) -> Outcome {
         outcome.files += result.files;
         outcome.skipped += result.skipped;
         outcome.notes.extend(result.notes);
+        outcome.linted.extend(result.linted);
         outcome.findings.extend(result.findings.into_iter().filter(|f| filter.keeps(f.code)));
     }
     outcome.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+    outcome.linted.sort();
+    debug_assert_eq!(outcome.linted.len(), outcome.files, "every file counted is named");
     outcome
 }
 
@@ -184,16 +192,16 @@ pub(crate) fn read_source(path: &Path) -> Result<Source, Option<Box<Finding>>> {
 fn lint_file(path: &Path) -> JobResult {
     let file = match read_source(path) {
         Ok(file) => file,
-        Err(Some(finding)) => return JobResult::linted(vec![*finding]),
+        Err(Some(finding)) => return JobResult::linted(path, vec![*finding]),
         Err(None) => return JobResult::skipped(),
     };
     match parse(&file) {
         Ok(root) => match crate::terraform::plan::load(&file, &root).or_else(|| crate::cfn::load(&file, &root)) {
-            Some(model) => JobResult::linted(rules::check(&model)),
+            Some(model) => JobResult::linted(path, rules::check(&model)),
             None => JobResult::skipped(),
         },
         Err(e) if looks_like_infrastructure(path, file.text.as_bytes()) => {
-            JobResult::linted(vec![unparsable(&file, e.span, e.message)])
+            JobResult::linted(path, vec![unparsable(&file, e.span, e.message)])
         }
         Err(_) => JobResult::skipped(),
     }

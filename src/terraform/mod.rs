@@ -34,6 +34,7 @@ pub(crate) fn lint_module(dir: &Path) -> JobResult {
         findings: loaded.findings,
         called: loaded.called,
         notes: loaded.notes,
+        linted: loaded.paths.iter().map(|p| crate::source::display_path(p)).collect(),
     };
     result.findings.extend(broken);
 
