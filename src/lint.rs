@@ -50,6 +50,9 @@ pub struct Outcome {
     pub baselined: Option<usize>,
     /// Audit only: AWS operations sent.
     pub api_calls: Option<usize>,
+    /// The display path of every file linted (`files` of them), sorted:
+    /// reporters that list clean files too (JUnit) need their names.
+    pub linted: Vec<String>,
 }
 
 /// What linting one file, or one Terraform module, gave.
@@ -62,17 +65,20 @@ pub(crate) struct JobResult {
     pub called: Vec<PathBuf>,
     pub notes: Vec<Note>,
     pub suppressed: usize,
+    /// The display paths of the files linted (`files` of them).
+    pub linted: Vec<String>,
 }
 
 impl JobResult {
-    fn linted(findings: Vec<Finding>) -> Self {
-        JobResult { files: 1, findings, ..Default::default() }
+    fn linted(path: &Path, findings: Vec<Finding>) -> Self {
+        JobResult { files: 1, findings, linted: vec![crate::source::display_path(path)], ..Default::default() }
     }
 
     /// One file whose model was checked.
-    fn checked(checked: crate::check::Checked) -> Self {
+    fn checked(path: &Path, checked: crate::check::Checked) -> Self {
         JobResult {
             files: 1,
+            linted: vec![crate::source::display_path(path)],
             findings: checked.findings,
             notes: checked.notes,
             suppressed: checked.suppressed,
@@ -128,8 +134,11 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
         outcome.skipped += result.skipped;
         outcome.notes.extend(result.notes);
         outcome.suppressed += result.suppressed;
+        outcome.linted.extend(result.linted);
         outcome.findings.extend(result.findings);
     }
+    outcome.linted.sort();
+    debug_assert_eq!(outcome.linted.len(), outcome.files, "every file counted is named");
     finish(&mut outcome, config);
     outcome
 }
@@ -214,16 +223,16 @@ pub(crate) fn read_source(path: &Path) -> Result<Source, Option<Box<Finding>>> {
 fn lint_file(path: &Path, config: &Config) -> JobResult {
     let file = match read_source(path) {
         Ok(file) => file,
-        Err(Some(finding)) => return JobResult::linted(vec![*finding]),
+        Err(Some(finding)) => return JobResult::linted(path, vec![*finding]),
         Err(None) => return JobResult::skipped(),
     };
     match parse(&file) {
         Ok(root) => match crate::terraform::plan::load(&file, &root).or_else(|| crate::cfn::load(&file, &root)) {
-            Some(model) => JobResult::checked(crate::check::model(model, config)),
+            Some(model) => JobResult::checked(path, crate::check::model(model, config)),
             None => JobResult::skipped(),
         },
         Err(e) if looks_like_infrastructure(path, file.text.as_bytes()) => {
-            JobResult::linted(vec![unparsable(&file, e.span, e.message)])
+            JobResult::linted(path, vec![unparsable(&file, e.span, e.message)])
         }
         Err(_) => JobResult::skipped(),
     }

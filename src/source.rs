@@ -48,6 +48,11 @@ pub struct SourceFile {
 
 pub type Source = Arc<SourceFile>;
 
+/// A path as printed in findings: forward slashes, as given.
+pub fn display_path(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, text: String) -> Source {
         let mut line_starts = vec![0];
@@ -61,7 +66,7 @@ impl SourceFile {
 
     /// The path as printed in findings: forward slashes, as given.
     pub fn display_path(&self) -> String {
-        self.path.to_string_lossy().replace('\\', "/")
+        display_path(&self.path)
     }
 
     /// Byte offset of the start of a 1-based line (clamped to the text).

@@ -27,6 +27,17 @@ if ! cmp -s tests/requirements.txt "$stamp" 2>/dev/null; then
 fi
 export SQSGUARD_VENV="$PWD/$venv"
 
+# Microsoft's SARIF Multitool, whose `validate` checks the SARIF output
+# against the schema and GitHub's ingestion rules (an npm package with a
+# self-contained binary), in tests/node/node_modules at the version
+# tests/node/package-lock.json pins; reinstalled only when that lock changes.
+node_stamp=tests/node/node_modules/.sqsguard-lock
+if ! cmp -s tests/node/package-lock.json "$node_stamp" 2>/dev/null; then
+  echo "tests/run.sh: installing tests/node/package-lock.json into tests/node/node_modules" >&2
+  npm ci --prefix tests/node --no-audit --no-fund
+  cp tests/node/package-lock.json "$node_stamp"
+fi
+
 # Snapshots are reviewed, never written, when the tests run here.
 export INSTA_UPDATE=no
 cargo fmt --check

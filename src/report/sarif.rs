@@ -1,8 +1,381 @@
 //! `--format sarif`: SARIF 2.1.0 for GitHub code scanning.
+//!
+//! One run: the driver lists every rule of the catalog (with its page from
+//! `rules/` as help), each finding is a result located in its file (live
+//! findings have only a logical location: the queue URL or mapping UUID),
+//! and notes become tool execution notifications.
+//!
+//! The types are the subset of the SARIF object model this reporter
+//! writes, as plain serde structs; field names follow the spec (camelCase).
 
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Location as Span, Summary, location, origin_location};
+use crate::finding::{Finding, Severity};
+use crate::fingerprint::{Identity, normalize_path};
 use crate::lint::Outcome;
+use crate::model::Origin;
+use crate::rules::{self, Rule};
+
+/// Where sqsguard lives (Cargo.toml `repository`); the rule pages are
+/// `rules/CODE.md` under it.
+pub const REPOSITORY_URL: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// The key of our fingerprint in `partialFingerprints`. Bump the version
+/// if [`Identity`] ever changes, so code scanning does not match old alerts
+/// against new fingerprints of another kind.
+pub const FINGERPRINT_KEY: &str = "sqsguard/v1";
+
+/// The OASIS SARIF 2.1.0 schema (errata 01, the final one).
+const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/// The base ID relative artifact URIs are resolved against: the checkout.
+const SRCROOT: &str = "%SRCROOT%";
+
+/// The page of a rule in the repository.
+pub fn rule_help_uri(code: &str) -> String {
+    format!("{REPOSITORY_URL}/blob/main/rules/{code}.md")
+}
+
+#[derive(Serialize)]
+struct Log {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Tool,
+    invocations: Vec<Invocation>,
+    /// Our columns count characters (Unicode scalar values), not the UTF-16
+    /// code units SARIF assumes by default.
+    column_kind: &'static str,
+    results: Vec<SarifResult>,
+    properties: RunProperties,
+}
+
+#[derive(Serialize)]
+struct RunProperties {
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    information_uri: &'static str,
+    rules: Vec<ReportingDescriptor>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReportingDescriptor {
+    id: &'static str,
+    name: &'static str,
+    short_description: Text,
+    full_description: Text,
+    help: Help,
+    help_uri: String,
+    default_configuration: Configuration,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Help {
+    text: String,
+    markdown: String,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+    level: &'static str,
+    message: Text,
+    locations: Vec<Location>,
+    partial_fingerprints: BTreeMap<&'static str, String>,
+    /// Live findings: the account and Region of the resource.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    properties: BTreeMap<&'static str, String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    physical_location: Option<PhysicalLocation>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    logical_locations: Vec<LogicalLocation>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    /// Exclusive, as SARIF says (ours is inclusive).
+    end_column: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LogicalLocation {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fully_qualified_name: Option<String>,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+struct Notification {
+    level: &'static str,
+    message: Text,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<Location>,
+}
 
 pub fn render(outcome: &Outcome) -> String {
-    let _ = outcome;
-    String::new()
+    let notifications = outcome
+        .notes
+        .iter()
+        .map(|n| Notification {
+            level: "note",
+            message: Text { text: n.message.clone() },
+            locations: origin_location(&n.origin)
+                .map(|l| Location { physical_location: Some(physical(&l)), logical_locations: Vec::new() })
+                .into_iter()
+                .collect(),
+        })
+        .collect();
+    let run = Run {
+        tool: Tool {
+            driver: Driver {
+                name: "sqsguard",
+                version: env!("CARGO_PKG_VERSION"),
+                information_uri: REPOSITORY_URL,
+                rules: rules::ALL.iter().map(|r| descriptor(r)).collect(),
+            },
+        },
+        invocations: vec![Invocation { execution_successful: true, tool_execution_notifications: notifications }],
+        column_kind: "unicodeCodePoints",
+        results: outcome.findings.iter().map(result).collect(),
+        properties: RunProperties { summary: Summary::of(outcome) },
+    };
+    let log = Log { schema: SCHEMA_URI, version: "2.1.0", runs: vec![run] };
+    let mut out = serde_json::to_string_pretty(&log).expect("SARIF serializes");
+    out.push('\n');
+    out
+}
+
+fn descriptor(rule: &Rule) -> ReportingDescriptor {
+    ReportingDescriptor {
+        id: rule.code,
+        name: rule.name,
+        short_description: Text { text: rule.summary.to_string() },
+        full_description: Text { text: section(rule.doc, "What it checks").unwrap_or(rule.summary).to_string() },
+        help: Help { text: rule.doc.to_string(), markdown: rule.doc.to_string() },
+        help_uri: rule_help_uri(rule.code),
+        default_configuration: Configuration { level: level(rule.severity) },
+    }
+}
+
+/// The text of a `## heading` section of a rule page, trimmed.
+fn section<'a>(doc: &'a str, heading: &str) -> Option<&'a str> {
+    let marker = format!("\n## {heading}\n");
+    let start = doc.find(&marker)? + marker.len();
+    let rest = &doc[start..];
+    let end = rest.find("\n## ").unwrap_or(rest.len());
+    Some(rest[..end].trim()).filter(|s| !s.is_empty())
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn result(f: &Finding) -> SarifResult {
+    let mut properties = BTreeMap::new();
+    let location = match &f.origin {
+        Origin::File { .. } => Location {
+            physical_location: location(f).map(|l| physical(&l)),
+            logical_locations: vec![LogicalLocation {
+                name: f.resource.clone(),
+                fully_qualified_name: None,
+                kind: "resource",
+            }],
+        },
+        Origin::Live { id, account, region } => {
+            properties.extend(account.clone().map(|a| ("account", a)));
+            properties.extend(region.clone().map(|r| ("region", r)));
+            let resource = if f.resource.is_empty() { id } else { &f.resource };
+            Location {
+                physical_location: None,
+                logical_locations: vec![LogicalLocation {
+                    name: short_name(resource).to_string(),
+                    fully_qualified_name: Some(resource.clone()),
+                    kind: "resource",
+                }],
+            }
+        }
+    };
+    SarifResult {
+        rule_id: f.code,
+        rule_index: rules::ALL.iter().position(|r| r.code == f.code),
+        level: level(f.severity),
+        message: Text { text: format!("{}\nfix: {}", f.message, f.fix) },
+        locations: vec![location],
+        partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, Identity::of(f).hash())]),
+        properties,
+    }
+}
+
+/// The last part of a queue URL or ARN (`.../123456789012/orders` ->
+/// `orders`); a mapping UUID stays whole.
+fn short_name(id: &str) -> &str {
+    id.rsplit(['/', ':']).find(|s| !s.is_empty()).unwrap_or(id)
+}
+
+fn physical(l: &Span) -> PhysicalLocation {
+    let start_line = l.line.max(1);
+    let start_column = l.column.max(1);
+    let end_line = l.end_line.max(start_line);
+    // Inclusive end column + 1; never before the start on a one-line region.
+    let mut end_column = l.end_column + 1;
+    if end_line == start_line {
+        end_column = end_column.max(start_column + 1);
+    }
+    PhysicalLocation {
+        artifact_location: artifact(&l.file),
+        region: Region { start_line, start_column, end_line, end_column },
+    }
+}
+
+/// A file path as an artifact location: a relative path is a relative URI
+/// reference resolved against `%SRCROOT%` (the checkout, for code
+/// scanning); an absolute one is a `file:` URI.
+fn artifact(path: &str) -> ArtifactLocation {
+    let path = normalize_path(path);
+    let bytes = path.as_bytes();
+    if path.starts_with('/') {
+        return ArtifactLocation { uri: format!("file://{}", encode(&path)), uri_base_id: None };
+    }
+    // A Windows drive path, `C:/x.yaml`.
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes.get(2).is_none_or(|&b| b == b'/')
+    {
+        return ArtifactLocation { uri: format!("file:///{}:{}", &path[..1], encode(&path[2..])), uri_base_id: None };
+    }
+    ArtifactLocation { uri: encode(&path), uri_base_id: Some(SRCROOT) }
+}
+
+/// Percent-encode what may not stand in a URI path. `:` is encoded too, so
+/// a relative path like `a:b.yaml` is not read as a URI scheme.
+fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        let keep = b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&b);
+        if keep {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_relative_uris_under_srcroot() {
+        let a = artifact("./examples//my stack/q%1.yaml");
+        assert_eq!(a.uri, "examples/my%20stack/q%251.yaml");
+        assert_eq!(a.uri_base_id, Some(SRCROOT));
+        assert_eq!(artifact("a:b/ü.tf").uri, "a%3Ab/%C3%BC.tf");
+    }
+
+    #[test]
+    fn absolute_paths_are_file_uris() {
+        let a = artifact("/srv/repo/main.tf");
+        assert_eq!(a.uri, "file:///srv/repo/main.tf");
+        assert_eq!(a.uri_base_id, None);
+        assert_eq!(artifact("C:/repo/x.yaml").uri, "file:///C:/repo/x.yaml");
+    }
+
+    #[test]
+    fn end_column_becomes_exclusive() {
+        let l = Span { file: "t.yaml".into(), line: 3, column: 5, end_line: 3, end_column: 6 };
+        let r = physical(&l).region;
+        assert_eq!((r.start_line, r.start_column, r.end_line, r.end_column), (3, 5, 3, 7));
+        // A region that spans lines keeps its end column + 1, even when it
+        // is left of the start column.
+        let l = Span { file: "t.yaml".into(), line: 3, column: 5, end_line: 4, end_column: 1 };
+        assert_eq!(physical(&l).region.end_column, 2);
+    }
+
+    #[test]
+    fn full_description_is_the_what_it_checks_section() {
+        let rule = rules::by_code("SQS008").unwrap();
+        let text = section(rule.doc, "What it checks").unwrap();
+        assert!(!text.is_empty());
+        assert!(!text.contains("## "), "{text}");
+        assert!(rule.doc.contains(text));
+        assert_eq!(section("# X\n\n## Other\n\nbody\n", "What it checks"), None);
+    }
+
+    #[test]
+    fn live_resources_are_named_by_their_last_part() {
+        assert_eq!(short_name("https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo"), "orders.fifo");
+        assert_eq!(short_name("arn:aws:sqs:eu-west-1:123456789012:orders"), "orders");
+        assert_eq!(short_name("2f1b8c1e-1f6a-4c8e-9d1b-6a1c3c6d7e8f"), "2f1b8c1e-1f6a-4c8e-9d1b-6a1c3c6d7e8f");
+    }
 }

@@ -35,6 +35,7 @@ pub(crate) fn lint_module(dir: &Path, config: &crate::config::Config) -> JobResu
         called: loaded.called,
         notes: loaded.notes,
         suppressed: 0,
+        linted: loaded.paths.iter().map(|p| crate::source::display_path(p)).collect(),
     };
     result.findings.extend(broken);
 

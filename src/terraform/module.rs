@@ -26,6 +26,9 @@ pub struct Loaded {
     pub scope: Scope,
     /// Distinct `.tf` files read (in this module and the local modules it calls).
     pub files: usize,
+    /// Their paths as given (the first path each was reached by), in the
+    /// order they were read.
+    pub paths: Vec<PathBuf>,
     pub findings: Vec<Finding>,
     /// The local module folders it called (canonical paths).
     pub called: Vec<PathBuf>,
@@ -36,20 +39,28 @@ pub struct Loaded {
 /// Load the module in `dir` with `inputs` bound to its variables.
 pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Loaded {
     let mut files = std::collections::HashSet::new();
+    let mut paths = Vec::new();
     let mut findings = Vec::new();
     let mut called = Vec::new();
     let mut notes = Vec::new();
     let mut stack = Vec::new();
-    let mut walk =
-        Walk { stack: &mut stack, files: &mut files, findings: &mut findings, called: &mut called, notes: &mut notes };
+    let mut walk = Walk {
+        stack: &mut stack,
+        files: &mut files,
+        paths: &mut paths,
+        findings: &mut findings,
+        called: &mut called,
+        notes: &mut notes,
+    };
     let scope = load_at(dir, prefix, inputs, &mut walk);
-    Loaded { scope, files: files.len(), findings, called, notes }
+    Loaded { scope, files: files.len(), paths, findings, called, notes }
 }
 
 /// What the recursive load carries along.
 struct Walk<'a> {
     stack: &'a mut Vec<PathBuf>,
     files: &'a mut std::collections::HashSet<PathBuf>,
+    paths: &'a mut Vec<PathBuf>,
     findings: &'a mut Vec<Finding>,
     called: &'a mut Vec<PathBuf>,
     notes: &'a mut Vec<Note>,
@@ -60,7 +71,10 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
     let (files, broken) = read_files(&paths);
     let mut first_visit = false;
     for p in &paths {
-        first_visit |= walk.files.insert(p.canonicalize().unwrap_or_else(|_| p.clone()));
+        if walk.files.insert(p.canonicalize().unwrap_or_else(|_| p.clone())) {
+            walk.paths.push(p.clone());
+            first_visit = true;
+        }
     }
     // A module called several times is read each time; its broken files
     // are reported once.
