@@ -14,8 +14,8 @@ if [ ! -d ../shared/corpus ] && [ -z "${SQSGUARD_CORPUS:-}" ]; then
 fi
 
 # The validators the generator's output must pass (cfn-lint, checkov,
-# python-hcl2), in a project-local venv; reinstalled only when
-# tests/requirements.txt changes.
+# python-hcl2), moto, and pre-commit for the hook's test, in a project-local
+# venv; reinstalled only when tests/requirements.txt changes.
 venv=.venv
 stamp="$venv/.requirements"
 if ! cmp -s tests/requirements.txt "$stamp" 2>/dev/null; then

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::{missing, venv_tool};
 use serde_json::Value;
 
 /// Failed checkov checks that may remain, all on the Lambda function (and
@@ -18,18 +19,6 @@ use serde_json::Value;
 /// says why each does not apply. No other check may fail, and none on an
 /// SQS queue, queue policy, alarm or event source mapping.
 const DOCUMENTED: &[&str] = &["CKV_AWS_115", "CKV_AWS_116", "CKV_AWS_117", "CKV_AWS_158", "CKV_AWS_272"];
-
-fn venv_tool(name: &str) -> Option<PathBuf> {
-    let venv = std::env::var_os("SQSGUARD_VENV").map(PathBuf::from).unwrap_or_else(|| common::root().join(".venv"));
-    let tool = venv.join("bin").join(name);
-    tool.exists().then_some(tool)
-}
-
-fn missing(what: &str) {
-    let message = format!("SKIPPED: {what} is not installed (tests/run.sh installs it)");
-    eprintln!("\n*** {message} ***\n");
-    assert!(std::env::var_os("CI").is_none(), "{message}");
-}
 
 fn generated(ext: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = walk(&common::root().join("examples/generate"))

@@ -79,3 +79,19 @@ pub fn terraform_plugin_dir() -> Option<PathBuf> {
     let first = String::from_utf8_lossy(&out.stdout).lines().next()?.to_string();
     Path::new(&first).parent().map(Path::to_path_buf)
 }
+
+/// A tool of the project venv that tests/run.sh installs from
+/// tests/requirements.txt ($SQSGUARD_VENV, else `<repo>/.venv`).
+pub fn venv_tool(name: &str) -> Option<PathBuf> {
+    let venv = std::env::var_os("SQSGUARD_VENV").map(PathBuf::from).unwrap_or_else(|| root().join(".venv"));
+    let tool = venv.join("bin").join(name);
+    tool.exists().then_some(tool)
+}
+
+/// Says loudly that a test did not run for want of `what`; under CI (env
+/// var CI set) that is a failure, so a missing install step cannot pass.
+pub fn missing(what: &str) {
+    let message = format!("SKIPPED: {what} is not installed (tests/run.sh installs it)");
+    eprintln!("\n*** {message} ***\n");
+    assert!(std::env::var_os("CI").is_none(), "{message}");
+}
