@@ -5,6 +5,7 @@
 use crate::config::Config;
 use crate::finding::{Finding, Note};
 use crate::model::{Model, PayloadDecl};
+use crate::source::Source;
 use crate::{rules, suppress};
 
 /// The findings of one model, after suppressions.
@@ -13,15 +14,28 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     /// Findings silenced by a suppression.
     pub suppressed: usize,
-    /// Stale suppressions and suppressions without a reason.
+    /// Suppressions without a reason, or naming no rule.
     pub notes: Vec<Note>,
+    /// Suppression rules that silenced something, and those that did not
+    /// (stale unless another model of the run used them: see
+    /// [`suppress::stale`]).
+    pub used: Vec<suppress::Key>,
+    pub unused: Vec<(suppress::Key, Note)>,
 }
 
-pub fn model(mut model: Model, config: &Config) -> Checked {
+/// Check a model. `sources` are the files it was read from, so that
+/// suppressions in a file left with no SQS resource are still seen.
+pub fn model(mut model: Model, config: &Config, sources: &[Source]) -> Checked {
     declare_payloads(&mut model, config);
     let findings = rules::check(&model, &config.options);
-    let applied = suppress::apply(&model, findings, &config.filter);
-    Checked { findings: applied.findings, suppressed: applied.suppressed, notes: applied.notes }
+    let applied = suppress::apply(&model, findings, &config.filter, sources);
+    Checked {
+        findings: applied.findings,
+        suppressed: applied.suppressed,
+        notes: applied.notes,
+        used: applied.used,
+        unused: applied.unused,
+    }
 }
 
 /// `.sqsguard.yaml` `payloads:` come before Metadata and tags (RULES.md:

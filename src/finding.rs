@@ -31,6 +31,9 @@ pub struct Finding {
     pub severity: Severity,
     /// Logical ID, Terraform address, queue URL, ...
     pub resource: String,
+    /// Other resources the finding is about (the policy of an SQS017, the
+    /// consumer of an SQS001): a suppression on them silences it too.
+    pub related: Vec<String>,
     pub origin: Origin,
     /// What is wrong, with the numbers involved.
     pub message: String,

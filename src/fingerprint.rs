@@ -1,8 +1,10 @@
 //! A finding's identity across edits, for baselines and SARIF
 //! `partialFingerprints`.
 //!
-//! A fingerprint is the rule, the file, the resource and the finding's
-//! subject: its message with the numbers taken out. Line numbers are not
+//! A fingerprint is the rule, the file (relative to the working folder,
+//! however it was typed), the resource and the finding's subject: its
+//! message with the numbers taken out (not the digits of names: `Fn2`
+//! stays `Fn2`). Line numbers are not
 //! part of it, so moving a resource or reformatting the file keeps it;
 //! changing a bad value to another bad value (VisibilityTimeout 30 to 40)
 //! keeps it too, while a second consumer or another attribute gives a new
@@ -25,7 +27,7 @@ pub struct Identity {
 impl Identity {
     pub fn of(f: &Finding) -> Self {
         let file = match &f.origin {
-            Origin::File { file, .. } => normalize_path(&file.display_path()),
+            Origin::File { file, .. } => relative_to_cwd(&file.path),
             Origin::Live { .. } => String::new(),
         };
         Identity { rule: f.code.to_string(), file, resource: f.resource.clone(), subject: subject(&f.message) }
@@ -45,6 +47,17 @@ impl Identity {
     }
 }
 
+/// The file relative to the working folder when it is inside it
+/// (`$PWD/infra/q.yaml` and `infra/../infra/q.yaml` are `infra/q.yaml`),
+/// else as given, normalized.
+fn relative_to_cwd(path: &std::path::Path) -> String {
+    let relative = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .ok()
+        .and_then(|cwd| path.canonicalize().ok()?.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf));
+    normalize_path(&relative.unwrap_or_else(|| path.to_path_buf()).to_string_lossy().replace('\\', "/"))
+}
+
 /// `./a//b.yaml` and `a/b.yaml` are the same file.
 pub fn normalize_path(path: &str) -> String {
     let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
@@ -54,19 +67,28 @@ pub fn normalize_path(path: &str) -> String {
     parts.join("/")
 }
 
-/// The message with each run of digits replaced by `#`.
+/// The message with each number replaced by `#`. A run of digits that
+/// touches a letter or `_` is part of a name (`Fn2`, `m1_worker`) and stays.
 fn subject(message: &str) -> String {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphabetic() || c == '_');
+    let chars: Vec<char> = message.chars().collect();
     let mut out = String::with_capacity(message.len());
-    let mut in_number = false;
-    for c in message.chars() {
-        if c.is_ascii_digit() {
-            if !in_number {
-                out.push('#');
-            }
-            in_number = true;
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let before = start.checked_sub(1).map(|j| chars[j]);
+        if word(before) || word(chars.get(i).copied()) {
+            out.extend(&chars[start..i]);
         } else {
-            out.push(c);
-            in_number = false;
+            out.push('#');
         }
     }
     out
@@ -78,7 +100,8 @@ mod tests {
 
     #[test]
     fn numbers_leave_the_subject_but_names_stay() {
-        assert_eq!(subject("VisibilityTimeout 30 s < 60 s of fn2"), "VisibilityTimeout # s < # s of fn#");
+        assert_eq!(subject("VisibilityTimeout 30 s < 60 s of Fn2"), "VisibilityTimeout # s < # s of Fn2");
+        assert_eq!(subject("1209600 s = 14 days, 2x m1_worker 0.5"), "# s = # days, 2x m1_worker #.#");
     }
 
     #[test]

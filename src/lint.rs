@@ -67,6 +67,9 @@ pub(crate) struct JobResult {
     pub suppressed: usize,
     /// The display paths of the files linted (`files` of them).
     pub linted: Vec<String>,
+    /// Suppression rules used, and not used, by this job's model.
+    pub used: Vec<crate::suppress::Key>,
+    pub unused: Vec<(crate::suppress::Key, Note)>,
 }
 
 impl JobResult {
@@ -82,6 +85,8 @@ impl JobResult {
             findings: checked.findings,
             notes: checked.notes,
             suppressed: checked.suppressed,
+            used: checked.used,
+            unused: checked.unused,
             ..Default::default()
         }
     }
@@ -126,6 +131,7 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     // on its own (its variables would mostly be unknown).
     let called: std::collections::HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.clone()).collect();
     let mut outcome = Outcome::default();
+    let (mut used, mut unused) = (Vec::new(), Vec::new());
     for (dir, result) in results {
         if dir.is_some_and(|d| called.contains(&d)) {
             continue;
@@ -136,7 +142,10 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
         outcome.suppressed += result.suppressed;
         outcome.linted.extend(result.linted);
         outcome.findings.extend(result.findings);
+        used.extend(result.used);
+        unused.extend(result.unused);
     }
+    outcome.notes.extend(crate::suppress::stale(&used, unused));
     outcome.linted.sort();
     debug_assert_eq!(outcome.linted.len(), outcome.files, "every file counted is named");
     finish(&mut outcome, config);
@@ -146,6 +155,12 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
 /// What every run ends with, lint or audit: the config's rule selection
 /// and severity overrides, and findings in file order.
 pub fn finish(outcome: &mut Outcome, config: &Config) {
+    // A module's file is read once per caller: say each note once.
+    let mut seen = std::collections::HashSet::new();
+    outcome.notes.retain(|n| {
+        let at = crate::report::origin_location(&n.origin).map(|l| (l.file, l.line, l.column));
+        seen.insert((at, n.message.clone()))
+    });
     outcome.findings.retain(|f| config.filter.keeps(f.code));
     for f in &mut outcome.findings {
         f.severity = config.severity_of(f.code, f.severity);
@@ -228,7 +243,7 @@ fn lint_file(path: &Path, config: &Config) -> JobResult {
     };
     match parse(&file) {
         Ok(root) => match crate::terraform::plan::load(&file, &root).or_else(|| crate::cfn::load(&file, &root)) {
-            Some(model) => JobResult::checked(path, crate::check::model(model, config)),
+            Some(model) => JobResult::checked(path, crate::check::model(model, config, std::slice::from_ref(&file))),
             None => JobResult::skipped(),
         },
         Err(e) if looks_like_infrastructure(path, file.text.as_bytes()) => {
@@ -249,6 +264,7 @@ pub(crate) fn unparsable(file: &Source, span: Span, message: String) -> Finding 
         name: UNPARSABLE_FILE.name,
         severity: Severity::Error,
         resource: file.display_path(),
+        related: Vec::new(),
         origin: Origin::file(file, span),
         message,
         fix: "fix the file so it parses (the location is where the parser stopped); other files were still linted"

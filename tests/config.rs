@@ -148,3 +148,17 @@ fn a_severity_override_moves_the_fail_on_threshold() {
     assert_eq!(got, vec![triple("SQS004", "info", "Q"), triple("SQS006", "info", "Q")]);
     assert_eq!(summary["infos"], 2);
 }
+
+#[test]
+fn a_payload_schema_that_cannot_be_read_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".sqsguard.yaml"),
+        "payloads:\n  - queue: \"billing-*\"\n    schema: missing.json\n",
+    )
+    .unwrap();
+    let out = sqsguard_in(dir.path(), &["lint", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(".sqsguard.yaml:3:13") && stderr.contains("missing.json"), "{stderr}");
+}

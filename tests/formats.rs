@@ -440,6 +440,7 @@ fn live_outcome() -> Outcome {
             name: rule.name,
             severity: rule.severity,
             resource: resource.to_string(),
+            related: Vec::new(),
             origin: Origin::Live {
                 id: resource.to_string(),
                 account: account.map(str::to_string),
@@ -570,4 +571,40 @@ fn sarif_multitool_reports_no_error() {
     bad["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = json!(0);
     let problems = multitool_problems(&tool, &bad.to_string());
     assert!(problems.iter().any(|p| p.contains("startLine")), "{problems:?}");
+}
+
+#[test]
+fn github_annotations_name_files_as_the_pull_request_does() {
+    let out = common::sqsguard(&["lint", "--format", "github", "./examples/cloudformation/legacy-worker.yaml"]);
+    let text = common::stdout(&out);
+    assert!(text.contains("file=examples/cloudformation/legacy-worker.yaml,line=16,"), "{text}");
+    assert!(!text.contains("file=./"), "{text}");
+}
+
+#[test]
+fn findings_that_differ_only_by_a_name_with_digits_have_different_fingerprints() {
+    // Two consumers of one queue: SQS001 once per consumer, the messages
+    // differing only in the consumer's and function's names.
+    let dir = tempfile::tempdir().unwrap();
+    let template = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 60\n      ReceiveMessageWaitTimeSeconds: 20\n"
+        .to_string()
+        + &(1..=2)
+            .map(|i| {
+                format!(
+                    "  Fn{i}:\n    Type: AWS::Lambda::Function\n    Properties:\n      Runtime: python3.12\n      Handler: a.h\n      Role: arn:aws:iam::123456789012:role/r\n      Timeout: 20\n      Code: {{ZipFile: x}}\n  M{i}:\n    Type: AWS::Lambda::EventSourceMapping\n    Properties:\n      EventSourceArn: !GetAtt Q.Arn\n      FunctionName: !Ref Fn{i}\n      BatchSize: 1\n"
+                )
+            })
+            .collect::<String>();
+    let path = dir.path().join("two.yaml");
+    std::fs::write(&path, template).unwrap();
+    let out = common::sqsguard(&["lint", "--format", "sarif", "--select", "SQS001", path.to_str().unwrap()]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let prints: Vec<&str> = doc["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["partialFingerprints"]["sqsguard/v1"].as_str().unwrap())
+        .collect();
+    assert_eq!(prints.len(), 2, "{doc}");
+    assert_ne!(prints[0], prints[1]);
 }

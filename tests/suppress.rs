@@ -68,3 +68,23 @@ fn a_stale_suppression_of_a_rule_switched_off_is_not_reported() {
     let got = outline("tests/fixtures/suppress/template.yaml", &["--ignore", "SQS004"]);
     assert!(!got.contains("silences no finding"), "{got}");
 }
+
+#[test]
+fn a_suppression_on_the_policy_silences_the_sqs017_it_causes_and_metadata_shapes_are_read() {
+    // SQS017 names the queue; the suppressions sit on the policies (a
+    // comment with a rule name, and a single Metadata entry). A bare code,
+    // a list of rules, and a malformed entry (a note) too.
+    insta::assert_snapshot!(outline("tests/fixtures/suppress/policy.yaml", &[]));
+}
+
+#[test]
+fn a_suppression_left_in_a_file_without_queues_is_stale() {
+    insta::assert_snapshot!(outline("tests/fixtures/suppress/no-queue.yaml", &[]));
+}
+
+#[test]
+fn a_suppression_in_a_shared_module_used_by_one_caller_is_not_stale() {
+    // envs/prod passes wait = 0 (suppressed), envs/dev passes 20 (nothing
+    // to suppress there): the comment is needed, so no "remove it".
+    insta::assert_snapshot!(outline("tests/fixtures/suppress/shared", &[]));
+}

@@ -92,9 +92,10 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
             });
         }
         let model = model(&read, region, opts.lookback_seconds);
-        let checked = crate::check::model(model, &opts.settings);
+        let checked = crate::check::model(model, &opts.settings, &[]);
         outcome.findings.extend(checked.findings);
         outcome.notes.extend(checked.notes);
+        outcome.notes.extend(crate::suppress::stale(&checked.used, checked.unused));
         outcome.suppressed += checked.suppressed;
     }
     crate::lint::finish(&mut outcome, &opts.settings);

@@ -51,24 +51,38 @@ pub fn load(file: &Source, root: &Node) -> Option<Model> {
     Some(model)
 }
 
-/// Metadata `sqsguard: {ignore: [{rule: SQS004, reason: ...}]}` (a bare
-/// code string works too).
+/// Metadata `sqsguard: {ignore: [{rule: SQS004, reason: ...}]}`. A single
+/// entry without the list, a bare code or rule name, and `rule` as a list
+/// or a comma-separated string work too; anything else gets a note (a
+/// suppression naming no rule), never silence.
 fn suppressions(ctx: &Ctx<'_, '_>, res: &template::Resource<'_>) -> Vec<Suppression> {
-    let Some(items) = res.metadata.and_then(|m| m.get("sqsguard")).and_then(|s| s.get("ignore")).and_then(Node::as_seq)
-    else {
+    let Some(ignore) = res.metadata.and_then(|m| m.get("sqsguard")).and_then(|s| s.get("ignore")) else {
         return Vec::new();
     };
+    let items: Vec<&Node> = match ignore.as_seq() {
+        Some(items) => items.iter().collect(),
+        None => vec![ignore],
+    };
     items
-        .iter()
-        .filter_map(|item| {
-            let rule = item.get("rule").or(Some(item)).and_then(Node::as_str)?;
+        .into_iter()
+        .map(|item| {
+            let rule = if item.as_map().is_some() { item.get("rule") } else { Some(item) };
+            let names: Vec<&str> = match rule {
+                Some(n) => match n.as_seq() {
+                    Some(list) => list.iter().map(|n| n.as_str().unwrap_or_default()).collect(),
+                    None => n.as_str().unwrap_or_default().split(',').collect(),
+                },
+                None => Vec::new(),
+            };
+            let codes: Option<Vec<String>> =
+                names.iter().map(|n| crate::suppress::code_of(n.trim()).map(str::to_string)).collect();
             let reason = item.get("reason").and_then(Node::as_str).map(str::trim).filter(|r| !r.is_empty());
-            Some(Suppression {
-                codes: vec![rule.trim().to_ascii_uppercase()],
+            Suppression {
+                codes: codes.unwrap_or_default(),
                 reason: reason.map(str::to_string),
                 origin: ctx.origin(item.span),
                 scope: Scope::Resource(res.id.to_string()),
-            })
+            }
         })
         .collect()
 }

@@ -95,6 +95,7 @@ pub fn load(path: &Path, style: crate::report::pretty::Style) -> Result<Config, 
                 name: "invalid-config",
                 severity: Severity::Error,
                 resource: String::new(),
+                related: Vec::new(),
                 origin: Origin::file(&file, span),
                 message,
                 fix: "see schemas/config.schema.json and the README's configuration section".to_string(),
@@ -207,7 +208,13 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
                 crate::syntax::Kind::Bool(true) => Value::Known(Payload::Deterministic),
                 _ => Value::Known(Payload::NonDeterministic(vec!["declared non-deterministic".to_string()])),
             },
-            (None, Some(schema)) => crate::cfn::payload::from_schema_file(&file.path, schema),
+            (None, Some(schema)) => match crate::cfn::payload::from_schema_file(&file.path, schema) {
+                Value::Unknown(why) => {
+                    problems.push((schema.span, why));
+                    continue;
+                }
+                known => known,
+            },
             (None, None) => Value::Known(crate::cfn::payload::from_fields(entry)),
         };
         config.payloads.push(PayloadRule { pattern: matcher, payload, origin: Origin::file(file, entry.span) });
@@ -216,9 +223,13 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
     if problems.is_empty() { Ok(config) } else { Err(problems) }
 }
 
+/// A whole number the schema accepted (`4`, `1e2`).
 fn number(node: &Node) -> Option<u64> {
     match &node.kind {
-        crate::syntax::Kind::Number(n) => n.parse().ok(),
+        crate::syntax::Kind::Number(n) => n.parse().ok().or_else(|| {
+            let f: f64 = n.parse().ok()?;
+            (f.fract() == 0.0 && (0.0..=u64::MAX as f64).contains(&f)).then_some(f as u64)
+        }),
         _ => None,
     }
 }

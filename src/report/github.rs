@@ -52,7 +52,8 @@ fn finding_command(f: &Finding) -> String {
 /// only for an annotation on a single line, so a region over several lines
 /// gives lines only.
 fn position(l: &Location) -> Vec<(&'static str, String)> {
-    let mut props = vec![("file", l.file.clone()), ("line", l.line.to_string())];
+    // GitHub matches `infra/q.yaml` to the pull request's files, not `./infra/q.yaml`.
+    let mut props = vec![("file", crate::fingerprint::normalize_path(&l.file)), ("line", l.line.to_string())];
     if l.end_line == l.line {
         props.push(("col", l.column.to_string()));
         props.push(("endLine", l.end_line.to_string()));
@@ -93,6 +94,7 @@ mod tests {
             name: "missing-dlq",
             severity,
             resource: "Q".to_string(),
+            related: Vec::new(),
             origin: Origin::file(&file, Span::new(at, at + 3)),
             message: message.to_string(),
             fix: "add a RedrivePolicy".to_string(),
@@ -129,6 +131,7 @@ mod tests {
                 region: Some("eu-west-1".into()),
             },
             resource: "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq".into(),
+            related: Vec::new(),
             code: "SQS101",
             name: "dlq-not-empty",
             ..finding(Severity::Error, "3 messages")

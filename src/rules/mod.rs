@@ -109,11 +109,39 @@ impl Findings {
         message: String,
         fix: String,
     ) {
+        self.push(rule, severity, resource, &[], origin, message, fix);
+    }
+
+    /// A finding that is also about `related` resources (see [`Finding::related`]).
+    pub fn add_related(
+        &mut self,
+        rule: &Rule,
+        resource: &str,
+        related: &[&str],
+        origin: &Origin,
+        message: String,
+        fix: String,
+    ) {
+        self.push(rule, rule.severity, resource, related, origin, message, fix);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        rule: &Rule,
+        severity: Severity,
+        resource: &str,
+        related: &[&str],
+        origin: &Origin,
+        message: String,
+        fix: String,
+    ) {
         let finding = Finding {
             code: rule.code,
             name: rule.name,
             severity,
             resource: resource.to_string(),
+            related: related.iter().map(|r| r.to_string()).collect(),
             origin: origin.clone(),
             message,
             fix,

@@ -94,6 +94,7 @@ fn check(model: &Model, options: &Options, findings: &mut Findings) {
             d.name(Field::VisibilityTimeout),
             d.name(Field::BatchingWindow)
         );
-        findings.add(&RULE, &t.queue.resource, &t.visibility_alt.origin, message, fix);
+        let related = [t.consumer.resource.as_str(), t.function.resource.as_str()];
+        findings.add_related(&RULE, &t.queue.resource, &related, &t.visibility_alt.origin, message, fix);
     }
 }

@@ -38,6 +38,7 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             6 * t.timeout + t.window,
             d.name(Field::BatchingWindow)
         );
-        findings.add(&RULE, &t.queue.resource, &t.visibility_alt.origin, message, fix);
+        let related = [t.consumer.resource.as_str(), t.function.resource.as_str()];
+        findings.add_related(&RULE, &t.queue.resource, &related, &t.visibility_alt.origin, message, fix);
     }
 }

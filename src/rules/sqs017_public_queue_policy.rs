@@ -33,7 +33,15 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                         "policy {} allows Principal \"*\" on queue {} with no Condition: anyone with an AWS account can use the queue{}",
                         policy.resource, queue.resource, statement.when
                     );
-                    findings.add(&RULE, &queue.resource, &statement.origin, message, fix.clone());
+                    let policy_name = policy.resource.as_str();
+                    findings.add_related(
+                        &RULE,
+                        &queue.resource,
+                        &[policy_name],
+                        &statement.origin,
+                        message,
+                        fix.clone(),
+                    );
                 }
             }
             if !named_queue {

@@ -1,5 +1,6 @@
 //! `# sqsguard:ignore CODE[,CODE...] reason` comments, in any file that
-//! has `#` (YAML, HCL) or `//` (HCL) line comments.
+//! has `#` (YAML, HCL) or `//` (HCL) line comments. A code may be a rule
+//! name (`missing-dlq`) and may end in `:` (`SQS004: reason`).
 
 use super::{Scope, Suppression};
 use crate::model::Origin;
@@ -22,7 +23,7 @@ pub fn scan(file: &Source) -> Vec<Suppression> {
         let start = offset;
         offset += line.len() + 1;
         let Some((code_part, at, body)) = comment(line) else { continue };
-        let Some((codes, reason)) = parse(body) else { continue };
+        let (codes, reason) = parse(body);
         let target = if code_part.trim().is_empty() {
             match lines[i + 1..].iter().position(|l| !is_blank_or_comment(l)) {
                 Some(n) => i + 1 + n,
@@ -50,33 +51,33 @@ fn comment(line: &str) -> Option<(&str, usize, &str)> {
     } else {
         return None;
     };
-    Some((&line[..at], at, &line[m + MARKER.len()..]))
+    let body = &line[m + MARKER.len()..];
+    // `sqsguard:ignore: SQS004` (tflint's style) reads the same.
+    Some((&line[..at], at, body.strip_prefix(':').unwrap_or(body)))
 }
 
-/// `SQS004,SQS006 reason` -> (codes, reason). `None` without a code.
-fn parse(body: &str) -> Option<(Vec<String>, Option<String>)> {
-    let body = body.trim();
+/// `SQS004,SQS006 reason` -> (codes, reason); no codes when none parses.
+fn parse(body: &str) -> (Vec<String>, Option<String>) {
     let mut codes = Vec::new();
-    let mut rest = body;
+    let mut rest = body.trim();
     loop {
         let token_end = rest.find(|c: char| c.is_whitespace() || c == ',').unwrap_or(rest.len());
         let token = &rest[..token_end];
-        if !is_code(token) {
+        let Some(code) = code_of(token.strip_suffix(':').unwrap_or(token)) else { break };
+        codes.push(code.to_string());
+        rest = rest[token_end..].trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        if token.ends_with(':') {
             break;
         }
-        codes.push(token.to_ascii_uppercase());
-        rest = rest[token_end..].trim_start_matches(|c: char| c.is_whitespace() || c == ',');
-    }
-    if codes.is_empty() {
-        return None;
     }
     // `-- reason`, `: reason` and `reason` all read the same.
     let reason = rest.trim_start_matches(['-', ':', '—']).trim();
-    Some((codes, (!reason.is_empty()).then(|| reason.to_string())))
+    (codes, (!reason.is_empty()).then(|| reason.to_string()))
 }
 
-fn is_code(token: &str) -> bool {
-    token.len() == 6 && token[..3].eq_ignore_ascii_case("SQS") && token[3..].bytes().all(|b| b.is_ascii_digit())
+/// The code of a rule named by its code (any case) or its name.
+pub(crate) fn code_of(token: &str) -> Option<&'static str> {
+    crate::rules::ALL.iter().find(|r| r.code.eq_ignore_ascii_case(token) || r.name == token).map(|r| r.code)
 }
 
 fn is_blank_or_comment(line: &str) -> bool {
@@ -113,9 +114,21 @@ mod tests {
     }
 
     #[test]
-    fn text_that_is_not_a_comment_or_names_no_code_is_no_suppression() {
+    fn text_that_is_not_a_comment_is_no_suppression() {
         assert!(scan_text("a: \"sqsguard:ignore SQS004\"\n").is_empty());
-        assert!(scan_text("# sqsguard:ignore everything\nQ:\n").is_empty());
         assert!(scan_text("# sqsguard:ignore SQS004 at the end of the file\n").is_empty());
+    }
+
+    #[test]
+    fn a_suppression_naming_no_rule_has_no_codes() {
+        assert_eq!(scan_text("# sqsguard:ignore everything\nQ:\n"), vec![(vec![], Some("everything".into()), 2)]);
+    }
+
+    #[test]
+    fn colons_and_rule_names_read_as_codes() {
+        let got = scan_text("# sqsguard:ignore: SQS004,short-polling: drained by hand\nQ:\n");
+        assert_eq!(got, vec![(vec!["SQS004".into(), "SQS006".into()], Some("drained by hand".into()), 2)]);
+        let got = scan_text("Q: # sqsguard:ignore sqs004: reason\n");
+        assert_eq!(got, vec![(vec!["SQS004".into()], Some("reason".into()), 1)]);
     }
 }

@@ -35,6 +35,8 @@ pub(crate) fn lint_module(dir: &Path, config: &crate::config::Config) -> JobResu
         called: loaded.called,
         notes: loaded.notes,
         suppressed: 0,
+        used: Vec::new(),
+        unused: Vec::new(),
         linted: loaded.paths.iter().map(|p| crate::source::display_path(p)).collect(),
     };
     result.findings.extend(broken);
@@ -43,10 +45,13 @@ pub(crate) fn lint_module(dir: &Path, config: &crate::config::Config) -> JobResu
     let linker = resources::link(&resources);
     let mut model = Model { dialect: crate::model::Dialect::Terraform, ..Model::default() };
     resources::read(&resources, &linker, &mut model);
-    let checked = crate::check::model(model, config);
+    let sources: Vec<crate::source::Source> = loaded.scope.files.iter().map(|f| f.source.clone()).collect();
+    let checked = crate::check::model(model, config, &sources);
     result.findings.extend(checked.findings);
     result.notes.extend(checked.notes);
     result.suppressed = checked.suppressed;
+    result.used = checked.used;
+    result.unused = checked.unused;
     result
 }
 
