@@ -168,8 +168,12 @@ pub fn finish(outcome: &mut Outcome, config: &Config) {
     outcome.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
 }
 
+/// A `.tf` file, or a variables file (`.tfvars`, `.tfvars.json`): either
+/// makes its folder's module load, so a pre-commit hook that passes only a
+/// changed tfvars file still checks the values it sets.
 fn is_terraform(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf"))
+    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    name.ends_with(".tf") || name.ends_with(".tfvars") || name.ends_with(".tfvars.json")
 }
 
 fn sort_key(f: &Finding) -> (String, usize, &'static str, String) {

@@ -172,3 +172,18 @@ fn hostile_hcl_is_a_located_sqs000_and_the_rest_of_the_module_lints() {
     assert!(of("heredoc.tf").is_empty(), "a large heredoc is fine: {:?}", of("heredoc.tf"));
     assert!(of("good.tf").iter().any(|f| f["rule"] == "SQS004"), "the rest of the module still lints");
 }
+
+#[test]
+fn a_named_tfvars_file_lints_its_folders_module() {
+    // What a pre-commit hook passes when only the variables changed.
+    let out = common::sqsguard(&[
+        "lint",
+        "--format",
+        "json",
+        "tests/fixtures/terraform/rules/SQS006/bad_tfvars_override/terraform.tfvars",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    assert!(rules.contains(&"SQS006"), "{doc}");
+    assert_eq!(out.status.code(), Some(1));
+}
