@@ -88,3 +88,10 @@ fn a_suppression_in_a_shared_module_used_by_one_caller_is_not_stale() {
     // to suppress there): the comment is needed, so no "remove it".
     insta::assert_snapshot!(outline("tests/fixtures/suppress/shared", &[]));
 }
+
+#[test]
+fn rules_switched_off_are_not_counted_as_suppressed() {
+    // template.yaml suppresses SQS004, SQS006, SQS008, SQS015 and SQS016.
+    let got = outline("tests/fixtures/suppress/template.yaml", &["--select", "SQS006"]);
+    assert!(got.contains("\"suppressed\":1"), "only the SQS006 suppression counts:\n{got}");
+}

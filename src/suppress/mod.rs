@@ -79,16 +79,26 @@ pub fn apply(model: &Model, findings: Vec<Finding>, filter: &Filter, sources: &[
     let declared = declared_on(model);
     let mut used: Vec<Vec<bool>> = suppressions.iter().map(|s| vec![false; s.codes.len()]).collect();
     for finding in findings {
-        let hit = suppressions.iter().enumerate().find_map(|(i, s)| {
-            let c = s.codes.iter().position(|c| c == finding.code)?;
-            covers(s, &finding, &declared).then_some((i, c))
-        });
-        match hit {
-            Some((i, c)) => {
+        // A rule switched off is dropped later; it is no suppressed finding.
+        if !filter.keeps(finding.code) {
+            out.findings.push(finding);
+            continue;
+        }
+        // Every suppression that covers the finding counts as used: two
+        // comments saying the same are redundant, not stale.
+        let mut hit = false;
+        for (i, s) in suppressions.iter().enumerate() {
+            if let Some(c) = s.codes.iter().position(|c| c == finding.code)
+                && covers(s, &finding, &declared)
+            {
                 used[i][c] = true;
-                out.suppressed += 1;
+                hit = true;
             }
-            None => out.findings.push(finding),
+        }
+        if hit {
+            out.suppressed += 1;
+        } else {
+            out.findings.push(finding);
         }
     }
     for (s, used) in suppressions.iter().zip(used) {
