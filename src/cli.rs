@@ -214,10 +214,7 @@ pub fn main() -> ExitCode {
 
 fn run_lint(args: LintArgs) -> ExitCode {
     for selector in args.select.iter().chain(&args.ignore) {
-        let known = rules::ALL
-            .iter()
-            .any(|r| r.code.len() >= selector.len() && r.code[..selector.len()].eq_ignore_ascii_case(selector));
-        if selector.is_empty() || !known {
+        if !rules::selects_any(selector) {
             eprintln!("sqsguard: `{selector}` matches no rule code; `sqsguard rules` lists them");
             return ExitCode::from(USAGE);
         }
@@ -267,18 +264,14 @@ fn run_lint(args: LintArgs) -> ExitCode {
 /// The config named with --config, or found upward from the working
 /// folder, or the defaults. An unreadable or invalid config is exit 2.
 fn settings(named: Option<&std::path::Path>) -> Result<Config, ExitCode> {
-    let found;
     let path = match named {
-        Some(p) => p,
+        Some(p) => p.to_path_buf(),
         None => match std::env::current_dir().ok().and_then(|d| config::discover(&d)) {
-            Some(p) => {
-                found = p;
-                &found
-            }
+            Some(p) => p,
             None => return Ok(Config::default()),
         },
     };
-    config::load(path, stderr_style()).map_err(|message| {
+    config::load(&path, stderr_style()).map_err(|message| {
         eprintln!("{}", message.trim_end());
         eprintln!("sqsguard: {}: invalid config", path.display());
         ExitCode::from(USAGE)

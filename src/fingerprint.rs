@@ -51,10 +51,10 @@ impl Identity {
 /// (`$PWD/infra/q.yaml` and `infra/../infra/q.yaml` are `infra/q.yaml`),
 /// else as given, normalized.
 fn relative_to_cwd(path: &std::path::Path) -> String {
-    let relative = std::env::current_dir()
-        .and_then(|d| d.canonicalize())
-        .ok()
-        .and_then(|cwd| path.canonicalize().ok()?.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf));
+    static CWD: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let cwd = CWD.get_or_init(|| std::env::current_dir().and_then(|d| d.canonicalize()).ok());
+    let relative =
+        cwd.as_ref().and_then(|cwd| path.canonicalize().ok()?.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf));
     normalize_path(&relative.unwrap_or_else(|| path.to_path_buf()).to_string_lossy().replace('\\', "/"))
 }
 

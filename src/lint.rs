@@ -30,7 +30,7 @@ pub struct Filter {
 
 impl Filter {
     pub fn keeps(&self, code: &str) -> bool {
-        let matches = |p: &String| code.len() >= p.len() && code[..p.len()].eq_ignore_ascii_case(p);
+        let matches = |p: &String| crate::rules::selects(p, code);
         (self.select.is_empty() || self.select.iter().any(matches)) && !self.ignore.iter().any(matches)
     }
 }

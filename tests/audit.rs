@@ -24,18 +24,11 @@ impl Drop for Moto {
     }
 }
 
-fn venv_bin(name: &str) -> Option<PathBuf> {
-    let venv = std::env::var_os("SQSGUARD_VENV").map(PathBuf::from).unwrap_or_else(|| common::root().join(".venv"));
-    let path = venv.join("bin").join(name);
-    path.exists().then_some(path)
-}
-
 /// A fresh moto server, or `None` (loudly; a failure under CI) when it is
 /// not installed.
 fn moto() -> Option<Moto> {
-    let Some(server) = venv_bin("moto_server") else {
-        eprintln!("\n*** SKIPPED: moto is not installed (tests/run.sh installs it) ***\n");
-        assert!(std::env::var_os("CI").is_none(), "moto is not installed");
+    let Some(server) = common::venv_tool("moto_server") else {
+        common::missing("moto");
         return None;
     };
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -54,7 +47,7 @@ fn moto() -> Option<Moto> {
 }
 
 fn scenario(moto: &Moto, args: &[&str]) {
-    let python = venv_bin("python").unwrap();
+    let python = common::venv_tool("python").unwrap();
     let out = Command::new(python)
         .arg(common::root().join("tests/fixtures/audit/scenario.py"))
         .arg(&moto.endpoint)
@@ -207,7 +200,7 @@ fn an_unreachable_endpoint_or_missing_credentials_is_one_line_and_exit_2() {
 
 #[test]
 fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
-    let Some(server) = venv_bin("moto_server") else { return drop(moto()) };
+    let Some(server) = common::venv_tool("moto_server") else { return drop(moto()) };
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(server)
         .args(["-H", "127.0.0.1", "-p", &port.to_string()])
@@ -222,7 +215,7 @@ fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
         assert!(Instant::now() < deadline, "moto did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    let setup = Command::new(venv_bin("python").unwrap())
+    let setup = Command::new(common::venv_tool("python").unwrap())
         .arg(common::root().join("tests/fixtures/audit/restricted.py"))
         .arg(&moto.endpoint)
         .output()
@@ -339,8 +332,7 @@ fn moto_provider(endpoint: &str) -> String {
 /// missing.
 fn terraform_apply(moto: &Moto, modules: &[PathBuf]) -> bool {
     let skip = |what: &str| {
-        eprintln!("\n*** SKIPPED: {what} is not installed ***\n");
-        assert!(std::env::var_os("CI").is_none(), "{what} is not installed");
+        common::missing(what);
         false
     };
     if Command::new("terraform").arg("version").output().is_err() {

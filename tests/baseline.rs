@@ -106,3 +106,20 @@ fn an_invalid_or_missing_baseline_is_exit_2() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_baseline_matches_however_the_path_is_typed() {
+    // Written with a relative path from the repository root, read with an
+    // absolute one and with `..` in it.
+    let baseline = tempfile::NamedTempFile::new().unwrap();
+    let b = baseline.path().to_str().unwrap();
+    let relative = "examples/cloudformation/legacy-worker.yaml";
+    assert_eq!(run(&["lint", relative, "--write-baseline", b]).status.code(), Some(0));
+    let absolute = common::root().join(relative);
+    let dotted = "examples/../examples/cloudformation/legacy-worker.yaml";
+    for path in [s(&absolute), dotted] {
+        let out = run(&["lint", "--format", "json", path, "--baseline", b]);
+        assert_eq!(json(&out)["summary"]["baselined"], 10, "{path}");
+        assert_eq!(out.status.code(), Some(0), "{path}");
+    }
+}

@@ -162,3 +162,21 @@ fn a_payload_schema_that_cannot_be_read_is_a_located_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(".sqsguard.yaml:3:13") && stderr.contains("missing.json"), "{stderr}");
 }
+
+#[test]
+fn include_limits_walked_files_but_not_named_ones_and_numbers_may_be_written_1e1() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".sqsguard.yaml"), "include: [\"infra/**\"]\nrules: {SQS008: {minimum: 1e1}}\n")
+        .unwrap();
+    let queue = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      ReceiveMessageWaitTimeSeconds: 20\n      RedrivePolicy: {deadLetterTargetArn: arn:aws:sqs:eu-west-1:123456789012:d, maxReceiveCount: 5}\n";
+    for folder in ["infra", "other"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+        std::fs::write(dir.path().join(folder).join("q.yaml"), queue).unwrap();
+    }
+    let (got, summary) = findings(&sqsguard_in(dir.path(), &["lint", "--format", "json", "."]));
+    // maxReceiveCount 5 < 10 (the minimum written 1e1), in infra/ only.
+    assert_eq!(got, vec![triple("SQS008", "warning", "Q")]);
+    assert_eq!(summary["files"], 1);
+    let (_, summary) = findings(&sqsguard_in(dir.path(), &["lint", "--format", "json", "other/q.yaml"]));
+    assert_eq!(summary["files"], 1, "a file named on the command line need not match include");
+}

@@ -82,3 +82,20 @@ fn each_live_rule_fires_on_its_condition_and_not_beside_it() {
         ]
     );
 }
+
+#[test]
+fn the_sla_and_starvation_threshold_are_options() {
+    let mut model = Model::default();
+    // 600 s old with 150 waiting and none in flight: SQS102 and SQS103 by default.
+    model.queues.push(queue(
+        "slow",
+        LiveQueue { visible: Some(150), in_flight: Some(0), oldest_age_max: Some(600.0), ..Default::default() },
+    ));
+    let fired = |options: &sqsguard::rules::Options| -> Vec<&'static str> {
+        sqsguard::rules::check(&model, options).into_iter().map(|f| f.code).filter(|c| c.starts_with("SQS1")).collect()
+    };
+    assert_eq!(fired(&Default::default()), vec!["SQS102", "SQS103"]);
+    let relaxed =
+        sqsguard::rules::Options { oldest_message_sla_seconds: 900.0, starvation_threshold: 200, ..Default::default() };
+    assert_eq!(fired(&relaxed), Vec::<&str>::new());
+}

@@ -95,3 +95,30 @@ fn rules_switched_off_are_not_counted_as_suppressed() {
     let got = outline("tests/fixtures/suppress/template.yaml", &["--select", "SQS006"]);
     assert!(got.contains("\"suppressed\":1"), "only the SQS006 suppression counts:\n{got}");
 }
+
+#[test]
+fn a_suppression_on_the_consumer_silences_the_sqs001_it_causes() {
+    // SQS001 names the queue; the consumer's mapping is what sets the timing.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(common::root().join("tests/fixtures/rules/SQS001/bad.yaml")).unwrap();
+    let path = dir.path().join("bad.yaml");
+    std::fs::write(&path, &text).unwrap();
+    let before = outline(path.to_str().unwrap(), &["--select", "SQS001"]);
+    assert!(before.contains("finding \"SQS001\""), "{before}");
+    // OrdersMapping is the fixture's AWS::Lambda::EventSourceMapping.
+    assert!(text.contains("  OrdersMapping:\n    Type: AWS::Lambda::EventSourceMapping"));
+    let commented = text.replacen(
+        "  OrdersMapping:\n",
+        "  # sqsguard:ignore SQS001 batches finish well within 30 s\n  OrdersMapping:\n",
+        1,
+    );
+    std::fs::write(&path, commented).unwrap();
+    let after = outline(path.to_str().unwrap(), &["--select", "SQS001"]);
+    assert!(!after.contains("finding \"SQS001\"") && after.contains("\"suppressed\":1"), "{after}");
+}
+
+#[test]
+fn the_pretty_summary_counts_suppressed_findings() {
+    let out = common::sqsguard(&["lint", "tests/fixtures/suppress/template.yaml"]);
+    assert!(common::stdout(&out).contains("in 1 file (0 skipped, 5 suppressed)"), "{}", common::stdout(&out));
+}

@@ -66,6 +66,9 @@ impl FileFilter {
     /// not match `include`).
     pub fn keeps(&self, path: &Path, explicit: bool) -> bool {
         let Some(base) = &self.base else { return true };
+        if self.include.is_none() && self.exclude.is_none() {
+            return true;
+        }
         let Some(rel) = path.canonicalize().ok().and_then(|p| p.strip_prefix(base).ok().map(Path::to_path_buf)) else {
             return true;
         };
@@ -130,8 +133,7 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
         let mut out = Vec::new();
         for item in root.get(key).and_then(Node::as_seq).unwrap_or_default() {
             let code = item.as_str().unwrap_or_default();
-            if rules::ALL.iter().any(|r| r.code.len() >= code.len() && r.code[..code.len()].eq_ignore_ascii_case(code))
-            {
+            if rules::selects_any(code) {
                 out.push(code.to_string());
             } else {
                 problems.push((item.span, format!("`{code}` matches no rule code; `sqsguard rules` lists them")));

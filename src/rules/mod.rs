@@ -80,6 +80,23 @@ pub fn by_code(code: &str) -> Option<&'static Rule> {
     ALL.iter().copied().find(|r| r.code.eq_ignore_ascii_case(code))
 }
 
+/// The rule with this code (any case) or kebab-case name, as suppressions
+/// may name it.
+pub fn by_code_or_name(token: &str) -> Option<&'static Rule> {
+    by_code(token).or_else(|| ALL.iter().copied().find(|r| r.name == token))
+}
+
+/// Whether `selector`, a code or code prefix in any case (`SQS00`), selects
+/// `code`: what --select, --ignore and the config's lists mean.
+pub fn selects(selector: &str, code: &str) -> bool {
+    !selector.is_empty() && code.len() >= selector.len() && code[..selector.len()].eq_ignore_ascii_case(selector)
+}
+
+/// Whether `selector` selects any rule of the catalog.
+pub fn selects_any(selector: &str) -> bool {
+    ALL.iter().any(|r| selects(selector, r.code))
+}
+
 /// Run every rule over a model.
 pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
     let mut findings = Findings::default();

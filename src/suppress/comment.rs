@@ -77,7 +77,7 @@ fn parse(body: &str) -> (Vec<String>, Option<String>) {
 
 /// The code of a rule named by its code (any case) or its name.
 pub(crate) fn code_of(token: &str) -> Option<&'static str> {
-    crate::rules::ALL.iter().find(|r| r.code.eq_ignore_ascii_case(token) || r.name == token).map(|r| r.code)
+    crate::rules::by_code_or_name(token).map(|r| r.code)
 }
 
 fn is_blank_or_comment(line: &str) -> bool {
