@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::fingerprint::Identity;
-use crate::lint::Outcome;
+use crate::outcome::Outcome;
 
 const VERSION: u32 = 1;
 

@@ -7,8 +7,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::{self, Config};
-use crate::finding::Severity;
+use crate::finding::{Finding, Severity};
 use crate::lint;
+use crate::model::Origin;
+use crate::outcome::Outcome;
 use crate::report::{self, pretty::Style};
 use crate::rules;
 
@@ -158,6 +160,7 @@ impl Format {
 enum CatalogFormat {
     Table,
     Json,
+    Markdown,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,7 +204,7 @@ pub fn main() -> ExitCode {
         }
         Command::Explain { code } => match rules::by_code(&code) {
             Some(rule) => {
-                print(rule.doc);
+                print(&rule.page());
                 ExitCode::SUCCESS
             }
             None => {
@@ -264,28 +267,63 @@ fn run_lint(args: LintArgs) -> ExitCode {
 /// The config named with --config, or found upward from the working
 /// folder, or the defaults. An unreadable or invalid config is exit 2.
 fn settings(named: Option<&std::path::Path>) -> Result<Config, ExitCode> {
+    let start = std::env::current_dir().unwrap_or_default();
+    settings_from(named, &start)
+}
+
+/// The config named with --config, or found upward from `start`.
+fn settings_from(named: Option<&std::path::Path>, start: &std::path::Path) -> Result<Config, ExitCode> {
     let path = match named {
         Some(p) => p.to_path_buf(),
-        None => match std::env::current_dir().ok().and_then(|d| config::discover(&d)) {
+        None => match config::discover(start) {
             Some(p) => p,
             None => return Ok(Config::default()),
         },
     };
-    config::load(&path, stderr_style()).map_err(|message| {
-        eprintln!("{}", message.trim_end());
-        eprintln!("sqsguard: {}: invalid config", path.display());
+    config::load(&path).map_err(|error| {
+        match error {
+            config::Error::Unreadable { path, error } => eprintln!("sqsguard: {}: {error}", path.display()),
+            config::Error::Invalid { file, problems } => {
+                let findings: Vec<Finding> = problems
+                    .into_iter()
+                    .map(|(span, message)| Finding {
+                        code: "config",
+                        name: "invalid-config",
+                        severity: Severity::Error,
+                        resource: String::new(),
+                        related: Vec::new(),
+                        origin: Origin::file(&file, span),
+                        message,
+                        fix: config::HELP.to_string(),
+                        remedy: None,
+                    })
+                    .collect();
+                eprintln!("{}", report::pretty::reports(&findings, stderr_style()).trim_end());
+                eprintln!("sqsguard: {}: invalid config", path.display());
+            }
+        }
         ExitCode::from(USAGE)
     })
 }
 
-fn exit_status(fail_on: FailOn, outcome: &lint::Outcome) -> ExitCode {
-    let failing = fail_on.threshold().is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
-    if failing { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
+fn exit_status(fail_on: FailOn, outcome: &Outcome) -> ExitCode {
+    if outcome.fails(fail_on.threshold()) { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
 }
 
 fn run_generate(args: GenerateArgs) -> ExitCode {
     use crate::generate::{self, Failure, Format as F, Request, Target as T};
     let output = (args.output.as_os_str() != "-").then_some(args.output.as_path());
+    // The output must pass `lint` where it goes: the config that applies
+    // there (the output folder's nearest existing ancestor, else here).
+    let start = match output {
+        Some(dir) => dir.ancestors().find(|d| d.is_dir()).map(std::path::Path::to_path_buf).unwrap_or_default(),
+        None => std::env::current_dir().unwrap_or_default(),
+    };
+    let start = if start.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { start };
+    let config = match settings_from(None, &start) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let req = Request {
         spec: &args.spec,
         target: match args.target {
@@ -299,7 +337,7 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         output,
         force: args.force,
         templates: args.templates.as_deref(),
-        style: stderr_style(),
+        config: &config,
     };
     let result = generate::generate(&req).and_then(|outputs| generate::write(&outputs, &req));
     match result {
@@ -309,15 +347,22 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(Failure::Usage(message)) => {
-            eprintln!("{}", message.trim_end());
+        Err(Failure::Usage(problem)) => {
+            eprintln!("{}", problem_text(&problem));
             ExitCode::from(USAGE)
         }
-        Err(Failure::Refused(message)) => {
-            eprintln!("{}", message.trim_end());
+        Err(Failure::Refused(problem)) => {
+            eprintln!("{}", problem_text(&problem));
             ExitCode::from(FINDINGS)
         }
     }
+}
+
+/// A generator failure as it is printed: the diagnostics, then the sentence.
+fn problem_text(problem: &crate::generate::Problem) -> String {
+    let mut text = report::pretty::reports(&problem.findings, stderr_style());
+    text.push_str(problem.message.as_deref().unwrap_or_default());
+    text.trim_end().to_string()
 }
 
 #[cfg(not(feature = "audit"))]
@@ -328,12 +373,7 @@ fn run_audit(_: AuditArgs) -> ExitCode {
 
 #[cfg(feature = "audit")]
 fn run_audit(args: AuditArgs) -> ExitCode {
-    let lookback = match crate::generate::spec::duration(&crate::syntax::Node::new(
-        crate::syntax::Kind::String(args.lookback.clone()),
-        Default::default(),
-    ))
-    .or_else(|| args.lookback.parse().ok())
-    {
+    let lookback = match crate::syntax::duration::seconds(&args.lookback) {
         Some(s) if s >= 60 => s,
         _ => {
             eprintln!("sqsguard: --lookback {}: use a duration of at least a minute (30m, 1h, 1d)", args.lookback);
@@ -382,6 +422,20 @@ fn catalog(format: CatalogFormat) -> String {
             let mut out = String::new();
             for r in rules::ALL {
                 out.push_str(&format!("{}  {:<42} {:<8} {}\n", r.code, r.name, r.severity.as_str(), r.summary));
+            }
+            out
+        }
+        // The README's table (a test keeps the two the same).
+        CatalogFormat::Markdown => {
+            let mut out = String::from("| code | name | severity |\n|---|---|---|\n");
+            for r in rules::ALL {
+                let live = if r.live_only { " (live)" } else { "" };
+                out.push_str(&format!(
+                    "| [{code}](rules/{code}.md) | {}{live} | {} |\n",
+                    r.name,
+                    r.severity_text(),
+                    code = r.code
+                ));
             }
             out
         }

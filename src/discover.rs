@@ -1,9 +1,11 @@
 //! Which files to look at: the paths given, folders walked with .gitignore
 //! respected (the `ignore` crate, as ripgrep does).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ignore::WalkBuilder;
+
+use crate::source::has_infra_extension;
 
 /// A file to consider.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,13 +14,6 @@ pub struct Candidate {
     /// Named on the command line (linted whatever its extension), rather
     /// than found in a folder (only infrastructure-looking extensions).
     pub explicit: bool,
-}
-
-/// Extensions worth opening when walking a folder.
-const EXTENSIONS: &[&str] = &["yaml", "yml", "json", "template", "tf"];
-
-pub fn has_infra_extension(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
 /// Every candidate under `paths`, in a stable order.

@@ -1,8 +1,9 @@
-//! What a rule reports.
+//! What a rule reports: where, about which resource, in words, and, as
+//! data, what would make it go away.
 
 use serde::Serialize;
 
-use crate::model::Origin;
+use crate::model::{Field, Origin, Scalar};
 
 /// How bad a finding is; ordered so `Error > Warning > Info`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -35,10 +36,65 @@ pub struct Finding {
     /// consumer of an SQS001): a suppression on them silences it too.
     pub related: Vec<String>,
     pub origin: Origin,
-    /// What is wrong, with the numbers involved.
+    /// What is wrong, with the numbers involved, in the dialect's words.
     pub message: String,
-    /// How to fix it.
+    /// How to fix it, for people.
     pub fix: String,
+    /// How to fix it, for programs: `None` when it takes a design decision.
+    pub remedy: Option<Remedy>,
+}
+
+impl Finding {
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Also about these resources (see [`Finding::related`]).
+    pub fn with_related(mut self, related: &[&str]) -> Self {
+        self.related = related.iter().map(|r| r.to_string()).collect();
+        self
+    }
+
+    pub fn with_remedy(mut self, remedy: Remedy) -> Self {
+        self.remedy = Some(remedy);
+        self
+    }
+}
+
+/// The field of a resource that should hold another value, and that value.
+#[derive(Clone, Debug)]
+pub struct Remedy {
+    /// The resource whose field changes: the queue, the mapping, or for an
+    /// SQS007 the dead-letter queue (not the source the finding names).
+    pub resource: String,
+    pub field: Field,
+    pub want: Want,
+    /// Where the field's value is written, or the resource when the field
+    /// is absent (then it is added).
+    pub at: Origin,
+    pub applicability: Applicability,
+}
+
+/// The value a field should hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Exactly this value.
+    Value(Scalar),
+    /// A new dead-letter queue of the same type, and a RedrivePolicy to it.
+    DeadLetterQueue { max_receive_count: i64, retention_seconds: i64 },
+    /// The name with (`true`) or without (`false`) this suffix.
+    NameSuffix(&'static str, bool),
+}
+
+/// Whether a fix may be applied without a person deciding (RULES.md, Fixes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    Safe,
+    /// Needs a matching change elsewhere, replaces a resource, or edits a
+    /// value other resources may share.
+    Unsafe,
 }
 
 /// Something the user should know that is not a rule violation (a module

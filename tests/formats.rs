@@ -13,8 +13,8 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 use sqsguard::finding::{Finding, Note, Severity};
-use sqsguard::lint::Outcome;
 use sqsguard::model::Origin;
+use sqsguard::outcome::Outcome;
 use sqsguard::report::{self, Format, sarif::REPOSITORY_URL};
 use sqsguard::rules;
 
@@ -310,8 +310,8 @@ fn sarif_rules_are_the_catalog() {
         assert_eq!(r["shortDescription"]["text"], rule.summary);
         let full = r["fullDescription"]["text"].as_str().unwrap();
         assert!(full.len() > rule.summary.len() && rule.doc.contains(full), "{}: {full}", rule.code);
-        assert_eq!(r["help"]["markdown"], rule.doc);
-        assert_eq!(r["help"]["text"], rule.doc);
+        assert_eq!(r["help"]["markdown"], rule.page());
+        assert_eq!(r["help"]["text"], rule.page());
         let uri = format!("{REPOSITORY_URL}/blob/main/rules/{}.md", rule.code);
         assert_eq!(r["helpUri"], uri);
         assert!(common::root().join(format!("rules/{}.md", rule.code)).is_file());
@@ -448,6 +448,7 @@ fn live_outcome() -> Outcome {
             },
             message: format!("{resource} is wrong, 100%: really"),
             fix: "fix it".into(),
+            remedy: None,
         }
     };
     Outcome {

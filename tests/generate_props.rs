@@ -6,7 +6,6 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use sqsguard::generate::{self, Failure, Format, Request, Target};
-use sqsguard::report::pretty::Style;
 
 fn field_type() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
@@ -86,25 +85,34 @@ proptest! {
         // JSON is YAML: the spec reader takes it as written.
         std::fs::write(&path, serde_json::to_string_pretty(&spec).unwrap()).unwrap();
         for (target, format) in [(Target::CloudFormation, Format::Yaml), (Target::CloudFormation, Format::Json), (Target::Terraform, Format::Yaml)] {
-            let req = Request { spec: &path, target, format, output: None, force: false, templates: None, style: Style { color: false, width: 100 } };
+            let config = Default::default();
+            let req = Request { spec: &path, target, format, output: None, force: false, templates: None, config: &config };
             match generate::generate(&req) {
                 Ok(outputs) => {
                     for o in &outputs {
                         let file = sqsguard::source::SourceFile::new(o.name.clone(), o.text.clone());
                         let parsed = match (target, format) {
-                            (Target::Terraform, _) => sqsguard::terraform::parse::parse(&file).map(|_| ()),
+                            (Target::Terraform, _) => sqsguard::frontend::terraform::parse::parse(&file).map(|_| ()),
                             (_, Format::Json) => sqsguard::syntax::json::parse(&file).map(|_| ()),
                             _ => sqsguard::syntax::yaml::parse(&file).map(|_| ()),
                         };
                         prop_assert!(parsed.is_ok(), "{} does not parse: {:?}\n{}", o.name, parsed.err(), o.text);
                     }
                 }
-                Err(Failure::Refused(message)) => {
+                Err(Failure::Refused(problem)) => {
+                    let message = text(&problem);
                     prop_assert!(RULE_CODES.iter().any(|c| message.contains(c)), "refused without a rule code:\n{message}\n{spec:#}");
                     prop_assert!(!message.contains("does not pass sqsguard's own rules"), "self-check failed:\n{message}\n{spec:#}");
                 }
-                Err(Failure::Usage(message)) => prop_assert!(false, "a valid spec was rejected:\n{message}\n{spec:#}"),
+                Err(Failure::Usage(problem)) => prop_assert!(false, "a valid spec was rejected:\n{}\n{spec:#}", text(&problem)),
             }
         }
     }
+}
+
+/// A failure's diagnostics and sentence, as words.
+fn text(problem: &generate::Problem) -> String {
+    let mut out: String = problem.findings.iter().map(|f| format!("{} {}\n", f.code, f.message)).collect();
+    out.push_str(problem.message.as_deref().unwrap_or_default());
+    out
 }

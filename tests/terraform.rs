@@ -8,11 +8,11 @@ use std::path::Path;
 
 use serde_json::Value;
 
-fn lint_dir(path: &Path) -> sqsguard::lint::Outcome {
+fn lint_dir(path: &Path) -> sqsguard::outcome::Outcome {
     common::lint(path)
 }
 
-fn summary_of(outcome: &sqsguard::lint::Outcome) -> Vec<(String, String, String, usize)> {
+fn summary_of(outcome: &sqsguard::outcome::Outcome) -> Vec<(String, String, String, usize)> {
     outcome
         .findings
         .iter()

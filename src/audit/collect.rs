@@ -5,7 +5,6 @@
 //! per distinct function, CloudWatch GetMetricData batched (500 queries a
 //! call) and DescribeAlarms once per Region (paginated).
 
-use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use aws_sdk_cloudwatch::primitives::DateTime;
@@ -15,45 +14,7 @@ use aws_sdk_sqs::types::QueueAttributeName;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use tokio::sync::Semaphore;
 
-/// Everything read in one Region.
-#[derive(Debug, Default)]
-pub struct Region {
-    pub queues: Vec<LiveQueueData>,
-    pub mappings: Vec<Mapping>,
-    /// Function ARN -> timeout in seconds.
-    pub timeouts: HashMap<String, Option<i32>>,
-    pub alarms: Vec<LiveAlarm>,
-    /// Queues or APIs that could not be read, with the reason.
-    pub skipped: Vec<(String, String)>,
-}
-
-#[derive(Debug, Default)]
-pub struct LiveQueueData {
-    pub url: String,
-    pub attributes: BTreeMap<String, String>,
-    pub tags: BTreeMap<String, String>,
-    /// (NumberOfEmptyReceives sum, NumberOfMessagesReceived sum, ApproximateAgeOfOldestMessage max).
-    pub metrics: (Option<f64>, Option<f64>, Option<f64>),
-}
-
-#[derive(Debug)]
-pub struct Mapping {
-    pub uuid: String,
-    pub source_arn: String,
-    pub function_arn: Option<String>,
-    pub batch_size: Option<i32>,
-    pub batching_window: Option<i32>,
-    pub response_types: Vec<String>,
-    pub enabled: bool,
-}
-
-#[derive(Debug)]
-pub struct LiveAlarm {
-    pub name: String,
-    pub metrics: Vec<(Option<String>, Option<String>, Option<String>)>,
-    pub comparison: Option<String>,
-    pub threshold: Option<f64>,
-}
+pub use crate::frontend::live::{LiveAlarm, LiveQueueData, Mapping, Region};
 
 pub struct Clients {
     pub sqs: aws_sdk_sqs::Client,
@@ -158,7 +119,6 @@ pub async fn region(
                     batch_size: m.batch_size(),
                     batching_window: m.maximum_batching_window_in_seconds(),
                     response_types: m.function_response_types().iter().map(|t| t.as_str().to_string()).collect(),
-                    enabled: !matches!(m.state(), Some("Disabled" | "Disabling")),
                 });
             }
             Err(e) => {

@@ -6,12 +6,11 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
-use crate::finding::{Finding, Severity};
-use crate::lint::Filter;
-use crate::model::{Origin, Payload, Value};
-use crate::rules::{self, Options};
+use crate::finding::Severity;
+use crate::model::{Origin, Payload, Value, payload};
+use crate::rules::{self, Filter, Options};
 use crate::source::{Source, SourceFile, Span};
-use crate::syntax::{Node, yaml};
+use crate::syntax::{Node, duration, yaml};
 
 /// The file name looked for, walking up from the working folder.
 pub const FILE_NAME: &str = ".sqsguard.yaml";
@@ -85,27 +84,23 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
     start.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file())
 }
 
-/// Read and validate a config file. The error is the whole text to print:
-/// located diagnostics, or one line when the file cannot be read.
-pub fn load(path: &Path, style: crate::report::pretty::Style) -> Result<Config, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("sqsguard: {}: {e}", path.display()))?;
+/// Why a config could not be used.
+#[derive(Debug)]
+pub enum Error {
+    /// The file cannot be read.
+    Unreadable { path: PathBuf, error: std::io::Error },
+    /// It is not a valid config: every problem, located in `file`.
+    Invalid { file: Source, problems: Vec<(Span, String)> },
+}
+
+/// What to do about an invalid config, for every problem.
+pub const HELP: &str = "see schemas/config.schema.json and the README's configuration section";
+
+/// Read and validate a config file.
+pub fn load(path: &Path) -> Result<Config, Error> {
+    let text = std::fs::read_to_string(path).map_err(|error| Error::Unreadable { path: path.to_path_buf(), error })?;
     let file = SourceFile::new(path.to_path_buf(), text);
-    let located = |problems: Vec<(Span, String)>| -> String {
-        let findings: Vec<Finding> = problems
-            .into_iter()
-            .map(|(span, message)| Finding {
-                code: "config",
-                name: "invalid-config",
-                severity: Severity::Error,
-                resource: String::new(),
-                related: Vec::new(),
-                origin: Origin::file(&file, span),
-                message,
-                fix: "see schemas/config.schema.json and the README's configuration section".to_string(),
-            })
-            .collect();
-        crate::report::pretty::reports(&findings, style)
-    };
+    let located = |problems: Vec<(Span, String)>| Error::Invalid { file: file.clone(), problems };
     let root = yaml::parse(&file).map_err(|e| located(vec![(e.span, e.message)]))?;
     // An empty file is an empty config.
     if matches!(root.kind, crate::syntax::Kind::Null) {
@@ -165,7 +160,7 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
         config.options.min_max_receive_count = n as i64;
     }
     if let Some(node) = root.get("rules").and_then(|r| r.get("SQS102")).and_then(|r| r.get("sla")) {
-        match crate::generate::spec::duration(node) {
+        match duration::of_node(node) {
             Some(s) => config.options.oldest_message_sla_seconds = s as f64,
             None => problems.push((node.span, "the SLA is not a duration (300, 5m, 2h)".to_string())),
         }
@@ -210,14 +205,14 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
                 crate::syntax::Kind::Bool(true) => Value::Known(Payload::Deterministic),
                 _ => Value::Known(Payload::NonDeterministic(vec!["declared non-deterministic".to_string()])),
             },
-            (None, Some(schema)) => match crate::cfn::payload::from_schema_file(&file.path, schema) {
+            (None, Some(schema)) => match payload::from_schema_file(&file.path, schema) {
                 Value::Unknown(why) => {
                     problems.push((schema.span, why));
                     continue;
                 }
                 known => known,
             },
-            (None, None) => Value::Known(crate::cfn::payload::from_fields(entry)),
+            (None, None) => Value::Known(payload::from_fields(entry)),
         };
         config.payloads.push(PayloadRule { pattern: matcher, payload, origin: Origin::file(file, entry.span) });
     }

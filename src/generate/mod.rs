@@ -17,10 +17,11 @@ pub mod spec;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::check;
+use crate::config::Config;
 use crate::finding::{Finding, Severity};
-use crate::lint::Outcome;
-use crate::model::Origin;
-use crate::report::pretty::{self, Style};
+use crate::frontend::{self, Document, terraform};
+use crate::model::{Field, Origin};
 use crate::source::{Source, SourceFile, Span};
 
 pub const SCHEMA: &str = include_str!("../../schemas/pipeline.schema.json");
@@ -45,41 +46,57 @@ pub struct Request<'a> {
     pub output: Option<&'a Path>,
     pub force: bool,
     pub templates: Option<&'a Path>,
-    pub style: Style,
+    /// The settings of the `.sqsguard.yaml` that applies where the output
+    /// goes: the output must pass `lint` there.
+    pub config: &'a Config,
 }
 
 /// What went wrong, as the exit status CLI.md gives it.
+#[derive(Debug)]
 pub enum Failure {
     /// The spec is invalid, unreadable, or files would be overwritten: exit 2.
-    Usage(String),
+    Usage(Problem),
     /// The spec would break a rule (or the output fails its own lint): exit 1.
-    Refused(String),
+    Refused(Problem),
+}
+
+/// Why nothing was generated: located diagnostics, then a sentence.
+#[derive(Debug, Default)]
+pub struct Problem {
+    pub findings: Vec<Finding>,
+    pub message: Option<String>,
+}
+
+impl Problem {
+    fn said(message: impl Into<String>) -> Self {
+        Problem { findings: Vec::new(), message: Some(message.into()) }
+    }
 }
 
 /// The generated files, in order.
 pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Failure> {
-    let file = crate::lint::read_source(req.spec).map_err(|f| match f {
-        Some(f) => Failure::Usage(format!("{}: {}", req.spec.display(), f.message)),
-        None => Failure::Usage(format!("{}: cannot read the spec", req.spec.display())),
-    })?;
+    let file = crate::source::read(req.spec)
+        .map_err(|e| Failure::Usage(Problem::said(format!("{}: {}", req.spec.display(), e.message))))?;
     let root = crate::syntax::yaml::parse(&file)
-        .map_err(|e| Failure::Usage(report(&file, vec![(e.span, e.message, "fix the YAML".into())], req.style)))?;
-    validate_schema(&file, &root, req.style)?;
-    let spec =
-        spec::read(&root).map_err(|(m, s)| Failure::Usage(report(&file, vec![(s, m, String::new())], req.style)))?;
+        .map_err(|e| Failure::Usage(located(&file, vec![(e.span, e.message, "fix the YAML".into())])))?;
+    validate_schema(&file, &root)?;
+    let spec = spec::read(&root).map_err(|(m, s)| Failure::Usage(located(&file, vec![(s, m, String::new())])))?;
     let problems = spec_problems(&spec);
     if !problems.is_empty() {
-        return Err(Failure::Usage(report(&file, problems, req.style)));
+        return Err(Failure::Usage(located(&file, problems)));
     }
-    let plan = plan::plan(&spec).map_err(|refusals| Failure::Refused(refused(&file, refusals, req.style)))?;
+    let plan = plan::plan(&spec, &req.config.options).map_err(|refusals| Failure::Refused(refused(&file, refusals)))?;
 
-    let hb = render::registry(req.templates).map_err(Failure::Usage)?;
+    let hb = render::registry(req.templates).map_err(|e| Failure::Usage(Problem::said(e)))?;
     let outputs: Vec<render::Output> = match req.target {
         Target::CloudFormation => {
-            let yaml = render::render(&hb, "cloudformation.yaml", &plan).map_err(Failure::Usage)?;
+            let yaml =
+                render::render(&hb, "cloudformation.yaml", &plan).map_err(|e| Failure::Usage(Problem::said(e)))?;
             let (text, ext) = match req.format {
                 Format::Yaml => (yaml, "yaml"),
-                Format::Json => (render::cloudformation_json(&yaml).map_err(Failure::Refused)?, "json"),
+                Format::Json => {
+                    (render::cloudformation_json(&yaml).map_err(|e| Failure::Refused(Problem::said(e)))?, "json")
+                }
             };
             vec![render::Output { name: format!("{}.{ext}", plan.pipeline), text }]
         }
@@ -87,37 +104,40 @@ pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Failure> {
             .iter()
             .map(|t| render::render(&hb, t, &plan).map(|text| render::Output { name: t.to_string(), text }))
             .collect::<Result<_, _>>()
-            .map_err(Failure::Usage)?,
+            .map_err(|e| Failure::Usage(Problem::said(e)))?,
     };
     self_check(&outputs, req)?;
     Ok(outputs)
 }
 
-/// Lint what was generated with the rules `lint` uses: the generator
-/// promises output that passes them.
+/// Lint what was generated with the rules `lint` uses, and the settings of
+/// the project it goes to: the generator promises output that passes them.
 fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Failure> {
     let sources: Vec<Source> =
         outputs.iter().map(|o| SourceFile::new(PathBuf::from(&o.name), o.text.clone())).collect();
-    let findings = match req.target {
-        Target::CloudFormation => match crate::lint::lint_source(&sources[0]) {
-            Some(findings) => findings,
-            None => {
-                return Err(Failure::Refused(format!(
+    let loaded = match req.target {
+        Target::CloudFormation => match frontend::document(&sources[0]) {
+            Document::Loaded(loaded) => *loaded,
+            Document::Other | Document::Unparsable(_) => {
+                return Err(Failure::Refused(Problem::said(format!(
                     "the generated {} does not parse as a CloudFormation template (check --templates)",
                     outputs[0].name
-                )));
+                ))));
             }
         },
-        Target::Terraform => crate::terraform::lint_sources(sources),
+        Target::Terraform => terraform::load_sources(sources),
     };
+    let mut findings = check::check(loaded, req.config).findings;
+    findings.retain(|f| req.config.filter.keeps(f.code));
     if findings.is_empty() {
         return Ok(());
     }
-    let outcome = Outcome { findings, files: outputs.len(), ..Default::default() };
-    Err(Failure::Refused(format!(
-        "the generated output does not pass sqsguard's own rules, so nothing was written (a bug in sqsguard, or in the --templates used):\n\n{}",
-        pretty::render(&outcome, req.style)
-    )))
+    Err(Failure::Refused(Problem {
+        findings,
+        message: Some(
+            "the generated output does not pass sqsguard's own rules, so nothing was written (a bug in sqsguard, or in the --templates used)".into(),
+        ),
+    }))
 }
 
 /// Write the outputs to `dir` (atomically), or to standard output.
@@ -132,22 +152,22 @@ pub fn write(outputs: &[render::Output], req: &Request<'_>) -> Result<Vec<PathBu
         }
         return Ok(Vec::new());
     };
-    std::fs::create_dir_all(dir).map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
+    let usage = |text: String| Failure::Usage(Problem::said(text));
+    std::fs::create_dir_all(dir).map_err(|e| usage(format!("{}: {e}", dir.display())))?;
     let paths: Vec<PathBuf> = outputs.iter().map(|o| dir.join(&o.name)).collect();
     let existing: Vec<String> = paths.iter().filter(|p| p.exists()).map(|p| p.display().to_string()).collect();
     if !existing.is_empty() && !req.force {
-        return Err(Failure::Usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
+        return Err(usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
     }
     for (o, path) in outputs.iter().zip(&paths) {
-        let mut tmp =
-            tempfile::NamedTempFile::new_in(dir).map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
-        tmp.write_all(o.text.as_bytes()).map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-        tmp.persist(path).map_err(|e| Failure::Usage(format!("{}: {}", path.display(), e.error)))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| usage(format!("{}: {e}", dir.display())))?;
+        tmp.write_all(o.text.as_bytes()).map_err(|e| usage(format!("{}: {e}", path.display())))?;
+        tmp.persist(path).map_err(|e| usage(format!("{}: {}", path.display(), e.error)))?;
     }
     Ok(paths)
 }
 
-fn validate_schema(file: &Source, root: &crate::syntax::Node, style: Style) -> Result<(), Failure> {
+fn validate_schema(file: &Source, root: &crate::syntax::Node) -> Result<(), Failure> {
     let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("the built-in schema is JSON");
     let problems: Vec<_> = crate::syntax::schema::validate(&schema, root, "the spec")
         .into_iter()
@@ -155,7 +175,7 @@ fn validate_schema(file: &Source, root: &crate::syntax::Node, style: Style) -> R
             (span, message, "see schemas/pipeline.schema.json and the README's spec reference".to_string())
         })
         .collect();
-    if problems.is_empty() { Ok(()) } else { Err(Failure::Usage(report(file, problems, style))) }
+    if problems.is_empty() { Ok(()) } else { Err(Failure::Usage(located(file, problems))) }
 }
 
 /// Settings the schema cannot express but that make no pipeline.
@@ -185,14 +205,15 @@ fn spec_problems(spec: &spec::Spec) -> Vec<(Span, String, String)> {
             "shorten pipeline to 55 characters, or name an existing function in consumer.function".into(),
         ));
     }
-    if let Some(t) = &spec.function_timeout
-        && !(1..=900).contains(&t.value)
-    {
-        out.push((t.span, format!("consumer.function_timeout {} s: Lambda allows 1 to 900 s", t.value), String::new()));
-    }
-    if spec.batching_window.value > 300 {
-        let w = &spec.batching_window;
-        out.push((w.span, format!("consumer.batching_window {} s: Lambda allows 0 to 300 s", w.value), String::new()));
+    for (what, at, field) in [
+        ("consumer.function_timeout", spec.function_timeout.as_ref(), Field::Timeout),
+        ("consumer.batching_window", Some(&spec.batching_window), Field::BatchingWindow),
+    ] {
+        let (Some(at), Some(range)) = (at, field.range()) else { continue };
+        if !i64::try_from(at.value).is_ok_and(|v| range.contains(&v)) {
+            let message = format!("{what} {} s: Lambda allows {} to {} s", at.value, range.start(), range.end());
+            out.push((at.span, message, String::new()));
+        }
     }
     if spec.fifo.value && spec.batching_window.value > 0 {
         let w = &spec.batching_window;
@@ -220,8 +241,9 @@ fn spec_problems(spec: &spec::Spec) -> Vec<(Span, String, String)> {
     out
 }
 
-fn report(file: &Source, problems: Vec<(Span, String, String)>, style: Style) -> String {
-    let findings: Vec<Finding> = problems
+/// Problems with the spec, located in it.
+fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Problem {
+    let findings = problems
         .into_iter()
         .map(|(span, message, fix)| Finding {
             code: "spec",
@@ -232,27 +254,21 @@ fn report(file: &Source, problems: Vec<(Span, String, String)>, style: Style) ->
             origin: Origin::file(file, span),
             message,
             fix,
+            remedy: None,
         })
         .collect();
-    pretty::reports(&findings, style)
+    Problem { findings, message: None }
 }
 
-fn refused(file: &Source, refusals: Vec<plan::Refusal>, style: Style) -> String {
-    let findings: Vec<Finding> = refusals
+/// Settings that would break a rule, as that rule's findings.
+fn refused(file: &Source, refusals: Vec<plan::Refusal>) -> Problem {
+    let findings = refusals
         .into_iter()
-        .map(|r| {
-            let rule = crate::rules::by_code(r.code).expect("refusals name rules of the registry");
-            Finding {
-                code: rule.code,
-                name: rule.name,
-                severity: Severity::Error,
-                resource: String::new(),
-                related: Vec::new(),
-                origin: Origin::file(file, r.span),
-                message: r.message,
-                fix: format!("`sqsguard explain {}` tells why", rule.code),
-            }
+        .filter_map(|r| {
+            let rule = crate::rules::by_code(r.code)?;
+            let fix = format!("`sqsguard explain {}` tells why", rule.code);
+            Some(rule.finding("", &Origin::file(file, r.span), r.message, fix).with_severity(Severity::Error))
         })
         .collect();
-    format!("{}refused: the spec would break these rules, so nothing was written", pretty::reports(&findings, style))
+    Problem { findings, message: Some("refused: the spec would break these rules, so nothing was written".into()) }
 }

@@ -5,18 +5,27 @@
 use serde::Serialize;
 
 use super::spec::{ConsumerKind, Encryption, Spec};
+use crate::model::Field;
+use crate::model::field::guidance;
+use crate::rules::Options;
 use crate::source::Span;
 
 /// VisibilityTimeout for a worker (ECS or other) is this multiple of its
 /// p99 processing time: a message in flight twice as long as the slowest
 /// usual message is assumed lost. Workers extend it with heartbeats.
 pub const WORKER_VISIBILITY_MULTIPLIER: u64 = 2;
-/// Lambda's guidance: 6 x the function timeout (+ the batching window).
-pub const LAMBDA_VISIBILITY_MULTIPLIER: u64 = 6;
-/// SQS's maximum VisibilityTimeout.
-pub const MAX_VISIBILITY_TIMEOUT: u64 = 43_200;
 /// Long polling: the longest wait SQS allows.
-pub const WAIT_TIME_SECONDS: u64 = 20;
+const WAIT_TIME_SECONDS: u64 = guidance::LONG_POLL_SECONDS as u64;
+
+/// The largest value SQS accepts for `field`.
+fn max_of(field: Field) -> u64 {
+    field.range().map_or(u64::MAX, |r| u64::try_from(*r.end()).unwrap_or(u64::MAX))
+}
+
+/// Whether `value` is in the range SQS accepts for `field`.
+fn in_range(field: Field, value: u64) -> bool {
+    field.range().is_none_or(|r| i64::try_from(value).is_ok_and(|v| r.contains(&v)))
+}
 
 /// A setting the generator refuses, as the rule it would break.
 #[derive(Clone, Debug)]
@@ -123,8 +132,11 @@ pub struct Worker {
     pub socket_timeout: u64,
 }
 
-/// The plan for a spec, or the rules its settings would break.
-pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
+/// The plan for a spec, or the rules its settings would break, with the
+/// thresholds of the rules the output will be linted with.
+pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
+    let multiplier = u64::try_from(options.visibility_multiplier).unwrap_or(0);
+    let min_receive_count = u64::try_from(options.min_max_receive_count).unwrap_or(0);
     let mut refusals = Vec::new();
     let name = spec.pipeline.value.clone();
     let fifo = spec.fifo.value;
@@ -156,11 +168,11 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
             span: spec.dlq_depth_alarm.span,
         });
     }
-    if spec.max_receive_count.value < 3 {
+    if spec.max_receive_count.value < min_receive_count {
         refusals.push(Refusal {
             code: "SQS008",
             message: format!(
-                "dlq.max_receive_count {} < 3: a transient error or a cold start sends the message to the dead-letter queue",
+                "dlq.max_receive_count {} < {min_receive_count}: a transient error or a cold start sends the message to the dead-letter queue",
                 spec.max_receive_count.value
             ),
             span: spec.max_receive_count.span,
@@ -176,12 +188,13 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
             span: if spec.dlq_retention.explicit { spec.dlq_retention.span } else { spec.retention.span },
         });
     }
-    for (what, at, range) in [
-        ("queue.retention", &spec.retention, 60..=1_209_600),
-        ("queue.delay", &spec.delay, 0..=900),
-        ("dlq.retention", &spec.dlq_retention, 60..=1_209_600),
+    for (what, at, field) in [
+        ("queue.retention", &spec.retention, Field::RetentionPeriod),
+        ("queue.delay", &spec.delay, Field::DelaySeconds),
+        ("dlq.retention", &spec.dlq_retention, Field::RetentionPeriod),
     ] {
-        if !range.contains(&at.value) {
+        let Some(range) = field.range() else { continue };
+        if !in_range(field, at.value) {
             refusals.push(Refusal {
                 code: "SQS012",
                 message: format!(
@@ -200,28 +213,30 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
             let timeout = spec.function_timeout.as_ref().map_or(3, |t| t.value);
             let batch_size = spec.batch_size.value;
             let mut window = spec.batching_window.value;
-            let window_raised = !fifo && batch_size > 10 && window < 1;
+            let unwindowed = guidance::UNWINDOWED_BATCH_SIZE as u64;
+            let window_raised = !fifo && batch_size > unwindowed && window < 1;
             if window_raised {
                 window = 1;
             }
-            if fifo && batch_size > 10 {
+            if fifo && batch_size > unwindowed {
                 refusals.push(Refusal {
                     code: "SQS010",
                     message: format!("consumer.batch_size {batch_size} on a FIFO queue: Lambda accepts at most 10"),
                     span: spec.batch_size.span,
                 });
             }
-            let vt = LAMBDA_VISIBILITY_MULTIPLIER * timeout + window;
-            if vt > MAX_VISIBILITY_TIMEOUT {
+            let vt = multiplier.saturating_mul(timeout).saturating_add(window);
+            let max = max_of(Field::VisibilityTimeout);
+            if vt > max {
                 refusals.push(Refusal {
                     code: "SQS012",
                     message: format!(
-                        "VisibilityTimeout would be 6 x {timeout} s + {window} s = {vt} s, above the 43200 s SQS allows: shorten consumer.function_timeout"
+                        "VisibilityTimeout would be {multiplier} x {timeout} s + {window} s = {vt} s, above the {max} s SQS allows: shorten consumer.function_timeout"
                     ),
                     span: spec.function_timeout.as_ref().map_or(spec.consumer.span, |t| t.span),
                 });
             }
-            let reason = format!("6 x {timeout} s function timeout + {window} s batching window");
+            let reason = format!("{multiplier} x {timeout} s function timeout + {window} s batching window");
             let function_name = match &spec.function {
                 Some(f) => f.value.rsplit(':').next().unwrap_or(&f.value).to_string(),
                 None => format!("{name}-consumer"),
@@ -238,11 +253,14 @@ pub fn plan(spec: &Spec) -> Result<Plan, Vec<Refusal>> {
         }
         ConsumerKind::Ecs | ConsumerKind::Other => {
             let p99 = spec.processing_time_p99.as_ref().map_or(30, |p| p.value);
-            let vt = (WORKER_VISIBILITY_MULTIPLIER * p99).max(1);
-            if vt > MAX_VISIBILITY_TIMEOUT {
+            let vt = WORKER_VISIBILITY_MULTIPLIER.saturating_mul(p99).max(1);
+            let max = max_of(Field::VisibilityTimeout);
+            if vt > max {
                 refusals.push(Refusal {
                     code: "SQS012",
-                    message: format!("VisibilityTimeout would be 2 x {p99} s = {vt} s, above the 43200 s SQS allows"),
+                    message: format!(
+                        "VisibilityTimeout would be {WORKER_VISIBILITY_MULTIPLIER} x {p99} s = {vt} s, above the {max} s SQS allows"
+                    ),
                     span: spec.processing_time_p99.as_ref().map_or(spec.consumer.span, |p| p.span),
                 });
             }

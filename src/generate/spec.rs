@@ -4,8 +4,15 @@
 //! The JSON Schema (`schemas/pipeline.schema.json`) checks the shape first;
 //! this module then reads the values, with their spans, into [`Spec`].
 
+use crate::model::Field as Attribute;
+use crate::model::field::guidance;
 use crate::source::Span;
-use crate::syntax::{Kind, Node};
+use crate::syntax::{Kind, Node, duration};
+
+/// AWS's default for a field the spec leaves out.
+fn aws_default(field: Attribute) -> u64 {
+    field.default().and_then(|d| u64::try_from(d).ok()).unwrap_or(0)
+}
 
 /// A value and where the spec set it (the spec's root for defaults).
 #[derive(Clone, Debug, PartialEq)]
@@ -92,26 +99,6 @@ impl Payload {
     }
 }
 
-/// Seconds in a duration: `45`, `15s`, `5m`, `2h`, `4d`.
-pub fn duration(node: &Node) -> Option<u64> {
-    match &node.kind {
-        Kind::Number(n) => n.parse::<u64>().ok(),
-        Kind::String(s) => {
-            let (digits, unit) = s.split_at(s.len().checked_sub(1)?);
-            let n: u64 = digits.parse().ok()?;
-            let factor = match unit {
-                "s" => 1,
-                "m" => 60,
-                "h" => 3600,
-                "d" => 86_400,
-                _ => return None,
-            };
-            n.checked_mul(factor)
-        }
-        _ => None,
-    }
-}
-
 /// Read a spec the schema already accepted. Errors are (message, span).
 pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
     let whole = root.span;
@@ -131,7 +118,7 @@ pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
     };
     let dur = |path: &[&str]| -> Result<Option<At<u64>>, (String, Span)> {
         match get(path) {
-            Some(n) => match duration(n) {
+            Some(n) => match duration::of_node(n) {
                 Some(v) => Ok(Some(At { value: v, span: n.span, explicit: true })),
                 None => Err((format!("`{}` is not a duration (use 45, 15s, 5m, 2h or 4d)", path.join(".")), n.span)),
             },
@@ -202,20 +189,22 @@ pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
     Ok(Spec {
         pipeline,
         fifo: boolean(&["queue", "fifo"], false),
-        retention: dur(&["queue", "retention"])?.unwrap_or(At::default_at(345_600, whole)),
+        retention: dur(&["queue", "retention"])?
+            .unwrap_or(At::default_at(aws_default(Attribute::RetentionPeriod), whole)),
         delay: dur(&["queue", "delay"])?.unwrap_or(At::default_at(0, whole)),
         encryption,
         content_based_deduplication: boolean(&["queue", "content_based_deduplication"], false),
         high_throughput: boolean(&["queue", "high_throughput"], false),
         consumer,
         function_timeout: dur(&["consumer", "function_timeout"])?,
-        batch_size: int(&["consumer", "batch_size"], 10),
+        batch_size: int(&["consumer", "batch_size"], aws_default(Attribute::BatchSize)),
         batching_window: dur(&["consumer", "batching_window"])?.unwrap_or(At::default_at(0, whole)),
         function: string(&["consumer", "function", "name"]),
         processing_time_p99: dur(&["consumer", "processing_time_p99"])?,
         payload,
         max_receive_count: int(&["dlq", "max_receive_count"], 5),
-        dlq_retention: dur(&["dlq", "retention"])?.unwrap_or(At::default_at(1_209_600, whole)),
+        dlq_retention: dur(&["dlq", "retention"])?
+            .unwrap_or(At::default_at(guidance::MAX_RETENTION_SECONDS as u64, whole)),
         dlq_depth_alarm: boolean(&["alarms", "dlq_depth"], true),
         oldest_message_age: dur(&["alarms", "oldest_message_age"])?,
         topic: string(&["alarms", "topic"]),
@@ -248,7 +237,7 @@ mod tests {
     fn durations() {
         let f = SourceFile::new("s.yaml", "a: 15s\nb: 5m\nc: 4d\nd: 45\ne: 15 seconds\n".to_string());
         let n = yaml::parse(&f).unwrap();
-        let d = |k: &str| duration(n.get(k).unwrap());
+        let d = |k: &str| duration::of_node(n.get(k).unwrap());
         assert_eq!((d("a"), d("b"), d("c"), d("d"), d("e")), (Some(15), Some(300), Some(345_600), Some(45), None));
     }
 }

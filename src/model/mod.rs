@@ -1,18 +1,29 @@
 //! The one normalized model every front-end fills and every rule reads.
 //!
-//! CloudFormation/SAM templates fill it today; Terraform modules, plan JSON,
-//! Serverless and the live audit fill the same structures, so a rule written
-//! once fires for all of them. Links between resources (a mapping's queue, a
-//! redrive target) are resolved by the front-end into [`Target`]s.
+//! CloudFormation/SAM templates, Terraform modules, plan JSON and the live
+//! audit fill the same structures, so a rule written once fires for all of
+//! them. Links between resources (a mapping's queue, a redrive target) are
+//! resolved by the front-end into [`Target`]s; [`Index`] answers the
+//! questions rules ask about those links in constant time. [`field`] is the
+//! one table of attribute names, defaults and ranges.
 
+pub mod field;
+mod index;
+pub mod payload;
+mod suppression;
 mod value;
 
+pub use field::{Dialect, Field, Scalar};
+pub use index::{ConsumerRead, DlqLink, Index, Watch, queue_alts};
+pub use suppression::{Scope, Suppression, Written};
 pub use value::{Alt, Attr, Origin, Value, When};
 
 /// Index of a queue in [`Model::queues`].
 pub type QueueIdx = usize;
 /// Index of a function in [`Model::functions`].
 pub type FunctionIdx = usize;
+/// Index of a consumer in [`Model::consumers`].
+pub type ConsumerIdx = usize;
 
 /// What a reference points at, once resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,9 +56,6 @@ pub struct Model {
     /// DeadLetterConfig, SNS subscription RedrivePolicy, EventBridge target
     /// DeadLetterConfig, SAM DeadLetterQueue, ESM on-failure destinations.
     pub dlq_refs: Vec<DlqRef>,
-    /// Suppressions the source declares in its data (CloudFormation
-    /// Metadata); comments are read from the files by `crate::suppress`.
-    pub suppressions: Vec<crate::suppress::Suppression>,
 }
 
 #[derive(Clone, Debug)]
@@ -82,8 +90,6 @@ pub struct LiveQueue {
     pub visible: Option<u64>,
     /// ApproximateNumberOfMessagesNotVisible (in flight).
     pub in_flight: Option<u64>,
-    /// ApproximateNumberOfMessagesDelayed.
-    pub delayed: Option<u64>,
     /// Maximum ApproximateAgeOfOldestMessage over the lookback, seconds.
     pub oldest_age_max: Option<f64>,
     /// Sum of NumberOfEmptyReceives over the lookback.
@@ -94,7 +100,35 @@ pub struct LiveQueue {
     pub lookback_seconds: u64,
 }
 
+/// How a front-end reads the fields of the table from what it parsed, each
+/// in its own vocabulary.
+pub trait ReadFields {
+    fn int(&self, field: Field) -> Attr<i64>;
+    fn boolean(&self, field: Field) -> Attr<bool>;
+    fn text(&self, field: Field) -> Attr<String>;
+    fn name(&self, field: Field) -> Attr<Name>;
+}
+
 impl Queue {
+    /// A queue's settings, read field by field; its RedrivePolicy and
+    /// payload declaration are absent, for the front-end to set.
+    pub fn read(resource: impl Into<String>, origin: Origin, fields: &impl ReadFields) -> Self {
+        Queue {
+            name: fields.name(Field::QueueName),
+            fifo: fields.boolean(Field::FifoQueue),
+            content_based_dedup: fields.boolean(Field::ContentBasedDedup),
+            visibility_timeout: fields.int(Field::VisibilityTimeout),
+            receive_wait_time: fields.int(Field::ReceiveWaitTime),
+            retention_period: fields.int(Field::RetentionPeriod),
+            delay_seconds: fields.int(Field::DelaySeconds),
+            sse_enabled: fields.boolean(Field::SqsManagedSse),
+            kms_key: fields.text(Field::KmsMasterKeyId),
+            fifo_throughput_limit: fields.text(Field::FifoThroughputLimit),
+            deduplication_scope: fields.text(Field::DeduplicationScope),
+            ..Queue::new(resource, origin)
+        }
+    }
+
     /// A queue with every attribute absent (AWS defaults), located at `origin`.
     pub fn new(resource: impl Into<String>, origin: Origin) -> Self {
         fn absent<T>(origin: &Origin) -> Attr<T> {
@@ -148,18 +182,8 @@ pub struct PayloadDecl {
 pub struct Function {
     pub resource: String,
     pub origin: Origin,
-    pub name: Attr<String>,
     /// Timeout in seconds (absent: Lambda's default of 3 s).
     pub timeout: Attr<i64>,
-}
-
-/// How a consumer was declared.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConsumerKind {
-    /// AWS::Lambda::EventSourceMapping / aws_lambda_event_source_mapping.
-    EventSourceMapping,
-    /// A SAM function's `Events: {Type: SQS}` entry (the event's name).
-    SamEvent(String),
 }
 
 /// A Lambda event source mapping reading a queue.
@@ -168,13 +192,11 @@ pub struct Consumer {
     /// The mapping's logical ID (for SAM events: the function's logical ID).
     pub resource: String,
     pub origin: Origin,
-    pub kind: ConsumerKind,
     pub queue: Attr<Target>,
     pub function: Attr<Target>,
     pub batch_size: Attr<i64>,
     pub batching_window: Attr<i64>,
     pub response_types: Attr<Vec<String>>,
-    pub enabled: Attr<bool>,
 }
 
 /// A CloudWatch alarm; only the parts the rules read.
@@ -214,114 +236,8 @@ pub struct Statement {
     pub has_condition: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DlqKind {
-    LambdaDeadLetterConfig,
-    SnsSubscription,
-    EventBridgeTarget,
-    SamDeadLetterQueue,
-    EventSourceMappingOnFailure,
-    Other,
-}
-
+/// Something other than a RedrivePolicy that sends failures to a queue.
 #[derive(Clone, Debug)]
 pub struct DlqRef {
-    pub resource: String,
-    pub kind: DlqKind,
     pub target: Attr<Target>,
-}
-
-impl Model {
-    /// Consumers whose queue may be `queue` (some alternative names it).
-    pub fn consumers_of(&self, queue: QueueIdx) -> impl Iterator<Item = &Consumer> {
-        self.consumers.iter().filter(move |c| c.queue.any_known(|t| *t == Target::Queue(queue)))
-    }
-
-    /// Queues whose RedrivePolicy may send to `dlq`.
-    pub fn redrive_sources_of(&self, dlq: QueueIdx) -> impl Iterator<Item = (QueueIdx, &Queue)> {
-        self.queues.iter().enumerate().filter(move |(_, q)| {
-            q.redrive.alts.iter().any(|a| match &a.value {
-                Value::Known(r) => r.target.any_known(|t| *t == Target::Queue(dlq)),
-                _ => false,
-            })
-        })
-    }
-
-    /// True when `queue` receives dead letters from anything in the model.
-    pub fn is_dead_letter_target(&self, queue: QueueIdx) -> bool {
-        self.redrive_sources_of(queue).next().is_some()
-            || self.dlq_refs.iter().any(|d| d.target.any_known(|t| *t == Target::Queue(queue)))
-    }
-}
-
-/// The vocabulary findings speak: CloudFormation property names, or the
-/// Terraform attribute names the user wrote.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dialect {
-    #[default]
-    CloudFormation,
-    Terraform,
-}
-
-/// The attributes rules talk about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Field {
-    VisibilityTimeout,
-    ReceiveWaitTime,
-    RetentionPeriod,
-    DelaySeconds,
-    FifoQueue,
-    ContentBasedDedup,
-    SqsManagedSse,
-    KmsMasterKeyId,
-    FifoThroughputLimit,
-    DeduplicationScope,
-    RedrivePolicy,
-    BatchSize,
-    BatchingWindow,
-    FunctionResponseTypes,
-}
-
-impl Dialect {
-    pub fn name(self, field: Field) -> &'static str {
-        use Field::*;
-        match (self, field) {
-            (Dialect::CloudFormation, VisibilityTimeout) => "VisibilityTimeout",
-            (Dialect::CloudFormation, ReceiveWaitTime) => "ReceiveMessageWaitTimeSeconds",
-            (Dialect::CloudFormation, RetentionPeriod) => "MessageRetentionPeriod",
-            (Dialect::CloudFormation, DelaySeconds) => "DelaySeconds",
-            (Dialect::CloudFormation, FifoQueue) => "FifoQueue",
-            (Dialect::CloudFormation, ContentBasedDedup) => "ContentBasedDeduplication",
-            (Dialect::CloudFormation, SqsManagedSse) => "SqsManagedSseEnabled",
-            (Dialect::CloudFormation, KmsMasterKeyId) => "KmsMasterKeyId",
-            (Dialect::CloudFormation, FifoThroughputLimit) => "FifoThroughputLimit",
-            (Dialect::CloudFormation, DeduplicationScope) => "DeduplicationScope",
-            (Dialect::CloudFormation, RedrivePolicy) => "RedrivePolicy",
-            (Dialect::CloudFormation, BatchSize) => "BatchSize",
-            (Dialect::CloudFormation, BatchingWindow) => "MaximumBatchingWindowInSeconds",
-            (Dialect::CloudFormation, FunctionResponseTypes) => "FunctionResponseTypes",
-            (Dialect::Terraform, VisibilityTimeout) => "visibility_timeout_seconds",
-            (Dialect::Terraform, ReceiveWaitTime) => "receive_wait_time_seconds",
-            (Dialect::Terraform, RetentionPeriod) => "message_retention_seconds",
-            (Dialect::Terraform, DelaySeconds) => "delay_seconds",
-            (Dialect::Terraform, FifoQueue) => "fifo_queue",
-            (Dialect::Terraform, ContentBasedDedup) => "content_based_deduplication",
-            (Dialect::Terraform, SqsManagedSse) => "sqs_managed_sse_enabled",
-            (Dialect::Terraform, KmsMasterKeyId) => "kms_master_key_id",
-            (Dialect::Terraform, FifoThroughputLimit) => "fifo_throughput_limit",
-            (Dialect::Terraform, DeduplicationScope) => "deduplication_scope",
-            (Dialect::Terraform, RedrivePolicy) => "redrive_policy",
-            (Dialect::Terraform, BatchSize) => "batch_size",
-            (Dialect::Terraform, BatchingWindow) => "maximum_batching_window_in_seconds",
-            (Dialect::Terraform, FunctionResponseTypes) => "function_response_types",
-        }
-    }
-
-    /// `Name: value` / `name = value`, for fix hints.
-    pub fn assign(self, field: Field, value: &str) -> String {
-        match self {
-            Dialect::CloudFormation => format!("{}: {value}", self.name(field)),
-            Dialect::Terraform => format!("{} = {value}", self.name(field)),
-        }
-    }
 }

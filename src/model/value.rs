@@ -11,7 +11,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::source::{Source, Span};
+use super::Field;
+use crate::source::{Location, Source, Span};
 
 /// Where a value or resource came from.
 #[derive(Clone, Debug)]
@@ -26,6 +27,14 @@ pub enum Origin {
 impl Origin {
     pub fn file(file: &Source, span: Span) -> Self {
         Origin::File { file: file.clone(), span }
+    }
+
+    /// Where it is in its file; `None` for a live resource.
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            Origin::File { file, span } => Some(file.location(*span)),
+            Origin::Live { .. } => None,
+        }
     }
 }
 
@@ -103,6 +112,29 @@ impl<T> Value<T> {
         match self {
             Value::Known(v) => Some(v),
             _ => None,
+        }
+    }
+}
+
+impl Value<i64> {
+    /// The value, or AWS's default for `field` when it is absent; `None`
+    /// when it is unknown (or absent from a field without a default).
+    pub fn or_aws_default(&self, field: Field) -> Option<i64> {
+        match self {
+            Value::Known(v) => Some(*v),
+            Value::Absent => field.default(),
+            Value::Unknown(_) => None,
+        }
+    }
+}
+
+impl Value<bool> {
+    /// The value, or AWS's default for `field` when it is absent.
+    pub fn or_aws_default(&self, field: Field) -> Option<bool> {
+        match self {
+            Value::Known(v) => Some(*v),
+            Value::Absent => field.default().map(|d| d != 0),
+            Value::Unknown(_) => None,
         }
     }
 }

@@ -4,10 +4,10 @@
 //! line in plain text.
 
 use super::pretty::summary_line;
-use super::{Location, Summary, location, origin_location};
+use super::{Location, Summary, location};
 use crate::finding::{Finding, Severity};
-use crate::lint::Outcome;
 use crate::model::Origin;
+use crate::outcome::Outcome;
 
 pub fn render(outcome: &Outcome) -> String {
     let mut out = String::new();
@@ -17,7 +17,7 @@ pub fn render(outcome: &Outcome) -> String {
     }
     for note in &outcome.notes {
         let mut props = Vec::new();
-        if let Some(l) = origin_location(&note.origin) {
+        if let Some(l) = note.origin.location() {
             props.extend(position(&l));
         }
         props.push(("title", "sqsguard note".to_string()));
@@ -98,6 +98,7 @@ mod tests {
             origin: Origin::file(&file, Span::new(at, at + 3)),
             message: message.to_string(),
             fix: "add a RedrivePolicy".to_string(),
+            remedy: None,
         }
     }
 

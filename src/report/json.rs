@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Summary, location};
-use crate::lint::Outcome;
+use crate::outcome::Outcome;
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -74,7 +74,7 @@ pub fn render(outcome: &Outcome) -> String {
         .notes
         .iter()
         .map(|n| {
-            let loc = super::origin_location(&n.origin);
+            let loc = n.origin.location();
             JsonNote {
                 file: loc.as_ref().map(|l| l.file.clone()),
                 line: loc.as_ref().map(|l| l.line),

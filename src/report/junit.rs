@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use super::{location, origin_location};
+use super::location;
 use crate::finding::Finding;
-use crate::lint::Outcome;
 use crate::model::Origin;
+use crate::outcome::Outcome;
 
 /// The name of the passing testcase of a file without findings.
 pub const CLEAN_CASE: &str = "no findings";
@@ -45,7 +45,7 @@ pub fn render(outcome: &Outcome) -> String {
         suites.entry(suite_of(&f.origin)).or_default().findings.push(f);
     }
     for note in &outcome.notes {
-        let text = match origin_location(&note.origin) {
+        let text = match note.origin.location() {
             Some(l) => format!("note: {}:{}:{}: {}", l.file, l.line, l.column, note.message),
             None => format!("note: {}", note.message),
         };

@@ -11,8 +11,8 @@ pub mod sarif;
 use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
-use crate::lint::Outcome;
-use crate::model::Origin;
+use crate::outcome::Outcome;
+pub use crate::source::Location;
 
 /// An output format of `lint` and `audit`.
 #[derive(Clone, Copy, Debug)]
@@ -68,32 +68,7 @@ impl Summary {
     }
 }
 
-/// Where a finding points, 1-based, end inclusive.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub end_line: usize,
-    pub end_column: usize,
-}
-
+/// Where a finding points, 1-based, end inclusive; `None` for a live one.
 pub fn location(f: &Finding) -> Option<Location> {
-    origin_location(&f.origin)
-}
-
-pub fn origin_location(origin: &Origin) -> Option<Location> {
-    match origin {
-        Origin::File { file, span } => {
-            let (start, end) = file.range(*span);
-            Some(Location {
-                file: file.display_path(),
-                line: start.line,
-                column: start.column,
-                end_line: end.line,
-                end_column: end.column,
-            })
-        }
-        Origin::Live { .. } => None,
-    }
+    f.origin.location()
 }

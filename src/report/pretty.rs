@@ -3,12 +3,16 @@
 
 use std::fmt;
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceCode,
+    SourceSpan, SpanContents,
+};
 
 use super::Summary;
 use crate::finding::{Finding, Severity};
-use crate::lint::Outcome;
 use crate::model::Origin;
+use crate::outcome::Outcome;
+use crate::source::Source;
 
 /// How to draw.
 #[derive(Clone, Copy, Debug)]
@@ -22,7 +26,7 @@ pub struct Style {
 pub fn render(outcome: &Outcome, style: Style) -> String {
     let mut out = reports(&outcome.findings, style);
     for note in &outcome.notes {
-        match super::origin_location(&note.origin) {
+        match crate::model::Origin::location(&note.origin) {
             Some(l) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
             None => out.push_str(&format!("note: {}\n", note.message)),
         }
@@ -68,7 +72,7 @@ pub fn summary_line(s: &Summary) -> String {
 struct Report<'a> {
     finding: &'a Finding,
     title: String,
-    source: Option<NamedSource<String>>,
+    source: Option<Window>,
     label: Option<LabeledSpan>,
 }
 
@@ -76,7 +80,7 @@ impl<'a> Report<'a> {
     fn new(finding: &'a Finding) -> Self {
         let (source, label) = match &finding.origin {
             Origin::File { file, span } => {
-                let source = NamedSource::new(file.display_path(), file.text.clone()).with_language("yaml");
+                let source = Window { file: file.clone(), name: file.display_path() };
                 let len = span.len().max(usize::from(!file.text.is_empty() && span.start < file.text.len()));
                 // Name the resource under the code frame unless the frame
                 // already shows it (a finding on the resource's own key).
@@ -93,6 +97,44 @@ impl<'a> Report<'a> {
             Origin::File { .. } => finding.message.clone(),
         };
         Report { finding, title, source, label }
+    }
+}
+
+/// A file as miette reads it, without copying it and without scanning it
+/// from the start for every finding: miette reads a window of whole lines
+/// around the span, and the window's positions are moved back to the
+/// file's. A template with thousands of findings prints in linear time.
+struct Window {
+    file: Source,
+    name: String,
+}
+
+impl SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text = self.file.text.as_bytes();
+        let end = span.offset().saturating_add(span.len());
+        // One more line each way than miette shows, so it sees the line
+        // breaks around its context as in the whole file.
+        let first = self.file.line_index(span.offset()).saturating_sub(context_lines_before + 1);
+        let last = self.file.line_index(end).saturating_add(context_lines_after + 2);
+        let start = self.file.line_offset(first).unwrap_or(0);
+        let stop = self.file.line_offset(last).unwrap_or(text.len()).max(start);
+        let local = SourceSpan::new(span.offset().saturating_sub(start).into(), span.len());
+        let inner = text[start..stop].read_span(&local, context_lines_before, context_lines_after)?;
+        let contents = MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            SourceSpan::new((inner.span().offset() + start).into(), inner.span().len()),
+            inner.line() + first,
+            inner.column(),
+            inner.line_count() + first,
+        );
+        Ok(Box::new(contents.with_language("yaml")))
     }
 }
 
@@ -135,5 +177,37 @@ impl Diagnostic for Report<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.label.clone().map(|l| Box::new(std::iter::once(l)) as Box<dyn Iterator<Item = LabeledSpan>>)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use miette::NamedSource;
+
+    use super::*;
+    use crate::source::SourceFile;
+
+    /// The window gives miette what the whole file would, for every span.
+    #[test]
+    fn a_window_reads_as_the_whole_file() {
+        for text in ["", "a", "a: 1\nb: 2\n", "one\ntwo\nthree\nfour\nfive", "x\r\ny\r\nz\r\n", "\n\n\nq: é\n\n"] {
+            let file = SourceFile::new("t.yaml", text.to_string());
+            let window = Window { file: file.clone(), name: "t.yaml".into() };
+            let whole = NamedSource::new("t.yaml", text.to_string()).with_language("yaml");
+            for start in 0..=text.len() {
+                for len in 0..3 {
+                    for context in 0..3 {
+                        let span = SourceSpan::new(start.into(), len);
+                        let got = window.read_span(&span, context, context);
+                        let want = whole.read_span(&span, context, context);
+                        let shown = |r: Result<Box<dyn SpanContents<'_> + '_>, MietteError>| {
+                            r.map(|c| (c.data().to_vec(), *c.span(), c.line(), c.column(), c.line_count()))
+                                .map_err(|e| e.to_string())
+                        };
+                        assert_eq!(shown(got), shown(want), "{text:?} {start}+{len} context {context}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -12,11 +12,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Location as Span, Summary, location, origin_location};
+use super::{Location as Span, Summary, location};
 use crate::finding::{Finding, Severity};
 use crate::fingerprint::{Identity, normalize_path};
-use crate::lint::Outcome;
 use crate::model::Origin;
+use crate::outcome::Outcome;
 use crate::rules::{self, Rule};
 
 /// Where sqsguard lives (Cargo.toml `repository`); the rule pages are
@@ -187,7 +187,9 @@ pub fn render(outcome: &Outcome) -> String {
         .map(|n| Notification {
             level: "note",
             message: Text { text: n.message.clone() },
-            locations: origin_location(&n.origin)
+            locations: n
+                .origin
+                .location()
                 .map(|l| Location { physical_location: Some(physical(&l)), logical_locations: Vec::new() })
                 .into_iter()
                 .collect(),
@@ -219,7 +221,7 @@ fn descriptor(rule: &Rule) -> ReportingDescriptor {
         name: rule.name,
         short_description: Text { text: rule.summary.to_string() },
         full_description: Text { text: section(rule.doc, "What it checks").unwrap_or(rule.summary).to_string() },
-        help: Help { text: rule.doc.to_string(), markdown: rule.doc.to_string() },
+        help: Help { text: rule.page(), markdown: rule.page() },
         help_uri: rule_help_uri(rule.code),
         default_configuration: Configuration { level: level(rule.severity) },
     }
@@ -228,7 +230,10 @@ fn descriptor(rule: &Rule) -> ReportingDescriptor {
 /// The text of a `## heading` section of a rule page, trimmed.
 fn section<'a>(doc: &'a str, heading: &str) -> Option<&'a str> {
     let marker = format!("\n## {heading}\n");
-    let start = doc.find(&marker)? + marker.len();
+    let start = match doc.strip_prefix(&marker[1..]) {
+        Some(_) => marker.len() - 1,
+        None => doc.find(&marker)? + marker.len(),
+    };
     let rest = &doc[start..];
     let end = rest.find("\n## ").unwrap_or(rest.len());
     Some(rest[..end].trim()).filter(|s| !s.is_empty())

@@ -1,12 +1,18 @@
-//! The rule catalog: one rule per file, each documented in `rules/CODE.md`.
+//! The rule catalog: one rule per file, each explained in `rules/CODE.md`.
 //!
-//! A rule is plain data ([`Rule`]) plus a check function over the
-//! [`Model`]; the registry [`ALL`] lists them in code order. The codes,
-//! names and severities are public contract (`shared/RULES.md`).
+//! A rule is plain data ([`Rule`]: code, name, severity, summary, all
+//! declared in its own file) plus a check function that reads the [`Model`]
+//! through its [`Index`] and reports [`Finding`]s, phrased in the model's
+//! [`Dialect`]. The registry [`ALL`] lists them in code order. The codes,
+//! names and severities are public contract (RULES.md).
 
-use crate::finding::{Finding, Severity};
-use crate::model::{Alt, Attr, Consumer, Model, Origin, Queue, QueueIdx, Target, When};
+use std::collections::HashSet;
+use std::path::PathBuf;
 
+use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
+use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
+
+mod filter;
 mod options;
 mod sqs000_unparsable_file;
 mod sqs001_visibility_timeout_below_6x;
@@ -31,8 +37,9 @@ mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
 mod sqs104_inflight_near_limit;
 
+pub use filter::Filter;
 pub use options::Options;
-pub use sqs000_unparsable_file::RULE as UNPARSABLE_FILE;
+pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
 
 /// A rule's metadata and check.
 pub struct Rule {
@@ -42,11 +49,63 @@ pub struct Rule {
     pub severity: Severity,
     /// One line, for `sqsguard rules` and SARIF short descriptions.
     pub summary: &'static str,
+    /// The severity of its milder findings, when it has two (SQS003: an
+    /// undeclared payload is a warning).
+    pub milder: Option<Severity>,
     /// Fires only on live data (`sqsguard audit`), never on files.
     pub live_only: bool,
-    /// The full page from `rules/CODE.md`.
+    /// The prose of `rules/CODE.md` (what it checks, why, how to fix).
     pub doc: &'static str,
-    pub check: fn(&Model, &Options, &mut Findings),
+    pub check: fn(&Context<'_>, &mut Findings),
+}
+
+impl Rule {
+    /// The page `sqsguard explain` prints: the header from this metadata,
+    /// then the prose.
+    pub fn page(&self) -> String {
+        format!("# {} {}\n\nSeverity: {}\n\n{}", self.code, self.name, self.severity_text(), self.doc)
+    }
+
+    /// `warning`, or `error / warning` for a rule with milder findings.
+    pub fn severity_text(&self) -> String {
+        match self.milder {
+            Some(milder) => format!("{} / {}", self.severity.as_str(), milder.as_str()),
+            None => self.severity.as_str().to_string(),
+        }
+    }
+
+    /// A finding of this rule with its default severity.
+    pub fn finding(&'static self, resource: &str, origin: &Origin, message: String, fix: String) -> Finding {
+        Finding {
+            code: self.code,
+            name: self.name,
+            severity: self.severity,
+            resource: resource.to_string(),
+            related: Vec::new(),
+            origin: origin.clone(),
+            message,
+            fix,
+            remedy: None,
+        }
+    }
+}
+
+/// What a rule's check reads.
+pub struct Context<'m> {
+    pub model: &'m Model,
+    pub index: &'m Index<'m>,
+    pub options: &'m Options,
+}
+
+impl Context<'_> {
+    pub fn dialect(&self) -> Dialect {
+        self.model.dialect
+    }
+
+    /// A field's name as the user wrote it.
+    pub fn name(&self, field: Field) -> &'static str {
+        self.model.dialect.name(field)
+    }
 }
 
 /// Every rule, in code order.
@@ -99,9 +158,11 @@ pub fn selects_any(selector: &str) -> bool {
 
 /// Run every rule over a model.
 pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
+    let index = Index::new(model);
+    let cx = Context { model, index: &index, options };
     let mut findings = Findings::default();
     for rule in ALL {
-        (rule.check)(model, options, &mut findings);
+        (rule.check)(&cx, &mut findings);
     }
     findings.into_vec()
 }
@@ -110,61 +171,25 @@ pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
 #[derive(Default)]
 pub struct Findings {
     out: Vec<Finding>,
+    seen: HashSet<(&'static str, String, String, Place)>,
+}
+
+/// Where a finding points, for telling duplicates apart.
+#[derive(PartialEq, Eq, Hash)]
+enum Place {
+    File(PathBuf, usize, usize),
+    Live(String),
 }
 
 impl Findings {
-    pub fn add(&mut self, rule: &Rule, resource: &str, origin: &Origin, message: String, fix: String) {
-        self.add_with(rule, rule.severity, resource, origin, message, fix);
-    }
-
-    pub fn add_with(
-        &mut self,
-        rule: &Rule,
-        severity: Severity,
-        resource: &str,
-        origin: &Origin,
-        message: String,
-        fix: String,
-    ) {
-        self.push(rule, severity, resource, &[], origin, message, fix);
-    }
-
-    /// A finding that is also about `related` resources (see [`Finding::related`]).
-    pub fn add_related(
-        &mut self,
-        rule: &Rule,
-        resource: &str,
-        related: &[&str],
-        origin: &Origin,
-        message: String,
-        fix: String,
-    ) {
-        self.push(rule, rule.severity, resource, related, origin, message, fix);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn push(
-        &mut self,
-        rule: &Rule,
-        severity: Severity,
-        resource: &str,
-        related: &[&str],
-        origin: &Origin,
-        message: String,
-        fix: String,
-    ) {
-        let finding = Finding {
-            code: rule.code,
-            name: rule.name,
-            severity,
-            resource: resource.to_string(),
-            related: related.iter().map(|r| r.to_string()).collect(),
-            origin: origin.clone(),
-            message,
-            fix,
+    /// Add a finding. Alternatives that land on the same spot with the
+    /// same words are one finding.
+    pub fn push(&mut self, finding: Finding) {
+        let place = match &finding.origin {
+            Origin::File { file, span } => Place::File(file.path.clone(), span.start, span.end),
+            Origin::Live { id, .. } => Place::Live(id.clone()),
         };
-        // Alternatives that land on the same spot with the same words are one finding.
-        if !self.out.iter().any(|f| same(f, &finding)) {
+        if self.seen.insert((finding.code, finding.resource.clone(), finding.message.clone(), place)) {
             self.out.push(finding);
         }
     }
@@ -172,17 +197,6 @@ impl Findings {
     pub fn into_vec(self) -> Vec<Finding> {
         self.out
     }
-}
-
-fn same(a: &Finding, b: &Finding) -> bool {
-    a.code == b.code
-        && a.resource == b.resource
-        && a.message == b.message
-        && match (&a.origin, &b.origin) {
-            (Origin::File { span: x, file: fx }, Origin::File { span: y, file: fy }) => x == y && fx.path == fy.path,
-            (Origin::Live { id: x, .. }, Origin::Live { id: y, .. }) => x == y,
-            _ => false,
-        }
 }
 
 /// The conditions under which all of `whens` hold, or `None` if they cannot.
@@ -194,56 +208,9 @@ pub(crate) fn all_of(whens: &[&When]) -> Option<When> {
     Some(acc)
 }
 
-/// The alternatives of a link that name a queue in the model.
-pub(crate) fn queue_alts(attr: &Attr<Target>) -> impl Iterator<Item = (QueueIdx, &Alt<Target>)> {
-    attr.iter().filter_map(|a| match a.value.known() {
-        Some(Target::Queue(q)) => Some((*q, a)),
-        _ => None,
-    })
-}
-
-/// A consumer and a queue of the model it reads.
-pub(crate) struct ConsumerRead<'m> {
-    pub consumer: &'m Consumer,
-    pub queue: &'m Queue,
-    /// When the consumer reads this queue.
-    pub when: When,
-}
-
-/// Every (consumer, queue) pair a rule about consumers looks at.
-pub(crate) fn consumer_reads(model: &Model) -> impl Iterator<Item = ConsumerRead<'_>> {
-    model.consumers.iter().flat_map(move |consumer| {
-        queue_alts(&consumer.queue).map(move |(qi, alt)| ConsumerRead {
-            consumer,
-            queue: &model.queues[qi],
-            when: alt.when.clone(),
-        })
-    })
-}
-
-/// A RedrivePolicy from a source queue to a dead-letter queue of the model.
-pub(crate) struct DlqLink<'m> {
-    pub source: &'m Queue,
-    pub dlq: &'m Queue,
-    /// The deadLetterTargetArn value (where findings about the link point).
-    pub target: &'m Alt<Target>,
-    pub when: When,
-}
-
-/// Every source -> DLQ link through a RedrivePolicy.
-pub(crate) fn dlq_links(model: &Model) -> Vec<DlqLink<'_>> {
-    let mut out = Vec::new();
-    for source in &model.queues {
-        for redrive in source.redrive.iter() {
-            let Some(policy) = redrive.value.known() else { continue };
-            for (di, target) in queue_alts(&policy.target) {
-                if let Some(when) = redrive.when.and(&target.when) {
-                    out.push(DlqLink { source, dlq: &model.queues[di], target, when });
-                }
-            }
-        }
-    }
-    out
+/// `field := value` on `resource`, written at `at`.
+pub(crate) fn set(resource: &str, field: Field, value: Scalar, at: &Origin, applicability: Applicability) -> Remedy {
+    Remedy { resource: resource.to_string(), field, want: Want::Value(value), at: at.clone(), applicability }
 }
 
 /// `1 s`, `150 s`: seconds as messages print them.
@@ -265,12 +232,12 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_page_starts_with_its_code_and_name() {
+    fn rule_pages_hold_prose_and_leave_the_header_to_the_code() {
         for rule in ALL {
             let first = rule.doc.lines().next().unwrap_or_default();
-            assert_eq!(first, format!("# {} {}", rule.code, rule.name), "rules/{}.md", rule.code);
-            let severity = format!("Severity: {}", rule.severity.as_str());
-            assert!(rule.doc.contains(&severity) || rule.code == "SQS003", "rules/{}.md lacks `{severity}`", rule.code);
+            assert_eq!(first, "## What it checks", "rules/{}.md starts with its prose", rule.code);
+            assert!(!rule.doc.contains("\nSeverity:"), "rules/{}.md repeats the severity", rule.code);
+            assert!(rule.page().starts_with(&format!("# {} {}\n", rule.code, rule.name)));
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The rule options `.sqsguard.yaml` can set (`rules: {SQS001: {multiplier: 4}}`).
 
+use crate::model::field::guidance;
+
 /// Thresholds of the configurable rules; [`Default`] is what RULES.md says.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -17,8 +19,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            visibility_multiplier: 6,
-            min_max_receive_count: 3,
+            visibility_multiplier: guidance::VISIBILITY_MULTIPLIER,
+            min_max_receive_count: guidance::MIN_MAX_RECEIVE_COUNT,
             oldest_message_sla_seconds: 300.0,
             starvation_threshold: 100,
         }

@@ -1,17 +1,27 @@
 //! SQS000: a file that looks like infrastructure but cannot be read or parsed.
 //!
-//! Reported by the file loader (see `crate::lint`), not by a model check: a
-//! file that never became a model has nothing for rules to read.
+//! Reported for what the front-ends could not read (see `crate::lint`), not
+//! by a model check: a file that never became a model has nothing for
+//! rules to read.
 
 use super::Rule;
-use crate::finding::Severity;
+use crate::finding::{Finding, Severity};
+use crate::model::Origin;
+use crate::source::{Source, Span};
 
 pub static RULE: Rule = Rule {
     code: "SQS000",
     name: "unparsable-file",
     severity: Severity::Error,
     summary: "An infrastructure file could not be read or parsed",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS000.md"),
-    check: |_, _, _| {},
+    check: |_, _| {},
 };
+
+/// The finding for `file`, located where reading or parsing stopped.
+pub fn finding(file: &Source, span: Span, message: String) -> Finding {
+    let fix = "fix the file so it parses (the location is where the parser stopped); other files were still linted";
+    RULE.finding(&file.display_path(), &Origin::file(file, span), message, fix.to_string())
+}

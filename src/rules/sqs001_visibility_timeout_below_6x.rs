@@ -3,15 +3,16 @@
 //!
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
-use super::{Findings, Options, Rule, all_of, consumer_reads, secs};
-use crate::finding::Severity;
-use crate::model::{Alt, Consumer, Field, Function, Model, Queue, Target};
+use super::{Context, Findings, Rule, all_of, secs, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::{Alt, Consumer, Field, Function, Queue, Scalar, Target};
 
 pub static RULE: Rule = Rule {
     code: "SQS001",
     name: "visibility-timeout-below-6x",
     severity: Severity::Warning,
     summary: "Queue VisibilityTimeout is below 6 x the consumer function's timeout plus its batching window",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS001.md"),
     check,
@@ -30,25 +31,50 @@ pub(crate) struct Timing<'a> {
     pub when: crate::model::When,
 }
 
+impl Timing<'_> {
+    /// The VisibilityTimeout that satisfies SQS001 for this consumer, and
+    /// the fix that sets it (none above SQS's maximum).
+    pub fn needed(&self, multiplier: i64) -> i64 {
+        multiplier * self.timeout + self.window
+    }
+
+    pub fn remedy(&self, multiplier: i64) -> Option<crate::finding::Remedy> {
+        let needed = self.needed(multiplier);
+        let max = Field::VisibilityTimeout.range().map_or(i64::MAX, |r| *r.end());
+        (needed <= max).then(|| {
+            set(
+                &self.queue.resource,
+                Field::VisibilityTimeout,
+                Scalar::Int(needed),
+                &self.visibility_alt.origin,
+                Applicability::Safe,
+            )
+        })
+    }
+}
+
 /// Every known (queue, consumer, function) timing in the model; unknown
 /// values are left out, absent ones take AWS's defaults (30 s visibility,
 /// 3 s function timeout, 0 s window).
-pub(crate) fn timings(model: &Model) -> Vec<Timing<'_>> {
+pub(crate) fn timings<'a>(cx: &Context<'a>) -> Vec<Timing<'a>> {
+    let model = cx.model;
     let mut out = Vec::new();
-    for read in consumer_reads(model) {
+    for read in cx.index.reads() {
         let (queue, consumer) = (read.queue, read.consumer);
         for f_alt in consumer.function.iter() {
             let Some(Target::Function(fi)) = f_alt.value.known() else { continue };
-            let function = &model.functions[*fi];
+            let Some(function) = model.functions.get(*fi) else { continue };
             for vt in queue.visibility_timeout.iter() {
                 for to in function.timeout.iter() {
                     for win in consumer.batching_window.iter() {
                         let Some(when) = all_of(&[&read.when, &f_alt.when, &vt.when, &to.when, &win.when]) else {
                             continue;
                         };
-                        let (Some(visibility), Some(timeout), Some(window)) =
-                            (vt.value.or_default(30), to.value.or_default(3), win.value.or_default(0))
-                        else {
+                        let (Some(visibility), Some(timeout), Some(window)) = (
+                            vt.value.or_aws_default(Field::VisibilityTimeout),
+                            to.value.or_aws_default(Field::Timeout),
+                            win.value.or_aws_default(Field::BatchingWindow),
+                        ) else {
                             continue;
                         };
                         out.push(Timing {
@@ -69,18 +95,17 @@ pub(crate) fn timings(model: &Model) -> Vec<Timing<'_>> {
     out
 }
 
-fn check(model: &Model, options: &Options, findings: &mut Findings) {
-    let d = model.dialect;
-    let k = options.visibility_multiplier;
-    for t in timings(model) {
-        let needed = k * t.timeout + t.window;
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    let k = cx.options.visibility_multiplier;
+    for t in timings(cx) {
+        let needed = t.needed(k);
         // Below the function timeout is SQS002's (an error); don't say it twice.
         if t.visibility < t.timeout || t.visibility >= needed {
             continue;
         }
         let message = format!(
             "{} {} < {k} x {} function timeout + {} batching window = {} (consumer {} of function {}){}",
-            d.name(Field::VisibilityTimeout),
+            cx.name(Field::VisibilityTimeout),
             secs(t.visibility),
             secs(t.timeout),
             secs(t.window),
@@ -91,10 +116,13 @@ fn check(model: &Model, options: &Options, findings: &mut Findings) {
         );
         let fix = format!(
             "set {} to at least {needed} ({k} x the function timeout + {}) so a batch that is retried by Lambda is not delivered twice",
-            d.name(Field::VisibilityTimeout),
-            d.name(Field::BatchingWindow)
+            cx.name(Field::VisibilityTimeout),
+            cx.name(Field::BatchingWindow)
         );
         let related = [t.consumer.resource.as_str(), t.function.resource.as_str()];
-        findings.add_related(&RULE, &t.queue.resource, &related, &t.visibility_alt.origin, message, fix);
+        let mut finding =
+            RULE.finding(&t.queue.resource, &t.visibility_alt.origin, message, fix).with_related(&related);
+        finding.remedy = t.remedy(k);
+        findings.push(finding);
     }
 }

@@ -1,29 +1,29 @@
 //! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
 
 use super::sqs001_visibility_timeout_below_6x::timings;
-use super::{Findings, Options, Rule, secs};
+use super::{Context, Findings, Rule, secs};
 use crate::finding::Severity;
-use crate::model::{Field, Model};
+use crate::model::Field;
 
 pub static RULE: Rule = Rule {
     code: "SQS002",
     name: "visibility-timeout-below-function-timeout",
     severity: Severity::Error,
     summary: "Queue VisibilityTimeout is below the consumer function's timeout: Lambda rejects the event source mapping",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS002.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let d = model.dialect;
-    for t in timings(model) {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for t in timings(cx) {
         if t.visibility >= t.timeout {
             continue;
         }
         let message = format!(
             "{} {} < {} timeout of function {} (consumer {}): Lambda rejects the mapping with \"Queue visibility timeout: {} seconds is less than Function timeout: {} seconds\"{}",
-            d.name(Field::VisibilityTimeout),
+            cx.name(Field::VisibilityTimeout),
             secs(t.visibility),
             secs(t.timeout),
             t.function.resource,
@@ -32,13 +32,18 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             t.timeout,
             t.when
         );
+        // The fix sizes it for SQS001 too (RULES.md: the same fix).
+        let k = cx.options.visibility_multiplier;
         let fix = format!(
-            "set {} to at least {} (6 x the function timeout + {})",
-            d.name(Field::VisibilityTimeout),
-            6 * t.timeout + t.window,
-            d.name(Field::BatchingWindow)
+            "set {} to at least {} ({k} x the function timeout + {})",
+            cx.name(Field::VisibilityTimeout),
+            t.needed(k),
+            cx.name(Field::BatchingWindow)
         );
         let related = [t.consumer.resource.as_str(), t.function.resource.as_str()];
-        findings.add_related(&RULE, &t.queue.resource, &related, &t.visibility_alt.origin, message, fix);
+        let mut finding =
+            RULE.finding(&t.queue.resource, &t.visibility_alt.origin, message, fix).with_related(&related);
+        finding.remedy = t.remedy(k);
+        findings.push(finding);
     }
 }

@@ -1,23 +1,24 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
-use super::{Findings, Options, Rule};
-use crate::finding::Severity;
-use crate::model::{Dialect, Field, Model, Value};
+use super::{Context, Findings, Rule};
+use crate::finding::{Applicability, Remedy, Severity, Want};
+use crate::model::field::guidance;
+use crate::model::{Field, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS004",
     name: "missing-dlq",
     severity: Severity::Warning,
     summary: "Queue has no dead-letter queue (RedrivePolicy)",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS004.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let d = model.dialect;
-    for (qi, queue) in model.queues.iter().enumerate() {
-        if model.is_dead_letter_target(qi) {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for (qi, queue) in cx.model.queues.iter().enumerate() {
+        if cx.index.is_dead_letter_target(qi) {
             continue;
         }
         for alt in queue.redrive.iter() {
@@ -27,15 +28,22 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             let message = format!(
                 "queue {} has no {}: a message that keeps failing is received again and again until MessageRetentionPeriod expires, then lost{}",
                 queue.resource,
-                d.name(Field::RedrivePolicy),
+                cx.name(Field::RedrivePolicy),
                 alt.when
             );
-            let fix = match d {
-                Dialect::CloudFormation => "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example 5)",
-                Dialect::Terraform => "add redrive_policy = jsonencode({ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = 5 })",
-            }
-            .to_string();
-            findings.add(&RULE, &queue.resource, &alt.origin, message, fix);
+            let fix = cx.dialect().add_redrive_policy().to_string();
+            let remedy = Remedy {
+                resource: queue.resource.clone(),
+                field: Field::RedrivePolicy,
+                want: Want::DeadLetterQueue {
+                    max_receive_count: 5,
+                    retention_seconds: guidance::MAX_RETENTION_SECONDS,
+                },
+                at: alt.origin.clone(),
+                // A new resource someone has to watch.
+                applicability: Applicability::Unsafe,
+            };
+            findings.push(RULE.finding(&queue.resource, &alt.origin, message, fix).with_remedy(remedy));
         }
     }
 }

@@ -1,27 +1,29 @@
 //! SQS005: a Lambda consumer with BatchSize > 1 without ReportBatchItemFailures.
 
-use super::{Findings, Options, Rule, all_of};
-use crate::finding::Severity;
-use crate::model::{Field, Model, Value};
+use super::{Context, Findings, Rule, all_of, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::{Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS005",
     name: "missing-batch-item-failures",
     severity: Severity::Warning,
     summary: "Lambda SQS consumer with BatchSize > 1 lacks FunctionResponseTypes ReportBatchItemFailures",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS005.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let d = model.dialect;
-    for consumer in &model.consumers {
+const REPORT: &str = "ReportBatchItemFailures";
+
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for consumer in &cx.model.consumers {
         for batch in consumer.batch_size.iter() {
             for types in consumer.response_types.iter() {
-                let Some(size) = batch.value.or_default(10) else { continue };
+                let Some(size) = batch.value.or_aws_default(Field::BatchSize) else { continue };
                 let reports = match &types.value {
-                    Value::Known(list) => list.iter().any(|t| t == "ReportBatchItemFailures"),
+                    Value::Known(list) => list.iter().any(|t| t == REPORT),
                     Value::Absent => false,
                     Value::Unknown(_) => continue,
                 };
@@ -30,17 +32,21 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                 }
                 let Some(when) = all_of(&[&batch.when, &types.when]) else { continue };
                 let message = format!(
-                    "consumer {} reads batches of {} without {} [ReportBatchItemFailures]: one failed message makes Lambda retry the whole batch{}",
+                    "consumer {} reads batches of {} without {} [{REPORT}]: one failed message makes Lambda retry the whole batch{}",
                     consumer.resource,
                     size,
-                    d.name(Field::FunctionResponseTypes),
+                    cx.name(Field::FunctionResponseTypes),
                     when
                 );
+                let wanted = Scalar::List(vec![REPORT.to_string()]);
                 let fix = format!(
                     "add {} and return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only",
-                    d.assign(Field::FunctionResponseTypes, "[\"ReportBatchItemFailures\"]")
+                    cx.dialect().assign(Field::FunctionResponseTypes, &wanted)
                 );
-                findings.add(&RULE, &consumer.resource, &types.origin, message, fix);
+                // The handler must return batchItemFailures too.
+                let remedy =
+                    set(&consumer.resource, Field::FunctionResponseTypes, wanted, &types.origin, Applicability::Unsafe);
+                findings.push(RULE.finding(&consumer.resource, &types.origin, message, fix).with_remedy(remedy));
             }
         }
     }

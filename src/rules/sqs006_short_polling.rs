@@ -1,24 +1,25 @@
 //! SQS006: short polling on a queue that no Lambda consumer reads.
 
-use super::{Findings, Options, Rule};
-use crate::finding::Severity;
-use crate::model::{Field, Model};
+use super::{Context, Findings, Rule, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::field::guidance;
+use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
     code: "SQS006",
     name: "short-polling",
     severity: Severity::Warning,
     summary: "Queue uses short polling (ReceiveMessageWaitTimeSeconds 0)",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS006.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let d = model.dialect;
-    for (qi, queue) in model.queues.iter().enumerate() {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for (qi, queue) in cx.model.queues.iter().enumerate() {
         // Lambda's pollers long-poll by themselves; DLQs are not polled.
-        if model.consumers_of(qi).next().is_some() || model.is_dead_letter_target(qi) {
+        if cx.index.consumers_of(qi).next().is_some() || cx.index.is_dead_letter_target(qi) {
             continue;
         }
         if let Some(live) = &queue.live
@@ -32,24 +33,26 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             let fix =
                 "call ReceiveMessage with WaitTimeSeconds 20, and set ReceiveMessageWaitTimeSeconds to 20 on the queue"
                     .to_string();
-            findings.add(&RULE, &queue.resource, &queue.origin, message, fix);
+            findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));
             continue;
         }
         for alt in queue.receive_wait_time.iter() {
-            if alt.value.or_default(0) != Some(0) {
+            if alt.value.or_aws_default(Field::ReceiveWaitTime) != Some(0) {
                 continue;
             }
             let message = format!(
                 "queue {} has {} 0 (short polling): consumers pay for empty receives and may miss messages held on other servers{}",
                 queue.resource,
-                d.name(Field::ReceiveWaitTime),
+                cx.name(Field::ReceiveWaitTime),
                 alt.when
             );
             let fix = format!(
                 "set {} to 20 (long polling), and have consumers call ReceiveMessage with WaitTimeSeconds 20",
-                d.name(Field::ReceiveWaitTime)
+                cx.name(Field::ReceiveWaitTime)
             );
-            findings.add(&RULE, &queue.resource, &alt.origin, message, fix);
+            let want = Scalar::Int(guidance::LONG_POLL_SECONDS);
+            let remedy = set(&queue.resource, Field::ReceiveWaitTime, want, &alt.origin, Applicability::Safe);
+            findings.push(RULE.finding(&queue.resource, &alt.origin, message, fix).with_remedy(remedy));
         }
     }
 }

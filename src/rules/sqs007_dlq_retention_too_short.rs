@@ -1,35 +1,36 @@
 //! SQS007: a standard queue's DLQ keeps messages no longer than the source.
 
-use super::{Findings, Options, Rule, all_of, dlq_links, secs};
-use crate::finding::Severity;
-use crate::model::{Field, Model};
+use super::{Context, Findings, Rule, all_of, secs, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::field::guidance;
+use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
     code: "SQS007",
     name: "dlq-retention-too-short",
     severity: Severity::Warning,
     summary: "Dead-letter queue retention is not longer than the source queue's",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS007.md"),
     check,
 };
 
-const DEFAULT_RETENTION: i64 = 345_600;
-
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for link in dlq_links(model) {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for link in cx.index.dlq_links() {
         let (source, dlq) = (link.source, link.dlq);
         for fifo in source.fifo.iter() {
             // FIFO sources reset the enqueue timestamp on redrive.
-            if fifo.value.or_default(false) != Some(false) {
+            if fifo.value.or_aws_default(Field::FifoQueue) != Some(false) {
                 continue;
             }
             for src_ret in source.retention_period.iter() {
                 for dlq_ret in dlq.retention_period.iter() {
                     let Some(when) = all_of(&[&link.when, &fifo.when, &src_ret.when, &dlq_ret.when]) else { continue };
-                    let (Some(s), Some(d)) =
-                        (src_ret.value.or_default(DEFAULT_RETENTION), dlq_ret.value.or_default(DEFAULT_RETENTION))
-                    else {
+                    let (Some(s), Some(d)) = (
+                        src_ret.value.or_aws_default(Field::RetentionPeriod),
+                        dlq_ret.value.or_aws_default(Field::RetentionPeriod),
+                    ) else {
                         continue;
                     };
                     if d > s {
@@ -45,10 +46,14 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                     );
                     let fix = format!(
                         "set the DLQ's {} longer than the source's {} (the maximum, 1209600 s = 14 days, is usual)",
-                        model.dialect.name(Field::RetentionPeriod),
+                        cx.name(Field::RetentionPeriod),
                         secs(s)
                     );
-                    findings.add(&RULE, &source.resource, &link.target.origin, message, fix);
+                    // The fix is on the dead-letter queue; the finding names the source.
+                    let want = Scalar::Int(guidance::MAX_RETENTION_SECONDS);
+                    let remedy = set(&dlq.resource, Field::RetentionPeriod, want, &dlq_ret.origin, Applicability::Safe);
+                    findings
+                        .push(RULE.finding(&source.resource, &link.target.origin, message, fix).with_remedy(remedy));
                 }
             }
         }

@@ -1,22 +1,23 @@
 //! SQS008: maxReceiveCount below 3.
 
-use super::{Findings, Options, Rule, all_of};
-use crate::finding::Severity;
-use crate::model::Model;
+use super::{Context, Findings, Rule, all_of, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
     code: "SQS008",
     name: "max-receive-count-low",
     severity: Severity::Warning,
     summary: "RedrivePolicy maxReceiveCount is below 3",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS008.md"),
     check,
 };
 
-fn check(model: &Model, options: &Options, findings: &mut Findings) {
-    let minimum = options.min_max_receive_count;
-    for queue in &model.queues {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    let minimum = cx.options.min_max_receive_count;
+    for queue in &cx.model.queues {
         for redrive in queue.redrive.iter() {
             let Some(policy) = redrive.value.known() else { continue };
             for count in policy.max_receive_count.iter() {
@@ -30,7 +31,14 @@ fn check(model: &Model, options: &Options, findings: &mut Findings) {
                     "maxReceiveCount {n} < {minimum}: a transient error, a throttled or cold-starting consumer sends the message to the dead-letter queue{when}"
                 );
                 let fix = format!("set maxReceiveCount to at least {minimum} (5 is common)");
-                findings.add(&RULE, &queue.resource, &count.origin, message, fix);
+                let remedy = set(
+                    &queue.resource,
+                    Field::MaxReceiveCount,
+                    Scalar::Int(minimum),
+                    &count.origin,
+                    Applicability::Safe,
+                );
+                findings.push(RULE.finding(&queue.resource, &count.origin, message, fix).with_remedy(remedy));
             }
         }
     }

@@ -1,14 +1,15 @@
 //! SQS009: FIFO queue with a standard DLQ, or standard with a FIFO DLQ.
 
-use super::{Findings, Options, Rule, all_of, dlq_links};
+use super::{Context, Findings, Rule, all_of};
 use crate::finding::Severity;
-use crate::model::Model;
+use crate::model::Field;
 
 pub static RULE: Rule = Rule {
     code: "SQS009",
     name: "dlq-type-mismatch",
     severity: Severity::Error,
     summary: "Dead-letter queue type (FIFO or standard) differs from the source queue's",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS009.md"),
     check,
@@ -18,12 +19,16 @@ fn kind(fifo: bool) -> &'static str {
     if fifo { "FIFO" } else { "standard" }
 }
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for link in dlq_links(model) {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for link in cx.index.dlq_links() {
         let (source, dlq) = (link.source, link.dlq);
         for sf in source.fifo.iter() {
             for df in dlq.fifo.iter() {
-                let (Some(s), Some(d)) = (sf.value.or_default(false), df.value.or_default(false)) else { continue };
+                let (Some(s), Some(d)) =
+                    (sf.value.or_aws_default(Field::FifoQueue), df.value.or_aws_default(Field::FifoQueue))
+                else {
+                    continue;
+                };
                 if s == d {
                     continue;
                 }
@@ -37,7 +42,7 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                     when
                 );
                 let fix = format!("point deadLetterTargetArn at a {} queue", kind(s));
-                findings.add(&RULE, &source.resource, &link.target.origin, message, fix);
+                findings.push(RULE.finding(&source.resource, &link.target.origin, message, fix));
             }
         }
     }

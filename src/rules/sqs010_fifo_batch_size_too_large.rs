@@ -1,44 +1,44 @@
 //! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
 
-use super::{Findings, Options, Rule, all_of, consumer_reads};
-use crate::finding::Severity;
-use crate::model::{Field, Model};
+use super::{Context, Findings, Rule, all_of, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
+use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
     code: "SQS010",
     name: "fifo-batch-size-too-large",
     severity: Severity::Error,
     summary: "Lambda consumer of a FIFO queue has BatchSize above 10",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS010.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for read in consumer_reads(model) {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    let batch_name = cx.name(Field::BatchSize);
+    for read in cx.index.reads() {
         let (queue, consumer) = (read.queue, read.consumer);
         for fifo in queue.fifo.iter() {
             for batch in consumer.batch_size.iter() {
-                let (Some(true), Some(size)) = (fifo.value.or_default(false), batch.value.or_default(10)) else {
+                let (Some(true), Some(size)) =
+                    (fifo.value.or_aws_default(Field::FifoQueue), batch.value.or_aws_default(Field::BatchSize))
+                else {
                     continue;
                 };
-                if size <= 10 {
+                if size <= UNWINDOWED_BATCH_SIZE {
                     continue;
                 }
                 let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when]) else { continue };
                 let message = format!(
-                    "consumer {} of FIFO queue {} has {} {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
-                    consumer.resource,
-                    queue.resource,
-                    model.dialect.name(Field::BatchSize)
+                    "consumer {} of FIFO queue {} has {batch_name} {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
+                    consumer.resource, queue.resource,
                 );
-                findings.add(
-                    &RULE,
-                    &consumer.resource,
-                    &batch.origin,
-                    message,
-                    format!("set {} to 10 or less", model.dialect.name(Field::BatchSize)),
-                );
+                let fix = format!("set {batch_name} to 10 or less");
+                let want = Scalar::Int(UNWINDOWED_BATCH_SIZE);
+                let remedy = set(&consumer.resource, Field::BatchSize, want, &batch.origin, Applicability::Safe);
+                findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));
             }
         }
     }

@@ -1,32 +1,36 @@
 //! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
 
-use super::{Findings, Options, Rule, all_of, consumer_reads};
-use crate::finding::Severity;
-use crate::model::{Field, Model};
+use super::{Context, Findings, Rule, all_of, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
+use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
     code: "SQS011",
     name: "batching-window-required",
     severity: Severity::Error,
     summary: "Lambda consumer with BatchSize above 10 has no MaximumBatchingWindowInSeconds of at least 1",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS011.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let (batch_name, window_name) = (model.dialect.name(Field::BatchSize), model.dialect.name(Field::BatchingWindow));
-    for read in consumer_reads(model) {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    let (batch_name, window_name) = (cx.name(Field::BatchSize), cx.name(Field::BatchingWindow));
+    for read in cx.index.reads() {
         let (queue, consumer) = (read.queue, read.consumer);
         for fifo in queue.fifo.iter() {
             for batch in consumer.batch_size.iter() {
                 for window in consumer.batching_window.iter() {
-                    let (Some(false), Some(size), Some(secs)) =
-                        (fifo.value.or_default(false), batch.value.or_default(10), window.value.or_default(0))
-                    else {
+                    let (Some(false), Some(size), Some(secs)) = (
+                        fifo.value.or_aws_default(Field::FifoQueue),
+                        batch.value.or_aws_default(Field::BatchSize),
+                        window.value.or_aws_default(Field::BatchingWindow),
+                    ) else {
                         continue;
                     };
-                    if size <= 10 || secs >= 1 {
+                    if size <= UNWINDOWED_BATCH_SIZE || secs >= 1 {
                         continue;
                     }
                     let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when, &window.when]) else { continue };
@@ -36,9 +40,16 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                     );
                     let fix = format!(
                         "set {window_name} to 1 or more (and add it to the queue's {}), or lower {batch_name} to 10",
-                        model.dialect.name(Field::VisibilityTimeout)
+                        cx.name(Field::VisibilityTimeout)
                     );
-                    findings.add(&RULE, &consumer.resource, &batch.origin, message, fix);
+                    let remedy = set(
+                        &consumer.resource,
+                        Field::BatchingWindow,
+                        Scalar::Int(1),
+                        &window.origin,
+                        Applicability::Safe,
+                    );
+                    findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));
                 }
             }
         }

@@ -1,43 +1,43 @@
 //! SQS012: an SQS or event source mapping attribute outside what AWS accepts.
 
-use std::ops::RangeInclusive;
-
-use super::{Findings, Options, Rule};
-use crate::finding::Severity;
-use crate::model::{Attr, Field, Model};
+use super::{Context, Findings, Rule, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::{Attr, Field, Scalar};
 
 pub static RULE: Rule = Rule {
     code: "SQS012",
     name: "attribute-out-of-range",
     severity: Severity::Error,
     summary: "An SQS queue or event source mapping attribute is outside the range AWS accepts",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS012.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let n = |f: Field| model.dialect.name(f);
-    for queue in &model.queues {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for queue in &cx.model.queues {
         let r = &queue.resource;
-        in_range(findings, r, n(Field::VisibilityTimeout), &queue.visibility_timeout, 0..=43_200);
-        in_range(findings, r, n(Field::ReceiveWaitTime), &queue.receive_wait_time, 0..=20);
-        in_range(findings, r, n(Field::RetentionPeriod), &queue.retention_period, 60..=1_209_600);
-        in_range(findings, r, n(Field::DelaySeconds), &queue.delay_seconds, 0..=900);
+        in_range(cx, findings, r, Field::VisibilityTimeout, &queue.visibility_timeout);
+        in_range(cx, findings, r, Field::ReceiveWaitTime, &queue.receive_wait_time);
+        in_range(cx, findings, r, Field::RetentionPeriod, &queue.retention_period);
+        in_range(cx, findings, r, Field::DelaySeconds, &queue.delay_seconds);
         for redrive in queue.redrive.iter() {
             if let Some(policy) = redrive.value.known() {
-                in_range(findings, r, "maxReceiveCount", &policy.max_receive_count, 1..=1000);
+                in_range(cx, findings, r, Field::MaxReceiveCount, &policy.max_receive_count);
             }
         }
     }
-    for consumer in &model.consumers {
+    for consumer in &cx.model.consumers {
         let r = &consumer.resource;
-        in_range(findings, r, n(Field::BatchSize), &consumer.batch_size, 1..=10_000);
-        in_range(findings, r, n(Field::BatchingWindow), &consumer.batching_window, 0..=300);
+        in_range(cx, findings, r, Field::BatchSize, &consumer.batch_size);
+        in_range(cx, findings, r, Field::BatchingWindow, &consumer.batching_window);
     }
 }
 
-fn in_range(findings: &mut Findings, resource: &str, attribute: &str, attr: &Attr<i64>, range: RangeInclusive<i64>) {
+fn in_range(cx: &Context<'_>, findings: &mut Findings, resource: &str, field: Field, attr: &Attr<i64>) {
+    let Some(range) = field.range() else { return };
+    let attribute = cx.name(field);
     for alt in attr.iter() {
         let Some(&v) = alt.value.known() else { continue };
         if range.contains(&v) {
@@ -50,6 +50,8 @@ fn in_range(findings: &mut Findings, resource: &str, attribute: &str, attr: &Att
             alt.when
         );
         let fix = format!("set {attribute} between {} and {}", range.start(), range.end());
-        findings.add(&RULE, resource, &alt.origin, message, fix);
+        let clamped = Scalar::Int(v.clamp(*range.start(), *range.end()));
+        let remedy = set(resource, field, clamped, &alt.origin, Applicability::Unsafe);
+        findings.push(RULE.finding(resource, &alt.origin, message, fix).with_remedy(remedy));
     }
 }

@@ -1,29 +1,32 @@
 //! SQS013: a FIFO queue whose name lacks `.fifo`, or a `.fifo` standard queue.
 
-use super::{Findings, Options, Rule, all_of};
-use crate::finding::Severity;
-use crate::model::{Field, Model};
+use super::{Context, Findings, Rule, all_of};
+use crate::finding::{Applicability, Remedy, Severity, Want};
+use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
     code: "SQS013",
     name: "fifo-name-mismatch",
     severity: Severity::Error,
     summary: "FIFO queue name does not end in .fifo, or a standard queue's name does",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS013.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for queue in &model.queues {
+const SUFFIX: &str = ".fifo";
+
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for queue in &cx.model.queues {
         for name in queue.name.iter() {
             let Some(n) = name.value.known() else { continue };
             if !n.suffix_known {
                 continue;
             }
             for fifo in queue.fifo.iter() {
-                let Some(is_fifo) = fifo.value.or_default(false) else { continue };
-                let dotted = n.text.ends_with(".fifo");
+                let Some(is_fifo) = fifo.value.or_aws_default(Field::FifoQueue) else { continue };
+                let dotted = n.text.ends_with(SUFFIX);
                 if is_fifo == dotted {
                     continue;
                 }
@@ -41,12 +44,23 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                         format!(
                             "queue name \"{}\" ends in \".fifo\" but {} is not true: SQS refuses to create it{when}",
                             n.text,
-                            model.dialect.name(Field::FifoQueue)
+                            cx.name(Field::FifoQueue)
                         ),
-                        format!("set {}, or drop the \".fifo\" suffix", model.dialect.assign(Field::FifoQueue, "true")),
+                        format!(
+                            "set {}, or drop the \".fifo\" suffix",
+                            cx.dialect().assign(Field::FifoQueue, &Scalar::Bool(true))
+                        ),
                     )
                 };
-                findings.add(&RULE, &queue.resource, &name.origin, message, fix);
+                // Renaming replaces the queue.
+                let remedy = Remedy {
+                    resource: queue.resource.clone(),
+                    field: Field::QueueName,
+                    want: Want::NameSuffix(SUFFIX, is_fifo),
+                    at: name.origin.clone(),
+                    applicability: Applicability::Unsafe,
+                };
+                findings.push(RULE.finding(&queue.resource, &name.origin, message, fix).with_remedy(remedy));
             }
         }
     }

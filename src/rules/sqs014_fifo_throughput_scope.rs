@@ -1,23 +1,24 @@
 //! SQS014: FifoThroughputLimit perMessageGroupId without DeduplicationScope messageGroup.
 
-use super::{Findings, Options, Rule, all_of};
-use crate::finding::Severity;
-use crate::model::{Dialect, Field, Model, Value};
+use super::{Context, Findings, Rule, all_of, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::{Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS014",
     name: "fifo-throughput-scope",
     severity: Severity::Error,
     summary: "FifoThroughputLimit perMessageGroupId needs DeduplicationScope messageGroup",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS014.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let d = model.dialect;
-    let (limit_name, scope_name) = (d.name(Field::FifoThroughputLimit), d.name(Field::DeduplicationScope));
-    for queue in &model.queues {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    let (limit_name, scope_name) = (cx.name(Field::FifoThroughputLimit), cx.name(Field::DeduplicationScope));
+    let message_group = Scalar::Str("messageGroup".to_string());
+    for queue in &cx.model.queues {
         for limit in queue.fifo_throughput_limit.iter() {
             if limit.value.known().map(String::as_str) != Some("perMessageGroupId") {
                 continue;
@@ -33,13 +34,19 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                 let message = format!(
                     "{limit_name} perMessageGroupId with {scope_name} {shown}: high-throughput FIFO needs {scope_name} messageGroup, and SQS rejects the combination{when}"
                 );
-                let quoted = |v: &str| if d == Dialect::Terraform { format!("\"{v}\"") } else { v.to_string() };
                 let fix = format!(
                     "set {} (or {})",
-                    d.assign(Field::DeduplicationScope, &quoted("messageGroup")),
-                    d.assign(Field::FifoThroughputLimit, &quoted("perQueue"))
+                    cx.dialect().assign(Field::DeduplicationScope, &message_group),
+                    cx.dialect().assign(Field::FifoThroughputLimit, &Scalar::Str("perQueue".to_string()))
                 );
-                findings.add(&RULE, &queue.resource, &limit.origin, message, fix);
+                let remedy = set(
+                    &queue.resource,
+                    Field::DeduplicationScope,
+                    message_group.clone(),
+                    &scope.origin,
+                    Applicability::Safe,
+                );
+                findings.push(RULE.finding(&queue.resource, &limit.origin, message, fix).with_remedy(remedy));
             }
         }
     }

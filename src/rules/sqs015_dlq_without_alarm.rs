@@ -1,14 +1,15 @@
 //! SQS015: a dead-letter queue that nothing alarms on.
 
-use super::{Findings, Options, Rule};
+use super::{Context, Findings, Rule};
 use crate::finding::Severity;
-use crate::model::{Alarm, Dialect, Model, QueueIdx, Target, Value};
+use crate::model::{Alarm, AlarmMetric, Target, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS015",
     name: "dlq-without-alarm",
     severity: Severity::Warning,
     summary: "Dead-letter queue has no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS015.md"),
     check,
@@ -16,13 +17,18 @@ pub static RULE: Rule = Rule {
 
 const METRIC: &str = "ApproximateNumberOfMessagesVisible";
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for (qi, dlq) in model.queues.iter().enumerate() {
-        let sources: Vec<&str> = model.redrive_sources_of(qi).map(|(_, q)| q.resource.as_str()).collect();
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    // An alarm whose metric or queue cannot be resolved might cover any
+    // dead-letter queue: then say nothing about any of them.
+    if cx.model.alarms.iter().any(|a| a.metrics.iter().any(might_watch_any_queue)) {
+        return;
+    }
+    for (qi, dlq) in cx.model.queues.iter().enumerate() {
+        let sources: Vec<&str> = cx.index.redrive_sources_of(qi).map(|q| q.resource.as_str()).collect();
         if sources.is_empty() {
             continue;
         }
-        match alarm_state(model, qi) {
+        match coverage(cx.index.watched_by(qi)) {
             Coverage::Covered | Coverage::Unknown => continue,
             Coverage::Missing => {}
         }
@@ -31,55 +37,52 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             dlq.resource,
             sources.join(", ")
         );
-        let fix = match model.dialect {
-            Dialect::CloudFormation => format!(
-                "add an AWS::CloudWatch::Alarm on AWS/SQS {METRIC} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
-            ),
-            Dialect::Terraform => format!(
-                "add an aws_cloudwatch_metric_alarm on namespace \"AWS/SQS\", metric_name \"{METRIC}\", dimensions = {{ QueueName = <this queue>.name }}, comparison_operator \"GreaterThanThreshold\", threshold 0"
-            ),
-        };
-        findings.add(&RULE, &dlq.resource, &dlq.origin, message, fix);
+        let fix = cx.dialect().add_depth_alarm(METRIC);
+        findings.push(RULE.finding(&dlq.resource, &dlq.origin, message, fix));
     }
 }
 
 enum Coverage {
     Covered,
     Missing,
-    /// Some alarm might cover it (a queue dimension or threshold that could
-    /// not be resolved): say nothing.
+    /// Some alarm might cover it (a threshold that could not be resolved):
+    /// say nothing.
     Unknown,
 }
 
-fn alarm_state(model: &Model, queue: QueueIdx) -> Coverage {
+/// Is the metric (maybe) the depth metric, with a queue that cannot be told?
+fn might_watch_any_queue(metric: &AlarmMetric) -> bool {
+    match depth_metric(metric) {
+        Some(true) => matches!(metric.queue, Value::Unknown(_)),
+        Some(false) => false,
+        None => true,
+    }
+}
+
+/// Is it AWS/SQS ApproximateNumberOfMessagesVisible? `None`: unknown.
+fn depth_metric(metric: &AlarmMetric) -> Option<bool> {
+    let named = |v: &Value<String>, want: &str| match v {
+        Value::Known(s) => Some(s == want),
+        _ => None,
+    };
+    match (named(&metric.namespace, "AWS/SQS"), named(&metric.metric_name, METRIC)) {
+        (Some(true), Some(true)) => Some(true),
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether the alarms on a queue's QueueName dimension cover it.
+fn coverage(watches: &[(&Alarm, &AlarmMetric)]) -> Coverage {
     let mut unknown = false;
-    for alarm in &model.alarms {
-        for metric in &alarm.metrics {
-            let named = |v: &Value<String>, want: &str| match v {
-                Value::Known(s) => Some(s == want),
-                _ => None,
-            };
-            match (named(&metric.namespace, "AWS/SQS"), named(&metric.metric_name, METRIC)) {
-                (Some(true), Some(true)) => {}
-                (Some(false), _) | (_, Some(false)) => continue,
-                _ => {
-                    unknown = true;
-                    continue;
-                }
-            }
-            match &metric.queue {
-                Value::Known(Target::Queue(q)) if *q == queue => {}
-                Value::Known(_) | Value::Absent => continue,
-                Value::Unknown(_) => {
-                    unknown = true;
-                    continue;
-                }
-            }
-            match fires_on_any_message(alarm) {
-                Some(true) => return Coverage::Covered,
-                Some(false) => {}
-                None => unknown = true,
-            }
+    for (alarm, metric) in watches {
+        if depth_metric(metric) != Some(true) || !matches!(metric.queue, Value::Known(Target::Queue(_))) {
+            continue;
+        }
+        match fires_on_any_message(alarm) {
+            Some(true) => return Coverage::Covered,
+            Some(false) => {}
+            None => unknown = true,
         }
     }
     if unknown { Coverage::Unknown } else { Coverage::Missing }

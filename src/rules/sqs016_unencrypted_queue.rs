@@ -1,22 +1,22 @@
 //! SQS016: server-side encryption explicitly switched off.
 
-use super::{Findings, Options, Rule, all_of};
-use crate::finding::Severity;
-use crate::model::{Field, Model, Value};
+use super::{Context, Findings, Rule, all_of, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::{Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS016",
     name: "unencrypted-queue",
     severity: Severity::Warning,
     summary: "Queue has SqsManagedSseEnabled false and no KmsMasterKeyId",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS016.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    let d = model.dialect;
-    for queue in &model.queues {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for queue in &cx.model.queues {
         for sse in queue.sse_enabled.iter() {
             if sse.value.known() != Some(&false) {
                 continue;
@@ -29,15 +29,17 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
                 let message = format!(
                     "queue {} has {} false and no {}: messages are stored unencrypted{when}",
                     queue.resource,
-                    d.name(Field::SqsManagedSse),
-                    d.name(Field::KmsMasterKeyId)
+                    cx.name(Field::SqsManagedSse),
+                    cx.name(Field::KmsMasterKeyId)
                 );
                 let fix = format!(
                     "remove {} (SSE-SQS is the default) or set {}",
-                    d.assign(Field::SqsManagedSse, "false"),
-                    d.name(Field::KmsMasterKeyId)
+                    cx.dialect().assign(Field::SqsManagedSse, &Scalar::Bool(false)),
+                    cx.name(Field::KmsMasterKeyId)
                 );
-                findings.add(&RULE, &queue.resource, &sse.origin, message, fix);
+                let remedy =
+                    set(&queue.resource, Field::SqsManagedSse, Scalar::Bool(true), &sse.origin, Applicability::Safe);
+                findings.push(RULE.finding(&queue.resource, &sse.origin, message, fix).with_remedy(remedy));
             }
         }
     }

@@ -1,21 +1,22 @@
 //! SQS017: a queue policy that allows anyone, unconditionally.
 
-use super::{Findings, Options, Rule};
+use super::{Context, Findings, Rule};
 use crate::finding::Severity;
-use crate::model::{Model, Target, Value};
+use crate::model::{Target, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS017",
     name: "public-queue-policy",
     severity: Severity::Error,
     summary: "Queue policy allows Principal * without a Condition",
+    milder: None,
     live_only: false,
     doc: include_str!("../../rules/SQS017.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for policy in &model.policies {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for policy in &cx.model.policies {
         for statement in &policy.statements {
             let public = statement.allow.known() == Some(&true)
                 && statement.public_principal.known() == Some(&true)
@@ -23,33 +24,25 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             if !public {
                 continue;
             }
-            let fix = "name the principals that need access, or add a Condition (aws:SourceArn, aws:SourceAccount, aws:PrincipalOrgID)".to_string();
+            let fix = "name the principals that need access, or add a Condition (aws:SourceArn, aws:SourceAccount, aws:PrincipalOrgID)";
             let mut named_queue = false;
             for target in &policy.queues {
-                if let Value::Known(Target::Queue(q)) = target {
-                    named_queue = true;
-                    let queue = &model.queues[*q];
-                    let message = format!(
-                        "policy {} allows Principal \"*\" on queue {} with no Condition: anyone with an AWS account can use the queue{}",
-                        policy.resource, queue.resource, statement.when
-                    );
-                    let policy_name = policy.resource.as_str();
-                    findings.add_related(
-                        &RULE,
-                        &queue.resource,
-                        &[policy_name],
-                        &statement.origin,
-                        message,
-                        fix.clone(),
-                    );
-                }
+                let Value::Known(Target::Queue(q)) = target else { continue };
+                let Some(queue) = cx.model.queues.get(*q) else { continue };
+                named_queue = true;
+                let message = format!(
+                    "policy {} allows Principal \"*\" on queue {} with no Condition: anyone with an AWS account can use the queue{}",
+                    policy.resource, queue.resource, statement.when
+                );
+                let finding = RULE.finding(&queue.resource, &statement.origin, message, fix.to_string());
+                findings.push(finding.with_related(&[policy.resource.as_str()]));
             }
             if !named_queue {
                 let message = format!(
                     "policy {} allows Principal \"*\" with no Condition: anyone with an AWS account can use the queue{}",
                     policy.resource, statement.when
                 );
-                findings.add(&RULE, &policy.resource, &statement.origin, message, fix);
+                findings.push(RULE.finding(&policy.resource, &statement.origin, message, fix.to_string()));
             }
         }
     }

@@ -1,24 +1,24 @@
 //! SQS101 (live): a dead-letter queue holds messages.
 
-use super::{Findings, Options, Rule};
+use super::{Context, Findings, Rule};
 use crate::finding::Severity;
-use crate::model::Model;
 
 pub static RULE: Rule = Rule {
     code: "SQS101",
     name: "dlq-not-empty",
     severity: Severity::Error,
     summary: "Dead-letter queue holds messages (live)",
+    milder: None,
     live_only: true,
     doc: include_str!("../../rules/SQS101.md"),
     check,
 };
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for (qi, queue) in model.queues.iter().enumerate() {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for (qi, queue) in cx.model.queues.iter().enumerate() {
         let Some(live) = &queue.live else { continue };
         let (Some(visible), Some(in_flight)) = (live.visible, live.in_flight) else { continue };
-        if visible + in_flight == 0 || !model.is_dead_letter_target(qi) {
+        if visible + in_flight == 0 || !cx.index.is_dead_letter_target(qi) {
             continue;
         }
         let message = format!(
@@ -27,6 +27,6 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             visible + in_flight
         );
         let fix = "read a few messages to find the failure, fix the consumer, then move them back with StartMessageMoveTask (DLQ redrive)".to_string();
-        findings.add(&RULE, &queue.resource, &queue.origin, message, fix);
+        findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));
     }
 }

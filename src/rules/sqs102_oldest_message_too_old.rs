@@ -1,22 +1,23 @@
 //! SQS102 (live): the oldest message has waited longer than the SLA.
 
-use super::{Findings, Options, Rule};
+use super::{Context, Findings, Rule};
 use crate::finding::Severity;
-use crate::model::Model;
 
 pub static RULE: Rule = Rule {
     code: "SQS102",
     name: "oldest-message-too-old",
     severity: Severity::Warning,
     summary: "ApproximateAgeOfOldestMessage exceeded the SLA over the lookback (live)",
+    milder: None,
     live_only: true,
     doc: include_str!("../../rules/SQS102.md"),
     check,
 };
 
-fn check(model: &Model, options: &Options, findings: &mut Findings) {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    let options = cx.options;
     let sla = options.oldest_message_sla_seconds;
-    for queue in &model.queues {
+    for queue in &cx.model.queues {
         let Some(live) = &queue.live else { continue };
         let Some(age) = live.oldest_age_max else { continue };
         if age <= sla {
@@ -27,6 +28,6 @@ fn check(model: &Model, options: &Options, findings: &mut Findings) {
             live.lookback_seconds
         );
         let fix = "check the consumer's errors and throughput (scale it out, or raise the event source mapping's MaximumConcurrency), and alarm on ApproximateAgeOfOldestMessage".to_string();
-        findings.add(&RULE, &queue.resource, &queue.origin, message, fix);
+        findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));
     }
 }

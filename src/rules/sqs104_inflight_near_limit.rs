@@ -1,14 +1,14 @@
 //! SQS104 (live): in-flight messages near SQS's limit.
 
-use super::{Findings, Options, Rule};
+use super::{Context, Findings, Rule};
 use crate::finding::Severity;
-use crate::model::Model;
 
 pub static RULE: Rule = Rule {
     code: "SQS104",
     name: "inflight-near-limit",
     severity: Severity::Warning,
     summary: "In-flight messages exceed 80% of SQS's limit (live)",
+    milder: None,
     live_only: true,
     doc: include_str!("../../rules/SQS104.md"),
     check,
@@ -17,8 +17,8 @@ pub static RULE: Rule = Rule {
 pub const STANDARD_LIMIT: u64 = 120_000;
 pub const FIFO_LIMIT: u64 = 20_000;
 
-fn check(model: &Model, _: &Options, findings: &mut Findings) {
-    for queue in &model.queues {
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for queue in &cx.model.queues {
         let Some(live) = &queue.live else { continue };
         let Some(in_flight) = live.in_flight else { continue };
         let fifo = queue.fifo.any_known(|f| *f);
@@ -31,6 +31,6 @@ fn check(model: &Model, _: &Options, findings: &mut Findings) {
             if fifo { "FIFO" } else { "standard" }
         );
         let fix = "make consumers delete messages as soon as they are processed, and shorten VisibilityTimeout to what processing needs".to_string();
-        findings.add(&RULE, &queue.resource, &queue.origin, message, fix);
+        findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));
     }
 }

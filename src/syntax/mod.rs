@@ -5,6 +5,7 @@
 //! while reading, so everything downstream sees one shape. The key of such a
 //! rewritten map carries the span of the tag itself.
 
+pub mod duration;
 pub mod json;
 pub mod schema;
 pub mod yaml;

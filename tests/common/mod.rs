@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use sqsguard::config::Config;
-use sqsguard::lint::{self, Outcome};
+use sqsguard::lint;
+use sqsguard::outcome::Outcome;
 use sqsguard::report::{self, location, pretty::Style};
 
 pub fn root() -> &'static Path {

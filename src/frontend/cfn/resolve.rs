@@ -13,8 +13,8 @@
 use std::sync::Arc;
 
 use super::template::Template;
-pub use crate::extract::value::{Part, R, RV, Text};
-use crate::extract::value::{format_num, relocate};
+use crate::frontend::value::format_num;
+pub use crate::frontend::value::{Part, R, RV, Text};
 use crate::source::Span;
 use crate::syntax::{Kind, Node};
 
@@ -131,7 +131,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
         if param.get("Type").and_then(Node::as_str).is_some_and(|t| t.starts_with("AWS::SSM::Parameter")) {
             return R::unknown(format!("parameter {name} is read from SSM at deploy time"), span);
         }
-        relocate(value, span)
+        value.relocated(span)
     }
 
     fn get_att(&self, arg: &Node, span: Span) -> R {
@@ -250,7 +250,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
         let found =
             self.template.mappings.and_then(|m| m.get(map)).and_then(|m| m.get(top)).and_then(|m| m.get(second));
         match found.or(default) {
-            Some(node) => relocate(self.resolve(node), span),
+            Some(node) => self.resolve(node).relocated(span),
             None => R::unknown(format!("Fn::FindInMap {map}/{top}/{second} not found"), span),
         }
     }
@@ -259,7 +259,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
         let Some([index, list]) = arg.as_seq() else { return R::unknown("malformed Fn::Select", span) };
         let index = self.resolve(index).literal().and_then(|s| s.parse::<usize>().ok());
         match (index, self.resolve(list).v) {
-            (Some(i), RV::List(items)) if i < items.len() => relocate(items[i].clone(), span),
+            (Some(i), RV::List(items)) if i < items.len() => items[i].clone().relocated(span),
             _ => R::unknown("Fn::Select over a value only known at deploy time", span),
         }
     }

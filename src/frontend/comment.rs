@@ -1,9 +1,9 @@
 //! `# sqsguard:ignore CODE[,CODE...] reason` comments, in any file that
-//! has `#` (YAML, HCL) or `//` (HCL) line comments. A code may be a rule
-//! name (`missing-dlq`) and may end in `:` (`SQS004: reason`).
+//! has `#` (YAML, HCL) or `//` (HCL) line comments. What follows the
+//! marker (codes or rule names, then a reason) is read by `check`, which
+//! knows the rule catalog.
 
-use super::{Scope, Suppression};
-use crate::model::Origin;
+use crate::model::{Origin, Scope, Suppression, Written};
 use crate::source::{Source, Span};
 
 const MARKER: &str = "sqsguard:ignore";
@@ -23,7 +23,6 @@ pub fn scan(file: &Source) -> Vec<Suppression> {
         let start = offset;
         offset += line.len() + 1;
         let Some((code_part, at, body)) = comment(line) else { continue };
-        let (codes, reason) = parse(body);
         let target = if code_part.trim().is_empty() {
             match lines[i + 1..].iter().position(|l| !is_blank_or_comment(l)) {
                 Some(n) => i + 1 + n,
@@ -33,7 +32,11 @@ pub fn scan(file: &Source) -> Vec<Suppression> {
             i
         };
         let span = Span::new(start + at, start + line.trim_end().len());
-        out.push(Suppression { codes, reason, origin: Origin::file(file, span), scope: Scope::Line(target + 1) });
+        out.push(Suppression {
+            written: Written::Comment(body.trim().to_string()),
+            origin: Origin::file(file, span),
+            scope: Scope::Line(target + 1),
+        });
     }
     out
 }
@@ -56,30 +59,6 @@ fn comment(line: &str) -> Option<(&str, usize, &str)> {
     Some((&line[..at], at, body.strip_prefix(':').unwrap_or(body)))
 }
 
-/// `SQS004,SQS006 reason` -> (codes, reason); no codes when none parses.
-fn parse(body: &str) -> (Vec<String>, Option<String>) {
-    let mut codes = Vec::new();
-    let mut rest = body.trim();
-    loop {
-        let token_end = rest.find(|c: char| c.is_whitespace() || c == ',').unwrap_or(rest.len());
-        let token = &rest[..token_end];
-        let Some(code) = code_of(token.strip_suffix(':').unwrap_or(token)) else { break };
-        codes.push(code.to_string());
-        rest = rest[token_end..].trim_start_matches(|c: char| c.is_whitespace() || c == ',');
-        if token.ends_with(':') {
-            break;
-        }
-    }
-    // `-- reason`, `: reason` and `reason` all read the same.
-    let reason = rest.trim_start_matches(['-', ':', '—']).trim();
-    (codes, (!reason.is_empty()).then(|| reason.to_string()))
-}
-
-/// The code of a rule named by its code (any case) or its name.
-pub(crate) fn code_of(token: &str) -> Option<&'static str> {
-    crate::rules::by_code_or_name(token).map(|r| r.code)
-}
-
 fn is_blank_or_comment(line: &str) -> bool {
     let t = line.trim_start();
     t.is_empty() || t.starts_with('#') || t.starts_with("//")
@@ -90,13 +69,13 @@ mod tests {
     use super::*;
     use crate::source::SourceFile;
 
-    fn scan_text(text: &str) -> Vec<(Vec<String>, Option<String>, usize)> {
+    fn scan_text(text: &str) -> Vec<(String, usize)> {
         let file = SourceFile::new("t.yaml", text.to_string());
         scan(&file)
             .into_iter()
-            .map(|s| match s.scope {
-                Scope::Line(l) => (s.codes, s.reason, l),
-                Scope::Resource(_) => unreachable!(),
+            .map(|s| match (s.written, s.scope) {
+                (Written::Comment(body), Scope::Line(l)) => (body, l),
+                other => unreachable!("{other:?}"),
             })
             .collect()
     }
@@ -104,13 +83,13 @@ mod tests {
     #[test]
     fn a_comment_alone_applies_to_the_next_code_line() {
         let got = scan_text("a: 1\n# sqsguard:ignore SQS004 drained by hand\n\n# other\nQ:\n");
-        assert_eq!(got, vec![(vec!["SQS004".to_string()], Some("drained by hand".to_string()), 5)]);
+        assert_eq!(got, vec![("SQS004 drained by hand".to_string(), 5)]);
     }
 
     #[test]
-    fn a_trailing_comment_applies_to_its_line_and_lists_codes() {
+    fn a_trailing_comment_applies_to_its_line() {
         let got = scan_text("x = 1\nresource \"a\" \"b\" { // sqsguard:ignore sqs004, SQS006\n");
-        assert_eq!(got, vec![(vec!["SQS004".to_string(), "SQS006".to_string()], None, 2)]);
+        assert_eq!(got, vec![("sqs004, SQS006".to_string(), 2)]);
     }
 
     #[test]
@@ -120,15 +99,8 @@ mod tests {
     }
 
     #[test]
-    fn a_suppression_naming_no_rule_has_no_codes() {
-        assert_eq!(scan_text("# sqsguard:ignore everything\nQ:\n"), vec![(vec![], Some("everything".into()), 2)]);
-    }
-
-    #[test]
-    fn colons_and_rule_names_read_as_codes() {
+    fn tflint_style_colon_after_the_marker() {
         let got = scan_text("# sqsguard:ignore: SQS004,short-polling: drained by hand\nQ:\n");
-        assert_eq!(got, vec![(vec!["SQS004".into(), "SQS006".into()], Some("drained by hand".into()), 2)]);
-        let got = scan_text("Q: # sqsguard:ignore sqs004: reason\n");
-        assert_eq!(got, vec![(vec!["SQS004".into()], Some("reason".into()), 1)]);
+        assert_eq!(got, vec![("SQS004,short-polling: drained by hand".to_string(), 2)]);
     }
 }

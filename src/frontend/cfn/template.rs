@@ -1,5 +1,7 @@
 //! The sections of a CloudFormation/SAM template, found in the spanned tree.
 
+use std::collections::HashMap;
+
 use crate::syntax::{Entry, Kind, Node};
 
 /// A template's sections, borrowed from its tree.
@@ -8,6 +10,10 @@ pub struct Template<'a> {
     pub mappings: Option<&'a Node>,
     pub globals: Option<&'a Node>,
     pub resources: Vec<Resource<'a>>,
+    /// Resources by logical ID (the first of duplicates), for references.
+    by_id: HashMap<&'a str, usize>,
+    /// Parameters by name.
+    parameters_by_name: HashMap<&'a str, &'a Node>,
 }
 
 /// One entry of `Resources`.
@@ -42,20 +48,31 @@ impl<'a> Template<'a> {
         if !declared && !aws_types {
             return None;
         }
+        let mut by_id = HashMap::with_capacity(resources.len());
+        for (i, r) in resources.iter().enumerate() {
+            by_id.entry(r.id).or_insert(i);
+        }
+        let parameters = root.get("Parameters").filter(|n| matches!(n.kind, Kind::Map(_)));
+        let mut parameters_by_name = HashMap::new();
+        for entry in parameters.and_then(Node::as_map).unwrap_or_default() {
+            parameters_by_name.entry(entry.key.as_str()).or_insert(&entry.value);
+        }
         Some(Template {
-            parameters: root.get("Parameters").filter(|n| matches!(n.kind, Kind::Map(_))),
+            parameters,
             mappings: root.get("Mappings").filter(|n| matches!(n.kind, Kind::Map(_))),
             globals: root.get("Globals").filter(|n| matches!(n.kind, Kind::Map(_))),
             resources,
+            by_id,
+            parameters_by_name,
         })
     }
 
     pub fn resource(&self, id: &str) -> Option<&Resource<'a>> {
-        self.resources.iter().find(|r| r.id == id)
+        self.by_id.get(id).map(|&i| &self.resources[i])
     }
 
     /// A parameter's declaration.
     pub fn parameter(&self, name: &str) -> Option<&'a Node> {
-        self.parameters?.get(name)
+        self.parameters_by_name.get(name).copied()
     }
 }

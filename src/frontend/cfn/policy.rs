@@ -4,7 +4,7 @@
 
 use super::context::Ctx;
 use super::template::Resource;
-use crate::extract::policy::statements;
+use crate::frontend::policy::statements;
 use crate::model::{Model, QueuePolicy};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use super::eval::{Child, Scope, labels};
 use super::parse::span_of;
 use super::{read_files, registry, tf_files};
-use crate::extract::value::R;
-use crate::finding::{Finding, Note};
+use crate::finding::Note;
+use crate::frontend::Broken;
+use crate::frontend::value::R;
 use crate::model::Origin;
 use crate::source::Span;
 
@@ -22,14 +23,13 @@ const MAX_MODULE_DEPTH: usize = 8;
 const META: &[&str] = &["source", "version", "count", "for_each", "providers", "depends_on"];
 
 /// What loading a module tree gives.
-pub struct Loaded {
+pub struct Tree {
     pub scope: Scope,
-    /// Distinct `.tf` files read (in this module and the local modules it calls).
-    pub files: usize,
-    /// Their paths as given (the first path each was reached by), in the
-    /// order they were read.
+    /// The distinct `.tf` files read (in this module and the local modules
+    /// it calls), by the first path each was reached by, in reading order.
     pub paths: Vec<PathBuf>,
-    pub findings: Vec<Finding>,
+    /// Files that could not be read or parsed.
+    pub broken: Vec<Broken>,
     /// The local module folders it called (canonical paths).
     pub called: Vec<PathBuf>,
     /// Module calls that were not analysed, and why.
@@ -37,10 +37,10 @@ pub struct Loaded {
 }
 
 /// Load the module in `dir` with `inputs` bound to its variables.
-pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Loaded {
+pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Tree {
     let mut files = std::collections::HashSet::new();
     let mut paths = Vec::new();
-    let mut findings = Vec::new();
+    let mut broken = Vec::new();
     let mut called = Vec::new();
     let mut notes = Vec::new();
     let mut stack = Vec::new();
@@ -48,12 +48,12 @@ pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Loaded {
         stack: &mut stack,
         files: &mut files,
         paths: &mut paths,
-        findings: &mut findings,
+        broken: &mut broken,
         called: &mut called,
         notes: &mut notes,
     };
     let scope = load_at(dir, prefix, inputs, &mut walk);
-    Loaded { scope, files: files.len(), paths, findings, called, notes }
+    Tree { scope, paths, broken, called, notes }
 }
 
 /// What the recursive load carries along.
@@ -61,7 +61,7 @@ struct Walk<'a> {
     stack: &'a mut Vec<PathBuf>,
     files: &'a mut std::collections::HashSet<PathBuf>,
     paths: &'a mut Vec<PathBuf>,
-    findings: &'a mut Vec<Finding>,
+    broken: &'a mut Vec<Broken>,
     called: &'a mut Vec<PathBuf>,
     notes: &'a mut Vec<Note>,
 }
@@ -79,7 +79,7 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
     // A module called several times is read each time; its broken files
     // are reported once.
     if first_visit {
-        walk.findings.extend(broken);
+        walk.broken.extend(broken);
     }
     let scope = Scope::new(files, prefix, inputs);
     let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());

@@ -3,14 +3,14 @@
 
 use super::context::Ctx;
 use super::template::Resource;
-use crate::extract::convert::{to_bool, to_int, to_string_list};
-use crate::model::{Consumer, ConsumerKind, Model, Target, Value};
+use crate::frontend::convert::{to_int, to_string_list};
+use crate::model::{Consumer, Field, Model, Target, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let at = res.entry.key_span;
 
-    let queue = ctx.attr(Some(&props), "EventSourceArn", at, |r| ctx.queue_target(r));
+    let queue = ctx.attr(Some(&props), Field::EventSource, at, |r| ctx.queue_target(r));
     // Only mappings known to read SQS are consumers: a Kinesis or DynamoDB
     // stream mapping has other limits and no visibility timeout.
     let reads_sqs = queue.alts.iter().any(|a| match &a.value {
@@ -24,12 +24,10 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     model.consumers.push(Consumer {
         resource: res.id.to_string(),
         origin: ctx.origin(at),
-        kind: ConsumerKind::EventSourceMapping,
         queue,
-        function: ctx.attr(Some(&props), "FunctionName", at, |r| ctx.function_target(r)),
-        batch_size: ctx.attr(Some(&props), "BatchSize", at, to_int),
-        batching_window: ctx.attr(Some(&props), "MaximumBatchingWindowInSeconds", at, to_int),
-        response_types: ctx.attr(Some(&props), "FunctionResponseTypes", at, to_string_list),
-        enabled: ctx.attr(Some(&props), "Enabled", at, to_bool),
+        function: ctx.attr(Some(&props), Field::MappingFunction, at, |r| ctx.function_target(r)),
+        batch_size: ctx.attr(Some(&props), Field::BatchSize, at, to_int),
+        batching_window: ctx.attr(Some(&props), Field::BatchingWindow, at, to_int),
+        response_types: ctx.attr(Some(&props), Field::FunctionResponseTypes, at, to_string_list),
     });
 }

@@ -197,17 +197,24 @@ fn collect_at<'r>(r: &'r R, path: &[&str], when: When, out: &mut Vec<(When, &'r 
     }
 }
 
-/// A value brought in from elsewhere (a parameter default, a mapping) is
-/// reported where it is used: move its top-level span there.
-pub fn relocate(mut r: R, span: Span) -> R {
-    r.span = span;
-    r
+impl R {
+    /// A value brought in from elsewhere in the same file (a parameter
+    /// default, a mapping, a parenthesised expression) is reported where it
+    /// is used: its top-level span moves there.
+    pub fn relocated(mut self, span: Span) -> R {
+        self.span = span;
+        self
+    }
+
+    /// A value brought in from another file (a Terraform variable default,
+    /// a module input) is reported where it is used: every span in it moves
+    /// there, since spans inside it would point into the wrong file.
+    pub fn relocated_deep(self, span: Span) -> R {
+        relocate_deep(self, span)
+    }
 }
 
-/// A value brought in from another file (a Terraform variable default, a
-/// module input) is reported where it is used: move every span in it
-/// there, since spans inside it would point into the wrong file.
-pub fn relocate_deep(mut r: R, span: Span) -> R {
+fn relocate_deep(mut r: R, span: Span) -> R {
     fn walk(r: &mut R, span: Span, depth: usize) {
         r.span = span;
         if depth > crate::syntax::MAX_DEPTH {

@@ -11,24 +11,19 @@
 use std::collections::HashMap;
 
 use super::resources::Resource;
-use crate::extract::value::{Part, R, RV, Text};
+use crate::frontend::value::{Part, R, RV, Text};
+use crate::model::Dialect;
+use crate::model::field::QUEUE_SETTINGS;
 use crate::source::{Source, Span};
 
 type Modelled = (Vec<Resource>, HashMap<String, R>);
 
-/// Queue inputs the module passes to aws_sqs_queue unchanged; each has a
-/// `dlq_` twin for the dead-letter queue that falls back to it.
-const QUEUE_INPUTS: &[&str] = &[
-    "content_based_deduplication",
-    "deduplication_scope",
-    "delay_seconds",
-    "fifo_throughput_limit",
-    "kms_master_key_id",
-    "message_retention_seconds",
-    "receive_wait_time_seconds",
-    "sqs_managed_sse_enabled",
-    "visibility_timeout_seconds",
-];
+/// Queue inputs the module passes to aws_sqs_queue unchanged (the queue
+/// settings' Terraform names); each has a `dlq_` twin for the dead-letter
+/// queue that falls back to it.
+fn queue_inputs() -> impl Iterator<Item = &'static str> {
+    QUEUE_SETTINGS.iter().map(|f| Dialect::Terraform.name(*f))
+}
 
 /// The resources and outputs of a known registry module, `None` for any
 /// other source.
@@ -88,7 +83,7 @@ impl Module<'_> {
     fn sqs(&self) -> Modelled {
         let fifo = matches!(self.arg("fifo_queue").map(|r| r.v), Some(RV::Bool(true)));
         let mut this = Vec::new();
-        for input in QUEUE_INPUTS.iter().chain(&["fifo_queue", "tags"]).copied() {
+        for input in queue_inputs().chain(["fifo_queue", "tags"]) {
             if let Some(v) = self.arg(input) {
                 this.push((input, v));
             }
@@ -141,7 +136,7 @@ impl Module<'_> {
     /// queue's own value when unset.
     fn dlq(&self, fifo: bool, base: Option<&Text>, use_prefix: bool) -> Resource {
         let mut dlq = vec![("fifo_queue", R::new(RV::Bool(fifo), self.header))];
-        for &input in QUEUE_INPUTS {
+        for input in queue_inputs() {
             if let Some(v) = self.first(&[&format!("dlq_{input}"), input]) {
                 dlq.push((input, v));
             }

@@ -2,7 +2,8 @@
 //! resource's line or the line above it (YAML and HCL, `//` too in HCL),
 //! and CloudFormation resource Metadata
 //! `sqsguard: {ignore: [{rule: SQS004, reason: ...}]}` (JSON templates
-//! have no comments). Codes or rule names (`missing-dlq`) both work.
+//! have no comments), as the front-ends found them. Codes or rule names
+//! (`missing-dlq`) both work.
 //!
 //! A suppression silences the findings of its rules about the resource it
 //! is attached to (the finding's `resource`, or one it is related to: the
@@ -11,38 +12,56 @@
 //! no rule gets a note; and a rule of it that silences nothing anywhere in
 //! the run gets a note, so stale ones are cleaned up.
 
-mod comment;
-
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use crate::finding::{Finding, Note};
-use crate::lint::Filter;
-use crate::model::{Model, Origin};
-use crate::report::origin_location;
-use crate::source::Source;
+use crate::model::{Model, Origin, Scope, Suppression, Written};
+use crate::rules::{self, Filter};
 
-pub(crate) use comment::code_of;
-pub use comment::scan;
-
-#[derive(Clone, Debug)]
-pub struct Suppression {
-    /// Rule codes, upper case; empty when the suppression names no rule
-    /// (it then silences nothing and gets a note).
-    pub codes: Vec<String>,
-    pub reason: Option<String>,
-    /// Where it is written.
-    pub origin: Origin,
-    pub scope: Scope,
+/// A suppression read against the rule catalog.
+struct Resolved {
+    /// Rule codes, upper case; empty when it names no rule.
+    codes: Vec<String>,
+    reason: Option<String>,
+    origin: Origin,
+    scope: Scope,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Scope {
-    /// A comment: what is declared on, or located on, this 1-based line of
-    /// the comment's file.
-    Line(usize),
-    /// Metadata: the resource with this logical ID.
-    Resource(String),
+fn resolve(s: Suppression) -> Resolved {
+    let (codes, reason) = match s.written {
+        Written::Comment(body) => parse(&body),
+        Written::Listed { rules, reason } => {
+            let codes: Option<Vec<String>> = rules.iter().map(|r| code_of(r).map(str::to_string)).collect();
+            (codes.unwrap_or_default(), reason)
+        }
+    };
+    Resolved { codes, reason, origin: s.origin, scope: s.scope }
+}
+
+/// `SQS004,SQS006 reason` -> (codes, reason); no codes when none parses.
+/// A code may be a rule name (`missing-dlq`) and may end in `:`.
+fn parse(body: &str) -> (Vec<String>, Option<String>) {
+    let mut codes = Vec::new();
+    let mut rest = body.trim();
+    loop {
+        let token_end = rest.find(|c: char| c.is_whitespace() || c == ',').unwrap_or(rest.len());
+        let token = &rest[..token_end];
+        let Some(code) = code_of(token.strip_suffix(':').unwrap_or(token)) else { break };
+        codes.push(code.to_string());
+        rest = rest[token_end..].trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        if token.ends_with(':') {
+            break;
+        }
+    }
+    // `-- reason`, `: reason` and `reason` all read the same.
+    let reason = rest.trim_start_matches(['-', ':', '—']).trim();
+    (codes, (!reason.is_empty()).then(|| reason.to_string()))
+}
+
+/// The code of a rule named by its code (any case) or its name.
+fn code_of(token: &str) -> Option<&'static str> {
+    rules::by_code_or_name(token.trim()).map(|r| r.code)
 }
 
 /// One rule of one suppression: (file, byte offset, code). A module's
@@ -63,14 +82,11 @@ pub struct Applied {
     pub unused: Vec<(Key, Note)>,
 }
 
-/// Apply the suppressions written in the model's files and `sources`
-/// (comments) and declared in it (Metadata) to `findings`. `filter` tells
-/// which rules run, so a suppression of a rule switched off is not stale.
-pub fn apply(model: &Model, findings: Vec<Finding>, filter: &Filter, sources: &[Source]) -> Applied {
-    let mut suppressions = model.suppressions.clone();
-    for source in files(model, &findings, sources) {
-        suppressions.extend(scan(&source));
-    }
+/// Apply the suppressions the front-end found to `findings`. `filter`
+/// tells which rules run, so a suppression of a rule switched off is not
+/// stale.
+pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Suppression>, filter: &Filter) -> Applied {
+    let suppressions: Vec<Resolved> = suppressions.into_iter().map(resolve).collect();
     let mut out = Applied::default();
     if suppressions.is_empty() {
         out.findings = findings;
@@ -132,7 +148,7 @@ pub fn apply(model: &Model, findings: Vec<Finding>, filter: &Filter, sources: &[
     out
 }
 
-fn key(s: &Suppression, code: &str) -> Key {
+fn key(s: &Resolved, code: &str) -> Key {
     match &s.origin {
         Origin::File { file, span } => (file.path.clone(), span.start, code.to_string()),
         Origin::Live { id, .. } => (PathBuf::from(id), 0, code.to_string()),
@@ -147,15 +163,14 @@ pub fn stale(used: &[Key], unused: Vec<(Key, Note)>) -> Vec<Note> {
 }
 
 /// (file, line) -> the resources declared there.
-type Declared = BTreeMap<(PathBuf, usize), Vec<String>>;
+type Declared = HashMap<(PathBuf, usize), Vec<String>>;
 
 fn declared_on(model: &Model) -> Declared {
     let mut out = Declared::new();
     for (resource, origin) in resources(model) {
-        if let Origin::File { file, .. } = origin
-            && let Some(l) = origin_location(origin)
-        {
-            out.entry((file.path.clone(), l.line)).or_default().push(resource.clone());
+        if let Origin::File { file, span } = origin {
+            let line = file.position(span.start).line;
+            out.entry((file.path.clone(), line)).or_default().push(resource.clone());
         }
     }
     out
@@ -172,7 +187,7 @@ fn resources(model: &Model) -> impl Iterator<Item = (&String, &Origin)> {
         .chain(model.policies.iter().map(|p| (&p.resource, &p.origin)))
 }
 
-fn covers(s: &Suppression, finding: &Finding, declared: &Declared) -> bool {
+fn covers(s: &Resolved, finding: &Finding, declared: &Declared) -> bool {
     let about = |name: &String| *name == finding.resource || finding.related.contains(name);
     match &s.scope {
         Scope::Resource(id) => about(id),
@@ -180,27 +195,29 @@ fn covers(s: &Suppression, finding: &Finding, declared: &Declared) -> bool {
             let Origin::File { file, .. } = &s.origin else { return false };
             let on_line = declared.get(&(file.path.clone(), *line)).is_some_and(|r| r.iter().any(about));
             let at = match &finding.origin {
-                Origin::File { file: f, .. } if f.path == file.path => origin_location(&finding.origin),
+                Origin::File { file: f, span } if f.path == file.path => Some(f.position(span.start).line),
                 _ => None,
             };
-            on_line || at.is_some_and(|l| l.line == *line)
+            on_line || at == Some(*line)
         }
     }
 }
 
-/// Every file the model's resources and the findings come from, and `extra`.
-fn files(model: &Model, findings: &[Finding], extra: &[Source]) -> Vec<Source> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let from_model =
-        resources(model).map(|(_, o)| o).chain(findings.iter().map(|f| &f.origin)).filter_map(|o| match o {
-            Origin::File { file, .. } => Some(file),
-            Origin::Live { .. } => None,
-        });
-    for file in extra.iter().chain(from_model) {
-        if seen.insert(file.path.clone()) {
-            out.push(file.clone());
-        }
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn codes_then_the_reason() {
+        assert_eq!(parse("SQS004 drained by hand"), (vec!["SQS004".into()], Some("drained by hand".into())));
+        assert_eq!(parse("sqs004, SQS006"), (vec!["SQS004".into(), "SQS006".into()], None));
+        assert_eq!(parse("everything"), (vec![], Some("everything".into())));
     }
-    out
+
+    #[test]
+    fn colons_and_rule_names_read_as_codes() {
+        let got = parse("SQS004,short-polling: drained by hand");
+        assert_eq!(got, (vec!["SQS004".into(), "SQS006".into()], Some("drained by hand".into())));
+        assert_eq!(parse("sqs004: reason"), (vec!["SQS004".into()], Some("reason".into())));
+    }
 }

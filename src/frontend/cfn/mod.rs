@@ -19,17 +19,18 @@ pub mod template;
 use context::{Ctx, FUNCTION, QUEUE, SAM_FUNCTION};
 use template::Template;
 
-use crate::model::Model;
+use super::Loaded;
+use crate::model::{Model, Scope, Suppression, Written};
 use crate::source::Source;
-use crate::suppress::{Scope, Suppression};
 use crate::syntax::Node;
 
-/// The model of the template in `root`, or `None` when it is not a
-/// CloudFormation/SAM template.
-pub fn load(file: &Source, root: &Node) -> Option<Model> {
+/// The template in `root`, or `None` when it is not a CloudFormation/SAM
+/// template.
+pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
     let template = Template::find(root)?;
     let ctx = Ctx::new(file.clone(), &template);
     let mut model = Model::default();
+    let mut declared = Vec::new();
     let mut function_index = 0;
     for res in &template.resources {
         match res.kind {
@@ -46,15 +47,15 @@ pub fn load(file: &Source, root: &Node) -> Option<Model> {
         if res.kind != QUEUE {
             dead_letter::read(&ctx, res, &mut model);
         }
-        model.suppressions.extend(suppressions(&ctx, res));
+        declared.extend(suppressions(&ctx, res));
     }
-    Some(model)
+    Some(super::loaded_from(file, model, declared))
 }
 
 /// Metadata `sqsguard: {ignore: [{rule: SQS004, reason: ...}]}`. A single
 /// entry without the list, a bare code or rule name, and `rule` as a list
-/// or a comma-separated string work too; anything else gets a note (a
-/// suppression naming no rule), never silence.
+/// or a comma-separated string work too; `check` gives anything else a
+/// note (a suppression naming no rule), never silence.
 fn suppressions(ctx: &Ctx<'_, '_>, res: &template::Resource<'_>) -> Vec<Suppression> {
     let Some(ignore) = res.metadata.and_then(|m| m.get("sqsguard")).and_then(|s| s.get("ignore")) else {
         return Vec::new();
@@ -67,19 +68,16 @@ fn suppressions(ctx: &Ctx<'_, '_>, res: &template::Resource<'_>) -> Vec<Suppress
         .into_iter()
         .map(|item| {
             let rule = if item.as_map().is_some() { item.get("rule") } else { Some(item) };
-            let names: Vec<&str> = match rule {
+            let rules: Vec<String> = match rule {
                 Some(n) => match n.as_seq() {
-                    Some(list) => list.iter().map(|n| n.as_str().unwrap_or_default()).collect(),
-                    None => n.as_str().unwrap_or_default().split(',').collect(),
+                    Some(list) => list.iter().map(|n| n.as_str().unwrap_or_default().trim().to_string()).collect(),
+                    None => n.as_str().unwrap_or_default().split(',').map(|r| r.trim().to_string()).collect(),
                 },
                 None => Vec::new(),
             };
-            let codes: Option<Vec<String>> =
-                names.iter().map(|n| crate::suppress::code_of(n.trim()).map(str::to_string)).collect();
             let reason = item.get("reason").and_then(Node::as_str).map(str::trim).filter(|r| !r.is_empty());
             Suppression {
-                codes: codes.unwrap_or_default(),
-                reason: reason.map(str::to_string),
+                written: Written::Listed { rules, reason: reason.map(str::to_string) },
                 origin: ctx.origin(item.span),
                 scope: Scope::Resource(res.id.to_string()),
             }

@@ -4,15 +4,17 @@
 
 use super::eval::{Child, Scope, labels};
 use super::parse::span_of;
-use crate::extract::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
-use crate::extract::dead_letter::{Shape, search};
-use crate::extract::link::Linker;
-use crate::extract::value::{R, RV, values_at};
-use crate::extract::{attr, attr_of};
+use crate::frontend::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::frontend::dead_letter::{Shape, search};
+use crate::frontend::link::Linker;
+use crate::frontend::value::{R, RV, values_at};
+use crate::frontend::{attr, attr_of};
 use crate::model::{
-    Alarm, AlarmMetric, Attr, Consumer, ConsumerKind, DlqKind, DlqRef, Function, Model, Origin, Payload, PayloadDecl,
-    Queue, QueuePolicy, Redrive, Target, Value,
+    Alarm, AlarmMetric, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Name, Origin, PayloadDecl, Queue,
+    QueuePolicy, ReadFields, Redrive, Target, Value, payload,
 };
+
+const TF: Dialect = Dialect::Terraform;
 use crate::source::{Source, Span};
 
 /// One `resource "type" "name"` block, evaluated.
@@ -112,21 +114,22 @@ fn is_override(path: &std::path::Path) -> bool {
 /// References name a resource without its count/for_each index, so
 /// instances register under the resource's address.
 pub fn link(resources: &[Resource]) -> Linker {
-    let mut linker = Linker::new("name");
+    let mut linker = Linker::new(TF.name(Field::QueueName));
     for r in resources {
         let id = r.address.split('[').next().unwrap_or(&r.address);
+        let name_of = |field: Field| r.props.entry(TF.name(field)).and_then(|(_, n)| n.text());
         match r.kind.as_str() {
             "aws_sqs_queue" => {
-                linker.add_queue(id, r.props.entry("name").and_then(|(_, n)| n.text()));
+                linker.add_queue(id, name_of(Field::QueueName));
             }
             "aws_lambda_function" => {
-                linker.add_function(id, r.props.entry("function_name").and_then(|(_, n)| n.text()));
+                linker.add_function(id, name_of(Field::FunctionName));
             }
             _ => {}
         }
     }
     for r in resources.iter().filter(|r| r.kind == "aws_lambda_alias") {
-        if let Some((_, function)) = r.props.entry("function_name") {
+        if let Some((_, function)) = r.props.entry(TF.name(Field::FunctionName)) {
             linker.add_function_alias(&r.address, function);
         }
     }
@@ -157,8 +160,7 @@ pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
             "aws_lambda_function" => model.functions.push(Function {
                 resource: r.address.clone(),
                 origin: a.origin(r.header),
-                name: a.attr("function_name", to_string),
-                timeout: a.attr("timeout", to_int),
+                timeout: a.int(Field::Timeout),
             }),
             "aws_lambda_event_source_mapping" => {
                 if let Some(c) = a.consumer() {
@@ -178,18 +180,9 @@ pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
         if !matches!(r.kind.as_str(), "aws_sqs_queue" | "aws_sqs_queue_redrive_policy") {
             let found = search(&r.props, DEAD_LETTER_SHAPES);
             if !found.is_empty() {
-                let kind = match r.kind.as_str() {
-                    "aws_lambda_function" => DlqKind::LambdaDeadLetterConfig,
-                    "aws_sns_topic_subscription" => DlqKind::SnsSubscription,
-                    "aws_cloudwatch_event_target" | "aws_scheduler_schedule" | "aws_pipes_pipe" => {
-                        DlqKind::EventBridgeTarget
-                    }
-                    "aws_lambda_event_source_mapping" => DlqKind::EventSourceMappingOnFailure,
-                    _ => DlqKind::Other,
-                };
                 let target =
                     attr_of(&r.source, found.iter().map(|(w, v)| (w.clone(), v)).collect(), |v| linker.queue_target(v));
-                model.dlq_refs.push(DlqRef { resource: r.address.clone(), kind, target });
+                model.dlq_refs.push(DlqRef { target });
             }
         }
     }
@@ -216,44 +209,51 @@ struct Reader<'a> {
     linker: &'a Linker,
 }
 
+impl ReadFields for Reader<'_> {
+    fn int(&self, field: Field) -> Attr<i64> {
+        self.field(field, to_int)
+    }
+
+    fn boolean(&self, field: Field) -> Attr<bool> {
+        self.field(field, to_bool)
+    }
+
+    fn text(&self, field: Field) -> Attr<String> {
+        self.field(field, to_string)
+    }
+
+    fn name(&self, field: Field) -> Attr<Name> {
+        self.field(field, to_name)
+    }
+}
+
 impl Reader<'_> {
     fn origin(&self, span: Span) -> Origin {
         Origin::file(&self.r.source, span)
     }
 
+    /// A field of the table, by its Terraform name.
+    fn field<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        self.attr(TF.name(field), conv)
+    }
+
+    /// An argument that is not in the field table (alarm settings).
     fn attr<T>(&self, key: &str, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
         attr(&self.r.source, Some(&self.r.props), key, self.r.header, conv)
     }
 
+    /// An absent `name` (`name_prefix`, or none) is a name the provider
+    /// generates.
     fn queue(&self) -> Queue {
-        let name = match self.r.props.entry("name") {
-            Some(_) => self.attr("name", to_name),
-            // name_prefix: the provider appends a random suffix (and `.fifo`).
-            None => Attr::absent(self.origin(self.r.header)),
-        };
-        Queue {
-            resource: self.r.address.clone(),
-            origin: self.origin(self.r.header),
-            name,
-            fifo: self.attr("fifo_queue", to_bool),
-            content_based_dedup: self.attr("content_based_deduplication", to_bool),
-            visibility_timeout: self.attr("visibility_timeout_seconds", to_int),
-            receive_wait_time: self.attr("receive_wait_time_seconds", to_int),
-            retention_period: self.attr("message_retention_seconds", to_int),
-            delay_seconds: self.attr("delay_seconds", to_int),
-            sse_enabled: self.attr("sqs_managed_sse_enabled", to_bool),
-            kms_key: self.attr("kms_master_key_id", to_string),
-            fifo_throughput_limit: self.attr("fifo_throughput_limit", to_string),
-            deduplication_scope: self.attr("deduplication_scope", to_string),
-            redrive: self.redrive(),
-            payload: self.payload(),
-            live: None,
-        }
+        let mut queue = Queue::read(self.r.address.clone(), self.origin(self.r.header), self);
+        queue.redrive = self.redrive();
+        queue.payload = self.payload();
+        queue
     }
 
     /// `redrive_policy`: `jsonencode({...})`, a JSON string or heredoc.
     fn redrive(&self) -> Attr<Redrive> {
-        crate::extract::redrive(&self.r.source, Some(&self.r.props), "redrive_policy", self.r.header, |v| {
+        crate::frontend::redrive(&self.r.source, Some(&self.r.props), TF, self.r.header, |v| {
             self.linker.queue_target(v)
         })
     }
@@ -261,19 +261,16 @@ impl Reader<'_> {
     /// The `sqsguard:payload` tag.
     fn payload(&self) -> Option<PayloadDecl> {
         let (_, tags) = self.r.props.entry("tags")?;
-        let (_, value) = tags.entry("sqsguard:payload")?;
-        let payload = match value.literal().as_deref() {
-            Some("deterministic") => Value::Known(Payload::Deterministic),
-            Some("non-deterministic") => {
-                Value::Known(Payload::NonDeterministic(vec!["tagged non-deterministic".into()]))
-            }
-            _ => Value::Unknown("tag sqsguard:payload is neither deterministic nor non-deterministic".into()),
-        };
-        Some(PayloadDecl { payload, origin: self.origin(value.span), source: "tag sqsguard:payload" })
+        let (_, value) = tags.entry(payload::TAG)?;
+        Some(PayloadDecl {
+            payload: payload::from_tag(value.literal().as_deref()),
+            origin: self.origin(value.span),
+            source: "tag sqsguard:payload",
+        })
     }
 
     fn consumer(&self) -> Option<Consumer> {
-        let queue = self.attr("event_source_arn", |v| self.linker.queue_target(v));
+        let queue = self.field(Field::EventSource, |v| self.linker.queue_target(v));
         let reads_sqs = queue.alts.iter().any(|a| match &a.value {
             Value::Known(Target::Queue(_)) => true,
             Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
@@ -285,13 +282,11 @@ impl Reader<'_> {
         Some(Consumer {
             resource: self.r.address.clone(),
             origin: self.origin(self.r.header),
-            kind: ConsumerKind::EventSourceMapping,
             queue,
-            function: self.attr("function_name", |v| self.linker.function_target(v)),
-            batch_size: self.attr("batch_size", to_int),
-            batching_window: self.attr("maximum_batching_window_in_seconds", to_int),
-            response_types: self.attr("function_response_types", to_string_list),
-            enabled: self.attr("enabled", to_bool),
+            function: self.field(Field::MappingFunction, |v| self.linker.function_target(v)),
+            batch_size: self.int(Field::BatchSize),
+            batching_window: self.int(Field::BatchingWindow),
+            response_types: self.field(Field::FunctionResponseTypes, to_string_list),
         })
     }
 
@@ -328,7 +323,7 @@ impl Reader<'_> {
 
     /// A policy document (jsonencode, JSON string, heredoc) and the queues it applies to.
     fn policy(&self, policy: &R, queues: Vec<Value<Target>>) -> QueuePolicy {
-        let statements = crate::extract::policy::statements(&self.r.source, policy);
+        let statements = crate::frontend::policy::statements(&self.r.source, policy);
         QueuePolicy { resource: self.r.address.clone(), origin: self.origin(self.r.header), queues, statements }
     }
 }

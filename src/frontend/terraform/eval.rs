@@ -18,8 +18,8 @@ use hcl_edit::structure::{Block, Body, Structure};
 use hcl_edit::template::{Element, Template};
 
 use super::parse::span_of;
-use crate::extract::convert::json_string;
-use crate::extract::value::{Part, R, RV, Text, format_num, relocate_deep};
+use crate::frontend::convert::json_string;
+use crate::frontend::value::{Part, R, RV, Text, format_num};
 use crate::source::{Source, Span};
 
 /// One parsed file of a module.
@@ -96,6 +96,17 @@ impl Scope {
         scope
     }
 
+    /// The files of this module and of the local modules it calls.
+    pub fn all_sources(&self) -> Vec<Source> {
+        let mut out: Vec<Source> = self.files.iter().map(|f| f.source.clone()).collect();
+        for child in self.children.borrow().iter() {
+            if let Child::Local { scope, .. } = child {
+                out.extend(scope.all_sources());
+            }
+        }
+        out
+    }
+
     fn text(&self, file: usize, span: Span) -> &str {
         self.files.get(file).and_then(|f| f.source.text.get(span.start..span.end)).unwrap_or_default()
     }
@@ -160,14 +171,14 @@ impl Scope {
             ),
             Expression::StringTemplate(t) => return self.template(t, file, span),
             Expression::HeredocTemplate(h) => return self.template(&h.template, file, span),
-            Expression::Parenthesis(p) => return relocate_top(self.eval(p.inner(), file), span),
+            Expression::Parenthesis(p) => return self.eval(p.inner(), file).relocated(span),
             Expression::Variable(v) => RV::Unknown(format!("{} is only known inside an expression", v.as_str())),
             Expression::Conditional(c) => {
                 let cond = self.eval(&c.cond_expr, file);
                 let (then, els) = (self.eval(&c.true_expr, file), self.eval(&c.false_expr, file));
                 match cond.v {
-                    RV::Bool(true) => return relocate_top(then, span),
-                    RV::Bool(false) => return relocate_top(els, span),
+                    RV::Bool(true) => return then.relocated(span),
+                    RV::Bool(false) => return els.relocated(span),
                     _ => {
                         let shown = self.text(file, span_of(&c.cond_expr, span)).trim().to_string();
                         RV::If { cond: Arc::from(shown), then: Box::new(then), els: Box::new(els) }
@@ -289,11 +300,11 @@ impl Scope {
                     Some(v) => v.clone(),
                     None => return R::unknown("no such index", span),
                 },
-                (_, RV::Unknown(_)) => return relocate_top(value, span),
+                (_, RV::Unknown(_)) => return value.relocated(span),
                 _ => return R::unknown("traversal of a value only known at plan time", span),
             };
         }
-        relocate_deep(value, span)
+        value.relocated_deep(span)
     }
 
     /// An output of a module called from this one.
@@ -357,13 +368,13 @@ impl Scope {
         let name = f.name.name.as_str();
         let v = match (name, args.as_slice()) {
             // The structure is what rules read; the JSON text is not needed.
-            ("jsonencode", [x]) => return relocate_top(x.clone(), span),
+            ("jsonencode", [x]) => return x.clone().relocated(span),
             ("jsondecode", [x]) => match json_string(x) {
-                Some(v) => return relocate_deep(v, span),
+                Some(v) => return v.relocated_deep(span),
                 None => RV::Unknown("jsondecode of a value only known at plan time".into()),
             },
             ("tostring" | "tolist" | "toset" | "tomap" | "sensitive" | "nonsensitive", [x]) => {
-                return relocate_top(x.clone(), span);
+                return x.clone().relocated(span);
             }
             ("tonumber", [x]) => match x.literal().and_then(|s| s.parse::<f64>().ok()) {
                 Some(n) => RV::Num(n),
@@ -390,9 +401,9 @@ impl Scope {
             },
             ("lookup", [map, key, rest @ ..]) if rest.len() <= 1 => match (key.literal(), &map.v) {
                 (Some(k), RV::Map(_)) => match map.entry(&k) {
-                    Some((_, v)) => return relocate_deep(v.clone(), span),
+                    Some((_, v)) => return v.clone().relocated_deep(span),
                     None => match rest.first() {
-                        Some(default) => return relocate_top(default.clone(), span),
+                        Some(default) => return default.clone().relocated(span),
                         None => RV::Unknown(format!("lookup of missing key {k}")),
                     },
                 },
@@ -426,14 +437,14 @@ impl Scope {
                     match &value.v {
                         RV::Null => continue,
                         RV::Str(t) if t.literal().is_some_and(|s| s.is_empty()) => continue,
-                        RV::Unknown(_) => return relocate_top(value.clone(), span),
-                        _ => return relocate_top(value.clone(), span),
+                        RV::Unknown(_) => return value.clone().relocated(span),
+                        _ => return value.clone().relocated(span),
                     }
                 }
                 RV::Unknown("coalesce of no value".into())
             }
             ("try", values) => match values.iter().find(|v| !matches!(v.v, RV::Unknown(_))) {
-                Some(v) => return relocate_top(v.clone(), span),
+                Some(v) => return v.clone().relocated(span),
                 None => RV::Unknown("try of values only known at plan time".into()),
             },
             ("length", [x]) => match &x.v {
@@ -480,7 +491,7 @@ impl Scope {
             },
             ("element", [list, index]) => match (&list.v, index.literal().and_then(|i| i.parse::<usize>().ok())) {
                 (RV::List(items), Some(i)) if !items.is_empty() => {
-                    return relocate_deep(items[i % items.len()].clone(), span);
+                    return items[i % items.len()].clone().relocated_deep(span);
                 }
                 _ => RV::Unknown("element of a value only known at plan time".into()),
             },
@@ -507,11 +518,6 @@ impl Scope {
         };
         R::new(v, span)
     }
-}
-
-fn relocate_top(mut r: R, span: Span) -> R {
-    r.span = span;
-    r
 }
 
 fn binary(op: BinaryOperator, lhs: R, rhs: R) -> RV {

@@ -8,8 +8,8 @@
 
 use super::context::Ctx;
 use super::template::Resource;
-use crate::extract::dead_letter::{Shape, search};
-use crate::model::{DlqKind, DlqRef, Model};
+use crate::frontend::dead_letter::{Shape, search};
+use crate::model::{DlqRef, Model};
 
 const SHAPES: &[Shape] = &[
     ("DeadLetterConfig", "Arn"),
@@ -25,14 +25,6 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     if found.is_empty() {
         return;
     }
-    let kind = match res.kind {
-        "AWS::Lambda::Function" => DlqKind::LambdaDeadLetterConfig,
-        "AWS::Serverless::Function" | "AWS::Serverless::StateMachine" => DlqKind::SamDeadLetterQueue,
-        "AWS::SNS::Subscription" => DlqKind::SnsSubscription,
-        "AWS::Events::Rule" | "AWS::Scheduler::Schedule" | "AWS::Pipes::Pipe" => DlqKind::EventBridgeTarget,
-        "AWS::Lambda::EventSourceMapping" => DlqKind::EventSourceMappingOnFailure,
-        _ => DlqKind::Other,
-    };
     let target = ctx.attr_of(found.iter().map(|(w, r)| (w.clone(), r)).collect(), |r| ctx.queue_target(r));
-    model.dlq_refs.push(DlqRef { resource: res.id.to_string(), kind, target });
+    model.dlq_refs.push(DlqRef { target });
 }

@@ -1,13 +1,11 @@
-//! Payload declarations for SQS003: queue Metadata
-//! `sqsguard: {payload: ...}` / `sqsguard: {payload-schema: PATH}`, or the
-//! tag `sqsguard:payload`.
+//! Payload declarations for SQS003, parsed in one place whichever way they
+//! are written: a `fields` map (queue Metadata, `.sqsguard.yaml`), a JSON
+//! Schema file, or the `sqsguard:payload` tag (CloudFormation Tags,
+//! Terraform tags, live ListQueueTags).
 
 use std::path::Path;
 
-use super::context::Ctx;
-use super::resolve::R;
-use super::template::Resource;
-use crate::model::{Payload, PayloadDecl, Value};
+use super::{Payload, Value};
 use crate::source::SourceFile;
 use crate::syntax::{Kind, Node, json, yaml};
 
@@ -16,44 +14,21 @@ const NON_DETERMINISTIC_TYPES: &[&str] = &["uuid", "timestamp", "random"];
 /// JSON Schema formats that mean the same.
 const NON_DETERMINISTIC_FORMATS: &[&str] = &["date-time", "date", "time", "uuid"];
 
-pub fn declared(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: Option<&R>) -> Option<PayloadDecl> {
-    if let Some(meta) = res.metadata.and_then(|m| m.get("sqsguard")) {
-        if let Some(payload) = meta.get("payload") {
-            return Some(PayloadDecl {
-                payload: Value::Known(from_fields(payload)),
-                origin: ctx.origin(payload.span),
-                source: "Metadata sqsguard.payload",
-            });
-        }
-        if let Some(path) = meta.get("payload-schema") {
-            return Some(PayloadDecl {
-                payload: from_schema_file(&ctx.file.path, path),
-                origin: ctx.origin(path.span),
-                source: "Metadata sqsguard.payload-schema",
-            });
-        }
+/// The tag that declares a payload.
+pub const TAG: &str = "sqsguard:payload";
+
+/// The value of the `sqsguard:payload` tag (`None`: a value only known at
+/// deploy time).
+pub fn from_tag(value: Option<&str>) -> Value<Payload> {
+    match value {
+        Some("deterministic") => Value::Known(Payload::Deterministic),
+        Some("non-deterministic") => Value::Known(Payload::NonDeterministic(vec!["tagged non-deterministic".into()])),
+        _ => Value::Unknown("tag sqsguard:payload is neither deterministic nor non-deterministic".into()),
     }
-    let tags = props.map(|p| ctx.values_at(p, &["Tags", "*"])).unwrap_or_default();
-    for (_, tag) in tags {
-        let key = tag.entry("Key").and_then(|(_, k)| k.literal());
-        if key.as_deref() != Some("sqsguard:payload") {
-            continue;
-        }
-        let Some((_, value)) = tag.entry("Value") else { continue };
-        let payload = match value.literal().as_deref() {
-            Some("deterministic") => Value::Known(Payload::Deterministic),
-            Some("non-deterministic") => {
-                Value::Known(Payload::NonDeterministic(vec!["tagged non-deterministic".into()]))
-            }
-            _ => Value::Unknown("tag sqsguard:payload is neither deterministic nor non-deterministic".into()),
-        };
-        return Some(PayloadDecl { payload, origin: ctx.origin(value.span), source: "tag sqsguard:payload" });
-    }
-    None
 }
 
 /// `{fields: {NAME: TYPE | {type: T, deterministic: BOOL}}, key_order: stable|unstable}`.
-pub(crate) fn from_fields(payload: &Node) -> Payload {
+pub fn from_fields(payload: &Node) -> Payload {
     let mut reasons = Vec::new();
     for field in payload.get("fields").and_then(Node::as_map).unwrap_or_default() {
         let (ty, deterministic) = match &field.value.kind {
@@ -82,7 +57,7 @@ pub(crate) fn from_fields(payload: &Node) -> Payload {
 }
 
 /// A JSON Schema file (JSON or YAML), relative to the template.
-pub(crate) fn from_schema_file(template: &Path, path: &Node) -> Value<Payload> {
+pub fn from_schema_file(template: &Path, path: &Node) -> Value<Payload> {
     let Some(rel) = path.as_str() else { return Value::Unknown("payload-schema is not a path".into()) };
     let full = template.parent().unwrap_or(Path::new(".")).join(rel);
     let text = match std::fs::read_to_string(&full) {

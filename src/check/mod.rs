@@ -1,12 +1,16 @@
 //! What runs on every model a front-end built, files and live alike: the
 //! config's payload declarations, the rules with the config's options,
-//! then suppressions.
+//! then suppressions. Files the front-end could not read become SQS000.
+
+mod suppress;
 
 use crate::config::Config;
 use crate::finding::{Finding, Note};
+use crate::frontend::Loaded;
 use crate::model::{Model, PayloadDecl};
-use crate::source::Source;
-use crate::{rules, suppress};
+use crate::rules;
+
+pub use suppress::{Key, stale};
 
 /// The findings of one model, after suppressions.
 #[derive(Debug, Default)]
@@ -14,28 +18,26 @@ pub struct Checked {
     pub findings: Vec<Finding>,
     /// Findings silenced by a suppression.
     pub suppressed: usize,
-    /// Suppressions without a reason, or naming no rule.
+    /// The front-end's notes, and suppressions without a reason or naming
+    /// no rule.
     pub notes: Vec<Note>,
     /// Suppression rules that silenced something, and those that did not
-    /// (stale unless another model of the run used them: see
-    /// [`suppress::stale`]).
-    pub used: Vec<suppress::Key>,
-    pub unused: Vec<(suppress::Key, Note)>,
+    /// (stale unless another model of the run used them: see [`stale`]).
+    pub used: Vec<Key>,
+    pub unused: Vec<(Key, Note)>,
 }
 
-/// Check a model. `sources` are the files it was read from, so that
-/// suppressions in a file left with no SQS resource are still seen.
-pub fn model(mut model: Model, config: &Config, sources: &[Source]) -> Checked {
+/// Check what a front-end loaded.
+pub fn check(loaded: Loaded, config: &Config) -> Checked {
+    let Loaded { mut model, suppressions, mut notes, broken, .. } = loaded;
     declare_payloads(&mut model, config);
     let findings = rules::check(&model, &config.options);
-    let applied = suppress::apply(&model, findings, &config.filter, sources);
-    Checked {
-        findings: applied.findings,
-        suppressed: applied.suppressed,
-        notes: applied.notes,
-        used: applied.used,
-        unused: applied.unused,
-    }
+    let applied = suppress::apply(&model, findings, suppressions, &config.filter);
+    let mut findings = applied.findings;
+    // A file that could not be read has nothing a suppression could be on.
+    findings.extend(broken.into_iter().map(|b| rules::unparsable(&b.file, b.span, b.message)));
+    notes.extend(applied.notes);
+    Checked { findings, suppressed: applied.suppressed, notes, used: applied.used, unused: applied.unused }
 }
 
 /// `.sqsguard.yaml` `payloads:` come before Metadata and tags (RULES.md:

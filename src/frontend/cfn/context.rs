@@ -3,9 +3,9 @@
 
 use super::resolve::{R, Resolver, Text};
 use super::template::{Resource, Template};
-use crate::extract::link::Linker;
-use crate::extract::value::values_at;
-use crate::model::{Attr, Origin, Target, Value, When};
+use crate::frontend::link::Linker;
+use crate::frontend::value::values_at;
+use crate::model::{Attr, Dialect, Field, Origin, Target, Value, When};
 use crate::source::{Source, Span};
 
 pub struct Ctx<'t, 'a> {
@@ -24,15 +24,18 @@ impl<'t, 'a> Ctx<'t, 'a> {
     /// resolve wherever they appear.
     pub fn new(file: Source, template: &'t Template<'a>) -> Self {
         let resolver = Resolver::new(template);
-        let mut linker = Linker::new("QueueName");
+        let mut linker = Linker::new(Dialect::CloudFormation.name(Field::QueueName));
         for res in &template.resources {
-            let name_of = |key: &str| res.properties.and_then(|p| p.get(key)).map(|n| resolver.resolve(n));
+            let name_of = |field: Field| {
+                let key = Dialect::CloudFormation.name(field);
+                res.properties.and_then(|p| p.get(key)).map(|n| resolver.resolve(n))
+            };
             match res.kind {
                 QUEUE => {
-                    linker.add_queue(res.id, name_of("QueueName").as_ref().and_then(R::text));
+                    linker.add_queue(res.id, name_of(Field::QueueName).as_ref().and_then(R::text));
                 }
                 FUNCTION | SAM_FUNCTION => {
-                    linker.add_function(res.id, name_of("FunctionName").as_ref().and_then(R::text));
+                    linker.add_function(res.id, name_of(Field::FunctionName).as_ref().and_then(R::text));
                 }
                 _ => {}
             }
@@ -49,9 +52,15 @@ impl<'t, 'a> Ctx<'t, 'a> {
         res.properties.map(|p| self.resolver.resolve(p))
     }
 
-    /// See [`crate::extract::attr`].
-    pub fn attr<T>(&self, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::extract::attr(&self.file, map, key, absent_at, conv)
+    /// A field of `map` under its CloudFormation name; see [`crate::frontend::attr`].
+    pub fn attr<T>(&self, map: Option<&R>, field: Field, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        crate::frontend::attr(&self.file, map, Dialect::CloudFormation.name(field), absent_at, conv)
+    }
+
+    /// A property that is not in the field table (alarm settings, SAM's
+    /// event `Queue`).
+    pub fn attr_named<T>(&self, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        crate::frontend::attr(&self.file, map, key, absent_at, conv)
     }
 
     pub fn values_at<'r>(&self, r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
@@ -59,7 +68,7 @@ impl<'t, 'a> Ctx<'t, 'a> {
     }
 
     pub fn attr_of<T>(&self, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::extract::attr_of(&self.file, found, conv)
+        crate::frontend::attr_of(&self.file, found, conv)
     }
 
     pub fn queue_target(&self, r: &R) -> Value<Target> {

@@ -12,26 +12,28 @@
 use std::collections::HashMap;
 
 use super::resources::{self, Resource};
-use crate::extract::value::{Part, R, RV, Text, from_node};
-use crate::model::Model;
+use crate::frontend::Loaded;
+use crate::frontend::value::{Part, R, RV, Text, from_node};
+use crate::model::{Dialect, Model};
 use crate::source::{Source, Span};
 use crate::syntax::{Kind, Node};
 
-/// The model of a plan document, or `None` when `root` is not one.
-pub fn load(file: &Source, root: &Node) -> Option<Model> {
+/// The plan in `root`, or `None` when it is not a plan document.
+pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
     root.get("format_version")?;
     let planned = root.get("planned_values")?.get("root_module")?;
     let plan = Plan {
         file,
         config: root.get("configuration").and_then(|c| c.get("root_module")),
         unknown: unknown_by_address(root),
+        config_resources: std::cell::RefCell::new(HashMap::new()),
     };
     let mut resources = Vec::new();
     plan.module(planned, &mut resources, 0);
     let linker = resources::link(&resources);
-    let mut model = Model { dialect: crate::model::Dialect::Terraform, ..Model::default() };
+    let mut model = Model { dialect: Dialect::Terraform, ..Model::default() };
     resources::read(&resources, &linker, &mut model);
-    Some(model)
+    Some(crate::frontend::loaded_from(file, model, Vec::new()))
 }
 
 struct Plan<'a> {
@@ -39,6 +41,9 @@ struct Plan<'a> {
     config: Option<&'a Node>,
     /// `after_unknown` of each resource instance, by address.
     unknown: HashMap<String, &'a Node>,
+    /// The configuration's resources of each module path, by address,
+    /// indexed the first time a module is asked about.
+    config_resources: std::cell::RefCell<HashMap<Vec<String>, HashMap<&'a str, &'a Node>>>,
 }
 
 fn unknown_by_address(root: &Node) -> HashMap<String, &Node> {
@@ -106,7 +111,7 @@ impl<'a> Plan<'a> {
     /// A configuration expression of an attribute whose planned value is unknown.
     fn expression(&self, key: &str, expr: &Node, module_path: &[String], at: Span) -> R {
         if let Some(constant) = expr.get("constant_value") {
-            return relocated(from_node(constant, 0), at);
+            return from_node(constant, 0).relocated(at);
         }
         let Some(reference) = self.first_reference(expr, module_path, 0) else {
             return R::unknown(format!("{key} is only known after apply"), at);
@@ -174,8 +179,18 @@ impl<'a> Plan<'a> {
     }
 
     fn config_resource(&self, path: &[String], address: &str) -> Option<&'a Node> {
-        let resources = self.config_module(path)?.get("resources")?.as_seq()?;
-        resources.iter().find(|r| r.get("address").and_then(Node::as_str) == Some(address))
+        let mut indexed = self.config_resources.borrow_mut();
+        let by_address = indexed.entry(path.to_vec()).or_insert_with(|| {
+            let resources = self.config_module(path).and_then(|m| m.get("resources")).and_then(Node::as_seq);
+            let mut by_address = HashMap::new();
+            for r in resources.unwrap_or_default() {
+                if let Some(a) = r.get("address").and_then(Node::as_str) {
+                    by_address.entry(a).or_insert(r);
+                }
+            }
+            by_address
+        });
+        by_address.get(address).copied()
     }
 }
 
@@ -194,11 +209,6 @@ fn split_address(address: &str) -> (Vec<String>, String) {
         None => rest,
     };
     (path, config.to_string())
-}
-
-fn relocated(mut r: R, span: Span) -> R {
-    r.span = span;
-    r
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::context::Ctx;
 use super::resolve::R;
 use super::template::Resource;
-use crate::extract::convert::{to_f64, to_string};
+use crate::frontend::convert::{to_f64, to_string};
 use crate::model::{Alarm, AlarmMetric, Model, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
@@ -23,8 +23,8 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         resource: res.id.to_string(),
         origin: ctx.origin(at),
         metrics,
-        comparison: ctx.attr(Some(&props), "ComparisonOperator", at, to_string),
-        threshold: ctx.attr(Some(&props), "Threshold", at, to_f64),
+        comparison: ctx.attr_named(Some(&props), "ComparisonOperator", at, to_string),
+        threshold: ctx.attr_named(Some(&props), "Threshold", at, to_f64),
     });
 }
 

@@ -1,0 +1,177 @@
+//! The front-ends: each reads one kind of input into the shared
+//! [`Model`], in one function that returns a [`Loaded`].
+//!
+//! - [`cfn`]: a CloudFormation or SAM template (YAML or JSON);
+//! - [`terraform`]: a folder of `.tf` files (one module, with the local
+//!   and registry modules it calls), and [`terraform::plan`]: plan JSON;
+//! - [`live`]: what the audit read from an AWS account.
+//!
+//! What they share to turn values into the model: the resolved value type
+//! ([`value`]), conversions to typed values ([`convert`]), linking
+//! references to queues and functions ([`link`]), reading attributes with
+//! their alternatives ([`attr`]), finding dead-letter targets
+//! ([`dead_letter`]), policy documents ([`policy`]) and suppression
+//! comments ([`comment`]).
+
+pub mod cfn;
+pub mod comment;
+pub mod convert;
+pub mod dead_letter;
+pub mod link;
+pub mod live;
+pub mod policy;
+pub mod terraform;
+pub mod value;
+
+use std::path::PathBuf;
+
+use crate::finding::Note;
+use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Redrive, Suppression, Target, Value, When};
+use crate::source::{Source, SourceFile, Span};
+use crate::syntax::{self, Node};
+use value::{R, RV};
+
+/// What a front-end gives: the model, and what came with it.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub model: Model,
+    /// Suppressions written in its files (comments) or declared in its
+    /// data (CloudFormation Metadata).
+    pub suppressions: Vec<Suppression>,
+    /// Things worth knowing that are not findings (a module that was not
+    /// analysed).
+    pub notes: Vec<Note>,
+    /// Files that look like infrastructure but could not be read or parsed.
+    pub broken: Vec<Broken>,
+    /// Every file read (as given), broken ones included.
+    pub files: Vec<PathBuf>,
+    /// Terraform: the local module folders called (canonical paths), which
+    /// were linted through this caller.
+    pub called: Vec<PathBuf>,
+}
+
+/// A file that could not be read or parsed, and where reading stopped.
+#[derive(Debug)]
+pub struct Broken {
+    pub file: Source,
+    pub span: Span,
+    pub message: String,
+}
+
+/// A front-end that reads one parsed document, `None` when the document
+/// is not its kind.
+type DocumentReader = fn(&Source, &Node) -> Option<Loaded>;
+
+/// The front-ends for single documents, tried in order: a new one is one
+/// line here.
+const DOCUMENT_READERS: &[DocumentReader] = &[terraform::plan::load, cfn::load];
+
+/// What one YAML or JSON document is.
+pub enum Document {
+    Loaded(Box<Loaded>),
+    /// Parsed, but no front-end's kind (a workflow, a k8s manifest).
+    Other,
+    /// It does not parse.
+    Unparsable(syntax::ParseError),
+}
+
+/// Parse `file` (JSON or YAML, by extension or content) and read it with
+/// the first front-end that knows its kind.
+pub fn document(file: &Source) -> Document {
+    let parsed = if is_json(file) { syntax::json::parse(file) } else { syntax::yaml::parse(file) };
+    let root = match parsed {
+        Ok(root) => root,
+        Err(e) => return Document::Unparsable(e),
+    };
+    match DOCUMENT_READERS.iter().find_map(|read| read(file, &root)) {
+        Some(loaded) => Document::Loaded(Box::new(loaded)),
+        None => Document::Other,
+    }
+}
+
+fn is_json(file: &SourceFile) -> bool {
+    match file.path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("json") => true,
+        Some(e) if e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml") => false,
+        _ => file.text.trim_start().starts_with('{'),
+    }
+}
+
+/// The model of one document front-end, with the suppression comments of
+/// its file.
+pub(crate) fn loaded_from(file: &Source, model: Model, mut suppressions: Vec<Suppression>) -> Loaded {
+    suppressions.extend(comment::scan(file));
+    Loaded { model, suppressions, files: vec![file.path.clone()], ..Loaded::default() }
+}
+
+/// Attribute `key` of `map` (following conditionals on both levels), read
+/// with `conv`. Absent alternatives are located at `absent_at`.
+pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+    let Some(map) = map else {
+        return Attr::absent(Origin::file(file, absent_at));
+    };
+    let mut alts = Vec::new();
+    for (w, m) in map.alternatives() {
+        match m.entry(key) {
+            None => alts.push(Alt { value: Value::Absent, origin: Origin::file(file, absent_at), when: w }),
+            Some((_, v)) => {
+                for (w2, v) in v.alternatives() {
+                    let Some(when) = w.and(&w2) else { continue };
+                    let value = if v.v == RV::NoValue || v.v == RV::Null { Value::Absent } else { conv(v) };
+                    alts.push(Alt { value, origin: Origin::file(file, v.span), when });
+                }
+            }
+        }
+    }
+    Attr { alts }
+}
+
+/// An attribute made of values found with [`value::values_at`].
+pub fn attr_of<T>(file: &Source, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+    Attr {
+        alts: found
+            .into_iter()
+            .map(|(when, r)| Alt { value: conv(r), origin: Origin::file(file, r.span), when })
+            .collect(),
+    }
+}
+
+/// A queue's redrive policy (RedrivePolicy in the dialect's words), written
+/// as a map or as a JSON string: its deadLetterTargetArn linked with
+/// `queue_target`.
+pub fn redrive(
+    file: &Source,
+    props: Option<&R>,
+    dialect: Dialect,
+    absent_at: Span,
+    queue_target: impl Fn(&R) -> Value<Target>,
+) -> Attr<Redrive> {
+    let key = dialect.name(Field::RedrivePolicy);
+    let (target_key, count_key) = (dialect.name(Field::DeadLetterTarget), dialect.name(Field::MaxReceiveCount));
+    let raw = attr(file, props, key, absent_at, |r| Value::Known(r.clone()));
+    let alts = raw
+        .alts
+        .into_iter()
+        .map(|alt| {
+            let value = match alt.value {
+                Value::Known(r) => {
+                    let map = match &r.v {
+                        RV::Map(_) | RV::If { .. } => Some(r.clone()),
+                        _ => convert::json_string(&r),
+                    };
+                    match map {
+                        Some(map) => Value::Known(Redrive {
+                            target: attr(file, Some(&map), target_key, map.span, &queue_target),
+                            max_receive_count: attr(file, Some(&map), count_key, map.span, convert::to_int),
+                        }),
+                        None => Value::Unknown(format!("{key} is only known at deploy time")),
+                    }
+                }
+                Value::Unknown(why) => Value::Unknown(why),
+                Value::Absent => Value::Absent,
+            };
+            Alt { value, origin: alt.origin, when: alt.when }
+        })
+        .collect();
+    Attr { alts }
+}

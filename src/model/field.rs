@@ -1,0 +1,329 @@
+//! The one table of the attributes sqsguard reads: what each is called in
+//! every dialect, AWS's default when it is absent, and the range AWS
+//! accepts. Front-ends read attributes by these names, the audit reads the
+//! API's, rules phrase findings with them, SQS012 checks the ranges and the
+//! generator sizes what it writes from the same numbers.
+
+use std::ops::RangeInclusive;
+
+/// An attribute of a queue, an event source mapping or a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Field {
+    // Queues.
+    QueueName,
+    FifoQueue,
+    ContentBasedDedup,
+    VisibilityTimeout,
+    ReceiveWaitTime,
+    RetentionPeriod,
+    DelaySeconds,
+    SqsManagedSse,
+    KmsMasterKeyId,
+    FifoThroughputLimit,
+    DeduplicationScope,
+    RedrivePolicy,
+    // Inside a RedrivePolicy (a JSON document: the same keys everywhere).
+    DeadLetterTarget,
+    MaxReceiveCount,
+    // Event source mappings.
+    EventSource,
+    MappingFunction,
+    BatchSize,
+    BatchingWindow,
+    FunctionResponseTypes,
+    // Functions.
+    FunctionName,
+    Timeout,
+}
+
+/// A field's value when it is a plain scalar: AWS defaults, and the value
+/// a finding says the field should hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    List(Vec<String>),
+}
+
+/// One row of the table.
+#[derive(Debug)]
+pub struct FieldSpec {
+    pub field: Field,
+    /// CloudFormation property (SAM event properties use the same names).
+    pub cloudformation: &'static str,
+    /// Terraform argument of `aws_sqs_queue` / `aws_lambda_event_source_mapping` / `aws_lambda_function`.
+    pub terraform: &'static str,
+    /// The API's name (GetQueueAttributes, ListEventSourceMappings, GetFunctionConfiguration).
+    pub api: &'static str,
+    /// Serverless Framework key of an `events: - sqs:` entry or a function,
+    /// where the Framework has its own name for it.
+    pub serverless: Option<&'static str>,
+    /// AWS's value when the attribute is absent (`None`: no default that a
+    /// rule may assume).
+    pub default: Option<i64>,
+    /// The values AWS accepts (SQS012).
+    pub range: Option<RangeInclusive<i64>>,
+}
+
+const fn row(
+    field: Field,
+    cloudformation: &'static str,
+    terraform: &'static str,
+    api: &'static str,
+    serverless: Option<&'static str>,
+    default: Option<i64>,
+    range: Option<RangeInclusive<i64>>,
+) -> FieldSpec {
+    FieldSpec { field, cloudformation, terraform, api, serverless, default, range }
+}
+
+use Field::*;
+
+/// Every field, in the order of [`Field`] (a test keeps them aligned).
+pub static FIELDS: [FieldSpec; 21] = [
+    row(QueueName, "QueueName", "name", "QueueName", None, None, None),
+    // Booleans default to false (0).
+    row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
+    row(
+        ContentBasedDedup,
+        "ContentBasedDeduplication",
+        "content_based_deduplication",
+        "ContentBasedDeduplication",
+        None,
+        Some(0),
+        None,
+    ),
+    row(
+        VisibilityTimeout,
+        "VisibilityTimeout",
+        "visibility_timeout_seconds",
+        "VisibilityTimeout",
+        None,
+        Some(30),
+        Some(0..=43_200),
+    ),
+    row(
+        ReceiveWaitTime,
+        "ReceiveMessageWaitTimeSeconds",
+        "receive_wait_time_seconds",
+        "ReceiveMessageWaitTimeSeconds",
+        None,
+        Some(0),
+        Some(0..=20),
+    ),
+    row(
+        RetentionPeriod,
+        "MessageRetentionPeriod",
+        "message_retention_seconds",
+        "MessageRetentionPeriod",
+        None,
+        Some(345_600),
+        Some(60..=1_209_600),
+    ),
+    row(DelaySeconds, "DelaySeconds", "delay_seconds", "DelaySeconds", None, Some(0), Some(0..=900)),
+    row(SqsManagedSse, "SqsManagedSseEnabled", "sqs_managed_sse_enabled", "SqsManagedSseEnabled", None, None, None),
+    row(KmsMasterKeyId, "KmsMasterKeyId", "kms_master_key_id", "KmsMasterKeyId", None, None, None),
+    row(FifoThroughputLimit, "FifoThroughputLimit", "fifo_throughput_limit", "FifoThroughputLimit", None, None, None),
+    row(DeduplicationScope, "DeduplicationScope", "deduplication_scope", "DeduplicationScope", None, None, None),
+    row(RedrivePolicy, "RedrivePolicy", "redrive_policy", "RedrivePolicy", None, None, None),
+    row(DeadLetterTarget, "deadLetterTargetArn", "deadLetterTargetArn", "deadLetterTargetArn", None, None, None),
+    row(MaxReceiveCount, "maxReceiveCount", "maxReceiveCount", "maxReceiveCount", None, None, Some(1..=1000)),
+    row(EventSource, "EventSourceArn", "event_source_arn", "EventSourceArn", Some("arn"), None, None),
+    row(MappingFunction, "FunctionName", "function_name", "FunctionArn", None, None, None),
+    row(BatchSize, "BatchSize", "batch_size", "BatchSize", Some("batchSize"), Some(10), Some(1..=10_000)),
+    row(
+        BatchingWindow,
+        "MaximumBatchingWindowInSeconds",
+        "maximum_batching_window_in_seconds",
+        "MaximumBatchingWindowInSeconds",
+        Some("maximumBatchingWindow"),
+        Some(0),
+        Some(0..=300),
+    ),
+    row(
+        FunctionResponseTypes,
+        "FunctionResponseTypes",
+        "function_response_types",
+        "FunctionResponseTypes",
+        Some("functionResponseType"),
+        None,
+        None,
+    ),
+    row(FunctionName, "FunctionName", "function_name", "FunctionName", None, None, None),
+    // Lambda's default timeout.
+    row(Timeout, "Timeout", "timeout", "Timeout", Some("timeout"), Some(3), Some(1..=900)),
+];
+
+/// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS
+/// module) passes to SQS unchanged.
+pub const QUEUE_SETTINGS: [Field; 9] = [
+    ContentBasedDedup,
+    DeduplicationScope,
+    DelaySeconds,
+    FifoThroughputLimit,
+    KmsMasterKeyId,
+    RetentionPeriod,
+    ReceiveWaitTime,
+    SqsManagedSse,
+    VisibilityTimeout,
+];
+
+impl Field {
+    pub fn spec(self) -> &'static FieldSpec {
+        &FIELDS[self as usize]
+    }
+
+    /// AWS's value when the attribute is absent.
+    pub fn default(self) -> Option<i64> {
+        self.spec().default
+    }
+
+    pub fn range(self) -> Option<RangeInclusive<i64>> {
+        self.spec().range.clone()
+    }
+}
+
+/// What AWS's guides and limits say, beyond single fields.
+pub mod guidance {
+    /// Lambda's guidance: VisibilityTimeout at least 6 x the function
+    /// timeout (+ the batching window). SQS001's default multiplier.
+    pub const VISIBILITY_MULTIPLIER: i64 = 6;
+    /// The lowest maxReceiveCount that rides out a transient failure
+    /// (SQS008's default minimum).
+    pub const MIN_MAX_RECEIVE_COUNT: i64 = 3;
+    /// Long polling at its longest, what generated queues use.
+    pub const LONG_POLL_SECONDS: i64 = 20;
+    /// The longest retention SQS allows, what dead-letter queues get.
+    pub const MAX_RETENTION_SECONDS: i64 = 1_209_600;
+    /// Lambda batches by time only above this batch size on standard
+    /// queues, and never reads more than this from a FIFO queue.
+    pub const UNWINDOWED_BATCH_SIZE: i64 = 10;
+}
+
+/// The vocabulary a finding is phrased in: the names the user wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    #[default]
+    CloudFormation,
+    Terraform,
+    /// A live account: the API's attribute names.
+    Api,
+}
+
+impl Dialect {
+    /// A field's name in this dialect.
+    pub fn name(self, field: Field) -> &'static str {
+        let spec = field.spec();
+        match self {
+            Dialect::CloudFormation => spec.cloudformation,
+            Dialect::Terraform => spec.terraform,
+            Dialect::Api => spec.api,
+        }
+    }
+
+    /// `Name: value` / `name = value`, with strings quoted as the dialect
+    /// writes them, for fix hints.
+    pub fn assign(self, field: Field, value: &Scalar) -> String {
+        let name = self.name(field);
+        match self {
+            Dialect::CloudFormation | Dialect::Api => format!("{name}: {}", yaml_value(value)),
+            Dialect::Terraform => format!("{name} = {}", hcl_value(value)),
+        }
+    }
+
+    /// How a queue's payload is declared for SQS003.
+    pub fn payload_declaration(self) -> &'static str {
+        match self {
+            Dialect::CloudFormation | Dialect::Api => {
+                "queue Metadata `sqsguard: {payload: {fields: ...}}` or the tag `sqsguard:payload`"
+            }
+            Dialect::Terraform => "the tag `\"sqsguard:payload\" = \"deterministic\"` once it is true",
+        }
+    }
+
+    /// How to give a queue a dead-letter queue (SQS004).
+    pub fn add_redrive_policy(self) -> &'static str {
+        match self {
+            Dialect::CloudFormation | Dialect::Api => {
+                "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example 5)"
+            }
+            Dialect::Terraform => {
+                "add redrive_policy = jsonencode({ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = 5 })"
+            }
+        }
+    }
+
+    /// How to alarm on a queue's `metric` as soon as it holds a message (SQS015).
+    pub fn add_depth_alarm(self, metric: &str) -> String {
+        match self {
+            Dialect::CloudFormation | Dialect::Api => format!(
+                "add an AWS::CloudWatch::Alarm on AWS/SQS {metric} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
+            ),
+            Dialect::Terraform => format!(
+                "add an aws_cloudwatch_metric_alarm on namespace \"AWS/SQS\", metric_name \"{metric}\", dimensions = {{ QueueName = <this queue>.name }}, comparison_operator \"GreaterThanThreshold\", threshold 0"
+            ),
+        }
+    }
+}
+
+/// A double-quoted string, escaped as JSON, YAML and HCL all read it.
+fn quoted(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+fn list(items: &[String]) -> String {
+    format!("[{}]", items.iter().map(|s| quoted(s)).collect::<Vec<_>>().join(", "))
+}
+
+fn yaml_value(value: &Scalar) -> String {
+    match value {
+        Scalar::Int(n) => n.to_string(),
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Str(s) => s.clone(),
+        Scalar::List(items) => list(items),
+    }
+}
+
+fn hcl_value(value: &Scalar) -> String {
+    match value {
+        Scalar::Int(n) => n.to_string(),
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Str(s) => quoted(s),
+        Scalar::List(items) => list(items),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_field_order() {
+        for (i, spec) in FIELDS.iter().enumerate() {
+            assert_eq!(spec.field as usize, i, "{:?} is row {i}", spec.field);
+        }
+    }
+
+    #[test]
+    fn defaults_lie_in_their_ranges() {
+        for spec in &FIELDS {
+            if let (Some(d), Some(r)) = (spec.default, &spec.range) {
+                assert!(r.contains(&d), "{:?}", spec.field);
+            }
+        }
+    }
+
+    #[test]
+    fn dialects_name_and_quote() {
+        let scope = Scalar::Str("messageGroup".into());
+        assert_eq!(Dialect::CloudFormation.assign(DeduplicationScope, &scope), "DeduplicationScope: messageGroup");
+        assert_eq!(Dialect::Terraform.assign(DeduplicationScope, &scope), "deduplication_scope = \"messageGroup\"");
+        let types = Scalar::List(vec!["ReportBatchItemFailures".into()]);
+        assert_eq!(
+            Dialect::Terraform.assign(FunctionResponseTypes, &types),
+            "function_response_types = [\"ReportBatchItemFailures\"]"
+        );
+        assert_eq!(Dialect::Api.name(MappingFunction), "FunctionArn");
+    }
+}

@@ -1,0 +1,150 @@
+//! The links of a model, indexed once so that rules ask "who consumes this
+//! queue? who sends it dead letters? which alarms watch it?" in constant
+//! time instead of scanning every queue and mapping for each queue: the
+//! cost of checking a model grows with its size, not with its square.
+
+use std::collections::HashMap;
+
+use super::{Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerIdx, Model, Queue, QueueIdx, Target, Value, When};
+
+/// A consumer and a queue of the model it reads.
+pub struct ConsumerRead<'m> {
+    pub consumer: &'m Consumer,
+    pub queue: &'m Queue,
+    /// When the consumer reads this queue.
+    pub when: When,
+}
+
+/// A RedrivePolicy from a source queue to a dead-letter queue of the model.
+pub struct DlqLink<'m> {
+    pub source: &'m Queue,
+    pub dlq: &'m Queue,
+    /// The deadLetterTargetArn value (where findings about the link point).
+    pub target: &'m Alt<Target>,
+    pub when: When,
+}
+
+/// One metric of one alarm.
+pub type Watch<'m> = (&'m Alarm, &'m AlarmMetric);
+
+/// Built once per model, after the front-end filled it.
+pub struct Index<'m> {
+    model: &'m Model,
+    /// Per queue: the consumers that may read it.
+    consumers_of: Vec<Vec<ConsumerIdx>>,
+    /// Per queue: the queues whose RedrivePolicy may send to it.
+    redrive_sources_of: Vec<Vec<QueueIdx>>,
+    /// Per queue: something other than a RedrivePolicy sends it failures.
+    referenced_as_dlq: Vec<bool>,
+    /// Per queue: the alarm metrics whose QueueName dimension names it.
+    watched_by: Vec<Vec<Watch<'m>>>,
+    reads: Vec<ConsumerRead<'m>>,
+    links: Vec<DlqLink<'m>>,
+    by_resource: HashMap<&'m str, QueueIdx>,
+}
+
+/// The alternatives of a link that name a queue in the model.
+pub fn queue_alts(attr: &Attr<Target>) -> impl Iterator<Item = (QueueIdx, &Alt<Target>)> {
+    attr.iter().filter_map(|a| match a.value.known() {
+        Some(Target::Queue(q)) => Some((*q, a)),
+        _ => None,
+    })
+}
+
+impl<'m> Index<'m> {
+    pub fn new(model: &'m Model) -> Self {
+        let n = model.queues.len();
+        let mut index = Index {
+            model,
+            consumers_of: vec![Vec::new(); n],
+            redrive_sources_of: vec![Vec::new(); n],
+            referenced_as_dlq: vec![false; n],
+            watched_by: vec![Vec::new(); n],
+            reads: Vec::new(),
+            links: Vec::new(),
+            by_resource: HashMap::with_capacity(n),
+        };
+        let valid = |q: QueueIdx| q < n;
+        for (qi, queue) in model.queues.iter().enumerate() {
+            index.by_resource.entry(queue.resource.as_str()).or_insert(qi);
+        }
+        for (ci, consumer) in model.consumers.iter().enumerate() {
+            for (qi, alt) in queue_alts(&consumer.queue).filter(|(q, _)| valid(*q)) {
+                push_once(&mut index.consumers_of[qi], ci);
+                index.reads.push(ConsumerRead { consumer, queue: &model.queues[qi], when: alt.when.clone() });
+            }
+        }
+        for (si, source) in model.queues.iter().enumerate() {
+            for redrive in source.redrive.iter() {
+                let Some(policy) = redrive.value.known() else { continue };
+                for (di, target) in queue_alts(&policy.target).filter(|(q, _)| valid(*q)) {
+                    push_once(&mut index.redrive_sources_of[di], si);
+                    if let Some(when) = redrive.when.and(&target.when) {
+                        index.links.push(DlqLink { source, dlq: &model.queues[di], target, when });
+                    }
+                }
+            }
+        }
+        for dlq_ref in &model.dlq_refs {
+            for (qi, _) in queue_alts(&dlq_ref.target).filter(|(q, _)| valid(*q)) {
+                index.referenced_as_dlq[qi] = true;
+            }
+        }
+        for alarm in &model.alarms {
+            for metric in &alarm.metrics {
+                if let Value::Known(Target::Queue(q)) = &metric.queue
+                    && valid(*q)
+                {
+                    index.watched_by[*q].push((alarm, metric));
+                }
+            }
+        }
+        index
+    }
+
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The consumers that may read `queue` (some alternative names it).
+    pub fn consumers_of(&self, queue: QueueIdx) -> impl Iterator<Item = &'m Consumer> + '_ {
+        self.consumers_of[queue].iter().map(|&c| &self.model.consumers[c])
+    }
+
+    /// The queues whose RedrivePolicy may send to `dlq`, in model order.
+    pub fn redrive_sources_of(&self, dlq: QueueIdx) -> impl Iterator<Item = &'m Queue> + '_ {
+        self.redrive_sources_of[dlq].iter().map(|&q| &self.model.queues[q])
+    }
+
+    /// True when `queue` receives dead letters from anything in the model.
+    pub fn is_dead_letter_target(&self, queue: QueueIdx) -> bool {
+        !self.redrive_sources_of[queue].is_empty() || self.referenced_as_dlq[queue]
+    }
+
+    /// Every (consumer, queue) pair a rule about consumers looks at.
+    pub fn reads(&self) -> &[ConsumerRead<'m>] {
+        &self.reads
+    }
+
+    /// Every source -> DLQ link through a RedrivePolicy.
+    pub fn dlq_links(&self) -> &[DlqLink<'m>] {
+        &self.links
+    }
+
+    /// The alarm metrics that watch `queue` by its QueueName dimension.
+    pub fn watched_by(&self, queue: QueueIdx) -> &[Watch<'m>] {
+        &self.watched_by[queue]
+    }
+
+    /// The queue with this logical ID, address or URL.
+    pub fn queue(&self, resource: &str) -> Option<QueueIdx> {
+        self.by_resource.get(resource).copied()
+    }
+}
+
+fn push_once(list: &mut Vec<usize>, item: usize) {
+    // Items arrive in ascending order, so a repeat is the last one.
+    if list.last() != Some(&item) {
+        list.push(item);
+    }
+}

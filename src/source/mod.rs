@@ -1,0 +1,240 @@
+//! Source files and positions: byte spans, and their 1-based line/column.
+//!
+//! The lowest layer. Every value in the model remembers where it came from.
+//! For files that is a byte [`Span`] into a [`SourceFile`];
+//! [`SourceFile::position`] turns a byte offset into the 1-based line and
+//! column (in characters) that diagnostics print, and [`read`] is the one
+//! place files are read from disk.
+
+mod read;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use read::{MAX_FILE_BYTES, Unreadable, has_infra_extension, looks_like_infrastructure, read};
+
+/// A half-open byte range `start..end` into a source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A 1-based line and column (the column counts characters, as editors do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Where something is in a file, 1-based, the end inclusive: what every
+/// output format prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+}
+
+/// One file's text, shared cheaply between the model, the rules and the
+/// reporters.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path as the user gave it (or as found under a folder they gave).
+    pub path: PathBuf,
+    pub text: String,
+    line_starts: Vec<usize>,
+    /// Each character of more than one byte: (its byte offset, the extra
+    /// bytes of it and every such character before it). Empty for ASCII
+    /// text. Columns count characters, and a plan JSON is one line of
+    /// megabytes: with this, a column costs a binary search, not a scan.
+    wide: Vec<(usize, usize)>,
+}
+
+pub type Source = Arc<SourceFile>;
+
+/// A path as printed in findings: forward slashes, as given.
+pub fn display_path(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<PathBuf>, text: String) -> Source {
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr_newlines(&text));
+        let mut wide = Vec::new();
+        if !text.is_ascii() {
+            let mut extra = 0;
+            for (i, c) in text.char_indices().filter(|(_, c)| !c.is_ascii()) {
+                extra += c.len_utf8() - 1;
+                wide.push((i, extra));
+            }
+        }
+        Arc::new(SourceFile { path: path.into(), text, line_starts, wide })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The path as printed in findings: forward slashes, as given.
+    pub fn display_path(&self) -> String {
+        display_path(&self.path)
+    }
+
+    /// Byte offset of the start of a 1-based line (clamped to the text).
+    pub fn line_start(&self, line: usize) -> usize {
+        let idx = line.saturating_sub(1).min(self.line_starts.len() - 1);
+        self.line_starts[idx]
+    }
+
+    /// The 0-based index of the line holding a byte offset.
+    pub fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset.min(self.text.len())) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+
+    /// The byte offset where the line of 0-based `index` starts, if there is one.
+    pub fn line_offset(&self, index: usize) -> Option<usize> {
+        self.line_starts.get(index).copied()
+    }
+
+    /// Byte offset of the character at a 1-based line and 0-based character
+    /// column, as YAML parsers report them.
+    pub fn offset_of_char_column(&self, line: usize, char_col: usize) -> usize {
+        let start = self.line_start(line);
+        let line_idx = line.saturating_sub(1).min(self.line_starts.len() - 1);
+        let end = self.line_starts.get(line_idx + 1).map_or(self.text.len(), |next| next - 1);
+        // The first byte offset at or after `start` whose characters since
+        // `start` reach `char_col`: chars(start..x) grows with x.
+        let (mut lo, mut hi) = (start, end.max(start));
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.chars_between(start, mid) < char_col { lo = mid + 1 } else { hi = mid }
+        }
+        let mut at = lo.min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at += 1;
+        }
+        at
+    }
+
+    /// Characters that start in `from..to` (`from <= to`).
+    fn chars_between(&self, from: usize, to: usize) -> usize {
+        (to - from) - (self.continuation_bytes_before(to) - self.continuation_bytes_before(from))
+    }
+
+    /// The bytes before offset `x` that continue a multi-byte character.
+    fn continuation_bytes_before(&self, x: usize) -> usize {
+        let n = self.wide.partition_point(|&(i, _)| i < x);
+        let Some(&(start, through)) = n.checked_sub(1).and_then(|k| self.wide.get(k)) else { return 0 };
+        let before = n.checked_sub(2).and_then(|k| self.wide.get(k)).map_or(0, |&(_, e)| e);
+        // A character that `x` cuts in two counts only its bytes before `x`.
+        let end = start + (through - before) + 1;
+        through - end.saturating_sub(x)
+    }
+
+    /// 1-based line and character column of a byte offset.
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.text.len());
+        let line_idx = self.line_index(offset);
+        let start = self.line_starts[line_idx];
+        let mut end = offset;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Position { line: line_idx + 1, column: self.chars_between(start, end) + 1 }
+    }
+
+    /// Start and end positions of a span. The end is inclusive of the last
+    /// character, as `end_column` in the JSON output (an empty span ends
+    /// where it starts).
+    pub fn range(&self, span: Span) -> (Position, Position) {
+        let start = self.position(span.start);
+        if span.is_empty() {
+            return (start, start);
+        }
+        let mut last = span.end.min(self.text.len()).saturating_sub(1).max(span.start);
+        while last > span.start && !self.text.is_char_boundary(last) {
+            last -= 1;
+        }
+        (start, self.position(last))
+    }
+}
+
+impl SourceFile {
+    /// The printed location of a span.
+    pub fn location(&self, span: Span) -> Location {
+        let (start, end) = self.range(span);
+        Location {
+            file: self.display_path(),
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+        }
+    }
+}
+
+fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters_not_bytes() {
+        let f = SourceFile::new("t.yaml", "a: 1\nné: 2\n".to_string());
+        assert_eq!(f.position(0), Position { line: 1, column: 1 });
+        // "2" on line 2 is byte 10 (n, é=2 bytes, :, space) and column 5.
+        let two = f.text.find('2').unwrap();
+        assert_eq!(f.position(two), Position { line: 2, column: 5 });
+        assert_eq!(f.offset_of_char_column(2, 4), two);
+    }
+
+    #[test]
+    fn columns_on_long_lines_with_wide_characters() {
+        let text = format!("{}é{}ü\nx", "a".repeat(5000), "b".repeat(3000));
+        let f = SourceFile::new("t.json", text.clone());
+        for (i, _) in text.char_indices() {
+            let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+            let column = text[line_start..i].chars().count() + 1;
+            let line = text[..i].matches('\n').count() + 1;
+            assert_eq!(f.position(i), Position { line, column }, "offset {i}");
+            assert_eq!(f.offset_of_char_column(line, column - 1), i, "line {line} column {column}");
+        }
+        assert_eq!(f.offset_of_char_column(1, 1_000_000), 5000 + 2 + 3000 + 2);
+        // Inside a character, counting never goes backwards.
+        let g = SourceFile::new("t.yaml", "€€a".to_string());
+        let counts: Vec<usize> = (0..=g.text.len()).map(|x| g.chars_between(0, x)).collect();
+        assert_eq!(counts, vec![0, 1, 1, 1, 2, 2, 2, 3]);
+        assert_eq!(g.offset_of_char_column(1, 1), 3);
+    }
+
+    #[test]
+    fn range_end_is_inclusive() {
+        let f = SourceFile::new("t.yaml", "key: value\n".to_string());
+        let (s, e) = f.range(Span::new(5, 10));
+        assert_eq!((s.line, s.column, e.line, e.column), (1, 6, 1, 10));
+    }
+}

@@ -1,0 +1,133 @@
+//! Reading a file's text, within a size limit, and telling whether a file
+//! that cannot be read looks like infrastructure (worth an SQS000) or not
+//! (skipped: a Helm template, a binary that happens to end in `.json`).
+
+use std::io::Read as _;
+use std::path::Path;
+
+use super::{Source, SourceFile, Span};
+
+/// Files larger than this are not parsed. CloudFormation itself accepts
+/// template bodies of at most 1 MB (S3-hosted); CDK output stays well below.
+pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// Extensions worth opening when walking a folder.
+const EXTENSIONS: &[&str] = &["yaml", "yml", "json", "template", "tf"];
+
+/// Why a file's text could not be had.
+#[derive(Debug)]
+pub struct Unreadable {
+    /// The file, with the text read so far when there is some (a file that
+    /// is not UTF-8 keeps its text up to the bad byte, for the location).
+    pub file: Source,
+    pub span: Span,
+    /// A plain sentence: "file is not valid UTF-8 (byte 0xff)".
+    pub message: String,
+    /// It is, or looks like, infrastructure: report it rather than skip it.
+    pub infrastructure: bool,
+}
+
+/// A file's text.
+pub fn read(path: &Path) -> Result<Source, Unreadable> {
+    let unreadable = |text: String, span: Span, message: String, infrastructure: bool| Unreadable {
+        file: SourceFile::new(path.to_path_buf(), text),
+        span,
+        message,
+        infrastructure,
+    };
+    let bytes = match read_limited(path) {
+        Ok(Contents::All(bytes)) => bytes,
+        Ok(Contents::TooLarge { size, head }) => {
+            let message = format!(
+                "file is {:.1} MiB, larger than the {} MiB sqsguard reads; it was not parsed",
+                size as f64 / 1048576.0,
+                MAX_FILE_BYTES / 1048576
+            );
+            return Err(unreadable(String::new(), Span::default(), message, looks_like_infrastructure(path, &head)));
+        }
+        Err(message) => return Err(unreadable(String::new(), Span::default(), message, has_infra_extension(path))),
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile::new(path.to_path_buf(), text)),
+        Err(e) => {
+            let bad = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let infrastructure = looks_like_infrastructure(path, &bytes);
+            let message = format!("file is not valid UTF-8 (byte 0x{:02x})", bytes[bad]);
+            // The lossy text is identical up to the bad byte.
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            Err(unreadable(text, Span::new(bad, bad), message, infrastructure))
+        }
+    }
+}
+
+enum Contents {
+    All(Vec<u8>),
+    TooLarge { size: u64, head: Vec<u8> },
+}
+
+/// Read a file unless it is over [`MAX_FILE_BYTES`] (then only its head,
+/// to tell whether it is worth an error). Errors are plain sentences.
+fn read_limited(path: &Path) -> Result<Contents, String> {
+    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+    let meta = f.metadata().map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+    if meta.is_dir() {
+        return Err("is a directory, not a file".to_string());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        let mut head = vec![0; 64 * 1024];
+        let n = f.read(&mut head).unwrap_or(0);
+        head.truncate(n);
+        return Ok(Contents::TooLarge { size: meta.len(), head });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    f.by_ref()
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        let size = bytes.len() as u64;
+        bytes.truncate(64 * 1024);
+        return Ok(Contents::TooLarge { size, head: bytes });
+    }
+    Ok(Contents::All(bytes))
+}
+
+fn plain_io_error(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory, not a file".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// A name a template or module could have (`.yaml`, `.yml`, `.json`,
+/// `.template`, `.tf`): what a folder walk opens.
+pub fn has_infra_extension(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// RULES.md: a `.tf`, or YAML/JSON mentioning AWSTemplateFormatVersion,
+/// `AWS::`, Transform, or `service:` with `provider:`.
+pub fn looks_like_infrastructure(path: &Path, bytes: &[u8]) -> bool {
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf")) {
+        return true;
+    }
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    has(b"AWSTemplateFormatVersion") || has(b"AWS::") || has(b"Transform") || (has(b"service:") && has(b"provider:"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn infrastructure_is_recognised_by_content() {
+        let p = Path::new("x.yaml");
+        assert!(looks_like_infrastructure(p, b"Resources:\n  Q:\n    Type: AWS::SQS::Queue"));
+        assert!(looks_like_infrastructure(p, b"service: x\nprovider:\n  name: aws"));
+        assert!(!looks_like_infrastructure(p, b"name: ci\non: push"));
+        assert!(looks_like_infrastructure(Path::new("main.tf"), b""));
+    }
+}
