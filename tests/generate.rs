@@ -290,3 +290,38 @@ fn custom_templates_replace_the_builtin_ones_and_are_still_linted() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("descripton"), "{}", stderr(&o));
 }
+
+#[test]
+fn output_passes_the_project_config_where_it_is_written() {
+    // A project that asks for 8 x the function timeout and at least 6
+    // receives: generated output must pass `lint` there, not only with the
+    // defaults.
+    let project = tempfile::tempdir().unwrap();
+    fs::write(project.path().join(".sqsguard.yaml"), "rules:\n  SQS001: {multiplier: 8}\n").unwrap();
+    let spec = common::root().join("examples/generate/mcp-probe.yaml");
+    let out = project.path().join("infra");
+    let o = generate(&[spec.to_str().unwrap(), "--target", "cloudformation", "--output", "infra"], project.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let template = fs::read_to_string(out.join("mcp-probe-results.yaml")).unwrap();
+    // 8 x 15 s function timeout + 0 s window.
+    assert!(template.contains("VisibilityTimeout: 120"), "{template}");
+    let lint = std::process::Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["lint", "infra"])
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    assert_eq!(lint.status.code(), Some(0), "{}", String::from_utf8_lossy(&lint.stdout));
+
+    // The spec's 5 receives are below the project's minimum: refused, as
+    // `lint` would reject the output, and nothing is written.
+    fs::write(project.path().join(".sqsguard.yaml"), "rules:\n  SQS008: {minimum: 6}\n").unwrap();
+    let o = generate(&[spec.to_str().unwrap(), "--target", "terraform", "--output", "tf"], project.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("SQS008") && stderr(&o).contains("< 6"), "{}", stderr(&o));
+    assert!(!project.path().join("tf").exists());
+
+    // An invalid config there is a usage error, as for `lint`.
+    fs::write(project.path().join(".sqsguard.yaml"), "rules: [oops\n").unwrap();
+    let o = generate(&[spec.to_str().unwrap(), "--target", "terraform", "--output", "tf"], project.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

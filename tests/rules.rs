@@ -1,6 +1,7 @@
 //! Per-rule fixtures: tests/fixtures/rules/CODE/bad*.{yaml,json} must make
-//! CODE fire; good*.{yaml,json} must give no finding at all. Each bad
-//! fixture's diagnostics are snapshotted (exact locations + pretty report).
+//! CODE fire; good*.{yaml,json} must give no finding, with every rule on
+//! and with only CODE selected. Each bad fixture's diagnostics are
+//! snapshotted (exact locations + pretty report).
 
 mod common;
 
@@ -21,6 +22,12 @@ fn bad_fixtures_fire_their_rule() {
             path.display(),
             outcome.findings.iter().map(|f| (f.code, &f.message)).collect::<Vec<_>>()
         );
+        let alone = common::lint_only(path, &code);
+        assert!(
+            !alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code),
+            "{}",
+            common::render(&alone)
+        );
         insta::assert_snapshot!(common::render(&outcome));
     });
 }
@@ -31,6 +38,9 @@ fn good_fixtures_are_clean() {
         let outcome = common::lint(path);
         assert_eq!(outcome.files, 1, "{} was not linted as a template", path.display());
         assert!(outcome.findings.is_empty(), "{} should be clean, got:\n{}", path.display(), common::render(&outcome));
+        let alone = common::lint_only(path, &code_of(path));
+        assert_eq!(alone.files, 1, "{} was not linted with only its rule", path.display());
+        assert!(alone.findings.is_empty(), "{} with only its rule:\n{}", path.display(), common::render(&alone));
     });
 }
 

@@ -35,6 +35,12 @@ fn rule_fixture_modules_fire_their_rule() {
             dir.display(),
             summary_of(&outcome)
         );
+        let alone = common::lint_only(dir, &code);
+        assert!(
+            !alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code),
+            "{}",
+            common::render(&alone)
+        );
         insta::assert_snapshot!(common::render(&outcome));
     });
 }
@@ -46,7 +52,26 @@ fn good_rule_fixture_modules_are_clean() {
         let outcome = lint_dir(dir);
         assert!(outcome.files >= 1, "{} was not linted", dir.display());
         assert!(outcome.findings.is_empty(), "{} should be clean, got:\n{}", dir.display(), common::render(&outcome));
+        let code = dir.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+        let alone = common::lint_only(dir, &code);
+        assert!(alone.files >= 1, "{} was not linted with only its rule", dir.display());
+        assert!(alone.findings.is_empty(), "{} with only {code}:\n{}", dir.display(), common::render(&alone));
     });
+}
+
+#[test]
+fn every_rule_has_terraform_fixture_modules() {
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.code != "SQS000" && !r.live_only) {
+        let dir = common::root().join("tests/fixtures/terraform/rules").join(rule.code);
+        let modules: Vec<String> = fs::read_dir(&dir)
+            .unwrap_or_else(|_| panic!("{} has no Terraform fixture folder", rule.code))
+            .map(|e| e.unwrap())
+            .filter(|e| e.path().join("main.tf").is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(modules.iter().any(|n| n.starts_with("bad")), "{}: no bad Terraform module", rule.code);
+        assert!(modules.iter().any(|n| n.starts_with("good")), "{}: no good Terraform module", rule.code);
+    }
 }
 
 #[test]

@@ -23,6 +23,13 @@ pub fn lint(path: &Path) -> Outcome {
     lint::lint_paths(&[relative(path)], &Config::default())
 }
 
+/// Lint with only the rule `code` selected, as `--select CODE` does.
+pub fn lint_only(path: &Path, code: &str) -> Outcome {
+    let mut config = Config::default();
+    config.filter.select = vec![code.to_string()];
+    lint::lint_paths(&[relative(path)], &config)
+}
+
 /// What the snapshots hold: one line per finding with its exact location,
 /// then the pretty report as a terminal without colours shows it.
 pub fn render(outcome: &Outcome) -> String {

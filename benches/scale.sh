@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# How the time and memory of `sqsguard lint` grow with the size of its input.
+# Not a test: it always exits 0, and timings belong to a quiet machine, not
+# to CI.
+#
+#   benches/scale.sh                                     # builds release first
+#   SQSGUARD_BIN=target/debug/sqsguard benches/scale.sh  # times that binary, no build
+#   SCALE_SIZES="1000 6000 20000" benches/scale.sh       # other sizes (default "1000 6000")
+#
+# For each input kind (Terraform HCL, CloudFormation YAML, Terraform plan
+# JSON) and each size N, benches/gen_scale.py writes one Lambda function and
+# N sets of queue + dead-letter queue + event source mapping (3N + 1
+# resources, the same findings in every set). Each is linted with `--format json`:
+#   - time: best of 3 cold runs, with hyperfine (after 1 warmup) when it is
+#     installed, else with GNU time (10 ms resolution: install hyperfine for
+#     small inputs);
+#   - peak resident memory, and the number of findings, from one more run.
+# Work linear in the input makes time(6000)/time(1000) about 6 (less, as
+# start-up weighs more at the small size); the target is <= 8, and for
+# other sizes 8/6 x (largest N / smallest N). Above it the verdict says
+# SUPERLINEAR.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+read -r -a sizes <<<"${SCALE_SIZES:-1000 6000}"
+for n in "${sizes[@]}"; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "scale.sh: SCALE_SIZES: not a size: $n" >&2; exit 2; }
+done
+kinds=(terraform cloudformation plan)
+
+if [ -n "${SQSGUARD_BIN:-}" ]; then
+  bin=$SQSGUARD_BIN
+else
+  cargo build --release --locked -q
+  bin=target/release/sqsguard
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The path to lint for KIND generated in DIR.
+input() {
+  case $1 in
+    terraform) echo "$2" ;;
+    cloudformation) echo "$2/template.yaml" ;;
+    plan) echo "$2/plan.json" ;;
+  esac
+}
+
+# Best wall-clock seconds of 3 runs of `sqsguard lint PATH`. sqsguard exits 1
+# when it finds problems, as it does here: failures are ignored.
+seconds() {
+  if command -v hyperfine >/dev/null; then
+    hyperfine -N --warmup 1 --runs 3 --ignore-failure --style none \
+      --export-json "$tmp/hyperfine.json" "'$bin' lint '$1' --format json" >/dev/null
+    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["min"])' \
+      "$tmp/hyperfine.json"
+  else
+    for _ in 1 2 3; do
+      # GNU time writes "Command exited with non-zero status 1" first.
+      /usr/bin/time -f %e -o "$tmp/time" "$bin" lint "$1" --format json >/dev/null 2>&1 || true
+      tail -n 1 "$tmp/time"
+    done | sort -g | head -n 1
+  fi
+}
+
+declare -A secs mib found
+for kind in "${kinds[@]}"; do
+  for n in "${sizes[@]}"; do
+    dir=$tmp/$kind-$n
+    python3 benches/gen_scale.py "$kind" "$n" "$dir"
+    path=$(input "$kind" "$dir")
+    echo "scale.sh: $kind, N=$n ($((3 * n + 1)) resources, $(du -sh "$path" | cut -f1))" >&2
+
+    # Memory and findings first (this run also warms the page cache).
+    status=0
+    /usr/bin/time -f %M -o "$tmp/time" "$bin" lint "$path" --format json \
+      >"$tmp/out.json" 2>"$tmp/err" || status=$?
+    if [ "$status" -gt 1 ]; then
+      echo "scale.sh: sqsguard exited $status on $kind N=$n (0 or 1 expected):" >&2
+      head -n 5 "$tmp/err" >&2
+      secs[$kind:$n]=-1   # not timed; shown as "failed"
+    fi
+    mib[$kind:$n]=$(awk '{ printf "%.1f", $1 / 1024 }' <(tail -n 1 "$tmp/time"))
+    found[$kind:$n]=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["findings"]))' \
+      "$tmp/out.json" 2>/dev/null || echo "?")
+
+    [ "$status" -gt 1 ] || secs[$kind:$n]=$(seconds "$path")
+    rm -rf "$dir"   # large N makes large files (N=100000: a 640 MB plan)
+  done
+done
+
+echo
+printf '%-15s %7s %10s %9s %9s %12s %9s\n' kind N resources findings seconds us/resource "peak MiB"
+for kind in "${kinds[@]}"; do
+  for n in "${sizes[@]}"; do
+    awk -v k="$kind" -v n="$n" -v f="${found[$kind:$n]}" -v s="${secs[$kind:$n]}" -v m="${mib[$kind:$n]}" \
+      'BEGIN { r = 3 * n + 1
+               if (s < 0) printf "%-15s %7d %10d %9s %9s %12s %9s\n", k, n, r, f, "failed", "-", m
+               else printf "%-15s %7d %10d %9s %9.3f %12.1f %9s\n", k, n, r, f, s, s * 1e6 / r, m }'
+  done
+done
+
+# Scaling: time at the largest N over time at the smallest.
+lo=$(printf '%s\n' "${sizes[@]}" | sort -n | head -n 1)
+hi=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -n 1)
+[ "$lo" != "$hi" ] || exit 0
+limit=$(awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.1f", 8 / 6 * hi / lo }')
+echo
+echo "time(N=$hi) / time(N=$lo), $(awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.1f", hi / lo }')x the input; target <= $limit:"
+overall=flat
+for kind in "${kinds[@]}"; do
+  verdict=$(awk -v a="${secs[$kind:$lo]}" -v b="${secs[$kind:$hi]}" -v limit="$limit" 'BEGIN {
+    if (a < 0 || b < 0) { print "n/a (sqsguard failed)"; exit }
+    if (a == 0) { print "n/a (too fast to time: install hyperfine)"; exit }
+    r = b / a; printf "%6.2f  %s", r, (r <= limit ? "flat" : "SUPERLINEAR") }')
+  printf '  %-15s %s\n' "$kind" "$verdict"
+  case $verdict in
+    *SUPERLINEAR*) overall=SUPERLINEAR ;;
+    n/a*) [ "$overall" = SUPERLINEAR ] || overall="n/a (not every kind was timed)" ;;
+  esac
+done
+echo
+echo "verdict: $overall"

@@ -1,0 +1,64 @@
+//! The documentation says what the code does: the README's rule table is
+//! the catalog, and every Bad/Good example of a rule page lints as it says.
+
+mod common;
+
+#[test]
+fn the_readme_rule_table_is_the_catalog() {
+    let out = common::sqsguard(&["rules", "--format", "markdown"]);
+    assert!(out.status.success());
+    let table = common::stdout(&out);
+    assert_eq!(table.lines().count(), sqsguard::rules::ALL.len() + 2, "{table}");
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&table),
+        "README.md's rule table differs from `sqsguard rules --format markdown`; paste this in:\n{table}"
+    );
+}
+
+/// Every fenced YAML block of `page` with the paragraph that introduces it.
+fn examples(page: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut paragraph = String::new();
+    let mut lines = page.lines();
+    while let Some(line) = lines.next() {
+        if let Some(lang) = line.strip_prefix("```") {
+            let body: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
+            if lang == "yaml" {
+                out.push((paragraph.clone(), body.join("\n") + "\n"));
+            }
+            paragraph.clear();
+        } else if line.trim().is_empty() {
+            // Keep the last paragraph until the next block.
+        } else if !line.starts_with(' ') {
+            paragraph = line.to_string();
+        }
+    }
+    out
+}
+
+#[test]
+fn rule_page_examples_lint_as_they_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only && r.code != "SQS000") {
+        let found = examples(rule.doc);
+        let bad = found.iter().filter(|(p, _)| p.starts_with("Bad")).count();
+        let good = found.iter().filter(|(p, _)| p.starts_with("Good")).count();
+        assert!(bad >= 1 && good >= 1, "rules/{}.md needs a Bad and a Good example", rule.code);
+        for (i, (label, yaml)) in found.iter().enumerate() {
+            let path = dir.path().join(format!("{}-{i}.yaml", rule.code));
+            std::fs::write(&path, yaml).unwrap();
+            let outcome = sqsguard::lint::lint_paths(std::slice::from_ref(&path), &Default::default());
+            assert_eq!(outcome.files, 1, "rules/{}.md: `{label}` is not a template", rule.code);
+            let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code).collect();
+            if label.starts_with("Bad") {
+                assert!(codes.contains(&rule.code), "rules/{}.md: `{label}` gives {codes:?}", rule.code);
+            } else if label.starts_with("Good") {
+                assert!(codes.is_empty(), "rules/{}.md: `{label}` gives {codes:?}", rule.code);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 34, "only {checked} examples were checked");
+}
