@@ -3,8 +3,6 @@
 //! time instead of scanning every queue and mapping for each queue: the
 //! cost of checking a model grows with its size, not with its square.
 
-use std::collections::HashMap;
-
 use super::{Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerIdx, Model, Queue, QueueIdx, Target, Value, When};
 
 /// A consumer and a queue of the model it reads.
@@ -40,7 +38,6 @@ pub struct Index<'m> {
     watched_by: Vec<Vec<Watch<'m>>>,
     reads: Vec<ConsumerRead<'m>>,
     links: Vec<DlqLink<'m>>,
-    by_resource: HashMap<&'m str, QueueIdx>,
 }
 
 /// The alternatives of a link that name a queue in the model.
@@ -62,12 +59,8 @@ impl<'m> Index<'m> {
             watched_by: vec![Vec::new(); n],
             reads: Vec::new(),
             links: Vec::new(),
-            by_resource: HashMap::with_capacity(n),
         };
         let valid = |q: QueueIdx| q < n;
-        for (qi, queue) in model.queues.iter().enumerate() {
-            index.by_resource.entry(queue.resource.as_str()).or_insert(qi);
-        }
         for (ci, consumer) in model.consumers.iter().enumerate() {
             for (qi, alt) in queue_alts(&consumer.queue).filter(|(q, _)| valid(*q)) {
                 push_once(&mut index.consumers_of[qi], ci);
@@ -102,10 +95,6 @@ impl<'m> Index<'m> {
         index
     }
 
-    pub fn model(&self) -> &'m Model {
-        self.model
-    }
-
     /// The consumers that may read `queue` (some alternative names it).
     pub fn consumers_of(&self, queue: QueueIdx) -> impl Iterator<Item = &'m Consumer> + '_ {
         self.consumers_of[queue].iter().map(|&c| &self.model.consumers[c])
@@ -134,11 +123,6 @@ impl<'m> Index<'m> {
     /// The alarm metrics that watch `queue` by its QueueName dimension.
     pub fn watched_by(&self, queue: QueueIdx) -> &[Watch<'m>] {
         &self.watched_by[queue]
-    }
-
-    /// The queue with this logical ID, address or URL.
-    pub fn queue(&self, resource: &str) -> Option<QueueIdx> {
-        self.by_resource.get(resource).copied()
     }
 }
 

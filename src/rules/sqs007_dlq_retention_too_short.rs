@@ -44,10 +44,12 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         secs(s),
                         when
                     );
+                    let max = guidance::MAX_RETENTION_SECONDS;
                     let fix = format!(
-                        "set the DLQ's {} longer than the source's {} (the maximum, 1209600 s = 14 days, is usual)",
+                        "set the DLQ's {} longer than the source's {} (the maximum, {max} s = {} days, is usual)",
                         cx.name(Field::RetentionPeriod),
-                        secs(s)
+                        secs(s),
+                        max / 86_400
                     );
                     // The fix is on the dead-letter queue; the finding names the source.
                     let want = Scalar::Int(guidance::MAX_RETENTION_SECONDS);

@@ -6,7 +6,6 @@ use crate::syntax::{Entry, Kind, Node};
 
 /// A template's sections, borrowed from its tree.
 pub struct Template<'a> {
-    pub parameters: Option<&'a Node>,
     pub mappings: Option<&'a Node>,
     pub globals: Option<&'a Node>,
     pub resources: Vec<Resource<'a>>,
@@ -58,7 +57,6 @@ impl<'a> Template<'a> {
             parameters_by_name.entry(entry.key.as_str()).or_insert(&entry.value);
         }
         Some(Template {
-            parameters,
             mappings: root.get("Mappings").filter(|n| matches!(n.kind, Kind::Map(_))),
             globals: root.get("Globals").filter(|n| matches!(n.kind, Kind::Map(_))),
             resources,
