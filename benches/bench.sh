@@ -8,12 +8,12 @@
 #   1. one typical SAM template (examples/cloudformation/orders-sam.yaml)
 #   2. one Terraform module of a few files calling a local module
 #      (tests/fixtures/terraform/modules/local), and one plan JSON
-#   3. the whole corpus (../shared/corpus, 270 files, linted in parallel)
+#   3. the whole corpus (tests/corpus, 297 files, linted in parallel)
 # and the peak resident memory of (1) with GNU time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-corpus=${SQSGUARD_CORPUS:-../shared/corpus}
+corpus=tests/corpus
 one=examples/cloudformation/orders-sam.yaml
 
 if ! command -v hyperfine >/dev/null; then

@@ -1,4 +1,4 @@
-//! End to end over shared/corpus (270 real templates from public
+//! End to end over tests/corpus (real templates and modules from public
 //! repositories): the binary never crashes or exits 2, prints valid JSON,
 //! and its findings per rule are a reviewed snapshot, so a change in what
 //! fires on real-world input shows up in review.
@@ -12,7 +12,7 @@ use serde_json::Value;
 #[test]
 fn corpus_lints_without_a_crash_and_findings_are_stable() {
     let corpus = common::corpus();
-    assert!(corpus.is_dir(), "the corpus is missing at {} (set SQSGUARD_CORPUS)", corpus.display());
+    assert!(corpus.is_dir(), "the corpus is missing at {}", corpus.display());
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sqsguard"))
         .args(["lint", "--format", "json", "corpus"])
         .current_dir(corpus.parent().unwrap())

@@ -8,11 +8,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-if [ ! -d ../shared/corpus ] && [ -z "${SQSGUARD_CORPUS:-}" ]; then
-  echo "tests/run.sh: ../shared/corpus is missing (set SQSGUARD_CORPUS to its path)" >&2
-  exit 1
-fi
-
 # The validators the generator's output must pass (cfn-lint, checkov,
 # python-hcl2), moto, and pre-commit for the hook's test, in a project-local
 # venv; reinstalled only when tests/requirements.txt changes.

@@ -66,12 +66,10 @@ pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// shared/corpus beside the repository (or $SQSGUARD_CORPUS).
+/// The real-world corpus (tests/corpus: its README says where each file
+/// comes from, LICENSES/ under which terms).
 pub fn corpus() -> PathBuf {
-    match std::env::var_os("SQSGUARD_CORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => root().join("../shared/corpus"),
-    }
+    root().join("tests/corpus")
 }
 
 /// The folder holding `registry.terraform.io` with the offline AWS provider
