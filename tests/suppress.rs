@@ -2,6 +2,8 @@
 //! on its line, on the offending value's line), CloudFormation Metadata in
 //! YAML and JSON, without a reason (a note), and stale (a note).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use serde_json::Value;
@@ -121,4 +123,23 @@ fn a_suppression_on_the_consumer_silences_the_sqs001_it_causes() {
 fn the_pretty_summary_counts_suppressed_findings() {
     let out = common::sqsguard(&["lint", "tests/fixtures/suppress/template.yaml"]);
     assert!(common::stdout(&out).contains("in 1 file (0 skipped, 5 suppressed)"), "{}", common::stdout(&out));
+}
+
+#[test]
+fn a_comment_applies_through_a_run_of_comments_and_a_blank_line_ends_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let queue = "    Type: AWS::SQS::Queue\n    Properties: {RedrivePolicy: {deadLetterTargetArn: arn:aws:sqs:eu-west-1:1:d, maxReceiveCount: 5}}\n";
+    let text = format!(
+        "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  # sqsguard:ignore SQS006 polled by a batch job with its own wait\n  # (see ops/runbook.md)\n  Polled:\n{queue}  # sqsguard:ignore SQS006 this one is separated by a blank line\n\n  Separated:\n{queue}"
+    );
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, text).unwrap();
+    let got = outline(path.to_str().unwrap(), &[]);
+    // The first comment reaches Polled through the comment line below it.
+    assert!(!got.contains("\"Polled\""), "{got}");
+    // The second applies to nothing: Separated keeps its finding, and the
+    // comment is told that it silences nothing.
+    assert!(got.contains("finding \"SQS006\" \"Separated\" line 10"), "{got}");
+    assert!(got.contains("note line 8: \"sqsguard:ignore SQS006 silences no finding here; remove it\""), "{got}");
+    assert!(got.contains("\"suppressed\":1"), "{got}");
 }

@@ -200,6 +200,7 @@ fn covers(s: &Resolved, finding: &Finding, declared: &Declared) -> bool {
             };
             on_line || at == Some(*line)
         }
+        Scope::Nowhere => false,
     }
 }
 

@@ -9,8 +9,9 @@ use crate::source::{Source, Span};
 const MARKER: &str = "sqsguard:ignore";
 
 /// Every suppression comment of a file. A comment after code applies to
-/// its own line; a comment alone on its line applies to the next line
-/// that is neither blank nor a comment.
+/// its own line; a comment alone on its line applies to the first line of
+/// code after it through a run of comment lines (CLI.md). A blank line ends
+/// the run: the comment then applies to nothing.
 pub fn scan(file: &Source) -> Vec<Suppression> {
     let text = &file.text;
     if !text.contains(MARKER) {
@@ -23,19 +24,16 @@ pub fn scan(file: &Source) -> Vec<Suppression> {
         let start = offset;
         offset += line.len() + 1;
         let Some((code_part, at, body)) = comment(line) else { continue };
-        let target = if code_part.trim().is_empty() {
-            match lines[i + 1..].iter().position(|l| !is_blank_or_comment(l)) {
-                Some(n) => i + 1 + n,
-                None => continue,
-            }
+        let scope = if code_part.trim().is_empty() {
+            next_code_line(&lines[i + 1..]).map_or(Scope::Nowhere, |n| Scope::Line(i + 1 + n + 1))
         } else {
-            i
+            Scope::Line(i + 1)
         };
         let span = Span::new(start + at, start + line.trim_end().len());
         out.push(Suppression {
             written: Written::Comment(body.trim().to_string()),
             origin: Origin::file(file, span),
-            scope: Scope::Line(target + 1),
+            scope,
         });
     }
     out
@@ -59,9 +57,19 @@ fn comment(line: &str) -> Option<(&str, usize, &str)> {
     Some((&line[..at], at, body.strip_prefix(':').unwrap_or(body)))
 }
 
-fn is_blank_or_comment(line: &str) -> bool {
-    let t = line.trim_start();
-    t.is_empty() || t.starts_with('#') || t.starts_with("//")
+/// The index in `lines` of the first line of code after a run of comment
+/// lines; `None` when a blank line or the end comes first.
+fn next_code_line(lines: &[&str]) -> Option<usize> {
+    for (n, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            return None;
+        }
+        if !(t.starts_with('#') || t.starts_with("//")) {
+            return Some(n);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -69,38 +77,46 @@ mod tests {
     use super::*;
     use crate::source::SourceFile;
 
-    fn scan_text(text: &str) -> Vec<(String, usize)> {
+    fn scan_text(text: &str) -> Vec<(String, Option<usize>)> {
         let file = SourceFile::new("t.yaml", text.to_string());
         scan(&file)
             .into_iter()
             .map(|s| match (s.written, s.scope) {
-                (Written::Comment(body), Scope::Line(l)) => (body, l),
-                other => unreachable!("{other:?}"),
+                (Written::Comment(body), Scope::Line(l)) => (body, Some(l)),
+                (Written::Comment(body), Scope::Nowhere) => (body, None),
+                other => panic!("not a comment: {other:?}"),
             })
             .collect()
     }
 
     #[test]
-    fn a_comment_alone_applies_to_the_next_code_line() {
-        let got = scan_text("a: 1\n# sqsguard:ignore SQS004 drained by hand\n\n# other\nQ:\n");
-        assert_eq!(got, vec![("SQS004 drained by hand".to_string(), 5)]);
+    fn a_comment_alone_applies_to_the_code_line_after_its_run_of_comments() {
+        let got = scan_text("a: 1\n# sqsguard:ignore SQS004 drained by hand\n# other\n  # more\nQ:\n");
+        assert_eq!(got, vec![("SQS004 drained by hand".to_string(), Some(5))]);
+    }
+
+    #[test]
+    fn a_blank_line_or_the_end_leaves_it_applying_to_nothing() {
+        let got = scan_text("a: 1\n# sqsguard:ignore SQS004 drained by hand\n\nQ:\n");
+        assert_eq!(got, vec![("SQS004 drained by hand".to_string(), None)]);
+        let got = scan_text("Q: 1\n# sqsguard:ignore SQS004 at the end of the file\n");
+        assert_eq!(got, vec![("SQS004 at the end of the file".to_string(), None)]);
     }
 
     #[test]
     fn a_trailing_comment_applies_to_its_line() {
         let got = scan_text("x = 1\nresource \"a\" \"b\" { // sqsguard:ignore sqs004, SQS006\n");
-        assert_eq!(got, vec![("sqs004, SQS006".to_string(), 2)]);
+        assert_eq!(got, vec![("sqs004, SQS006".to_string(), Some(2))]);
     }
 
     #[test]
     fn text_that_is_not_a_comment_is_no_suppression() {
         assert!(scan_text("a: \"sqsguard:ignore SQS004\"\n").is_empty());
-        assert!(scan_text("# sqsguard:ignore SQS004 at the end of the file\n").is_empty());
     }
 
     #[test]
     fn tflint_style_colon_after_the_marker() {
         let got = scan_text("# sqsguard:ignore: SQS004,short-polling: drained by hand\nQ:\n");
-        assert_eq!(got, vec![("SQS004,short-polling: drained by hand".to_string(), 2)]);
+        assert_eq!(got, vec![("SQS004,short-polling: drained by hand".to_string(), Some(2))]);
     }
 }

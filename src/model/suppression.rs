@@ -30,4 +30,7 @@ pub enum Scope {
     Line(usize),
     /// Metadata: the resource with this logical ID.
     Resource(String),
+    /// A comment whose run of comment lines ends at a blank line or at the
+    /// end of the file: it applies to nothing (and is told so).
+    Nowhere,
 }
