@@ -7,7 +7,7 @@ Writes one Lambda function ("worker", timeout 30 s) and N sets, each set a
 queue q{i}, its dead-letter queue q{i}-dlq and an event source mapping from
 the queue to the function (3N + 1 resources):
 
-    terraform       OUTDIR/main.tf
+    terraform       OUTDIR/main.tf (and sets_NNN.tf, 1,000 sets a file)
     cloudformation  OUTDIR/template.yaml
     plan            OUTDIR/plan.json, as `terraform show -json` prints it for
                     the terraform module above (hashicorp/aws 5.100.0)
@@ -82,11 +82,20 @@ resource "aws_lambda_event_source_mapping" "m{i}" {{
 """
 
 
+# Sets per file: a module of tens of thousands of resources is split across
+# files, as people write them (and each file stays a readable size).
+SETS_PER_FILE = 1000
+
+
 def write_terraform(n, out):
     with open(os.path.join(out, "main.tf"), "w") as f:
         f.write(TF_HEADER)
-        for i in range(n):
+        for i in range(min(n, SETS_PER_FILE)):
             f.write(tf_set(i))
+    for start in range(SETS_PER_FILE, n, SETS_PER_FILE):
+        with open(os.path.join(out, f"sets_{start // SETS_PER_FILE:03d}.tf"), "w") as f:
+            for i in range(start, min(n, start + SETS_PER_FILE)):
+                f.write(tf_set(i))
 
 
 # --- CloudFormation YAML ----------------------------------------------------

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::fingerprint::Identity;
 use crate::outcome::Outcome;
 
@@ -40,7 +41,7 @@ pub struct Baseline {
 }
 
 /// Write the findings of `outcome` to `path` (atomically).
-pub fn write(path: &Path, outcome: &Outcome) -> Result<usize, String> {
+pub fn write(path: &Path, outcome: &Outcome) -> Result<usize, Error> {
     let mut findings: Vec<Entry> = outcome
         .findings
         .iter()
@@ -59,27 +60,27 @@ pub fn write(path: &Path, outcome: &Outcome) -> Result<usize, String> {
         (&a.file, &a.resource, &a.rule, &a.fingerprint).cmp(&(&b.file, &b.resource, &b.rule, &b.fingerprint))
     });
     let n = findings.len();
-    let text =
-        serde_json::to_string_pretty(&Document { version: VERSION, findings }).expect("a baseline serializes") + "\n";
+    let text = serde_json::to_string_pretty(&Document { version: VERSION, findings })
+        .map_err(|e| Error::io(path, e.into()))?
+        + "\n";
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let fail = |e: &dyn std::fmt::Display| format!("cannot write the baseline {}: {e}", path.display());
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(&e))?;
-    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| fail(&e))?;
-    tmp.persist(path).map_err(|e| fail(&e.error))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| Error::io(path, e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(n)
 }
 
 /// Read a baseline; the error is one line naming the file and the problem.
-pub fn load(path: &Path) -> Result<Baseline, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read the baseline {}: {e}", path.display()))?;
+pub fn load(path: &Path) -> Result<Baseline, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let unusable = |message: String| Error::Unusable { path: path.to_path_buf(), message };
     let doc: Document = serde_json::from_str(&text)
-        .map_err(|e| format!("{}:{}:{}: not a sqsguard baseline: {e}", path.display(), e.line(), e.column()))?;
+        .map_err(|e| unusable(format!("line {}, column {}: not a sqsguard baseline: {e}", e.line(), e.column())))?;
     if doc.version != VERSION {
-        return Err(format!("{}: baseline version {} is not {VERSION}", path.display(), doc.version));
+        return Err(unusable(format!("baseline version {} is not {VERSION}", doc.version)));
     }
     let mut counts = HashMap::new();
     for entry in doc.findings {

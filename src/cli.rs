@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::{self, Config};
+use crate::error::Error;
 use crate::finding::{Finding, Severity};
 use crate::lint;
 use crate::model::Origin;
@@ -184,95 +185,125 @@ impl FailOn {
 
 /// Exit statuses (CLI.md): 0 clean, 1 findings at or above --fail-on, 2 usage.
 const FINDINGS: u8 = 1;
-const USAGE: u8 = 2;
+
+/// Why a command stopped before its end.
+enum Stop {
+    Failed(Error),
+    /// Standard output was closed (`| head`): nothing more to say.
+    Closed,
+}
+
+impl From<Error> for Stop {
+    fn from(error: Error) -> Self {
+        Stop::Failed(error)
+    }
+}
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { USAGE } else { 0 });
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match cli.command {
+    let result = match cli.command {
         Command::Lint(args) => run_lint(args),
         Command::Generate(args) => run_generate(args),
         Command::Audit(args) => run_audit(args),
-        Command::Rules { format } => {
-            print(&catalog(format));
-            ExitCode::SUCCESS
-        }
+        Command::Rules { format } => print(&catalog(format)).map(|()| ExitCode::SUCCESS),
         Command::Explain { code } => match rules::by_code(&code) {
-            Some(rule) => {
-                print(&rule.page());
-                ExitCode::SUCCESS
-            }
-            None => {
-                eprintln!("sqsguard: no rule {code}; `sqsguard rules` lists them");
-                ExitCode::from(USAGE)
-            }
+            Some(rule) => print(&rule.page()).map(|()| ExitCode::SUCCESS),
+            None => Err(Error::Usage(format!("no rule {code}; `sqsguard rules` lists them")).into()),
         },
+    };
+    match result {
+        Ok(code) => code,
+        Err(Stop::Closed) => ExitCode::SUCCESS,
+        Err(Stop::Failed(error)) => {
+            say(&error);
+            ExitCode::from(error.exit_code())
+        }
     }
 }
 
-fn run_lint(args: LintArgs) -> ExitCode {
+/// An error on stderr: its located diagnostics, then one line.
+fn say(error: &Error) {
+    let findings: Vec<Finding> = match error {
+        Error::Invalid { file, problems, .. } => problems
+            .iter()
+            .map(|(span, message)| Finding {
+                code: "config",
+                name: "invalid-config",
+                severity: Severity::Error,
+                resource: String::new(),
+                related: Vec::new(),
+                origin: Origin::file(file, *span),
+                message: message.clone(),
+                fix: config::HELP.to_string(),
+                remedy: None,
+            })
+            .collect(),
+        other => other.findings().to_vec(),
+    };
+    let reports = report::pretty::reports(&findings, stderr_style());
+    match error {
+        // The generator's diagnostics end with their own sentence.
+        Error::Spec { message, .. } | Error::Refused { message, .. } => {
+            eprintln!("{}", format!("{reports}{}", message.as_deref().unwrap_or_default()).trim_end());
+        }
+        other => {
+            if !findings.is_empty() {
+                eprintln!("{}", reports.trim_end());
+            }
+            eprintln!("sqsguard: {other}");
+        }
+    }
+}
+
+fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
     for selector in args.select.iter().chain(&args.ignore) {
         if !rules::selects_any(selector) {
-            eprintln!("sqsguard: `{selector}` matches no rule code; `sqsguard rules` lists them");
-            return ExitCode::from(USAGE);
+            return Err(Error::Usage(format!("`{selector}` matches no rule code; `sqsguard rules` lists them")).into());
         }
     }
     for path in &args.paths {
         if std::fs::symlink_metadata(path).is_err() {
-            eprintln!("sqsguard: {}: no such file or folder", path.display());
-            return ExitCode::from(USAGE);
+            return Err(Error::Usage(format!("{}: no such file or folder", path.display())).into());
         }
     }
-    let mut config = match settings(args.config.as_deref()) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+    let mut config = settings(args.config.as_deref())?;
     // The command line's --select replaces the config's; --ignore adds to it.
     if !args.select.is_empty() {
         config.filter.select = args.select;
     }
     config.filter.ignore.extend(args.ignore);
-    let baseline = match args.baseline.as_deref().map(crate::baseline::load).transpose() {
-        Ok(b) => b,
-        Err(message) => {
-            eprintln!("sqsguard: {message}");
-            return ExitCode::from(USAGE);
-        }
-    };
+    let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
     let mut outcome = lint::lint_paths(&args.paths, &config);
     if let Some(path) = &args.write_baseline {
-        return match crate::baseline::write(path, &outcome) {
-            Ok(n) => {
-                eprintln!("sqsguard: recorded {n} finding(s) in {}", path.display());
-                ExitCode::SUCCESS
-            }
-            Err(message) => {
-                eprintln!("sqsguard: {message}");
-                ExitCode::from(USAGE)
-            }
-        };
+        let n = crate::baseline::write(path, &outcome)?;
+        eprintln!("sqsguard: recorded {n} finding(s) in {}", path.display());
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some(baseline) = baseline {
         outcome.baselined = Some(baseline.apply(&mut outcome));
     }
-    print(&report::render(args.format.reporter(), &outcome));
-    exit_status(args.fail_on, &outcome)
+    print_with(|out| report::write(args.format.reporter(), &outcome, out))?;
+    let status = exit_status(args.fail_on, &outcome);
+    // A large run's findings and model are freed by the exit, not one by one.
+    std::mem::forget(outcome);
+    Ok(status)
 }
 
 /// The config named with --config, or found upward from the working
 /// folder, or the defaults. An unreadable or invalid config is exit 2.
-fn settings(named: Option<&std::path::Path>) -> Result<Config, ExitCode> {
+fn settings(named: Option<&std::path::Path>) -> Result<Config, Error> {
     let start = std::env::current_dir().unwrap_or_default();
     settings_from(named, &start)
 }
 
 /// The config named with --config, or found upward from `start`.
-fn settings_from(named: Option<&std::path::Path>, start: &std::path::Path) -> Result<Config, ExitCode> {
+fn settings_from(named: Option<&std::path::Path>, start: &std::path::Path) -> Result<Config, Error> {
     let path = match named {
         Some(p) => p.to_path_buf(),
         None => match config::discover(start) {
@@ -280,38 +311,15 @@ fn settings_from(named: Option<&std::path::Path>, start: &std::path::Path) -> Re
             None => return Ok(Config::default()),
         },
     };
-    config::load(&path).map_err(|error| {
-        match error {
-            config::Error::Unreadable { path, error } => eprintln!("sqsguard: {}: {error}", path.display()),
-            config::Error::Invalid { file, problems } => {
-                let findings: Vec<Finding> = problems
-                    .into_iter()
-                    .map(|(span, message)| Finding {
-                        code: "config",
-                        name: "invalid-config",
-                        severity: Severity::Error,
-                        resource: String::new(),
-                        related: Vec::new(),
-                        origin: Origin::file(&file, span),
-                        message,
-                        fix: config::HELP.to_string(),
-                        remedy: None,
-                    })
-                    .collect();
-                eprintln!("{}", report::pretty::reports(&findings, stderr_style()).trim_end());
-                eprintln!("sqsguard: {}: invalid config", path.display());
-            }
-        }
-        ExitCode::from(USAGE)
-    })
+    config::load(&path)
 }
 
 fn exit_status(fail_on: FailOn, outcome: &Outcome) -> ExitCode {
     if outcome.fails(fail_on.threshold()) { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
 }
 
-fn run_generate(args: GenerateArgs) -> ExitCode {
-    use crate::generate::{self, Failure, Format as F, Request, Target as T};
+fn run_generate(args: GenerateArgs) -> Result<ExitCode, Stop> {
+    use crate::generate::{self, Format as F, Request, Target as T};
     let output = (args.output.as_os_str() != "-").then_some(args.output.as_path());
     // The output must pass `lint` where it goes: the config that applies
     // there (the output folder's nearest existing ancestor, else here).
@@ -320,10 +328,7 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
         None => std::env::current_dir().unwrap_or_default(),
     };
     let start = if start.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { start };
-    let config = match settings_from(None, &start) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+    let config = settings_from(None, &start)?;
     let req = Request {
         spec: &args.spec,
         target: match args.target {
@@ -334,50 +339,33 @@ fn run_generate(args: GenerateArgs) -> ExitCode {
             GenFormat::Yaml => F::Yaml,
             GenFormat::Json => F::Json,
         },
-        output,
-        force: args.force,
         templates: args.templates.as_deref(),
         config: &config,
     };
-    let result = generate::generate(&req).and_then(|outputs| generate::write(&outputs, &req));
-    match result {
-        Ok(paths) => {
-            for p in paths {
+    let outputs = generate::generate(&req)?;
+    match output {
+        Some(dir) => {
+            for p in generate::write(&outputs, dir, args.force)? {
                 eprintln!("wrote {}", p.display());
             }
-            ExitCode::SUCCESS
         }
-        Err(Failure::Usage(problem)) => {
-            eprintln!("{}", problem_text(&problem));
-            ExitCode::from(USAGE)
-        }
-        Err(Failure::Refused(problem)) => {
-            eprintln!("{}", problem_text(&problem));
-            ExitCode::from(FINDINGS)
-        }
+        None => print(&generate::concatenated(&outputs))?,
     }
-}
-
-/// A generator failure as it is printed: the diagnostics, then the sentence.
-fn problem_text(problem: &crate::generate::Problem) -> String {
-    let mut text = report::pretty::reports(&problem.findings, stderr_style());
-    text.push_str(problem.message.as_deref().unwrap_or_default());
-    text.trim_end().to_string()
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "audit"))]
-fn run_audit(_: AuditArgs) -> ExitCode {
-    eprintln!("sqsguard: this build has no live audit; build with `cargo build --release --features audit`");
-    ExitCode::from(USAGE)
+fn run_audit(_: AuditArgs) -> Result<ExitCode, Stop> {
+    Err(Error::Usage("this build has no live audit; build with `cargo build --release --features audit`".into()).into())
 }
 
 #[cfg(feature = "audit")]
-fn run_audit(args: AuditArgs) -> ExitCode {
+fn run_audit(args: AuditArgs) -> Result<ExitCode, Stop> {
     let lookback = match crate::syntax::duration::seconds(&args.lookback) {
         Some(s) if s >= 60 => s,
         _ => {
-            eprintln!("sqsguard: --lookback {}: use a duration of at least a minute (30m, 1h, 1d)", args.lookback);
-            return ExitCode::from(USAGE);
+            let message = format!("--lookback {}: use a duration of at least a minute (30m, 1h, 1d)", args.lookback);
+            return Err(Error::Usage(message).into());
         }
     };
     let opts = crate::audit::Options {
@@ -388,20 +376,11 @@ fn run_audit(args: AuditArgs) -> ExitCode {
         lookback_seconds: lookback,
         concurrency: args.concurrency,
         connect_timeout: std::time::Duration::from_secs(3),
-        settings: match settings(args.config.as_deref()) {
-            Ok(c) => c,
-            Err(code) => return code,
-        },
+        settings: settings(args.config.as_deref())?,
     };
-    let audit = match crate::audit::run(&opts) {
-        Ok(a) => a,
-        Err(message) => {
-            eprintln!("sqsguard: audit failed: {message}");
-            return ExitCode::from(USAGE);
-        }
-    };
-    print(&report::render(args.format.reporter(), &audit.outcome));
-    exit_status(args.fail_on, &audit.outcome)
+    let audit = crate::audit::run(&opts)?;
+    print_with(|out| report::write(args.format.reporter(), &audit.outcome, out))?;
+    Ok(exit_status(args.fail_on, &audit.outcome))
 }
 
 fn stderr_style() -> Style {
@@ -416,7 +395,7 @@ fn catalog(format: CatalogFormat) -> String {
                 .iter()
                 .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity, "summary": r.summary}))
                 .collect();
-            serde_json::to_string_pretty(&rows).expect("catalog serializes") + "\n"
+            format!("{:#}\n", serde_json::Value::Array(rows))
         }
         CatalogFormat::Table => {
             let mut out = String::new();
@@ -442,9 +421,19 @@ fn catalog(format: CatalogFormat) -> String {
     }
 }
 
-/// Write to stdout; a closed pipe (`| head`) is not an error worth a panic.
-fn print(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+/// Write to stdout. A closed pipe (`sqsguard lint | head`) ends the run
+/// quietly, as ripgrep does; any other failure (a full disk) is an error,
+/// never a silently truncated report.
+fn print(text: &str) -> Result<(), Stop> {
+    print_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Write to stdout through a buffer with `write`, as [`print`] does.
+fn print_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Stop> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Stop::Closed),
+        Err(e) => Err(Stop::Failed(Error::io("standard output", e))),
+    }
 }

@@ -7,7 +7,7 @@
 //!    trees and durations.
 //! 2. [`model`]: the one normalized model (queues, mappings, functions,
 //!    alarms, policies), its field table and index; [`finding`]: what a
-//!    rule reports.
+//!    rule reports; [`error`]: what can fail.
 //! 3. [`frontend`]: CloudFormation/SAM, Terraform (HCL and plan JSON) and
 //!    live data, each one function into a [`frontend::Loaded`] model.
 //! 4. [`rules`]: the catalog, one rule per file.
@@ -24,6 +24,8 @@ pub mod syntax;
 
 pub mod finding;
 pub mod model;
+
+pub mod error;
 
 pub mod frontend;
 

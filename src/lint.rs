@@ -13,13 +13,15 @@ use crate::config::Config;
 use crate::discover;
 use crate::finding::Note;
 use crate::frontend::{self, Broken, Document, Loaded, terraform};
+use crate::model::Origin;
 use crate::outcome::Outcome;
-use crate::source::display_path;
+use crate::source::{SourceFile, Span, display_path};
 
-/// A unit of work: one template, or one folder of `.tf` files (a module is
-/// linted whole even when only one of its files was named).
+/// A unit of work: one template (named on the command line or not), or
+/// one folder of `.tf` files (a module is linted whole even when only one
+/// of its files was named).
 enum Job {
-    File(PathBuf),
+    File(PathBuf, bool),
     Module(PathBuf),
 }
 
@@ -32,12 +34,21 @@ struct Done {
     skipped: usize,
     /// Terraform: the local module folders this module called (canonical).
     called: Vec<PathBuf>,
+    /// A file named on the command line that may be infrastructure and was
+    /// not linted (its note says why).
+    unlinted: Option<String>,
 }
 
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     let mut jobs = Vec::new();
     let mut modules = BTreeSet::new();
-    for c in discover::candidates(paths) {
+    let found = discover::candidates(paths);
+    let mut outcome = Outcome::default();
+    for (path, why) in found.unwalkable {
+        let message = format!("not linted: the folder cannot be read: {why}");
+        outcome.notes.push(Note { origin: at_file(&path), message });
+    }
+    for c in found.candidates {
         if !config.files.keeps(&c.path, c.explicit) {
             continue;
         }
@@ -47,13 +58,13 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
                 jobs.push(Job::Module(dir));
             }
         } else {
-            jobs.push(Job::File(c.path));
+            jobs.push(Job::File(c.path, c.explicit));
         }
     }
     let results: Vec<(Option<PathBuf>, Done)> = jobs
         .par_iter()
         .map(|job| match job {
-            Job::File(path) => (None, lint_file(path, config)),
+            Job::File(path, explicit) => (None, lint_file(path, *explicit, config)),
             Job::Module(dir) => (dir.canonicalize().ok(), checked(terraform::load_module(dir), config)),
         })
         .collect();
@@ -61,7 +72,6 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     // part of its caller, with the caller's arguments: don't lint it again
     // on its own (its variables would mostly be unknown).
     let called: HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter().cloned()).collect();
-    let mut outcome = Outcome::default();
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
     for (dir, done) in results {
         if dir.is_some_and(|d| called.contains(&d)) {
@@ -69,6 +79,7 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
         }
         outcome.files += done.linted.len();
         outcome.skipped += done.skipped;
+        outcome.unlinted.extend(done.unlinted);
         outcome.linted.extend(done.linted);
         outcome.notes.extend(done.checked.notes);
         outcome.suppressed += done.checked.suppressed;
@@ -90,19 +101,68 @@ fn is_terraform(path: &Path) -> bool {
     name.ends_with(".tf") || name.ends_with(".tfvars") || name.ends_with(".tfvars.json")
 }
 
-fn lint_file(path: &Path, config: &Config) -> Done {
+fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
     let file = match crate::source::read(path) {
         Ok(file) => file,
         Err(e) if e.infrastructure => return broken(Broken { file: e.file, span: e.span, message: e.message }, config),
+        // Named on the command line, it may be anything: say it was not read.
+        Err(e) if explicit => return not_linted(path, &format!("it cannot be read: {}", e.message)),
         Err(_) => return Done { skipped: 1, ..Done::default() },
     };
     match frontend::document(&file) {
-        Document::Loaded(loaded) => checked(*loaded, config),
+        Document::Loaded(loaded) => {
+            // The model holds what it needs of the text (a large plan's
+            // findings locate without it): free it before checking.
+            drop(file);
+            checked(*loaded, config)
+        }
+        Document::Broken(b) => broken(b, config),
         Document::Unparsable(e) if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) => {
             broken(Broken { file, span: e.span, message: e.message }, config)
         }
-        Document::Unparsable(_) | Document::Other => Done { skipped: 1, ..Done::default() },
+        Document::Other => match unread_kind(path, &file.text) {
+            Some(kind) => {
+                let mut done = not_linted(path, &format!("it looks like {kind}, which sqsguard does not read yet"));
+                if !explicit {
+                    done.unlinted = None;
+                }
+                done
+            }
+            None => Done { skipped: 1, ..Done::default() },
+        },
+        Document::Unparsable(_) => Done { skipped: 1, ..Done::default() },
     }
+}
+
+/// What an infrastructure file no front-end reads seems to be.
+fn unread_kind(path: &Path, text: &str) -> Option<&'static str> {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    if name.ends_with(".tf.json") {
+        return Some("Terraform JSON (*.tf.json)");
+    }
+    let bytes = text.as_bytes();
+    if !crate::source::looks_like_infrastructure(path, bytes) {
+        return None;
+    }
+    let has = |needle: &str| text.contains(needle);
+    Some(if has("service:") && has("provider:") || has("\"service\"") && has("\"provider\"") {
+        "a Serverless Framework service"
+    } else {
+        "infrastructure (it mentions AWSTemplateFormatVersion, AWS:: or Transform) in no format sqsguard knows"
+    })
+}
+
+/// A file that may be infrastructure and was not linted: a note, and when
+/// it was named on the command line, a mark against `--fail-on`.
+fn not_linted(path: &Path, why: &str) -> Done {
+    let note = Note { origin: at_file(path), message: format!("not linted: {why}") };
+    let checked = Checked { notes: vec![note], ..Checked::default() };
+    Done { checked, skipped: 1, unlinted: Some(display_path(path)), ..Done::default() }
+}
+
+/// A note's place when it is about a whole file or folder.
+fn at_file(path: &Path) -> Origin {
+    Origin::file(&SourceFile::new(path.to_path_buf(), String::new()), Span::default())
 }
 
 /// A file that looks like infrastructure and could not be read: linted,
@@ -115,7 +175,7 @@ fn broken(b: Broken, config: &Config) -> Done {
 fn checked(loaded: Loaded, config: &Config) -> Done {
     let linted = loaded.files.iter().map(|p| display_path(p)).collect();
     let called = loaded.called.clone();
-    Done { checked: check::check(loaded, config), linted, skipped: 0, called }
+    Done { checked: check::check(loaded, config), linted, skipped: 0, called, unlinted: None }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! What a run gives, lint or audit: the findings and notes, and the counts
 //! every output format ends with.
 
+use std::borrow::Cow;
+
 use crate::config::Config;
 use crate::finding::{Finding, Note, Severity};
 use crate::model::Origin;
@@ -13,6 +15,10 @@ pub struct Outcome {
     pub files: usize,
     /// Files seen and not linted (not a template, or not yet supported).
     pub skipped: usize,
+    /// Files named on the command line that may be infrastructure and were
+    /// not linted (each has a note): they fail the run like a finding
+    /// (CLI.md: fail closed).
+    pub unlinted: Vec<String>,
     pub notes: Vec<Note>,
     /// Findings silenced by a suppression (not in `findings`).
     pub suppressed: usize,
@@ -39,18 +45,21 @@ impl Outcome {
         for f in &mut self.findings {
             f.severity = config.severity_of(f.code, f.severity);
         }
-        self.findings.sort_by_cached_key(sort_key);
+        self.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     }
 
-    /// Whether a finding is at or above `threshold` (the exit status).
+    /// Whether a finding is at or above `threshold`, or a file named on the
+    /// command line went unlinted (the exit status).
     pub fn fails(&self, threshold: Option<Severity>) -> bool {
-        threshold.is_some_and(|t| self.findings.iter().any(|f| f.severity >= t))
+        threshold.is_some_and(|t| !self.unlinted.is_empty() || self.findings.iter().any(|f| f.severity >= t))
     }
 }
 
-fn sort_key(f: &Finding) -> (String, usize, &'static str, String) {
+/// File order: by path, offset, rule and words (borrowed, not copied: a
+/// large plan has a hundred thousand findings).
+fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, &str) {
     match &f.origin {
-        Origin::File { file, span } => (file.display_path(), span.start, f.code, f.message.clone()),
-        Origin::Live { id, .. } => (id.clone(), 0, f.code, f.message.clone()),
+        Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code, &f.message),
+        Origin::Live { id, .. } => (Cow::Borrowed(id.as_str()), 0, f.code, &f.message),
     }
 }

@@ -1,6 +1,8 @@
 //! The live audit against a real AWS-compatible server: moto, started on a
 //! free loopback port for each test and stopped after it (tests/run.sh
 //! installs it). Needs `--features audit`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 #![cfg(feature = "audit")]
 
 mod common;

@@ -2,6 +2,8 @@
 //! recorded finding stays recorded when its resource moves or the file is
 //! reformatted.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::path::Path;

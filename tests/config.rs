@@ -1,6 +1,8 @@
 //! `.sqsguard.yaml`: discovery upward from the working folder, `--config`,
 //! every setting changing what lint reports, and located validation errors.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::path::Path;

@@ -1,6 +1,8 @@
 //! The documentation says what the code does: the README's rule table is
 //! the catalog, and every Bad/Good example of a rule page lints as it says.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 #[test]

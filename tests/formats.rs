@@ -5,6 +5,8 @@
 //! an XML parser reads with the right counts, and live findings (no file)
 //! in every format.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::collections::BTreeMap;

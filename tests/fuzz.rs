@@ -4,6 +4,8 @@
 //! SQS000 — never panic. Deterministic (fixed seeds), so a failure
 //! reproduces; the seed is in the message.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

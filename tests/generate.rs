@@ -6,6 +6,8 @@
 //! After an intended change to the templates, regenerate the examples with
 //! `SQSGUARD_BLESS=1 cargo test --test generate` and review the diff.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::fs;

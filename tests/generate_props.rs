@@ -3,9 +3,12 @@
 //! with the code of a rule it would break. Never an invalid-spec error for
 //! a valid spec, never a panic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use sqsguard::generate::{self, Failure, Format, Request, Target};
+use sqsguard::error::Error;
+use sqsguard::generate::{self, Format, Request, Target};
 
 fn field_type() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
@@ -86,7 +89,7 @@ proptest! {
         std::fs::write(&path, serde_json::to_string_pretty(&spec).unwrap()).unwrap();
         for (target, format) in [(Target::CloudFormation, Format::Yaml), (Target::CloudFormation, Format::Json), (Target::Terraform, Format::Yaml)] {
             let config = Default::default();
-            let req = Request { spec: &path, target, format, output: None, force: false, templates: None, config: &config };
+            let req = Request { spec: &path, target, format, templates: None, config: &config };
             match generate::generate(&req) {
                 Ok(outputs) => {
                     for o in &outputs {
@@ -99,20 +102,20 @@ proptest! {
                         prop_assert!(parsed.is_ok(), "{} does not parse: {:?}\n{}", o.name, parsed.err(), o.text);
                     }
                 }
-                Err(Failure::Refused(problem)) => {
+                Err(problem @ Error::Refused { .. }) => {
                     let message = text(&problem);
                     prop_assert!(RULE_CODES.iter().any(|c| message.contains(c)), "refused without a rule code:\n{message}\n{spec:#}");
                     prop_assert!(!message.contains("does not pass sqsguard's own rules"), "self-check failed:\n{message}\n{spec:#}");
                 }
-                Err(Failure::Usage(problem)) => prop_assert!(false, "a valid spec was rejected:\n{}\n{spec:#}", text(&problem)),
+                Err(problem) => prop_assert!(false, "a valid spec was rejected:\n{}\n{spec:#}", text(&problem)),
             }
         }
     }
 }
 
 /// A failure's diagnostics and sentence, as words.
-fn text(problem: &generate::Problem) -> String {
-    let mut out: String = problem.findings.iter().map(|f| format!("{} {}\n", f.code, f.message)).collect();
-    out.push_str(problem.message.as_deref().unwrap_or_default());
+fn text(problem: &Error) -> String {
+    let mut out: String = problem.findings().iter().map(|f| format!("{} {}\n", f.code, f.message)).collect();
+    out.push_str(&problem.to_string());
     out
 }

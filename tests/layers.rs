@@ -2,6 +2,8 @@
 //! from modules of lower layers (lib.rs explains them), so there is no
 //! import cycle and a newcomer can read the code bottom-up.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["syntax"],
     &["model"],
     &["finding"],
+    &["error"],
     &["frontend"],
     &["rules"],
     &["config"],

@@ -2,6 +2,8 @@
 //! models as the audit fills them: queues located by URL, with counters
 //! and CloudWatch statistics.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 use sqsguard::model::{Attr, LiveQueue, Model, Origin, Queue, Redrive, Target};
 
 fn origin(name: &str) -> Origin {

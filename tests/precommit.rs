@@ -11,6 +11,8 @@
 //! a clone beside the store and names that clone and commit as `repo:` and
 //! `rev:` of the throwaway repository's .pre-commit-config.yaml.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::path::{Path, PathBuf};

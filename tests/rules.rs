@@ -3,6 +3,8 @@
 //! and with only CODE selected. Each bad fixture's diagnostics are
 //! snapshotted (exact locations + pretty report).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::path::Path;

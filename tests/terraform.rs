@@ -1,6 +1,8 @@
 //! Terraform: HCL modules (variables, tfvars, locals, local and registry
 //! modules), plan JSON, per-rule fixture modules, and hostile HCL.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::fs;

@@ -5,6 +5,8 @@
 //! machine. Where a tool is missing the test says so loudly and, under CI,
 //! fails.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
 mod common;
 
 use std::collections::BTreeSet;

@@ -41,13 +41,13 @@ pub struct Audit {
 
 /// Run the audit. `Err` is one line for the user: AWS cannot be reached,
 /// or there are no credentials or no Region.
-pub fn run(opts: &Options) -> Result<Audit, String> {
+pub fn run(opts: &Options) -> Result<Audit, crate::error::Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(audit(opts))
+        .map_err(|e| crate::error::Error::Aws(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(audit(opts)).map_err(crate::error::Error::Aws)
 }
 
 async fn audit(opts: &Options) -> Result<Audit, String> {

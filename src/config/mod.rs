@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
+use crate::error::Error;
 use crate::finding::Severity;
 use crate::model::{Origin, Payload, Value, payload};
 use crate::rules::{self, Filter, Options};
@@ -84,30 +85,21 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
     start.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file())
 }
 
-/// Why a config could not be used.
-#[derive(Debug)]
-pub enum Error {
-    /// The file cannot be read.
-    Unreadable { path: PathBuf, error: std::io::Error },
-    /// It is not a valid config: every problem, located in `file`.
-    Invalid { file: Source, problems: Vec<(Span, String)> },
-}
-
 /// What to do about an invalid config, for every problem.
 pub const HELP: &str = "see schemas/config.schema.json and the README's configuration section";
 
 /// Read and validate a config file.
 pub fn load(path: &Path) -> Result<Config, Error> {
-    let text = std::fs::read_to_string(path).map_err(|error| Error::Unreadable { path: path.to_path_buf(), error })?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let file = SourceFile::new(path.to_path_buf(), text);
-    let located = |problems: Vec<(Span, String)>| Error::Invalid { file: file.clone(), problems };
+    let located =
+        |problems: Vec<(Span, String)>| Error::Invalid { what: "invalid config", file: file.clone(), problems };
     let root = yaml::parse(&file).map_err(|e| located(vec![(e.span, e.message)]))?;
     // An empty file is an empty config.
     if matches!(root.kind, crate::syntax::Kind::Null) {
         return Ok(Config { path: Some(path.to_path_buf()), ..Config::default() });
     }
-    let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("the built-in schema is JSON");
-    let problems = crate::syntax::schema::validate(&schema, &root, "the config");
+    let problems = crate::syntax::schema::validate(SCHEMA, &root, "the config");
     if !problems.is_empty() {
         return Err(located(problems));
     }

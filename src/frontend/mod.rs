@@ -58,26 +58,48 @@ pub struct Broken {
     pub message: String,
 }
 
+/// A front-end that reads a file's text itself (a plan, too large for a
+/// tree): `None` when it is not its kind, `Some(Err)` when it is and
+/// cannot be read.
+type TextReader = fn(&Source) -> Option<Result<Loaded, Broken>>;
+
 /// A front-end that reads one parsed document, `None` when the document
 /// is not its kind.
 type DocumentReader = fn(&Source, &Node) -> Option<Loaded>;
 
-/// The front-ends for single documents, tried in order: a new one is one
-/// line here.
-const DOCUMENT_READERS: &[DocumentReader] = &[terraform::plan::load, cfn::load];
+/// The front-ends for single files, tried in order: a new one is one line
+/// here.
+const TEXT_READERS: &[TextReader] = &[terraform::plan::load];
+const DOCUMENT_READERS: &[DocumentReader] = &[cfn::load];
 
-/// What one YAML or JSON document is.
+/// What one YAML or JSON file is.
 pub enum Document {
     Loaded(Box<Loaded>),
     /// Parsed, but no front-end's kind (a workflow, a k8s manifest).
     Other,
     /// It does not parse.
     Unparsable(syntax::ParseError),
+    /// A front-end knows its kind and cannot read it (a truncated plan).
+    Broken(Broken),
 }
 
-/// Parse `file` (JSON or YAML, by extension or content) and read it with
-/// the first front-end that knows its kind.
+/// Read `file` with the first front-end that knows its kind: those that
+/// read text first, then (parsed as JSON or YAML, by extension or
+/// content) those that read a tree.
 pub fn document(file: &Source) -> Document {
+    for read in TEXT_READERS {
+        match read(file) {
+            Some(Ok(loaded)) => return Document::Loaded(Box::new(loaded)),
+            Some(Err(broken)) => return Document::Broken(broken),
+            None => {}
+        }
+    }
+    // What is not a plan is a template: past its limit, not parsed.
+    let size = file.text.len() as u64;
+    if size > crate::source::MAX_TEMPLATE_BYTES {
+        let message = crate::source::too_large(size, crate::source::MAX_TEMPLATE_BYTES);
+        return Document::Unparsable(syntax::ParseError { message, span: Span::new(0, 0) });
+    }
     let parsed = if is_json(file) { syntax::json::parse(file) } else { syntax::yaml::parse(file) };
     let root = match parsed {
         Ok(root) => root,
@@ -110,6 +132,17 @@ pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv:
     let Some(map) = map else {
         return Attr::absent(Origin::file(file, absent_at));
     };
+    let value_of = |v: &R| if v.v == RV::NoValue || v.v == RV::Null { Value::Absent } else { conv(v) };
+    // Nothing conditional (most values): one alternative, no search for them.
+    if !matches!(map.v, RV::If { .. }) {
+        match map.entry(key) {
+            None => return Attr::absent(Origin::file(file, absent_at)),
+            Some((_, v)) if !matches!(v.v, RV::If { .. }) => {
+                return Attr::single(value_of(v), Origin::file(file, v.span));
+            }
+            Some(_) => {}
+        }
+    }
     let mut alts = Vec::new();
     for (w, m) in map.alternatives() {
         match m.entry(key) {
@@ -117,8 +150,7 @@ pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv:
             Some((_, v)) => {
                 for (w2, v) in v.alternatives() {
                     let Some(when) = w.and(&w2) else { continue };
-                    let value = if v.v == RV::NoValue || v.v == RV::Null { Value::Absent } else { conv(v) };
-                    alts.push(Alt { value, origin: Origin::file(file, v.span), when });
+                    alts.push(Alt { value: value_of(v), origin: Origin::file(file, v.span), when });
                 }
             }
         }

@@ -8,7 +8,8 @@
 //! 3. `render`: laid out through the handlebars templates;
 //! 4. the output is parsed back and linted with the same rules as
 //!    `sqsguard lint`; any finding aborts (a bug, or a broken --templates);
-//! 5. files are written atomically, never over existing ones without --force.
+//! 5. files are written atomically, never over existing ones without --force
+//!    (or printed, by the command line).
 
 pub mod plan;
 pub mod render;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::check;
 use crate::config::Config;
+use crate::error::Error;
 use crate::finding::{Finding, Severity};
 use crate::frontend::{self, Document, terraform};
 use crate::model::{Field, Origin};
@@ -42,61 +44,33 @@ pub struct Request<'a> {
     pub spec: &'a Path,
     pub target: Target,
     pub format: Format,
-    /// `None`: standard output.
-    pub output: Option<&'a Path>,
-    pub force: bool,
     pub templates: Option<&'a Path>,
     /// The settings of the `.sqsguard.yaml` that applies where the output
     /// goes: the output must pass `lint` there.
     pub config: &'a Config,
 }
 
-/// What went wrong, as the exit status CLI.md gives it.
-#[derive(Debug)]
-pub enum Failure {
-    /// The spec is invalid, unreadable, or files would be overwritten: exit 2.
-    Usage(Problem),
-    /// The spec would break a rule (or the output fails its own lint): exit 1.
-    Refused(Problem),
-}
-
-/// Why nothing was generated: located diagnostics, then a sentence.
-#[derive(Debug, Default)]
-pub struct Problem {
-    pub findings: Vec<Finding>,
-    pub message: Option<String>,
-}
-
-impl Problem {
-    fn said(message: impl Into<String>) -> Self {
-        Problem { findings: Vec::new(), message: Some(message.into()) }
-    }
-}
-
 /// The generated files, in order.
-pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Failure> {
+pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Error> {
     let file = crate::source::read(req.spec)
-        .map_err(|e| Failure::Usage(Problem::said(format!("{}: {}", req.spec.display(), e.message))))?;
+        .map_err(|e| Error::Unusable { path: req.spec.to_path_buf(), message: e.message })?;
     let root = crate::syntax::yaml::parse(&file)
-        .map_err(|e| Failure::Usage(located(&file, vec![(e.span, e.message, "fix the YAML".into())])))?;
+        .map_err(|e| located(&file, vec![(e.span, e.message, "fix the YAML".into())]))?;
     validate_schema(&file, &root)?;
-    let spec = spec::read(&root).map_err(|(m, s)| Failure::Usage(located(&file, vec![(s, m, String::new())])))?;
+    let spec = spec::read(&root).map_err(|(m, s)| located(&file, vec![(s, m, String::new())]))?;
     let problems = spec_problems(&spec);
     if !problems.is_empty() {
-        return Err(Failure::Usage(located(&file, problems)));
+        return Err(located(&file, problems));
     }
-    let plan = plan::plan(&spec, &req.config.options).map_err(|refusals| Failure::Refused(refused(&file, refusals)))?;
+    let plan = plan::plan(&spec, &req.config.options).map_err(|refusals| refused(&file, refusals))?;
 
-    let hb = render::registry(req.templates).map_err(|e| Failure::Usage(Problem::said(e)))?;
+    let hb = render::registry(req.templates).map_err(Error::Usage)?;
     let outputs: Vec<render::Output> = match req.target {
         Target::CloudFormation => {
-            let yaml =
-                render::render(&hb, "cloudformation.yaml", &plan).map_err(|e| Failure::Usage(Problem::said(e)))?;
+            let yaml = render::render(&hb, "cloudformation.yaml", &plan).map_err(Error::Usage)?;
             let (text, ext) = match req.format {
                 Format::Yaml => (yaml, "yaml"),
-                Format::Json => {
-                    (render::cloudformation_json(&yaml).map_err(|e| Failure::Refused(Problem::said(e)))?, "json")
-                }
+                Format::Json => (render::cloudformation_json(&yaml).map_err(said_refused)?, "json"),
             };
             vec![render::Output { name: format!("{}.{ext}", plan.pipeline), text }]
         }
@@ -104,25 +78,30 @@ pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Failure> {
             .iter()
             .map(|t| render::render(&hb, t, &plan).map(|text| render::Output { name: t.to_string(), text }))
             .collect::<Result<_, _>>()
-            .map_err(|e| Failure::Usage(Problem::said(e)))?,
+            .map_err(Error::Usage)?,
     };
     self_check(&outputs, req)?;
     Ok(outputs)
 }
 
+/// A refusal that is one sentence.
+fn said_refused(message: String) -> Error {
+    Error::Refused { findings: Vec::new(), message: Some(message) }
+}
+
 /// Lint what was generated with the rules `lint` uses, and the settings of
 /// the project it goes to: the generator promises output that passes them.
-fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Failure> {
+fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Error> {
     let sources: Vec<Source> =
         outputs.iter().map(|o| SourceFile::new(PathBuf::from(&o.name), o.text.clone())).collect();
     let loaded = match req.target {
         Target::CloudFormation => match frontend::document(&sources[0]) {
             Document::Loaded(loaded) => *loaded,
-            Document::Other | Document::Unparsable(_) => {
-                return Err(Failure::Refused(Problem::said(format!(
+            Document::Other | Document::Unparsable(_) | Document::Broken(_) => {
+                return Err(said_refused(format!(
                     "the generated {} does not parse as a CloudFormation template (check --templates)",
                     outputs[0].name
-                ))));
+                )));
             }
         },
         Target::Terraform => terraform::load_sources(sources),
@@ -132,50 +111,52 @@ fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Failu
     if findings.is_empty() {
         return Ok(());
     }
-    Err(Failure::Refused(Problem {
+    Err(Error::Refused {
         findings,
         message: Some(
             "the generated output does not pass sqsguard's own rules, so nothing was written (a bug in sqsguard, or in the --templates used)".into(),
         ),
-    }))
+    })
 }
 
-/// Write the outputs to `dir` (atomically), or to standard output.
-pub fn write(outputs: &[render::Output], req: &Request<'_>) -> Result<Vec<PathBuf>, Failure> {
-    let Some(dir) = req.output else {
-        let mut out = std::io::stdout().lock();
-        for (i, o) in outputs.iter().enumerate() {
-            if outputs.len() > 1 {
-                let _ = writeln!(out, "{}# ---- {} ----", if i > 0 { "\n" } else { "" }, o.name);
-            }
-            let _ = out.write_all(o.text.as_bytes());
+/// The outputs as one text for standard output: each file under a
+/// `# ---- name ----` line when there are several.
+pub fn concatenated(outputs: &[render::Output]) -> String {
+    let mut out = String::new();
+    for (i, o) in outputs.iter().enumerate() {
+        if outputs.len() > 1 {
+            out.push_str(&format!("{}# ---- {} ----\n", if i > 0 { "\n" } else { "" }, o.name));
         }
-        return Ok(Vec::new());
-    };
-    let usage = |text: String| Failure::Usage(Problem::said(text));
-    std::fs::create_dir_all(dir).map_err(|e| usage(format!("{}: {e}", dir.display())))?;
+        out.push_str(&o.text);
+    }
+    out
+}
+
+/// Write the outputs to `dir`, each file atomically, none over an existing
+/// file unless `force`.
+pub fn write(outputs: &[render::Output], dir: &Path, force: bool) -> Result<Vec<PathBuf>, Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let paths: Vec<PathBuf> = outputs.iter().map(|o| dir.join(&o.name)).collect();
     let existing: Vec<String> = paths.iter().filter(|p| p.exists()).map(|p| p.display().to_string()).collect();
-    if !existing.is_empty() && !req.force {
-        return Err(usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
+    if !existing.is_empty() && !force {
+        return Err(Error::Usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
     }
     for (o, path) in outputs.iter().zip(&paths) {
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| usage(format!("{}: {e}", dir.display())))?;
-        tmp.write_all(o.text.as_bytes()).map_err(|e| usage(format!("{}: {e}", path.display())))?;
-        tmp.persist(path).map_err(|e| usage(format!("{}: {}", path.display(), e.error)))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+        tmp.write_all(o.text.as_bytes()).map_err(|e| Error::io(path, e))?;
+        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     }
     Ok(paths)
 }
 
-fn validate_schema(file: &Source, root: &crate::syntax::Node) -> Result<(), Failure> {
-    let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("the built-in schema is JSON");
-    let problems: Vec<_> = crate::syntax::schema::validate(&schema, root, "the spec")
+fn validate_schema(file: &Source, root: &crate::syntax::Node) -> Result<(), Error> {
+    let problems: Vec<_> = crate::syntax::schema::validate(SCHEMA, root, "the spec")
         .into_iter()
         .map(|(span, message)| {
             (span, message, "see schemas/pipeline.schema.json and the README's spec reference".to_string())
         })
         .collect();
-    if problems.is_empty() { Ok(()) } else { Err(Failure::Usage(located(file, problems))) }
+    if problems.is_empty() { Ok(()) } else { Err(located(file, problems)) }
 }
 
 /// Settings the schema cannot express but that make no pipeline.
@@ -242,7 +223,7 @@ fn spec_problems(spec: &spec::Spec) -> Vec<(Span, String, String)> {
 }
 
 /// Problems with the spec, located in it.
-fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Problem {
+fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
     let findings = problems
         .into_iter()
         .map(|(span, message, fix)| Finding {
@@ -257,11 +238,11 @@ fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Problem {
             remedy: None,
         })
         .collect();
-    Problem { findings, message: None }
+    Error::Spec { findings, message: None }
 }
 
 /// Settings that would break a rule, as that rule's findings.
-fn refused(file: &Source, refusals: Vec<plan::Refusal>) -> Problem {
+fn refused(file: &Source, refusals: Vec<plan::Refusal>) -> Error {
     let findings = refusals
         .into_iter()
         .filter_map(|r| {
@@ -270,5 +251,8 @@ fn refused(file: &Source, refusals: Vec<plan::Refusal>) -> Problem {
             Some(rule.finding("", &Origin::file(file, r.span), r.message, fix).with_severity(Severity::Error))
         })
         .collect();
-    Problem { findings, message: Some("refused: the spec would break these rules, so nothing was written".into()) }
+    Error::Refused {
+        findings,
+        message: Some("refused: the spec would break these rules, so nothing was written".into()),
+    }
 }

@@ -1,14 +1,16 @@
 //! `--format json`: one document, exactly the shape of shared/CLI.md.
 
 use serde::Serialize;
+use serde::ser::SerializeSeq;
 
 use super::{Summary, location};
+use crate::finding::Finding;
 use crate::outcome::Outcome;
 
 #[derive(Serialize)]
 struct Document<'a> {
     version: u32,
-    findings: Vec<JsonFinding<'a>>,
+    findings: Findings<'a>,
     summary: Summary,
     /// Not findings: things worth knowing (a module that was not analysed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -43,33 +45,45 @@ struct JsonFinding<'a> {
     fix: &'a str,
 }
 
-pub fn render(outcome: &Outcome) -> String {
-    let findings = outcome
-        .findings
-        .iter()
-        .map(|f| {
-            let loc = location(f);
-            let (account, region) = match &f.origin {
-                crate::model::Origin::Live { account, region, .. } => (account.as_deref(), region.as_deref()),
-                crate::model::Origin::File { .. } => (None, None),
-            };
-            JsonFinding {
-                rule: f.code,
-                name: f.name,
-                severity: f.severity.as_str(),
-                file: loc.as_ref().map(|l| l.file.clone()),
-                line: loc.as_ref().map(|l| l.line),
-                column: loc.as_ref().map(|l| l.column),
-                end_line: loc.as_ref().map(|l| l.end_line),
-                end_column: loc.as_ref().map(|l| l.end_column),
-                resource: &f.resource,
-                account,
-                region,
-                message: &f.message,
-                fix: &f.fix,
-            }
-        })
-        .collect();
+/// The findings, each turned into its JSON shape as it is written: a run
+/// of a hundred thousand findings is never copied whole.
+struct Findings<'a>(&'a [Finding]);
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for f in self.0 {
+            seq.serialize_element(&shape(f))?;
+        }
+        seq.end()
+    }
+}
+
+fn shape(f: &Finding) -> JsonFinding<'_> {
+    let loc = location(f);
+    let (account, region) = match &f.origin {
+        crate::model::Origin::Live { account, region, .. } => (account.as_deref(), region.as_deref()),
+        crate::model::Origin::File { .. } => (None, None),
+    };
+    JsonFinding {
+        rule: f.code,
+        name: f.name,
+        severity: f.severity.as_str(),
+        file: loc.as_ref().map(|l| l.file.clone()),
+        line: loc.as_ref().map(|l| l.line),
+        column: loc.as_ref().map(|l| l.column),
+        end_line: loc.as_ref().map(|l| l.end_line),
+        end_column: loc.as_ref().map(|l| l.end_column),
+        resource: &f.resource,
+        account,
+        region,
+        message: &f.message,
+        fix: &f.fix,
+    }
+}
+
+/// The document, written as it is serialized.
+pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let notes = outcome
         .notes
         .iter()
@@ -83,8 +97,7 @@ pub fn render(outcome: &Outcome) -> String {
             }
         })
         .collect();
-    let doc = Document { version: 1, findings, summary: Summary::of(outcome), notes };
-    let mut out = serde_json::to_string_pretty(&doc).expect("findings serialize");
-    out.push('\n');
-    out
+    let doc = Document { version: 1, findings: Findings(&outcome.findings), summary: Summary::of(outcome), notes };
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }

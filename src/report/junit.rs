@@ -36,7 +36,7 @@ struct Cases<'a> {
     notes: Vec<String>,
 }
 
-pub fn render(outcome: &Outcome) -> String {
+pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut suites: BTreeMap<Suite, Cases> = BTreeMap::new();
     for file in &outcome.linted {
         suites.entry(Suite::File(file.clone())).or_default();
@@ -66,7 +66,7 @@ pub fn render(outcome: &Outcome) -> String {
         }
         report.add_test_suite(ts);
     }
-    report.to_string().expect("JUnit XML serializes to a string")
+    report.serialize(out).map_err(std::io::Error::other)
 }
 
 fn suite_of(origin: &Origin) -> Suite {

@@ -24,15 +24,24 @@ pub enum Format {
     Github,
 }
 
-/// The whole output of a run, in `format`.
-pub fn render(format: Format, outcome: &Outcome) -> String {
-    match format {
+/// Write the whole output of a run, in `format`.
+pub fn write(format: Format, outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let text = match format {
+        Format::Json => return json::write(outcome, out),
+        Format::Sarif => return sarif::write(outcome, out),
+        Format::Junit => return junit::write(outcome, out),
         Format::Pretty(style) => pretty::render(outcome, style),
-        Format::Json => json::render(outcome),
-        Format::Sarif => sarif::render(outcome),
-        Format::Junit => junit::render(outcome),
         Format::Github => github::render(outcome),
-    }
+    };
+    out.write_all(text.as_bytes())
+}
+
+/// The whole output of a run, in `format`, as text.
+pub fn render(format: Format, outcome: &Outcome) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail; serialization of our own types neither.
+    let _ = write(format, outcome, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The totals every format ends with.
@@ -50,6 +59,14 @@ pub struct Summary {
     /// Audit only: AWS operations sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_calls: Option<usize>,
+    /// Files named on the command line that may be infrastructure and were
+    /// not linted (they fail the run).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_linted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -64,6 +81,7 @@ impl Summary {
             suppressed: outcome.suppressed,
             baselined: outcome.baselined,
             api_calls: outcome.api_calls,
+            not_linted: outcome.unlinted.len(),
         }
     }
 }

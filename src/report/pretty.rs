@@ -59,8 +59,9 @@ pub fn summary_line(s: &Summary) -> String {
     let calls = s.api_calls.map(|n| format!(", {n} API calls")).unwrap_or_default();
     let suppressed = if s.suppressed > 0 { format!(", {} suppressed", s.suppressed) } else { String::new() };
     let baselined = s.baselined.map(|n| format!(", {n} in the baseline")).unwrap_or_default();
+    let not_linted = if s.not_linted > 0 { format!(", {} named but not linted", s.not_linted) } else { String::new() };
     format!(
-        "sqsguard: {}, {}, {} in {} ({} skipped{suppressed}{baselined}{calls})",
+        "sqsguard: {}, {}, {} in {} ({} skipped{not_linted}{suppressed}{baselined}{calls})",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos"),
@@ -79,6 +80,8 @@ struct Report<'a> {
 impl<'a> Report<'a> {
     fn new(finding: &'a Finding) -> Self {
         let (source, label) = match &finding.origin {
+            // A plan too large to keep in memory: its place, without a snippet.
+            Origin::File { file, .. } if file.is_detached() => (None, None),
             Origin::File { file, span } => {
                 let source = Window { file: file.clone(), name: file.display_path() };
                 let len = span.len().max(usize::from(!file.text.is_empty() && span.start < file.text.len()));
@@ -94,6 +97,10 @@ impl<'a> Report<'a> {
         };
         let title = match &finding.origin {
             Origin::Live { id, .. } => format!("{} ({id})", finding.message),
+            Origin::File { file, span } if file.is_detached() => {
+                let l = file.location(*span);
+                format!("{} ({}:{}:{})", finding.message, l.file, l.line, l.column)
+            }
             Origin::File { .. } => finding.message.clone(),
         };
         Report { finding, title, source, label }

@@ -180,7 +180,7 @@ struct Notification {
     locations: Vec<Location>,
 }
 
-pub fn render(outcome: &Outcome) -> String {
+pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let notifications = outcome
         .notes
         .iter()
@@ -210,9 +210,8 @@ pub fn render(outcome: &Outcome) -> String {
         properties: RunProperties { summary: Summary::of(outcome) },
     };
     let log = Log { schema: SCHEMA_URI, version: "2.1.0", runs: vec![run] };
-    let mut out = serde_json::to_string_pretty(&log).expect("SARIF serializes");
-    out.push('\n');
-    out
+    serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 fn descriptor(rule: &Rule) -> ReportingDescriptor {

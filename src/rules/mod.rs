@@ -6,8 +6,10 @@
 //! [`Dialect`]. The registry [`ALL`] lists them in code order. The codes,
 //! names and severities are public contract (RULES.md).
 
-use std::collections::HashSet;
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use rayon::prelude::*;
 
 use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
@@ -156,46 +158,59 @@ pub fn selects_any(selector: &str) -> bool {
     ALL.iter().any(|r| selects(selector, r.code))
 }
 
-/// Run every rule over a model.
+/// Run every rule over a model (in parallel: each rule only reads it),
+/// findings in rule order.
 pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
     let index = Index::new(model);
     let cx = Context { model, index: &index, options };
-    let mut findings = Findings::default();
-    for rule in ALL {
-        (rule.check)(&cx, &mut findings);
+    let per_rule: Vec<Vec<Finding>> = ALL
+        .par_iter()
+        .map(|rule| {
+            let mut findings = Findings::default();
+            (rule.check)(&cx, &mut findings);
+            findings.into_vec()
+        })
+        .collect();
+    let mut out = Vec::with_capacity(per_rule.iter().map(Vec::len).sum());
+    for findings in per_rule {
+        out.extend(findings);
     }
-    findings.into_vec()
+    out
 }
 
-/// Where rules put what they find.
+/// Where a rule puts what it finds.
 #[derive(Default)]
 pub struct Findings {
     out: Vec<Finding>,
-    seen: HashSet<(&'static str, String, String, Place)>,
-}
-
-/// Where a finding points, for telling duplicates apart.
-#[derive(PartialEq, Eq, Hash)]
-enum Place {
-    File(PathBuf, usize, usize),
-    Live(String),
+    /// The findings by a hash of what makes two the same, to tell a repeat.
+    seen: HashMap<u64, Vec<usize>>,
 }
 
 impl Findings {
     /// Add a finding. Alternatives that land on the same spot with the
     /// same words are one finding.
     pub fn push(&mut self, finding: Finding) {
-        let place = match &finding.origin {
-            Origin::File { file, span } => Place::File(file.path.clone(), span.start, span.end),
-            Origin::Live { id, .. } => Place::Live(id.clone()),
-        };
-        if self.seen.insert((finding.code, finding.resource.clone(), finding.message.clone(), place)) {
-            self.out.push(finding);
+        let mut h = std::hash::DefaultHasher::new();
+        identity(&finding).hash(&mut h);
+        let slot = self.seen.entry(h.finish()).or_default();
+        if slot.iter().any(|&i| identity(&self.out[i]) == identity(&finding)) {
+            return;
         }
+        slot.push(self.out.len());
+        self.out.push(finding);
     }
 
     pub fn into_vec(self) -> Vec<Finding> {
         self.out
+    }
+}
+
+/// What makes two findings of a rule the same: the resource, the words
+/// and the spot.
+fn identity(f: &Finding) -> (&str, &str, &std::path::Path, usize, usize, &str) {
+    match &f.origin {
+        Origin::File { file, span } => (&f.resource, &f.message, &file.path, span.start, span.end, ""),
+        Origin::Live { id, .. } => (&f.resource, &f.message, std::path::Path::new(""), 0, 0, id),
     }
 }
 

@@ -11,7 +11,10 @@ mod read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use read::{MAX_FILE_BYTES, Unreadable, has_infra_extension, looks_like_infrastructure, read};
+pub use read::{
+    MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, Unreadable, has_infra_extension, limit_for, looks_like_infrastructure, read,
+    too_large,
+};
 
 /// A half-open byte range `start..end` into a source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -65,6 +68,8 @@ pub struct SourceFile {
     /// text. Columns count characters, and a plan JSON is one line of
     /// megabytes: with this, a column costs a binary search, not a scan.
     wide: Vec<(usize, usize)>,
+    /// The text's length; the text itself may be gone (see [`SourceFile::detached`]).
+    len: usize,
 }
 
 pub type Source = Arc<SourceFile>;
@@ -86,7 +91,41 @@ impl SourceFile {
                 wide.push((i, extra));
             }
         }
-        Arc::new(SourceFile { path: path.into(), text, line_starts, wide })
+        let len = text.len();
+        Arc::new(SourceFile { path: path.into(), text, line_starts, wide, len })
+    }
+
+    /// The same file's positions without its text: what findings about a
+    /// plan of hundreds of megabytes keep, so the text can be freed once it
+    /// is read. Locations still work; the text is empty.
+    pub fn detached(file: &SourceFile) -> Source {
+        Arc::new(SourceFile {
+            path: file.path.clone(),
+            text: String::new(),
+            line_starts: file.line_starts.clone(),
+            wide: file.wide.clone(),
+            len: file.len,
+        })
+    }
+
+    /// True when the text is gone (see [`SourceFile::detached`]).
+    pub fn is_detached(&self) -> bool {
+        self.text.len() != self.len
+    }
+
+    /// Whether a byte offset starts a character (what the text would say).
+    fn is_char_boundary(&self, at: usize) -> bool {
+        if at >= self.len {
+            return true;
+        }
+        if !self.is_detached() {
+            return self.text.is_char_boundary(at);
+        }
+        // A wide character covers start+1 ..= start+extra.
+        let n = self.wide.partition_point(|&(i, _)| i < at);
+        let Some(&(start, through)) = n.checked_sub(1).and_then(|k| self.wide.get(k)) else { return true };
+        let before = n.checked_sub(2).and_then(|k| self.wide.get(k)).map_or(0, |&(_, e)| e);
+        at > start + (through - before)
     }
 
     pub fn path(&self) -> &Path {
@@ -106,7 +145,7 @@ impl SourceFile {
 
     /// The 0-based index of the line holding a byte offset.
     pub fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset.min(self.text.len())) {
+        match self.line_starts.binary_search(&offset.min(self.len)) {
             Ok(i) => i,
             Err(i) => i - 1,
         }
@@ -122,7 +161,7 @@ impl SourceFile {
     pub fn offset_of_char_column(&self, line: usize, char_col: usize) -> usize {
         let start = self.line_start(line);
         let line_idx = line.saturating_sub(1).min(self.line_starts.len() - 1);
-        let end = self.line_starts.get(line_idx + 1).map_or(self.text.len(), |next| next - 1);
+        let end = self.line_starts.get(line_idx + 1).map_or(self.len, |next| next - 1);
         // The first byte offset at or after `start` whose characters since
         // `start` reach `char_col`: chars(start..x) grows with x.
         let (mut lo, mut hi) = (start, end.max(start));
@@ -130,8 +169,8 @@ impl SourceFile {
             let mid = lo + (hi - lo) / 2;
             if self.chars_between(start, mid) < char_col { lo = mid + 1 } else { hi = mid }
         }
-        let mut at = lo.min(self.text.len());
-        while !self.text.is_char_boundary(at) {
+        let mut at = lo.min(self.len);
+        while !self.is_char_boundary(at) {
             at += 1;
         }
         at
@@ -154,11 +193,11 @@ impl SourceFile {
 
     /// 1-based line and character column of a byte offset.
     pub fn position(&self, offset: usize) -> Position {
-        let offset = offset.min(self.text.len());
+        let offset = offset.min(self.len);
         let line_idx = self.line_index(offset);
         let start = self.line_starts[line_idx];
         let mut end = offset;
-        while !self.text.is_char_boundary(end) {
+        while !self.is_char_boundary(end) {
             end -= 1;
         }
         Position { line: line_idx + 1, column: self.chars_between(start, end) + 1 }
@@ -172,8 +211,8 @@ impl SourceFile {
         if span.is_empty() {
             return (start, start);
         }
-        let mut last = span.end.min(self.text.len()).saturating_sub(1).max(span.start);
-        while last > span.start && !self.text.is_char_boundary(last) {
+        let mut last = span.end.min(self.len).saturating_sub(1).max(span.start);
+        while last > span.start && !self.is_char_boundary(last) {
             last -= 1;
         }
         (start, self.position(last))
@@ -194,8 +233,9 @@ impl SourceFile {
     }
 }
 
+/// The offset after each newline (std's search for a char is memchr).
 fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1)
+    text.match_indices('\n').map(|(i, _)| i + 1)
 }
 
 #[cfg(test)]
@@ -229,6 +269,20 @@ mod tests {
         let counts: Vec<usize> = (0..=g.text.len()).map(|x| g.chars_between(0, x)).collect();
         assert_eq!(counts, vec![0, 1, 1, 1, 2, 2, 2, 3]);
         assert_eq!(g.offset_of_char_column(1, 1), 3);
+    }
+
+    #[test]
+    fn a_detached_file_locates_as_the_text_did() {
+        let text = "a: 1\nné: [é, x]\n€€\n";
+        let f = SourceFile::new("t.yaml", text.to_string());
+        let d = SourceFile::detached(&f);
+        assert!(d.is_detached() && !f.is_detached());
+        for start in 0..=text.len() {
+            for end in start..=text.len() {
+                let span = Span::new(start, end);
+                assert_eq!(d.location(span), f.location(span), "{span:?}");
+            }
+        }
     }
 
     #[test]

@@ -7,9 +7,28 @@ use std::path::Path;
 
 use super::{Source, SourceFile, Span};
 
-/// Files larger than this are not parsed. CloudFormation itself accepts
-/// template bodies of at most 1 MB (S3-hosted); CDK output stays well below.
-pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+/// The most sqsguard reads of a template or module file: CloudFormation
+/// itself accepts template bodies of at most 1 MB (S3-hosted), and CDK
+/// output stays well below. Past it a file is an SQS000, never a skip.
+pub const MAX_TEMPLATE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// The most sqsguard reads of a `.json` file, which may be a Terraform
+/// plan: the plans of real estates run to hundreds of megabytes.
+pub const MAX_PLAN_BYTES: u64 = 4 * 1024 * 1024 * 1024;
+
+/// The most sqsguard reads of `path`, by what it may be.
+pub fn limit_for(path: &Path) -> u64 {
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) { MAX_PLAN_BYTES } else { MAX_TEMPLATE_BYTES }
+}
+
+/// Why a file of `size` bytes was not parsed.
+pub fn too_large(size: u64, limit: u64) -> String {
+    format!(
+        "file is {:.1} MiB, larger than the {} MiB sqsguard reads of a template; it was not parsed",
+        size as f64 / 1048576.0,
+        limit / 1048576
+    )
+}
 
 /// Extensions worth opening when walking a folder.
 const EXTENSIONS: &[&str] = &["yaml", "yml", "json", "template", "tf"];
@@ -35,14 +54,11 @@ pub fn read(path: &Path) -> Result<Source, Unreadable> {
         message,
         infrastructure,
     };
-    let bytes = match read_limited(path) {
+    let limit = limit_for(path);
+    let bytes = match read_limited(path, limit) {
         Ok(Contents::All(bytes)) => bytes,
         Ok(Contents::TooLarge { size, head }) => {
-            let message = format!(
-                "file is {:.1} MiB, larger than the {} MiB sqsguard reads; it was not parsed",
-                size as f64 / 1048576.0,
-                MAX_FILE_BYTES / 1048576
-            );
+            let message = too_large(size, limit);
             return Err(unreadable(String::new(), Span::default(), message, looks_like_infrastructure(path, &head)));
         }
         Err(message) => return Err(unreadable(String::new(), Span::default(), message, has_infra_extension(path))),
@@ -66,15 +82,15 @@ enum Contents {
     TooLarge { size: u64, head: Vec<u8> },
 }
 
-/// Read a file unless it is over [`MAX_FILE_BYTES`] (then only its head,
-/// to tell whether it is worth an error). Errors are plain sentences.
-fn read_limited(path: &Path) -> Result<Contents, String> {
+/// Read a file unless it is over `limit` (then only its head, to tell
+/// whether it is worth an error). Errors are plain sentences.
+fn read_limited(path: &Path, limit: u64) -> Result<Contents, String> {
     let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
     let meta = f.metadata().map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
     if meta.is_dir() {
         return Err("is a directory, not a file".to_string());
     }
-    if meta.len() > MAX_FILE_BYTES {
+    if meta.len() > limit {
         let mut head = vec![0; 64 * 1024];
         let n = f.read(&mut head).unwrap_or(0);
         head.truncate(n);
@@ -82,10 +98,10 @@ fn read_limited(path: &Path) -> Result<Contents, String> {
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     f.by_ref()
-        .take(MAX_FILE_BYTES + 1)
+        .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    if bytes.len() as u64 > limit {
         let size = bytes.len() as u64;
         bytes.truncate(64 * 1024);
         return Ok(Contents::TooLarge { size, head: bytes });

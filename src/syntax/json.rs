@@ -8,6 +8,12 @@ use super::{Entry, Kind, MAX_DEPTH, Node, ParseError};
 use crate::source::{SourceFile, Span};
 
 pub fn parse(file: &SourceFile) -> Result<Node, ParseError> {
+    parse_at(&file.text, 0)
+}
+
+/// Parse `text`, a piece of a file that starts at byte `base` of it: the
+/// spans are the file's.
+pub fn parse_at(text: &str, base: usize) -> Result<Node, ParseError> {
     let strict = ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,
@@ -20,21 +26,21 @@ pub fn parse(file: &SourceFile) -> Result<Node, ParseError> {
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let parsed = parse_to_ast(&file.text, &CollectOptions::default(), &strict).map_err(|e| {
+    let parsed = parse_to_ast(text, &CollectOptions::default(), &strict).map_err(|e| {
         let r = e.range();
         ParseError {
             message: format!("JSON syntax error: {}", e.kind()),
-            span: Span::new(r.start.min(file.text.len()), r.end.min(file.text.len())),
+            span: Span::new(base + r.start.min(text.len()), base + r.end.min(text.len())),
         }
     })?;
     match parsed.value {
-        Some(value) => convert(&value, 0),
-        None => Ok(Node::new(Kind::Null, Span::default())),
+        Some(value) => convert(&value, 0, base),
+        None => Ok(Node::new(Kind::Null, Span::new(base, base))),
     }
 }
 
-fn convert(value: &Value<'_>, depth: usize) -> Result<Node, ParseError> {
-    let span = |r: &jsonc_parser::common::Range| Span::new(r.start, r.end);
+fn convert(value: &Value<'_>, depth: usize, base: usize) -> Result<Node, ParseError> {
+    let span = |r: &jsonc_parser::common::Range| Span::new(base + r.start, base + r.end);
     if depth > MAX_DEPTH {
         let r = match value {
             Value::Object(o) => &o.range,
@@ -49,7 +55,7 @@ fn convert(value: &Value<'_>, depth: usize) -> Result<Node, ParseError> {
         Value::BooleanLit(b) => Node::new(Kind::Bool(b.value), span(&b.range)),
         Value::NullKeyword(n) => Node::new(Kind::Null, span(&n.range)),
         Value::Array(a) => {
-            let items = a.elements.iter().map(|v| convert(v, depth + 1)).collect::<Result<_, _>>()?;
+            let items = a.elements.iter().map(|v| convert(v, depth + 1, base)).collect::<Result<_, _>>()?;
             Node::new(Kind::Seq(items), span(&a.range))
         }
         Value::Object(o) => {
@@ -62,7 +68,7 @@ fn convert(value: &Value<'_>, depth: usize) -> Result<Node, ParseError> {
                 entries.push(Entry {
                     key: p.name.as_str().to_string(),
                     key_span: span(key_range),
-                    value: convert(&p.value, depth + 1)?,
+                    value: convert(&p.value, depth + 1, base)?,
                 });
             }
             Node::new(Kind::Map(entries), span(&o.range))
@@ -95,6 +101,15 @@ mod tests {
         let err = parse(&f).unwrap_err();
         assert!(err.message.starts_with("JSON syntax error"), "{}", err.message);
         assert_eq!(f.position(err.span.start).line, 3);
+    }
+
+    #[test]
+    fn a_piece_keeps_the_files_offsets() {
+        let text = "xx{\"a\": [1]}";
+        let n = parse_at(&text[2..], 2).unwrap();
+        let a = n.entry("a").unwrap();
+        assert_eq!(&text[a.key_span.start..a.key_span.end], "\"a\"");
+        assert_eq!(&text[a.value.span.start..a.value.span.end], "[1]");
     }
 
     #[test]

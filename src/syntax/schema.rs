@@ -5,9 +5,17 @@ use super::{Kind, Node};
 use crate::source::Span;
 
 /// What is wrong, where: one entry per schema error. `whole` names the
-/// document in errors about its root ("the spec").
-pub fn validate(schema: &serde_json::Value, root: &Node, whole: &str) -> Vec<(Span, String)> {
-    let validator = jsonschema::validator_for(schema).expect("the built-in schemas are valid");
+/// document in errors about its root ("the spec"). `schema` is one of the
+/// built-in schemas (a unit test keeps them valid); were it not, that is
+/// the one problem.
+pub fn validate(schema: &str, root: &Node, whole: &str) -> Vec<(Span, String)> {
+    let validator = match serde_json::from_str(schema)
+        .map_err(|e| e.to_string())
+        .and_then(|schema| jsonschema::validator_for(&schema).map_err(|e| e.to_string()))
+    {
+        Ok(v) => v,
+        Err(e) => return vec![(root.span, format!("sqsguard's own schema is invalid (a bug): {e}"))],
+    };
     let instance = to_json(root);
     let mut problems = Vec::new();
     for error in validator.iter_errors(&instance) {

@@ -101,3 +101,9 @@ pub fn missing(what: &str) {
     eprintln!("\n*** {message} ***\n");
     assert!(std::env::var_os("CI").is_none(), "{message}");
 }
+
+/// Says loudly that a test could not run here for a reason no install
+/// fixes (running as root, say). Unlike [`missing`], not a failure in CI.
+pub fn skipped(why: &str) {
+    eprintln!("\n*** SKIPPED: {why} ***\n");
+}

@@ -98,11 +98,11 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
         })
         .collect();
     for (fi, name, source, block_span) in dependency_order(calls, &scope) {
-        let block = scope.files[fi]
-            .body
-            .blocks()
-            .find(|b| b.ident.as_str() == "module" && labels(b).first() == Some(&name))
-            .expect("module block seen above");
+        let Some(block) =
+            scope.files[fi].body.blocks().find(|b| b.ident.as_str() == "module" && labels(b).first() == Some(&name))
+        else {
+            continue;
+        };
         let args: HashMap<String, R> = block
             .body
             .attributes()

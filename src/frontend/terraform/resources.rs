@@ -9,6 +9,7 @@ use crate::frontend::dead_letter::{Shape, search};
 use crate::frontend::link::Linker;
 use crate::frontend::value::{R, RV, values_at};
 use crate::frontend::{attr, attr_of};
+use crate::model::field::QUEUE_SETTINGS;
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Name, Origin, PayloadDecl, Queue,
     QueuePolicy, ReadFields, Redrive, Target, Value, payload,
@@ -111,29 +112,87 @@ fn is_override(path: &std::path::Path) -> bool {
 }
 
 /// Index the queues and functions (model indices follow this order).
-/// References name a resource without its count/for_each index, so
-/// instances register under the resource's address.
 pub fn link(resources: &[Resource]) -> Linker {
     let mut linker = Linker::new(TF.name(Field::QueueName));
-    for r in resources {
-        let id = r.address.split('[').next().unwrap_or(&r.address);
-        let name_of = |field: Field| r.props.entry(TF.name(field)).and_then(|(_, n)| n.text());
-        match r.kind.as_str() {
-            "aws_sqs_queue" => {
-                linker.add_queue(id, name_of(Field::QueueName));
-            }
-            "aws_lambda_function" => {
-                linker.add_function(id, name_of(Field::FunctionName));
-            }
-            _ => {}
-        }
+    let name_of = |r: &Resource| name_argument(&r.kind).and_then(|n| r.props.entry(n)).map(|(_, v)| v.clone());
+    for r in resources.iter().filter(|r| r.kind != ALIAS) {
+        register(&mut linker, &r.kind, &r.address, name_of(r).as_ref());
     }
-    for r in resources.iter().filter(|r| r.kind == "aws_lambda_alias") {
-        if let Some((_, function)) = r.props.entry(TF.name(Field::FunctionName)) {
-            linker.add_function_alias(&r.address, function);
-        }
+    for r in resources.iter().filter(|r| r.kind == ALIAS) {
+        register(&mut linker, &r.kind, &r.address, name_of(r).as_ref());
     }
     linker
+}
+
+const ALIAS: &str = "aws_lambda_alias";
+
+/// The argument that names a resource others refer to by name (a queue's
+/// `name`, a function's or alias's `function_name`).
+pub fn name_argument(kind: &str) -> Option<&'static str> {
+    match kind {
+        "aws_sqs_queue" => Some(TF.name(Field::QueueName)),
+        "aws_lambda_function" | ALIAS => Some(TF.name(Field::FunctionName)),
+        _ => None,
+    }
+}
+
+/// Register a queue, function or alias with the linker (every alias after
+/// every function). Indices follow registration order; references name a
+/// resource without its count/for_each index, so instances register under
+/// the resource's address.
+pub fn register(linker: &mut Linker, kind: &str, address: &str, name: Option<&R>) {
+    let id = address.split('[').next().unwrap_or(address);
+    match kind {
+        "aws_sqs_queue" => {
+            linker.add_queue(id, name.and_then(R::text));
+        }
+        "aws_lambda_function" => {
+            linker.add_function(id, name.and_then(R::text));
+        }
+        ALIAS => {
+            if let Some(function) = name {
+                linker.add_function_alias(address, function);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The arguments the readers below look at for a resource of `kind`
+/// (besides dead-letter targets, which are searched in every resource):
+/// what a plan keeps of each resource's values.
+pub fn arguments(kind: &str) -> Vec<&'static str> {
+    let names = |fields: &[Field]| fields.iter().map(|f| TF.name(*f)).collect::<Vec<_>>();
+    let mut out = match kind {
+        "aws_sqs_queue" => {
+            let mut queue = names(&QUEUE_SETTINGS);
+            queue.extend(names(&[Field::QueueName, Field::FifoQueue, Field::RedrivePolicy]));
+            queue.extend(["tags", "policy"]);
+            queue
+        }
+        "aws_sqs_queue_policy" => vec!["queue_url", "policy"],
+        "aws_sqs_queue_redrive_policy" => vec!["queue_url", TF.name(Field::RedrivePolicy)],
+        "aws_lambda_function" | "aws_lambda_alias" => names(&[Field::FunctionName, Field::Timeout]),
+        "aws_lambda_event_source_mapping" => names(&[
+            Field::EventSource,
+            Field::MappingFunction,
+            Field::BatchSize,
+            Field::BatchingWindow,
+            Field::FunctionResponseTypes,
+        ]),
+        "aws_cloudwatch_metric_alarm" => {
+            vec!["metric_name", "namespace", "dimensions", "metric_query", "comparison_operator", "threshold"]
+        }
+        _ => Vec::new(),
+    };
+    out.extend(DEAD_LETTER_SHAPES.iter().map(|(holder, _)| *holder));
+    out.dedup();
+    out
+}
+
+/// Whether `key` holds a dead-letter target below it (`dead_letter_config`).
+pub fn holds_dead_letter(key: &str) -> bool {
+    DEAD_LETTER_SHAPES.iter().any(|(holder, _)| *holder == key)
 }
 
 const DEAD_LETTER_SHAPES: &[Shape] = &[
@@ -147,47 +206,85 @@ const DEAD_LETTER_SHAPES: &[Shape] = &[
 /// Fill `model` from the resources of one module instance.
 pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
     for r in resources {
-        let a = Reader { r, linker };
-        match r.kind.as_str() {
-            "aws_sqs_queue" => {
-                let queue = a.queue();
-                if let Some(policy) = r.props.entry("policy").map(|(_, p)| p.clone()) {
-                    let target = Value::Known(Target::Queue(model.queues.len()));
-                    model.policies.push(a.policy(&policy, vec![target]));
-                }
-                model.queues.push(queue);
+        read_one(r, linker).add_to(model);
+    }
+    read_redrive_policies(resources.iter().filter(|r| r.kind == REDRIVE_POLICY), linker, model);
+}
+
+/// The resource type that sets the RedrivePolicy of a queue declared
+/// elsewhere: read once every queue is in the model.
+pub const REDRIVE_POLICY: &str = "aws_sqs_queue_redrive_policy";
+
+/// What one resource adds to the model.
+#[derive(Default)]
+pub struct Parts {
+    queue: Option<Queue>,
+    /// The queue's own `policy` (it applies to the queue above).
+    queue_policy: Option<QueuePolicy>,
+    function: Option<Function>,
+    consumer: Option<Consumer>,
+    alarm: Option<Alarm>,
+    policy: Option<QueuePolicy>,
+    dlq_ref: Option<DlqRef>,
+}
+
+impl Parts {
+    pub fn add_to(self, model: &mut Model) {
+        if let Some(queue) = self.queue {
+            if let Some(mut policy) = self.queue_policy {
+                policy.queues = vec![Value::Known(Target::Queue(model.queues.len()))];
+                model.policies.push(policy);
             }
-            "aws_lambda_function" => model.functions.push(Function {
+            model.queues.push(queue);
+        }
+        model.functions.extend(self.function);
+        model.consumers.extend(self.consumer);
+        model.alarms.extend(self.alarm);
+        model.policies.extend(self.policy);
+        model.dlq_refs.extend(self.dlq_ref);
+    }
+}
+
+/// What one resource is in the model (the queue of an
+/// `aws_sqs_queue_redrive_policy` is set by [`read_redrive_policies`]).
+pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
+    let a = Reader { r, linker };
+    let mut parts = Parts::default();
+    match r.kind.as_str() {
+        "aws_sqs_queue" => {
+            parts.queue = Some(a.queue());
+            parts.queue_policy = r.props.entry("policy").map(|(_, p)| a.policy(p, Vec::new()));
+        }
+        "aws_lambda_function" => {
+            parts.function = Some(Function {
                 resource: r.address.clone(),
                 origin: a.origin(r.header),
                 timeout: a.int(Field::Timeout),
-            }),
-            "aws_lambda_event_source_mapping" => {
-                if let Some(c) = a.consumer() {
-                    model.consumers.push(c);
-                }
-            }
-            "aws_cloudwatch_metric_alarm" => model.alarms.push(a.alarm()),
-            "aws_sqs_queue_policy" => {
-                let queues =
-                    values_at(&r.props, &["queue_url"]).into_iter().map(|(_, q)| linker.queue_target(q)).collect();
-                if let Some((_, policy)) = r.props.entry("policy") {
-                    model.policies.push(a.policy(policy, queues));
-                }
-            }
-            _ => {}
+            })
         }
-        if !matches!(r.kind.as_str(), "aws_sqs_queue" | "aws_sqs_queue_redrive_policy") {
-            let found = search(&r.props, DEAD_LETTER_SHAPES);
-            if !found.is_empty() {
-                let target =
-                    attr_of(&r.source, found.iter().map(|(w, v)| (w.clone(), v)).collect(), |v| linker.queue_target(v));
-                model.dlq_refs.push(DlqRef { target });
-            }
+        "aws_lambda_event_source_mapping" => parts.consumer = a.consumer(),
+        "aws_cloudwatch_metric_alarm" => parts.alarm = Some(a.alarm()),
+        "aws_sqs_queue_policy" => {
+            let queues = values_at(&r.props, &["queue_url"]).into_iter().map(|(_, q)| linker.queue_target(q)).collect();
+            parts.policy = r.props.entry("policy").map(|(_, p)| a.policy(p, queues));
+        }
+        _ => {}
+    }
+    if !matches!(r.kind.as_str(), "aws_sqs_queue" | REDRIVE_POLICY) {
+        let found = search(&r.props, DEAD_LETTER_SHAPES);
+        if !found.is_empty() {
+            let target =
+                attr_of(&r.source, found.iter().map(|(w, v)| (w.clone(), v)).collect(), |v| linker.queue_target(v));
+            parts.dlq_ref = Some(DlqRef { target });
         }
     }
-    // aws_sqs_queue_redrive_policy sets the RedrivePolicy of a queue declared elsewhere.
-    for r in resources.iter().filter(|r| r.kind == "aws_sqs_queue_redrive_policy") {
+    parts
+}
+
+/// `aws_sqs_queue_redrive_policy` sets the RedrivePolicy of a queue
+/// declared elsewhere.
+pub fn read_redrive_policies<'r>(resources: impl Iterator<Item = &'r Resource>, linker: &Linker, model: &mut Model) {
+    for r in resources {
         let a = Reader { r, linker };
         let Some((_, url)) = r.props.entry("queue_url") else { continue };
         let Value::Known(Target::Queue(qi)) = linker.queue_target(url) else { continue };

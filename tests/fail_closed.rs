@@ -1,0 +1,234 @@
+//! Fail closed (CLI.md): what is or may be infrastructure is linted, or is
+//! an SQS000, or a note; named on the command line and not linted, it
+//! fails the run. Large plans are read, not skipped; a truncated one is a
+//! located SQS000; output that cannot be written is an error, except a
+//! reader that stopped listening.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+const HEAD: &str = "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n";
+
+fn sqsguard_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sqsguard")).args(args).current_dir(dir).output().unwrap()
+}
+
+fn json_in(dir: &Path, args: &[&str]) -> (Option<i32>, Value) {
+    let mut all = vec!["lint", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = sqsguard_in(dir, &all);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("not JSON: {stderr}"));
+    (out.status.code(), doc)
+}
+
+fn notes(doc: &Value) -> Vec<String> {
+    doc["notes"]
+        .as_array()
+        .map(|n| n.iter().map(|n| n["message"].as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+const SERVERLESS: &str = "service: orders\nprovider:\n  name: aws\nfunctions:\n  worker:\n    handler: app.handler\n    events:\n      - sqs: arn:aws:sqs:eu-west-1:123456789012:orders\n";
+
+#[test]
+fn an_unread_format_named_on_the_command_line_fails_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("serverless.yml"), SERVERLESS).unwrap();
+    fs::write(dir.path().join("main.tf.json"), "{\"resource\": {\"aws_sqs_queue\": {\"q\": {}}}}").unwrap();
+    for file in ["serverless.yml", "main.tf.json"] {
+        let (code, doc) = json_in(dir.path(), &[file]);
+        assert_eq!(code, Some(1), "{doc:#}");
+        assert_eq!(doc["summary"]["not_linted"], 1, "{doc:#}");
+        assert_eq!(doc["notes"][0]["file"], file, "{doc:#}");
+        assert!(notes(&doc)[0].starts_with("not linted: it looks like"), "{doc:#}");
+        let (code, _) = json_in(dir.path(), &[file, "--fail-on", "never"]);
+        assert_eq!(code, Some(0));
+    }
+    // Found in a folder, it is a note and does not fail the run.
+    let (code, doc) = json_in(dir.path(), &["."]);
+    assert_eq!(code, Some(0), "{doc:#}");
+    assert_eq!(notes(&doc).len(), 2, "{doc:#}");
+    assert!(doc["summary"].get("not_linted").is_none());
+    // The pretty summary says it too.
+    let out = sqsguard_in(dir.path(), &["lint", "serverless.yml"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 named but not linted"));
+}
+
+#[test]
+fn other_yaml_and_json_named_on_the_command_line_are_still_skipped_silently() {
+    // What a pre-commit hook passes along with templates.
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("ci.yml"), "name: ci\non: push\njobs: {}\n").unwrap();
+    fs::write(dir.path().join("package.json"), "{\"name\": \"x\"}").unwrap();
+    let (code, doc) = json_in(dir.path(), &["ci.yml", "package.json"]);
+    assert_eq!(code, Some(0), "{doc:#}");
+    assert_eq!(doc["summary"]["skipped"], 2);
+    assert!(notes(&doc).is_empty(), "{doc:#}");
+}
+
+#[test]
+fn a_huge_template_is_an_sqs000_with_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from(HEAD);
+    let mut i = 0;
+    while text.len() < 30 * 1024 * 1024 {
+        text.push_str(&format!(
+            "  Q{i}:\n    Type: AWS::SQS::Queue\n    Properties: {{ReceiveMessageWaitTimeSeconds: 20}}\n"
+        ));
+        i += 1;
+    }
+    fs::write(dir.path().join("big.yaml"), &text).unwrap();
+    let (code, doc) = json_in(dir.path(), &["big.yaml"]);
+    assert_eq!(code, Some(1));
+    let f = &doc["findings"][0];
+    assert_eq!(f["rule"], "SQS000", "{doc:#}");
+    assert!(f["message"].as_str().unwrap().contains("file is 30.0 MiB, larger than the 10 MiB"), "{f}");
+    // The same as JSON is read (it may be a plan) and still refused as a template.
+    let json =
+        serde_json::json!({"AWSTemplateFormatVersion": "2010-09-09", "Resources": {}, "Padding": "x".repeat(12 << 20)});
+    fs::write(dir.path().join("big.json"), json.to_string()).unwrap();
+    let (code, doc) = json_in(dir.path(), &["big.json"]);
+    assert_eq!(code, Some(1));
+    assert!(doc["findings"][0]["message"].as_str().unwrap().contains("larger than the 10 MiB"), "{doc:#}");
+}
+
+fn plan_fixture() -> String {
+    fs::read_to_string(common::root().join("tests/fixtures/terraform/plan/root_bad/plan.json")).unwrap()
+}
+
+#[test]
+fn a_truncated_plan_is_an_sqs000_where_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_fixture();
+    let cut = &plan[..plan.len() / 2];
+    fs::write(dir.path().join("plan.json"), cut).unwrap();
+    let (code, doc) = json_in(dir.path(), &["plan.json"]);
+    assert_eq!(code, Some(1));
+    let f = &doc["findings"][0];
+    assert_eq!(f["rule"], "SQS000", "{doc:#}");
+    let end_line = cut.lines().count() as u64;
+    assert_eq!(f["line"].as_u64(), Some(end_line), "{f}");
+    assert!(f["message"].as_str().unwrap().contains("EOF"), "{f}");
+}
+
+#[test]
+fn a_plan_of_an_unknown_format_version_is_noted_and_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    let known = dir.path().join("known");
+    let newer = dir.path().join("newer");
+    fs::create_dir_all(&known).unwrap();
+    fs::create_dir_all(&newer).unwrap();
+    let plan = plan_fixture();
+    let mut doc: Value = serde_json::from_str(&plan).unwrap();
+    fs::write(known.join("plan.json"), &plan).unwrap();
+    doc["format_version"] = "2.0".into();
+    fs::write(newer.join("plan.json"), serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let rules = |d: &Value| d["findings"].as_array().unwrap().iter().map(|f| f["rule"].to_string()).collect::<Vec<_>>();
+    let (_, a) = json_in(&known, &["plan.json"]);
+    let (_, b) = json_in(&newer, &["plan.json"]);
+    assert!(!rules(&a).is_empty());
+    assert_eq!(rules(&a), rules(&b));
+    assert!(notes(&b).iter().any(|n| n.contains("format_version 2.0")), "{b:#}");
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    // Enough output to fill the pipe: the writes after `head` stops reading fail.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["lint", "tests/corpus"])
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn a_full_disk_is_an_error_not_a_truncated_report() {
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["lint", "--format", "sarif", "examples"])
+        .current_dir(common::root())
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("standard output") && stderr.contains("No space left"), "{stderr}");
+}
+
+#[test]
+fn an_unreadable_folder_is_a_note() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let locked = dir.path().join("locked");
+    fs::create_dir(&locked).unwrap();
+    fs::write(locked.join("q.yaml"), format!("{HEAD}  Q:\n    Type: AWS::SQS::Queue\n")).unwrap();
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let readable = fs::read_dir(&locked).is_ok();
+    if readable {
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+        common::skipped("an unreadable folder (running as root, every folder is readable)");
+        return;
+    }
+    let (_, doc) = json_in(dir.path(), &["."]);
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(notes(&doc).iter().any(|n| n.contains("the folder cannot be read: permission denied")), "{doc:#}");
+}
+
+/// `rule resource` of every finding, sorted.
+fn rules_and_resources(doc: &Value) -> Vec<String> {
+    let mut out: Vec<String> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} {}", f["rule"].as_str().unwrap(), f["resource"].as_str().unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_200_mb_plan_is_linted_with_the_findings_of_its_module() {
+    // benches/gen_scale.py writes a module of 31,000 queue + DLQ + mapping
+    // sets and the plan `terraform show -json` prints for it (200 MB).
+    let dir = tempfile::tempdir().unwrap();
+    let generate = |kind: &str| {
+        let out = Command::new("python3")
+            .args([common::root().join("benches/gen_scale.py").to_str().unwrap(), kind, "31000"])
+            .arg(dir.path().join(kind))
+            .output()
+            .expect("python3 runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    generate("plan");
+    generate("terraform");
+    let plan = dir.path().join("plan/plan.json");
+    assert!(fs::metadata(&plan).unwrap().len() > 190_000_000);
+    let (code, from_plan) = json_in(dir.path(), &["plan/plan.json"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(from_plan["summary"]["files"], 1, "{}", from_plan["summary"]);
+    let (_, from_module) = json_in(dir.path(), &["terraform"]);
+    let (a, b) = (rules_and_resources(&from_plan), rules_and_resources(&from_module));
+    assert_eq!(a.len(), 4 * 31_000);
+    assert!(a == b, "the plan and its module differ");
+    // Findings point into the plan, whose text is not kept: still located.
+    let first = &from_plan["findings"][0];
+    assert_eq!(first["file"], "plan/plan.json");
+    assert!(first["column"].as_u64().unwrap() > 1, "{first}");
+}
