@@ -88,8 +88,9 @@ fn hook_blocks_findings_passes_fixed_files_and_lints_whole_terraform_modules() {
 
 /// What the issue asks CI to show, literally: `pre-commit try-repo` of this
 /// repository in a throwaway git repository fails on a template with
-/// findings and passes once it is fixed. try-repo builds the hook anew on
-/// each call (about 95 s here), so this test runs beside the one above.
+/// findings and passes once it is fixed. try-repo makes a new hook
+/// environment on each call; with the shared target folder only sqsguard
+/// itself is compiled again.
 #[test]
 fn try_repo_fails_on_a_bad_template_and_passes_the_fixed_one() {
     let Some(pre_commit_bin) = venv_tool("pre-commit") else { return missing("pre-commit") };
@@ -149,13 +150,18 @@ fn git_cmd(dir: &Path) -> Command {
 }
 
 /// Runs in `dir` with the environment of a user on this machine: no git or
-/// cargo settings of whatever runs the tests (a target folder, a rustup
-/// toolchain override, a git hook's index), so the hook is built as
+/// cargo settings of whatever runs the tests (a rustup toolchain override,
+/// a clippy wrapper, a git hook's index), so the hook is built as
 /// `pre-commit` builds it for users, with the toolchain file it clones.
+/// One thing differs: every `cargo install` of the run builds into one
+/// target folder, so the hook's dependencies are built once, not once per
+/// hook environment (three here).
 fn isolated<'a>(cmd: &'a mut Command, dir: &Path) -> &'a mut Command {
     for var in [
         "CARGO_TARGET_DIR",
         "CARGO_BUILD_TARGET_DIR",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CLIPPY_ARGS",
         "RUSTUP_TOOLCHAIN",
         "GIT_DIR",
         "GIT_WORK_TREE",
@@ -166,6 +172,7 @@ fn isolated<'a>(cmd: &'a mut Command, dir: &Path) -> &'a mut Command {
         cmd.env_remove(var);
     }
     cmd.current_dir(dir)
+        .env("CARGO_TARGET_DIR", common::root().join("target/pre-commit-hook"))
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_AUTHOR_NAME", "sqsguard tests")

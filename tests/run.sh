@@ -1,44 +1,66 @@
 #!/usr/bin/env bash
-# Runs every test sqsguard has, on a fresh machine: installs what the tests
+# Runs every test sqsguard has, on a fresh clone: installs what the tests
 # need, then `cargo test`. .ci/run calls exactly this.
 #
-# The tests run in release mode: the end-to-end corpus test runs the release
-# binary, and one release build serves both that and the README's
-# `cargo run --release -- lint examples/`.
+# One build of the dependency tree serves everything: the dev profile
+# (Cargo.toml: dependencies optimised, the AWS SDK not, no debug info), with
+# the audit feature, so the audit tests against moto run in the same test
+# binaries as the rest. Clippy lints the workspace's crates while they
+# compile for the tests (clippy-driver as the compiler of this workspace's
+# crates, which is what `cargo clippy` does), rather than in a second,
+# check-only build of the whole tree.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # The validators the generator's output must pass (cfn-lint, checkov,
 # python-hcl2), moto, and pre-commit for the hook's test, in a project-local
-# venv; reinstalled only when tests/requirements.txt changes.
-venv=.venv
-stamp="$venv/.requirements"
-if ! cmp -s tests/requirements.txt "$stamp" 2>/dev/null; then
-  echo "tests/run.sh: installing tests/requirements.txt into $venv" >&2
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/requirements.txt
-  cp tests/requirements.txt "$stamp"
-fi
-export SQSGUARD_VENV="$PWD/$venv"
+# venv; reinstalled only when tests/requirements.txt changes. Microsoft's
+# SARIF Multitool (`validate` checks SARIF against the schema and GitHub's
+# ingestion rules) in tests/node/node_modules at the version
+# tests/node/package-lock.json pins. Both install in the background while
+# cargo compiles: they wait on the network and the disk, cargo on the CPU.
+install() {
+  local venv=.venv stamp=.venv/.requirements
+  if ! cmp -s tests/requirements.txt "$stamp" 2>/dev/null; then
+    echo "tests/run.sh: installing tests/requirements.txt into $venv" >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/requirements.txt
+    cp tests/requirements.txt "$stamp"
+  fi
+  local node_stamp=tests/node/node_modules/.sqsguard-lock
+  if ! cmp -s tests/node/package-lock.json "$node_stamp" 2>/dev/null; then
+    echo "tests/run.sh: installing tests/node/package-lock.json into tests/node/node_modules" >&2
+    npm ci --prefix tests/node --no-audit --no-fund
+    cp tests/node/package-lock.json "$node_stamp"
+  fi
+}
+mkdir -p target
+install >target/install.log 2>&1 &
+installing=$!
 
-# Microsoft's SARIF Multitool, whose `validate` checks the SARIF output
-# against the schema and GitHub's ingestion rules (an npm package with a
-# self-contained binary), in tests/node/node_modules at the version
-# tests/node/package-lock.json pins; reinstalled only when that lock changes.
-node_stamp=tests/node/node_modules/.sqsguard-lock
-if ! cmp -s tests/node/package-lock.json "$node_stamp" 2>/dev/null; then
-  echo "tests/run.sh: installing tests/node/package-lock.json into tests/node/node_modules" >&2
-  npm ci --prefix tests/node --no-audit --no-fund
-  cp tests/node/package-lock.json "$node_stamp"
+started=$SECONDS
+step() { echo "tests/run.sh: $1 (at $((SECONDS - started)) s)" >&2; }
+
+step "rustfmt"
+cargo fmt --check
+
+step "build, with clippy on this workspace's crates"
+export RUSTC_WORKSPACE_WRAPPER
+RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+cargo test --features audit --locked --no-run
+
+step "waiting for the test tools"
+if ! wait "$installing"; then
+  cat target/install.log >&2
+  echo "tests/run.sh: installing the test tools failed" >&2
+  exit 1
 fi
+export SQSGUARD_VENV="$PWD/.venv"
 
 # Snapshots are reviewed, never written, when the tests run here.
 export INSTA_UPDATE=no
-cargo fmt --check
-# Clippy over everything, the live audit (feature `audit`) included.
-cargo clippy --all-targets --features audit --locked -- -D warnings
-cargo test --release --locked "$@"
-# The live audit against moto, in a debug build: the AWS SDK crates build
-# in minutes there, against most of half an hour in release.
-cargo test --features audit --locked --test audit "$@"
+step "tests"
+cargo test --features audit --locked "$@"
+step "done"
