@@ -16,14 +16,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 read -r -a sizes <<<"${PLAN_SIZES:-3100 31000}"
-if [ -n "${SQSGUARD_BIN:-}" ]; then
-  bin=$SQSGUARD_BIN
-else
-  cargo build --release --locked -q
-  bin=target/release/sqsguard
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=benches/common.sh
+. benches/common.sh
 
 # "rule resource" of every finding, sorted: what must match between a
 # plan and its module (lines differ: one points into JSON, one into HCL).

@@ -28,15 +28,8 @@ for n in "${sizes[@]}"; do
 done
 kinds=(terraform cloudformation plan)
 
-if [ -n "${SQSGUARD_BIN:-}" ]; then
-  bin=$SQSGUARD_BIN
-else
-  cargo build --release --locked -q
-  bin=target/release/sqsguard
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=benches/common.sh
+. benches/common.sh
 
 # The path to lint for KIND generated in DIR.
 input() {

@@ -121,8 +121,8 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
             broken(Broken { file, span: e.span, message: e.message }, config)
         }
         Document::Other => match unread_kind(path, &file.text) {
-            Some(kind) => {
-                let mut done = not_linted(path, &format!("it looks like {kind}, which sqsguard does not read yet"));
+            Some(why) => {
+                let mut done = not_linted(path, why);
                 if !explicit {
                     done.unlinted = None;
                 }
@@ -134,21 +134,21 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
     }
 }
 
-/// What an infrastructure file no front-end reads seems to be.
+/// Why a file that no front-end read may still be infrastructure, or
+/// `None` when it is not (a workflow, a manifest).
 fn unread_kind(path: &Path, text: &str) -> Option<&'static str> {
     let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     if name.ends_with(".tf.json") {
-        return Some("Terraform JSON (*.tf.json)");
+        return Some("it looks like Terraform JSON (*.tf.json), which sqsguard does not read yet");
     }
-    let bytes = text.as_bytes();
-    if !crate::source::looks_like_infrastructure(path, bytes) {
+    if !crate::source::looks_like_infrastructure(path, text.as_bytes()) {
         return None;
     }
     let has = |needle: &str| text.contains(needle);
     Some(if has("service:") && has("provider:") || has("\"service\"") && has("\"provider\"") {
-        "a Serverless Framework service"
+        "it looks like a Serverless Framework service, which sqsguard does not read yet"
     } else {
-        "infrastructure (it mentions AWSTemplateFormatVersion, AWS:: or Transform) in no format sqsguard knows"
+        "it looks like infrastructure (it mentions AWSTemplateFormatVersion, AWS:: or Transform) but is no template, module or plan sqsguard reads"
     })
 }
 
