@@ -7,10 +7,11 @@
 #   SQSGUARD_BIN=target/debug/sqsguard benches/scale.sh  # times that binary, no build
 #   SCALE_SIZES="1000 6000 20000" benches/scale.sh       # other sizes (default "1000 6000")
 #
-# For each input kind (Terraform HCL, CloudFormation YAML, Terraform plan
-# JSON) and each size N, benches/gen_scale.py writes one Lambda function and
-# N sets of queue + dead-letter queue + event source mapping (3N + 1
-# resources, the same findings in every set). Each is linted with `--format json`:
+# For each input kind (Terraform HCL and JSON, CloudFormation YAML, a
+# Serverless Framework service, Terraform plan JSON) and each size N,
+# benches/gen_scale.py writes one Lambda function and N sets of queue +
+# dead-letter queue + event source mapping (3N + 1 resources, the same
+# findings in every set). Each is linted with `--format json`:
 #   - time: best of 3 cold runs, with hyperfine (after 1 warmup) when it is
 #     installed, else with GNU time (10 ms resolution: install hyperfine for
 #     small inputs);
@@ -26,7 +27,7 @@ read -r -a sizes <<<"${SCALE_SIZES:-1000 6000}"
 for n in "${sizes[@]}"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "scale.sh: SCALE_SIZES: not a size: $n" >&2; exit 2; }
 done
-kinds=(terraform cloudformation plan)
+kinds=(terraform terraform-json cloudformation serverless plan)
 
 # shellcheck source=benches/common.sh
 . benches/common.sh
@@ -34,8 +35,9 @@ kinds=(terraform cloudformation plan)
 # The path to lint for KIND generated in DIR.
 input() {
   case $1 in
-    terraform) echo "$2" ;;
+    terraform | terraform-json) echo "$2" ;;
     cloudformation) echo "$2/template.yaml" ;;
+    serverless) echo "$2/serverless.yml" ;;
     plan) echo "$2/plan.json" ;;
   esac
 }

@@ -24,7 +24,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check CloudFormation, SAM and Terraform (HCL or plan JSON) against the rule catalog.
+    /// Check CloudFormation, SAM, Serverless Framework and Terraform (HCL, JSON or plan JSON) against the rule catalog.
     Lint(LintArgs),
     /// Turn a pipeline spec into CloudFormation or Terraform that passes every rule.
     Generate(GenerateArgs),
@@ -67,6 +67,10 @@ struct LintArgs {
     /// Record today's findings in FILE (then `--baseline FILE` fails only on new ones).
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+    /// Terraform variable values (repeatable), loaded after terraform.tfvars
+    /// and *.auto.tfvars, as `terraform plan -var-file`.
+    #[arg(long = "var-file", value_name = "FILE")]
+    var_files: Vec<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -268,9 +272,16 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
         }
     }
     for path in &args.paths {
-        if std::fs::symlink_metadata(path).is_err() {
-            return Err(Error::Usage(format!("{}: no such file or folder", path.display())).into());
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::Usage(format!("{}: no such file or folder", path.display())).into());
+            }
+            Err(e) => return Err(Error::io(path, e).into()),
+            Ok(_) => {}
         }
+    }
+    for file in &args.var_files {
+        std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
     }
     let mut config = settings(args.config.as_deref())?;
     // The command line's --select replaces the config's; --ignore adds to it.
@@ -278,6 +289,7 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
         config.filter.select = args.select;
     }
     config.filter.ignore.extend(args.ignore);
+    config.var_files = args.var_files;
     let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
     let mut outcome = lint::lint_paths(&args.paths, &config);
     if let Some(path) = &args.write_baseline {

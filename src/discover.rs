@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use ignore::WalkBuilder;
 
-use crate::source::has_infra_extension;
+use crate::source::{has_infra_extension, is_serverless_code};
 
 /// A file to consider.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,8 +42,10 @@ pub fn candidates(paths: &[PathBuf]) -> Found {
         for entry in walker {
             match entry {
                 Ok(entry) => {
-                    if entry.file_type().is_some_and(|t| t.is_file()) && has_infra_extension(entry.path()) {
-                        out.candidates.push(Candidate { path: entry.into_path(), explicit: false });
+                    if entry.file_type().is_some_and(|t| t.is_file())
+                        && (has_infra_extension(entry.path()) || is_serverless_code(entry.path()))
+                    {
+                        out.candidates.push(Candidate { path: tidy(entry.into_path()), explicit: false });
                     }
                 }
                 Err(e) => {
@@ -51,12 +53,20 @@ pub fn candidates(paths: &[PathBuf]) -> Found {
                         ignore::Error::WithPath { path, .. } => path.clone(),
                         _ => path.clone(),
                     };
-                    out.unwalkable.push((at, plain(&e)));
+                    out.unwalkable.push((tidy(at), plain(&e)));
                 }
             }
         }
     }
     out
+}
+
+/// A walked path as the user would write it: `locked`, not `./locked`.
+fn tidy(path: PathBuf) -> PathBuf {
+    match path.strip_prefix("./") {
+        Ok(rest) if !rest.as_os_str().is_empty() => rest.to_path_buf(),
+        _ => path,
+    }
 }
 
 /// The innermost reason of a walk error, in words.

@@ -1,29 +1,32 @@
 //! sqsguard: keeps AWS SQS pipelines correct.
 //!
 //! Layers, each importing only from the ones above it in this list (a test,
-//! `tests/layers.rs`, fails on anything else):
+//! `tests/layers.rs`, holds the same list and fails on anything else):
 //!
-//! 1. [`source`]: files, spans, locations; [`syntax`]: spanned YAML/JSON
-//!    trees and durations.
-//! 2. [`model`]: the one normalized model (queues, mappings, functions,
-//!    alarms, policies), its field table and index; [`finding`]: what a
-//!    rule reports; [`error`]: what can fail.
-//! 3. [`frontend`]: CloudFormation/SAM, Terraform (HCL and plan JSON) and
-//!    live data, each one function into a [`frontend::Loaded`] model.
-//! 4. [`rules`]: the catalog, one rule per file.
-//! 5. [`config`], which reads `.sqsguard.yaml`.
-//! 6. [`check`]: rules and suppressions over what a front-end loaded;
-//!    [`outcome`]: what a run gives; [`fingerprint`]: a finding's identity.
-//! 7. [`lint`] (with [`discover`] and [`baseline`]), [`audit`] and
-//!    [`generate`]: the commands.
-//! 8. [`report`]: every output format.
-//! 9. [`cli`]: arguments, errors and exit statuses.
+//! 1. [`source`]: files, spans, locations.
+//! 2. [`syntax`]: spanned YAML/JSON trees and durations.
+//! 3. [`model`]: the one normalized model (queues, mappings, functions,
+//!    alarms, policies), its field table and index.
+//! 4. [`finding`]: what a rule reports, and the fix it proposes.
+//! 5. [`error`]: what can fail.
+//! 6. [`frontend`]: CloudFormation/SAM, Serverless, Terraform (HCL and
+//!    plan JSON) and live data, each one function into a
+//!    [`frontend::Loaded`] model.
+//! 7. [`rules`]: the catalog, one rule per file.
+//! 8. [`config`], which reads `.sqsguard.yaml`.
+//! 9. [`check`]: rules and suppressions over what a front-end loaded.
+//! 10. [`outcome`]: what a run gives; [`fingerprint`]: a finding's
+//!     identity; [`discover`]: which files a lint reads.
+//! 11. [`lint`], [`audit`], [`generate`] and [`baseline`]: the commands.
+//! 12. [`report`]: every output format.
+//! 13. [`cli`]: arguments, errors and exit statuses.
 
 pub mod source;
 pub mod syntax;
 
-pub mod finding;
 pub mod model;
+
+pub mod finding;
 
 pub mod error;
 
@@ -34,13 +37,14 @@ pub mod rules;
 pub mod config;
 
 pub mod check;
+
+pub mod discover;
 pub mod fingerprint;
 pub mod outcome;
 
 #[cfg(feature = "audit")]
 pub mod audit;
 pub mod baseline;
-pub mod discover;
 pub mod generate;
 pub mod lint;
 

@@ -15,7 +15,7 @@ use crate::finding::Note;
 use crate::frontend::{self, Broken, Document, Loaded, terraform};
 use crate::model::Origin;
 use crate::outcome::Outcome;
-use crate::source::{SourceFile, Span, display_path};
+use crate::source::display_path;
 
 /// A unit of work: one template (named on the command line or not), or
 /// one folder of `.tf` files (a module is linted whole even when only one
@@ -46,7 +46,7 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     let mut outcome = Outcome::default();
     for (path, why) in found.unwalkable {
         let message = format!("not linted: the folder cannot be read: {why}");
-        outcome.notes.push(Note { origin: at_file(&path), message });
+        outcome.notes.push(Note { origin: Origin::path(&path), message });
     }
     for c in found.candidates {
         if !config.files.keeps(&c.path, c.explicit) {
@@ -65,7 +65,9 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
         .par_iter()
         .map(|job| match job {
             Job::File(path, explicit) => (None, lint_file(path, *explicit, config)),
-            Job::Module(dir) => (dir.canonicalize().ok(), checked(terraform::load_module(dir), config)),
+            Job::Module(dir) => {
+                (dir.canonicalize().ok(), checked(terraform::load_module(dir, &config.var_files), config))
+            }
         })
         .collect();
     // A module folder that another module of the walk calls was linted as
@@ -93,20 +95,37 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     outcome
 }
 
-/// A `.tf` file, or a variables file (`.tfvars`, `.tfvars.json`): either
-/// makes its folder's module load, so a pre-commit hook that passes only a
-/// changed tfvars file still checks the values it sets.
+/// A `.tf` or `.tf.json` file, or a variables file (`.tfvars`,
+/// `.tfvars.json`): either makes its folder's module load, so a pre-commit
+/// hook that passes only a changed tfvars file still checks the values it
+/// sets.
 fn is_terraform(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    name.ends_with(".tf") || name.ends_with(".tfvars") || name.ends_with(".tfvars.json")
+    [".tf", ".tf.json", ".tfvars", ".tfvars.json"].iter().any(|ext| name.ends_with(ext))
 }
 
 fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
+    if crate::source::is_serverless_code(path) {
+        let mut done = not_linted(
+            path,
+            "a Serverless Framework service written as code is not read: sqsguard reads serverless.yml, .yaml and .json",
+        );
+        if !explicit {
+            done.unlinted = None;
+        }
+        return done;
+    }
     let file = match crate::source::read(path) {
         Ok(file) => file,
         Err(e) if e.infrastructure => return broken(Broken { file: e.file, span: e.span, message: e.message }, config),
         // Named on the command line, it may be anything: say it was not read.
         Err(e) if explicit => return not_linted(path, &format!("it cannot be read: {}", e.message)),
+        // Found in a folder with a template's name, too large to tell: a note.
+        Err(e) if e.too_large => {
+            let mut done = not_linted(path, &e.message);
+            done.unlinted = None;
+            return done;
+        }
         Err(_) => return Done { skipped: 1, ..Done::default() },
     };
     match frontend::document(&file) {
@@ -137,16 +156,12 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
 /// Why a file that no front-end read may still be infrastructure, or
 /// `None` when it is not (a workflow, a manifest).
 fn unread_kind(path: &Path, text: &str) -> Option<&'static str> {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    if name.ends_with(".tf.json") {
-        return Some("it looks like Terraform JSON (*.tf.json), which sqsguard does not read yet");
-    }
     if !crate::source::looks_like_infrastructure(path, text.as_bytes()) {
         return None;
     }
     let has = |needle: &str| text.contains(needle);
     Some(if has("service:") && has("provider:") || has("\"service\"") && has("\"provider\"") {
-        "it looks like a Serverless Framework service, which sqsguard does not read yet"
+        "it looks like a Serverless Framework service, but its provider is not `aws` (or not written out), so sqsguard cannot tell what it deploys"
     } else {
         "it looks like infrastructure (it mentions AWSTemplateFormatVersion, AWS:: or Transform) but is no template, module or plan sqsguard reads"
     })
@@ -155,16 +170,12 @@ fn unread_kind(path: &Path, text: &str) -> Option<&'static str> {
 /// A file that may be infrastructure and was not linted: a note, and when
 /// it was named on the command line, a mark against `--fail-on`.
 fn not_linted(path: &Path, why: &str) -> Done {
-    let note = Note { origin: at_file(path), message: format!("not linted: {why}") };
+    let note = Note { origin: Origin::path(path), message: format!("not linted: {why}") };
     let checked = Checked { notes: vec![note], ..Checked::default() };
     Done { checked, skipped: 1, unlinted: Some(display_path(path)), ..Done::default() }
 }
 
 /// A note's place when it is about a whole file or folder.
-fn at_file(path: &Path) -> Origin {
-    Origin::file(&SourceFile::new(path.to_path_buf(), String::new()), Span::default())
-}
-
 /// A file that looks like infrastructure and could not be read: linted,
 /// with its SQS000.
 fn broken(b: Broken, config: &Config) -> Done {

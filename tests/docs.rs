@@ -64,3 +64,16 @@ fn rule_page_examples_lint_as_they_say() {
     }
     assert!(checked >= 34, "only {checked} examples were checked");
 }
+
+#[test]
+fn every_template_rule_page_says_what_it_reads_in_a_serverless_yml() {
+    for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only) {
+        let page = std::fs::read_to_string(common::root().join("rules").join(format!("{}.md", rule.code))).unwrap();
+        let section = page.split("## In a serverless.yml").nth(1).map(|rest| rest.split("\n## ").next().unwrap_or(""));
+        assert!(
+            section.is_some_and(|s| s.trim().len() > 40),
+            "rules/{}.md needs a `## In a serverless.yml` section",
+            rule.code
+        );
+    }
+}

@@ -37,19 +37,19 @@ fn notes(doc: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-const SERVERLESS: &str = "service: orders\nprovider:\n  name: aws\nfunctions:\n  worker:\n    handler: app.handler\n    events:\n      - sqs: arn:aws:sqs:eu-west-1:123456789012:orders\n";
-
 #[test]
 fn an_unread_format_named_on_the_command_line_fails_the_run() {
     let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("serverless.yml"), SERVERLESS).unwrap();
-    fs::write(dir.path().join("main.tf.json"), "{\"resource\": {\"aws_sqs_queue\": {\"q\": {}}}}").unwrap();
-    for file in ["serverless.yml", "main.tf.json"] {
+    fs::write(dir.path().join("serverless.ts"), "export default {service: 'orders', provider: {name: 'aws'}};\n")
+        .unwrap();
+    fs::write(dir.path().join("serverless.js"), "module.exports = {service: 'orders', provider: {name: 'aws'}};\n")
+        .unwrap();
+    for file in ["serverless.ts", "serverless.js"] {
         let (code, doc) = json_in(dir.path(), &[file]);
         assert_eq!(code, Some(1), "{doc:#}");
         assert_eq!(doc["summary"]["not_linted"], 1, "{doc:#}");
         assert_eq!(doc["notes"][0]["file"], file, "{doc:#}");
-        assert!(notes(&doc)[0].starts_with("not linted: it looks like"), "{doc:#}");
+        assert!(notes(&doc)[0].starts_with("not linted: "), "{doc:#}");
         let (code, _) = json_in(dir.path(), &[file, "--fail-on", "never"]);
         assert_eq!(code, Some(0));
     }
@@ -59,7 +59,7 @@ fn an_unread_format_named_on_the_command_line_fails_the_run() {
     assert_eq!(notes(&doc).len(), 2, "{doc:#}");
     assert!(doc["summary"].get("not_linted").is_none());
     // The pretty summary says it too.
-    let out = sqsguard_in(dir.path(), &["lint", "serverless.yml"]);
+    let out = sqsguard_in(dir.path(), &["lint", "serverless.ts"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("1 named but not linted"));
 }
 
@@ -176,19 +176,34 @@ fn a_full_disk_is_an_error_not_a_truncated_report() {
 fn an_unreadable_folder_is_a_note() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
+    // Others may enter the temporary folder, so the run below as `nobody`
+    // reaches `locked` and nothing else stops it.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
     let locked = dir.path().join("locked");
     fs::create_dir(&locked).unwrap();
     fs::write(locked.join("q.yaml"), format!("{HEAD}  Q:\n    Type: AWS::SQS::Queue\n")).unwrap();
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
-    let readable = fs::read_dir(&locked).is_ok();
-    if readable {
-        fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
-        common::skipped("an unreadable folder (running as root, every folder is readable)");
-        return;
-    }
-    let (_, doc) = json_in(dir.path(), &["."]);
+    // Root reads every folder: run as `nobody` then, when setpriv can.
+    let as_nobody = fs::read_dir(&locked).is_ok();
+    let mut command = if as_nobody {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_sqsguard")]);
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+    };
+    let out = command.args(["lint", "--format", "json", "."]).current_dir(dir.path()).output();
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    let out = match out {
+        Ok(out) if !(as_nobody && out.stdout.is_empty()) => out,
+        _ => {
+            common::skipped("an unreadable folder (root reads every folder and setpriv could not drop to nobody)");
+            return;
+        }
+    };
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(notes(&doc).iter().any(|n| n.contains("the folder cannot be read: permission denied")), "{doc:#}");
+    assert_eq!(doc["notes"][0]["file"], "locked", "{doc:#}");
 }
 
 /// `rule resource` of every finding, sorted.

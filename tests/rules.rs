@@ -16,20 +16,7 @@ fn code_of(path: &Path) -> String {
 #[test]
 fn bad_fixtures_fire_their_rule() {
     insta::glob!("fixtures/rules/*/bad*.{yaml,json}", |path| {
-        let code = code_of(path);
-        let outcome = common::lint(path);
-        assert!(
-            outcome.findings.iter().any(|f| f.code == code),
-            "{} should raise {code}, got {:?}",
-            path.display(),
-            outcome.findings.iter().map(|f| (f.code, &f.message)).collect::<Vec<_>>()
-        );
-        let alone = common::lint_only(path, &code);
-        assert!(
-            !alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code),
-            "{}",
-            common::render(&alone)
-        );
+        let outcome = common::assert_bad_fixture(path, &code_of(path));
         insta::assert_snapshot!(common::render(&outcome));
     });
 }
@@ -37,12 +24,7 @@ fn bad_fixtures_fire_their_rule() {
 #[test]
 fn good_fixtures_are_clean() {
     insta::glob!("fixtures/rules/*/good*.{yaml,json}", |path| {
-        let outcome = common::lint(path);
-        assert_eq!(outcome.files, 1, "{} was not linted as a template", path.display());
-        assert!(outcome.findings.is_empty(), "{} should be clean, got:\n{}", path.display(), common::render(&outcome));
-        let alone = common::lint_only(path, &code_of(path));
-        assert_eq!(alone.files, 1, "{} was not linted with only its rule", path.display());
-        assert!(alone.findings.is_empty(), "{} with only its rule:\n{}", path.display(), common::render(&alone));
+        common::assert_good_fixture(path, &code_of(path));
     });
 }
 

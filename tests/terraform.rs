@@ -25,24 +25,16 @@ fn summary_of(outcome: &sqsguard::outcome::Outcome) -> Vec<(String, String, Stri
         .collect()
 }
 
+/// The rule a fixture module's folder is for: `rules/SQS001/bad` -> SQS001.
+fn rule_of(dir: &Path) -> String {
+    dir.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned()
+}
+
 #[test]
 fn rule_fixture_modules_fire_their_rule() {
     insta::glob!("fixtures/terraform/rules/*/bad*/main.tf", |path| {
         let dir = path.parent().unwrap();
-        let code = dir.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
-        let outcome = lint_dir(dir);
-        assert!(
-            outcome.findings.iter().any(|f| f.code == code),
-            "{} should raise {code}, got {:?}",
-            dir.display(),
-            summary_of(&outcome)
-        );
-        let alone = common::lint_only(dir, &code);
-        assert!(
-            !alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code),
-            "{}",
-            common::render(&alone)
-        );
+        let outcome = common::assert_bad_fixture(dir, &rule_of(dir));
         insta::assert_snapshot!(common::render(&outcome));
     });
 }
@@ -51,13 +43,7 @@ fn rule_fixture_modules_fire_their_rule() {
 fn good_rule_fixture_modules_are_clean() {
     insta::glob!("fixtures/terraform/rules/*/good*/main.tf", |path| {
         let dir = path.parent().unwrap();
-        let outcome = lint_dir(dir);
-        assert!(outcome.files >= 1, "{} was not linted", dir.display());
-        assert!(outcome.findings.is_empty(), "{} should be clean, got:\n{}", dir.display(), common::render(&outcome));
-        let code = dir.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
-        let alone = common::lint_only(dir, &code);
-        assert!(alone.files >= 1, "{} was not linted with only its rule", dir.display());
-        assert!(alone.findings.is_empty(), "{} with only {code}:\n{}", dir.display(), common::render(&alone));
+        common::assert_good_fixture(dir, &rule_of(dir));
     });
 }
 
@@ -213,4 +199,246 @@ fn a_named_tfvars_file_lints_its_folders_module() {
     let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
     assert!(rules.contains(&"SQS006"), "{doc}");
     assert_eq!(out.status.code(), Some(1));
+}
+
+fn lint_json(dir: &Path, args: &[&str]) -> (Option<i32>, Value) {
+    let mut all = vec!["lint", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sqsguard")).args(&all).current_dir(dir).output().unwrap();
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), doc)
+}
+
+fn rules(doc: &Value) -> Vec<String> {
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} {}", f["rule"].as_str().unwrap(), f["severity"].as_str().unwrap()))
+        .collect()
+}
+
+#[test]
+fn var_files_are_loaded_after_the_modules_own_tfvars() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS001/good/main.tf")).unwrap();
+    fs::create_dir(dir.path().join("infra")).unwrap();
+    fs::write(dir.path().join("infra/main.tf"), format!("{module}\nvariable \"vt\" {{\n  default = 180\n}}\n"))
+        .unwrap();
+    fs::write(dir.path().join("infra/terraform.tfvars"), "vt = 180\n").unwrap();
+    // The module's own value is fine; a var file named on the command line
+    // overrides it (the last one wins), as `terraform plan -var-file` does.
+    let (code, clean) = lint_json(dir.path(), &["infra"]);
+    assert_eq!((code, rules(&clean)), (Some(0), vec![]), "{clean:#}");
+    fs::write(dir.path().join("prod.tfvars"), "vt = 60\n").unwrap();
+    fs::write(dir.path().join("last.tfvars.json"), "{\"vt\": 180}").unwrap();
+    let text = fs::read_to_string(dir.path().join("infra/main.tf")).unwrap();
+    let with_var = text.replacen("visibility_timeout_seconds = 180", "visibility_timeout_seconds = var.vt", 1);
+    assert_ne!(with_var, text, "the fixture sets visibility_timeout_seconds");
+    fs::write(dir.path().join("infra/main.tf"), with_var).unwrap();
+    let (_, doc) = lint_json(dir.path(), &["infra"]);
+    assert_eq!(rules(&doc), Vec::<String>::new(), "{doc:#}");
+    let (_, doc) = lint_json(dir.path(), &["infra", "--var-file", "prod.tfvars"]);
+    assert_eq!(rules(&doc), ["SQS001 warning"], "{doc:#}");
+    let (_, doc) = lint_json(dir.path(), &["infra", "--var-file", "prod.tfvars", "--var-file", "last.tfvars.json"]);
+    assert_eq!(rules(&doc), Vec::<String>::new(), "{doc:#}");
+    let (code, _) = lint_json(dir.path(), &["infra", "--var-file", "missing.tfvars"]);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn provider_default_tags_declare_every_queues_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    let module =
+        fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS003/bad_undeclared/main.tf"))
+            .unwrap();
+    fs::write(dir.path().join("main.tf"), &module).unwrap();
+    let (_, doc) = lint_json(dir.path(), &["."]);
+    assert_eq!(rules(&doc), ["SQS003 warning"]);
+    let provider = |value: &str| {
+        format!(
+            "provider \"aws\" {{\n  region = \"eu-west-1\"\n  default_tags {{\n    tags = {{\n      \"sqsguard:payload\" = \"{value}\"\n    }}\n  }}\n}}\n"
+        )
+    };
+    fs::write(dir.path().join("providers.tf"), provider("non-deterministic")).unwrap();
+    let (_, doc) = lint_json(dir.path(), &["."]);
+    assert_eq!(rules(&doc), ["SQS003 error"], "{doc:#}");
+    fs::write(dir.path().join("providers.tf"), provider("deterministic")).unwrap();
+    let (_, doc) = lint_json(dir.path(), &["."]);
+    assert_eq!(rules(&doc), Vec::<String>::new(), "{doc:#}");
+    // The queue's own tag wins over the provider's.
+    let own = module.replacen(
+        "  receive_wait_time_seconds   = 20\n",
+        "  receive_wait_time_seconds   = 20\n  tags = { \"sqsguard:payload\" = \"non-deterministic\" }\n",
+        1,
+    );
+    fs::write(dir.path().join("main.tf"), own).unwrap();
+    let (_, doc) = lint_json(dir.path(), &["."]);
+    assert_eq!(rules(&doc), ["SQS003 error"], "{doc:#}");
+}
+
+#[test]
+fn a_dead_letter_target_only_known_after_apply_still_counts_in_a_plan() {
+    // The SNS subscription's redrive policy names the queue's ARN, unknown
+    // at plan time: the plan lists it in after_unknown, the configuration
+    // says what it is made of, and the queue is a dead-letter target (no
+    // SQS004 or SQS006), as when the module's .tf files are linted.
+    let case = common::root().join("tests/fixtures/terraform/plan/sns_dead_letter");
+    let from_plan = common::lint(&case.join("plan.json"));
+    let from_module = common::lint(&case);
+    assert_eq!(from_plan.files, 1);
+    assert!(from_plan.findings.is_empty(), "{}", common::render(&from_plan));
+    assert!(from_module.findings.is_empty(), "{}", common::render(&from_module));
+}
+
+#[test]
+fn a_local_module_that_cannot_be_followed_is_a_note_not_a_silent_skip() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("main.tf"), "module \"gone\" {\n  source = \"./modules/gone\"\n}\n\nmodule \"loop\" {\n  source = \"./modules/loop\"\n}\n").unwrap();
+    fs::create_dir_all(root.join("modules/loop")).unwrap();
+    // A module that calls itself: read once, the second call is a cycle.
+    fs::write(root.join("modules/loop/main.tf"), "module \"again\" {\n  source = \"./\"\n}\n").unwrap();
+    let (code, doc) = lint_json(root, &["."]);
+    assert_eq!(code, Some(0), "{doc:#}");
+    let notes: Vec<String> = doc["notes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no notes in {doc:#}"))
+        .iter()
+        .map(|n| format!("{}:{} {}", n["file"].as_str().unwrap_or_default(), n["line"], n["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:#?}");
+    assert!(notes[0].starts_with("main.tf:1 module.gone"), "{notes:#?}");
+    assert!(notes[0].contains("modules/gone does not exist"), "{notes:#?}");
+    assert!(notes[1].contains("module.again") && notes[1].contains("cycle"), "{notes:#?}");
+}
+
+/// Findings reduced to what does not depend on the syntax: rule, resource,
+/// severity, and how many notes came with them.
+fn shape(outcome: &sqsguard::outcome::Outcome) -> (Vec<(String, String, String)>, usize) {
+    let mut findings: Vec<(String, String, String)> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.code.to_string(), f.resource.clone(), format!("{:?}", f.severity)))
+        .collect();
+    findings.sort();
+    (findings, outcome.notes.len())
+}
+
+#[test]
+fn every_json_twin_finds_what_its_hcl_module_finds() {
+    // tests/fixtures/terraform/json holds a Terraform JSON twin of every
+    // module under rules/ (see its README): same semantics, other syntax.
+    let json = common::root().join("tests/fixtures/terraform/json");
+    let mut compared = 0;
+    for rule in fs::read_dir(&json).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()) {
+        for twin in fs::read_dir(&rule).unwrap().map(|e| e.unwrap().path()) {
+            let hcl = common::root()
+                .join("tests/fixtures/terraform/rules")
+                .join(rule.file_name().unwrap())
+                .join(twin.file_name().unwrap());
+            assert!(hcl.join("main.tf").is_file(), "{} has no HCL original at {}", twin.display(), hcl.display());
+            let (from_json, from_hcl) = (lint_dir(&twin), lint_dir(&hcl));
+            assert!(from_json.files >= 1 && from_json.files == from_hcl.files, "{}", twin.display());
+            assert_eq!(shape(&from_json), shape(&from_hcl), "{}:\n{}", twin.display(), common::render(&from_json));
+            compared += 1;
+        }
+    }
+    let originals = fs::read_dir(common::root().join("tests/fixtures/terraform/rules"))
+        .unwrap()
+        .flat_map(|r| fs::read_dir(r.unwrap().path()).unwrap())
+        .count();
+    assert_eq!(compared, originals, "every HCL rule fixture has a JSON twin");
+}
+
+#[test]
+fn json_bad_fixtures_fire_their_rule_at_a_location_in_the_json() {
+    insta::glob!("fixtures/terraform/json/*/bad*/main.tf.json", |path| {
+        let dir = path.parent().unwrap();
+        let outcome = common::assert_bad_fixture(dir, &rule_of(dir));
+        for finding in &outcome.findings {
+            let at = sqsguard::report::location(finding).unwrap();
+            assert!(at.file.ends_with(".json") || at.file.ends_with(".tfvars"), "{at:?}");
+        }
+        insta::assert_snapshot!(common::render(&outcome));
+    });
+}
+
+#[test]
+fn json_good_fixtures_are_clean_also_with_only_their_rule() {
+    insta::glob!("fixtures/terraform/json/*/good*/main.tf.json", |path| {
+        let dir = path.parent().unwrap();
+        common::assert_good_fixture(dir, &rule_of(dir));
+    });
+}
+
+#[test]
+fn json_and_hcl_files_make_one_module() {
+    // The queue in HCL, its consumer in JSON: SQS001 needs both to fire,
+    // and its location is in the file that holds the queue.
+    let dir = tempfile::tempdir().unwrap();
+    let twin = common::root().join("tests/fixtures/terraform/json/SQS001/bad/main.tf.json");
+    let mut doc: Value = serde_json::from_str(&fs::read_to_string(twin).unwrap()).unwrap();
+    let queues = doc["resource"].as_object_mut().unwrap().remove("aws_sqs_queue").unwrap();
+    fs::write(dir.path().join("consumer.tf.json"), serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let mut hcl = String::new();
+    for (name, body) in queues.as_object().unwrap() {
+        hcl.push_str(&format!("resource \"aws_sqs_queue\" \"{name}\" {{\n"));
+        for (key, value) in body.as_object().unwrap() {
+            let value = match value {
+                Value::String(s) if s.starts_with("${") && s.ends_with('}') && s.matches("${").count() == 1 => {
+                    s[2..s.len() - 1].to_string()
+                }
+                other => other.to_string(),
+            };
+            hcl.push_str(&format!("  {key} = {value}\n"));
+        }
+        hcl.push_str("}\n\n");
+    }
+    fs::write(dir.path().join("queues.tf"), hcl).unwrap();
+    let outcome = lint_dir(dir.path());
+    assert_eq!(outcome.files, 2);
+    let found = summary_of(&outcome);
+    assert_eq!(found.len(), 1, "{}", common::render(&outcome));
+    assert_eq!(found[0].0, "SQS001");
+    assert!(found[0].2.ends_with("/queues.tf"), "{}", found[0].2);
+    assert_eq!(found[0].3, 3, "visibility_timeout_seconds is on line 3 of queues.tf");
+    // Naming the JSON file alone lints its whole folder's module.
+    let named = lint_dir(&dir.path().join("consumer.tf.json"));
+    assert_eq!(summary_of(&named), found);
+}
+
+#[test]
+fn a_json_comment_property_suppresses_in_its_resource() {
+    let dir = tempfile::tempdir().unwrap();
+    let twin = common::root().join("tests/fixtures/terraform/json/SQS001/bad/main.tf.json");
+    let mut doc: Value = serde_json::from_str(&fs::read_to_string(twin).unwrap()).unwrap();
+    let path = dir.path().join("main.tf.json");
+    fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    assert_eq!(rules(&lint_json(dir.path(), &["."]).1), ["SQS001 warning"]);
+    // Terraform JSON's comment property ("//") is where a suppression goes.
+    doc["resource"]["aws_sqs_queue"]["orders"]["//"] =
+        Value::from("sqsguard:ignore SQS001 -- the consumer is idempotent");
+    fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let (code, suppressed) = lint_json(dir.path(), &["."]);
+    assert_eq!((code, rules(&suppressed)), (Some(0), vec![]), "{suppressed:#}");
+    // A suppression of a rule that does not fire there is reported as stale.
+    doc["resource"]["aws_sqs_queue"]["orders"]["//"] = Value::from("sqsguard:ignore SQS002");
+    fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let (_, stale) = lint_json(dir.path(), &["."]);
+    assert!(rules(&stale).contains(&"SQS001 warning".to_string()), "{stale:#}");
+}
+
+#[test]
+fn broken_terraform_json_is_a_located_sqs000_and_the_rest_of_the_module_lints() {
+    let dir = tempfile::tempdir().unwrap();
+    let twin = common::root().join("tests/fixtures/terraform/json/SQS001/bad/main.tf.json");
+    fs::copy(twin, dir.path().join("main.tf.json")).unwrap();
+    fs::write(dir.path().join("broken.tf.json"), "{\n  \"resource\": {\n    \"aws_sqs_queue\": {,\n").unwrap();
+    let outcome = lint_dir(dir.path());
+    let found = summary_of(&outcome);
+    assert!(found.iter().any(|f| f.0 == "SQS001" && f.2.ends_with("/main.tf.json")), "{}", common::render(&outcome));
+    let broken: Vec<_> = found.iter().filter(|f| f.0 == "SQS000").collect();
+    assert_eq!(broken.len(), 1, "{}", common::render(&outcome));
+    assert!(broken[0].2.ends_with("/broken.tf.json") && broken[0].3 == 3, "{}", common::render(&outcome));
 }

@@ -13,7 +13,7 @@
 //! the run gets a note, so stale ones are cleaned up.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::finding::{Finding, Note};
 use crate::model::{Model, Origin, Scope, Suppression, Written};
@@ -92,8 +92,9 @@ pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Sup
         out.findings = findings;
         return out;
     }
-    let declared = declared_on(model);
+    let index = Candidates::new(model, &suppressions);
     let mut used: Vec<Vec<bool>> = suppressions.iter().map(|s| vec![false; s.codes.len()]).collect();
+    let mut near = Vec::new();
     for finding in findings {
         // A rule switched off is dropped later; it is no suppressed finding.
         if !filter.keeps(finding.code) {
@@ -103,10 +104,9 @@ pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Sup
         // Every suppression that covers the finding counts as used: two
         // comments saying the same are redundant, not stale.
         let mut hit = false;
-        for (i, s) in suppressions.iter().enumerate() {
-            if let Some(c) = s.codes.iter().position(|c| c == finding.code)
-                && covers(s, &finding, &declared)
-            {
+        index.of(&finding, &mut near);
+        for &i in &near {
+            if let Some(c) = suppressions[i].codes.iter().position(|c| c == finding.code) {
                 used[i][c] = true;
                 hit = true;
             }
@@ -162,18 +162,61 @@ pub fn stale(used: &[Key], unused: Vec<(Key, Note)>) -> Vec<Note> {
     unused.into_iter().filter(|(k, _)| !used.contains(k) && seen.insert(k.clone())).map(|(_, n)| n).collect()
 }
 
-/// (file, line) -> the resources declared there.
-type Declared = HashMap<(PathBuf, usize), Vec<String>>;
+/// Which suppressions may cover a finding, looked up instead of scanned:
+/// a suppression covers the findings about (or related to) the resource it
+/// is attached to, or the resources declared on its line, or located on
+/// its line.
+struct Candidates<'a> {
+    /// Metadata suppressions by the resource they are attached to.
+    by_resource: HashMap<&'a str, Vec<usize>>,
+    /// Comment suppressions by (file, line).
+    by_line: HashMap<(&'a Path, usize), Vec<usize>>,
+    /// Where each resource is declared: (file, line).
+    declared: HashMap<&'a str, Vec<(&'a Path, usize)>>,
+}
 
-fn declared_on(model: &Model) -> Declared {
-    let mut out = Declared::new();
-    for (resource, origin) in resources(model) {
-        if let Origin::File { file, span } = origin {
-            let line = file.position(span.start).line;
-            out.entry((file.path.clone(), line)).or_default().push(resource.clone());
+impl<'a> Candidates<'a> {
+    fn new(model: &'a Model, suppressions: &'a [Resolved]) -> Self {
+        let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_line: HashMap<(&Path, usize), Vec<usize>> = HashMap::new();
+        for (i, s) in suppressions.iter().enumerate() {
+            match (&s.scope, &s.origin) {
+                (Scope::Resource(id), _) => by_resource.entry(id).or_default().push(i),
+                (Scope::Line(line), Origin::File { file, .. }) => by_line.entry((&file.path, *line)).or_default().push(i),
+                _ => {}
+            }
         }
+        let mut declared: HashMap<&str, Vec<(&Path, usize)>> = HashMap::new();
+        if !by_line.is_empty() {
+            for (resource, origin) in resources(model) {
+                if let Origin::File { file, span } = origin {
+                    declared.entry(resource).or_default().push((&file.path, file.position(span.start).line));
+                }
+            }
+        }
+        Candidates { by_resource, by_line, declared }
     }
-    out
+
+    /// The suppressions that cover `finding` (whatever their rules), into
+    /// `out`, each once.
+    fn of(&self, finding: &Finding, out: &mut Vec<usize>) {
+        out.clear();
+        let about = std::iter::once(&finding.resource).chain(&finding.related);
+        for name in about {
+            out.extend(self.by_resource.get(name.as_str()).into_iter().flatten());
+            for at in self.declared.get(name.as_str()).into_iter().flatten() {
+                out.extend(self.by_line.get(at).into_iter().flatten());
+            }
+        }
+        if let Origin::File { file, span } = &finding.origin
+            && !self.by_line.is_empty()
+        {
+            let at = (file.path.as_path(), file.position(span.start).line);
+            out.extend(self.by_line.get(&at).into_iter().flatten());
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
 }
 
 fn resources(model: &Model) -> impl Iterator<Item = (&String, &Origin)> {
@@ -185,23 +228,6 @@ fn resources(model: &Model) -> impl Iterator<Item = (&String, &Origin)> {
         .chain(model.consumers.iter().map(|c| (&c.resource, &c.origin)))
         .chain(model.alarms.iter().map(|a| (&a.resource, &a.origin)))
         .chain(model.policies.iter().map(|p| (&p.resource, &p.origin)))
-}
-
-fn covers(s: &Resolved, finding: &Finding, declared: &Declared) -> bool {
-    let about = |name: &String| *name == finding.resource || finding.related.contains(name);
-    match &s.scope {
-        Scope::Resource(id) => about(id),
-        Scope::Line(line) => {
-            let Origin::File { file, .. } = &s.origin else { return false };
-            let on_line = declared.get(&(file.path.clone(), *line)).is_some_and(|r| r.iter().any(about));
-            let at = match &finding.origin {
-                Origin::File { file: f, span } if f.path == file.path => Some(f.position(span.start).line),
-                _ => None,
-            };
-            on_line || at == Some(*line)
-        }
-        Scope::Nowhere => false,
-    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,9 @@ pub struct Config {
     pub options: Options,
     pub files: FileFilter,
     pub payloads: Vec<PayloadRule>,
+    /// Terraform variable files named with `--var-file`, in order (the
+    /// command line's, not the config file's).
+    pub var_files: Vec<PathBuf>,
 }
 
 /// `include`/`exclude`, relative to the config file's folder.

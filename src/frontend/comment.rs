@@ -6,7 +6,7 @@
 use crate::model::{Origin, Scope, Suppression, Written};
 use crate::source::{Source, Span};
 
-const MARKER: &str = "sqsguard:ignore";
+pub(crate) const MARKER: &str = "sqsguard:ignore";
 
 /// Every suppression comment of a file. A comment after code applies to
 /// its own line; a comment alone on its line applies to the first line of

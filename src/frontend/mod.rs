@@ -2,6 +2,7 @@
 //! [`Model`], in one function that returns a [`Loaded`].
 //!
 //! - [`cfn`]: a CloudFormation or SAM template (YAML or JSON);
+//! - [`serverless`]: a Serverless Framework service;
 //! - [`terraform`]: a folder of `.tf` files (one module, with the local
 //!   and registry modules it calls), and [`terraform::plan`]: plan JSON;
 //! - [`live`]: what the audit read from an AWS account.
@@ -20,6 +21,7 @@ pub mod dead_letter;
 pub mod link;
 pub mod live;
 pub mod policy;
+pub mod serverless;
 pub mod terraform;
 pub mod value;
 
@@ -70,7 +72,7 @@ type DocumentReader = fn(&Source, &Node) -> Option<Loaded>;
 /// The front-ends for single files, tried in order: a new one is one line
 /// here.
 const TEXT_READERS: &[TextReader] = &[terraform::plan::load];
-const DOCUMENT_READERS: &[DocumentReader] = &[cfn::load];
+const DOCUMENT_READERS: &[DocumentReader] = &[serverless::load, cfn::load];
 
 /// What one YAML or JSON file is.
 pub enum Document {
@@ -97,7 +99,7 @@ pub fn document(file: &Source) -> Document {
     // What is not a plan is a template: past its limit, not parsed.
     let size = file.text.len() as u64;
     if size > crate::source::MAX_TEMPLATE_BYTES {
-        let message = crate::source::too_large(size, crate::source::MAX_TEMPLATE_BYTES);
+        let message = crate::source::too_large(size);
         return Document::Unparsable(syntax::ParseError { message, span: Span::new(0, 0) });
     }
     let parsed = if is_json(file) { syntax::json::parse(file) } else { syntax::yaml::parse(file) };

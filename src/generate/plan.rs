@@ -210,7 +210,9 @@ pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
 
     let (visibility_timeout, visibility_reason, lambda, worker) = match spec.consumer.value {
         ConsumerKind::Lambda => {
-            let timeout = spec.function_timeout.as_ref().map_or(3, |t| t.value);
+            // Lambda's own default when the spec gives none.
+            let lambda_default = Field::Timeout.default().and_then(|t| u64::try_from(t).ok()).unwrap_or_default();
+            let timeout = spec.function_timeout.as_ref().map_or(lambda_default, |t| t.value);
             let batch_size = spec.batch_size.value;
             let mut window = spec.batching_window.value;
             let unwindowed = guidance::UNWINDOWED_BATCH_SIZE as u64;

@@ -202,7 +202,7 @@ pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
         function: string(&["consumer", "function", "name"]),
         processing_time_p99: dur(&["consumer", "processing_time_p99"])?,
         payload,
-        max_receive_count: int(&["dlq", "max_receive_count"], 5),
+        max_receive_count: int(&["dlq", "max_receive_count"], guidance::SUGGESTED_MAX_RECEIVE_COUNT as u64),
         dlq_retention: dur(&["dlq", "retention"])?
             .unwrap_or(At::default_at(guidance::MAX_RETENTION_SECONDS as u64, whole)),
         dlq_depth_alarm: boolean(&["alarms", "dlq_depth"], true),

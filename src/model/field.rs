@@ -192,6 +192,9 @@ pub mod guidance {
     /// The lowest maxReceiveCount that rides out a transient failure
     /// (SQS008's default minimum).
     pub const MIN_MAX_RECEIVE_COUNT: i64 = 3;
+    /// The maxReceiveCount sqsguard suggests and generates: a few retries
+    /// past a deploy or a throttle, not dozens of a poison message.
+    pub const SUGGESTED_MAX_RECEIVE_COUNT: i64 = 5;
     /// Long polling at its longest, what generated queues use.
     pub const LONG_POLL_SECONDS: i64 = 20;
     /// The longest retention SQS allows, what dead-letter queues get.
@@ -209,6 +212,10 @@ pub enum Dialect {
     Terraform,
     /// A live account: the API's attribute names.
     Api,
+    /// A Serverless Framework service: the Framework's names where it has
+    /// its own (an `events: - sqs:` entry, a function), CloudFormation's
+    /// for `resources`.
+    Serverless,
 }
 
 impl Dialect {
@@ -219,6 +226,7 @@ impl Dialect {
             Dialect::CloudFormation => spec.cloudformation,
             Dialect::Terraform => spec.terraform,
             Dialect::Api => spec.api,
+            Dialect::Serverless => spec.serverless.unwrap_or(spec.cloudformation),
         }
     }
 
@@ -229,13 +237,18 @@ impl Dialect {
         match self {
             Dialect::CloudFormation | Dialect::Api => format!("{name}: {}", yaml_value(value)),
             Dialect::Terraform => format!("{name} = {}", hcl_value(value)),
+            // `functionResponseType: ReportBatchItemFailures` takes one value.
+            Dialect::Serverless => match value {
+                Scalar::List(items) if items.len() == 1 => format!("{name}: {}", items[0]),
+                _ => format!("{name}: {}", yaml_value(value)),
+            },
         }
     }
 
     /// How a queue's payload is declared for SQS003.
     pub fn payload_declaration(self) -> &'static str {
         match self {
-            Dialect::CloudFormation | Dialect::Api => {
+            Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => {
                 "queue Metadata `sqsguard: {payload: {fields: ...}}` or the tag `sqsguard:payload`"
             }
             Dialect::Terraform => "the tag `\"sqsguard:payload\" = \"deterministic\"` once it is true",
@@ -243,21 +256,22 @@ impl Dialect {
     }
 
     /// How to give a queue a dead-letter queue (SQS004).
-    pub fn add_redrive_policy(self) -> &'static str {
+    pub fn add_redrive_policy(self) -> String {
+        let count = guidance::SUGGESTED_MAX_RECEIVE_COUNT;
         match self {
-            Dialect::CloudFormation | Dialect::Api => {
-                "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example 5)"
-            }
-            Dialect::Terraform => {
-                "add redrive_policy = jsonencode({ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = 5 })"
-            }
+            Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
+                "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example {count})"
+            ),
+            Dialect::Terraform => format!(
+                "add redrive_policy = jsonencode({{ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = {count} }})"
+            ),
         }
     }
 
     /// How to alarm on a queue's `metric` as soon as it holds a message (SQS015).
     pub fn add_depth_alarm(self, metric: &str) -> String {
         match self {
-            Dialect::CloudFormation | Dialect::Api => format!(
+            Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
                 "add an AWS::CloudWatch::Alarm on AWS/SQS {metric} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
             ),
             Dialect::Terraform => format!(

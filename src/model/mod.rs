@@ -80,6 +80,9 @@ pub struct Queue {
     pub payload: Option<PayloadDecl>,
     /// What a live account says about the queue now (audit only).
     pub live: Option<LiveQueue>,
+    /// Not declared but created by a tool from something else (SAM's queue
+    /// for `SqsSubscription: true`): how to get hold of its settings.
+    pub created: Option<&'static str>,
 }
 
 /// A live queue's counters and CloudWatch statistics. `None`: not read
@@ -150,6 +153,7 @@ impl Queue {
             redrive: absent(&origin),
             payload: None,
             live: None,
+            created: None,
             origin,
         }
     }

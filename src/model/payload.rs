@@ -56,15 +56,23 @@ pub fn from_fields(payload: &Node) -> Payload {
     if reasons.is_empty() { Payload::Deterministic } else { Payload::NonDeterministic(reasons) }
 }
 
+/// The largest payload schema read.
+const SCHEMA_LIMIT: u64 = 1 << 20;
+
 /// A JSON Schema file (JSON or YAML), relative to the template.
 pub fn from_schema_file(template: &Path, path: &Node) -> Value<Payload> {
     let Some(rel) = path.as_str() else { return Value::Unknown("payload-schema is not a path".into()) };
     let full = template.parent().unwrap_or(Path::new(".")).join(rel);
-    let text = match std::fs::read_to_string(&full) {
-        Ok(t) if t.len() <= 1 << 20 => t,
+    // At most one byte past the limit is read: a schema path may name
+    // anything, /dev/zero included.
+    let mut text = String::new();
+    let read = std::fs::File::open(&full)
+        .and_then(|f| std::io::Read::read_to_string(&mut std::io::Read::take(f, SCHEMA_LIMIT + 1), &mut text));
+    match read {
+        Ok(n) if n as u64 <= SCHEMA_LIMIT => {}
         Ok(_) => return Value::Unknown(format!("{} is larger than 1 MiB", full.display())),
         Err(e) => return Value::Unknown(format!("cannot read {}: {e}", full.display())),
-    };
+    }
     let file = SourceFile::new(full.clone(), text);
     let parsed = if rel.ends_with(".json") { json::parse(&file) } else { yaml::parse(&file) };
     let Ok(schema) = parsed else { return Value::Unknown(format!("cannot parse {}", full.display())) };

@@ -29,6 +29,11 @@ impl Origin {
         Origin::File { file: file.clone(), span }
     }
 
+    /// A whole file or folder that was not read (no text to point into).
+    pub fn path(path: &std::path::Path) -> Self {
+        Origin::File { file: crate::source::SourceFile::new(path.to_path_buf(), String::new()), span: Span::default() }
+    }
+
     /// Where it is in its file; `None` for a live resource.
     pub fn location(&self) -> Option<Location> {
         match self {

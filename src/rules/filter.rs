@@ -10,9 +10,15 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// Whether findings of `code` are reported. SQS000 (a file that could
+    /// not be read) is reported whatever `select` says: a file that was not
+    /// linted never passes in silence. Only `ignore` drops it.
     pub fn keeps(&self, code: &str) -> bool {
         let matches = |p: &String| super::selects(p, code);
-        (self.select.is_empty() || self.select.iter().any(matches)) && !self.ignore.iter().any(matches)
+        let selected = self.select.is_empty()
+            || self.select.iter().any(matches)
+            || code == super::UNPARSABLE_FILE.code;
+        selected && !self.ignore.iter().any(matches)
     }
 }
 
@@ -27,5 +33,7 @@ mod tests {
         assert!(!f.keeps("SQS004"));
         assert!(!f.keeps("SQS012"));
         assert!(Filter::default().keeps("SQS017"));
+        assert!(f.keeps("SQS000"), "selecting others never hides an unreadable file");
+        assert!(!Filter { ignore: vec!["SQS000".into()], ..f }.keeps("SQS000"));
     }
 }

@@ -175,7 +175,23 @@ pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
     for findings in per_rule {
         out.extend(findings);
     }
+    explain_created(model, &mut out);
     out
+}
+
+/// A fix to a queue no one declared (SAM's for an SNS subscription) starts
+/// with getting hold of its settings: the finding says how.
+fn explain_created(model: &Model, findings: &mut [Finding]) {
+    let created: HashMap<&str, &str> =
+        model.queues.iter().filter_map(|q| Some((q.resource.as_str(), q.created?))).collect();
+    if created.is_empty() {
+        return;
+    }
+    for finding in findings {
+        if let Some(how) = created.get(finding.resource.as_str()) {
+            finding.fix = format!("{how}; then {}", finding.fix);
+        }
+    }
 }
 
 /// Where a rule puts what it finds.

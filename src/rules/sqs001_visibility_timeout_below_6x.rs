@@ -35,7 +35,8 @@ impl Timing<'_> {
     /// The VisibilityTimeout that satisfies SQS001 for this consumer, and
     /// the fix that sets it (none above SQS's maximum).
     pub fn needed(&self, multiplier: i64) -> i64 {
-        multiplier * self.timeout + self.window
+        // Saturating: a template may hold any 64-bit number.
+        multiplier.saturating_mul(self.timeout).saturating_add(self.window)
     }
 
     pub fn remedy(&self, multiplier: i64) -> Option<crate::finding::Remedy> {

@@ -31,12 +31,12 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 cx.name(Field::RedrivePolicy),
                 alt.when
             );
-            let fix = cx.dialect().add_redrive_policy().to_string();
+            let fix = cx.dialect().add_redrive_policy();
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
                 want: Want::DeadLetterQueue {
-                    max_receive_count: 5,
+                    max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT,
                     retention_seconds: guidance::MAX_RETENTION_SECONDS,
                 },
                 at: alt.origin.clone(),

@@ -30,9 +30,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 "queue {} had {empty:.0} empty receives and {received:.0} received messages in the last {} s: consumers poll without waiting (WaitTimeSeconds 0), whatever the queue's setting",
                 queue.resource, live.lookback_seconds
             );
-            let fix =
-                "call ReceiveMessage with WaitTimeSeconds 20, and set ReceiveMessageWaitTimeSeconds to 20 on the queue"
-                    .to_string();
+            let fix = format!(
+                "call ReceiveMessage with WaitTimeSeconds {0}, and set ReceiveMessageWaitTimeSeconds to {0} on the queue",
+                guidance::LONG_POLL_SECONDS
+            );
             findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));
             continue;
         }
@@ -47,8 +48,9 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 alt.when
             );
             let fix = format!(
-                "set {} to 20 (long polling), and have consumers call ReceiveMessage with WaitTimeSeconds 20",
-                cx.name(Field::ReceiveWaitTime)
+                "set {} to {1} (long polling), and have consumers call ReceiveMessage with WaitTimeSeconds {1}",
+                cx.name(Field::ReceiveWaitTime),
+                guidance::LONG_POLL_SECONDS
             );
             let want = Scalar::Int(guidance::LONG_POLL_SECONDS);
             let remedy = set(&queue.resource, Field::ReceiveWaitTime, want, &alt.origin, Applicability::Safe);

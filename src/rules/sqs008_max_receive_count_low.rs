@@ -2,6 +2,7 @@
 
 use super::{Context, Findings, Rule, all_of, set};
 use crate::finding::{Applicability, Severity};
+use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
@@ -30,7 +31,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 let message = format!(
                     "maxReceiveCount {n} < {minimum}: a transient error, a throttled or cold-starting consumer sends the message to the dead-letter queue{when}"
                 );
-                let fix = format!("set maxReceiveCount to at least {minimum} (5 is common)");
+                let fix = format!(
+                    "set maxReceiveCount to at least {minimum} ({} is common)",
+                    guidance::SUGGESTED_MAX_RECEIVE_COUNT
+                );
                 let remedy = set(
                     &queue.resource,
                     Field::MaxReceiveCount,

@@ -32,10 +32,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 }
                 let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when]) else { continue };
                 let message = format!(
-                    "consumer {} of FIFO queue {} has {batch_name} {size}: FIFO event sources accept at most 10, so the deployment fails{when}",
+                    "consumer {} of FIFO queue {} has {batch_name} {size}: FIFO event sources accept at most {UNWINDOWED_BATCH_SIZE}, so the deployment fails{when}",
                     consumer.resource, queue.resource,
                 );
-                let fix = format!("set {batch_name} to 10 or less");
+                let fix = format!("set {batch_name} to {UNWINDOWED_BATCH_SIZE} or less");
                 let want = Scalar::Int(UNWINDOWED_BATCH_SIZE);
                 let remedy = set(&consumer.resource, Field::BatchSize, want, &batch.origin, Applicability::Safe);
                 findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));

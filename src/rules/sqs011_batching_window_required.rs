@@ -35,11 +35,11 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     }
                     let Some(when) = all_of(&[&read.when, &fifo.when, &batch.when, &window.when]) else { continue };
                     let message = format!(
-                        "consumer {} has {batch_name} {size} with {window_name} {secs}: Lambda requires a batching window of at least 1 s for batches above 10, so the deployment fails{when}",
+                        "consumer {} has {batch_name} {size} with {window_name} {secs}: Lambda requires a batching window of at least 1 s for batches above {UNWINDOWED_BATCH_SIZE}, so the deployment fails{when}",
                         consumer.resource
                     );
                     let fix = format!(
-                        "set {window_name} to 1 or more (and add it to the queue's {}), or lower {batch_name} to 10",
+                        "set {window_name} to 1 or more (and add it to the queue's {}), or lower {batch_name} to {UNWINDOWED_BATCH_SIZE}",
                         cx.name(Field::VisibilityTimeout)
                     );
                     let remedy = set(

@@ -18,13 +18,13 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
     for (qi, queue) in cx.model.queues.iter().enumerate() {
         let Some(live) = &queue.live else { continue };
         let (Some(visible), Some(in_flight)) = (live.visible, live.in_flight) else { continue };
-        if visible + in_flight == 0 || !cx.index.is_dead_letter_target(qi) {
+        if visible.saturating_add(in_flight) == 0 || !cx.index.is_dead_letter_target(qi) {
             continue;
         }
         let message = format!(
             "dead-letter queue {} holds {} message(s) ({visible} visible, {in_flight} in flight): each one failed every retry and needs a person",
             queue.resource,
-            visible + in_flight
+            visible.saturating_add(in_flight)
         );
         let fix = "read a few messages to find the failure, fix the consumer, then move them back with StartMessageMoveTask (DLQ redrive)".to_string();
         findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));

@@ -23,7 +23,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         let Some(in_flight) = live.in_flight else { continue };
         let fifo = queue.fifo.any_known(|f| *f);
         let limit = if fifo { FIFO_LIMIT } else { STANDARD_LIMIT };
-        if in_flight * 10 <= limit * 8 {
+        if in_flight.saturating_mul(10) <= limit * 8 {
             continue;
         }
         let message = format!(

@@ -3,8 +3,9 @@
 //! The lowest layer. Every value in the model remembers where it came from.
 //! For files that is a byte [`Span`] into a [`SourceFile`];
 //! [`SourceFile::position`] turns a byte offset into the 1-based line and
-//! column (in characters) that diagnostics print, and [`read`] is the one
-//! place files are read from disk.
+//! column (in characters) that diagnostics print, and [`read`] reads
+//! templates, modules and plans from disk with their size limits (payload
+//! schemas and config files have their own small readers).
 
 mod read;
 
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use read::{
-    MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, Unreadable, has_infra_extension, limit_for, looks_like_infrastructure, read,
+    MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, Unreadable, has_infra_extension, is_serverless_code, limit_for, looks_like_infrastructure, read,
     too_large,
 };
 

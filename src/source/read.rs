@@ -2,7 +2,7 @@
 //! that cannot be read looks like infrastructure (worth an SQS000) or not
 //! (skipped: a Helm template, a binary that happens to end in `.json`).
 
-use std::io::Read as _;
+use std::io::{Read as _, Seek as _};
 use std::path::Path;
 
 use super::{Source, SourceFile, Span};
@@ -21,14 +21,17 @@ pub fn limit_for(path: &Path) -> u64 {
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) { MAX_PLAN_BYTES } else { MAX_TEMPLATE_BYTES }
 }
 
-/// Why a file of `size` bytes was not parsed.
-pub fn too_large(size: u64, limit: u64) -> String {
+/// Why a template of `size` bytes was not parsed.
+pub fn too_large(size: u64) -> String {
     format!(
         "file is {:.1} MiB, larger than the {} MiB sqsguard reads of a template; it was not parsed",
         size as f64 / 1048576.0,
-        limit / 1048576
+        MAX_TEMPLATE_BYTES / 1048576
     )
 }
+
+/// What a plan's first bytes hold (`terraform show -json` writes it first).
+const PLAN_MARK: &[u8] = b"\"format_version\"";
 
 /// Extensions worth opening when walking a folder.
 const EXTENSIONS: &[&str] = &["yaml", "yml", "json", "template", "tf"];
@@ -44,6 +47,8 @@ pub struct Unreadable {
     pub message: String,
     /// It is, or looks like, infrastructure: report it rather than skip it.
     pub infrastructure: bool,
+    /// It was not read for its size.
+    pub too_large: bool,
 }
 
 /// A file's text.
@@ -53,13 +58,15 @@ pub fn read(path: &Path) -> Result<Source, Unreadable> {
         span,
         message,
         infrastructure,
+        too_large: false,
     };
-    let limit = limit_for(path);
-    let bytes = match read_limited(path, limit) {
+    let bytes = match read_limited(path, limit_for(path)) {
         Ok(Contents::All(bytes)) => bytes,
         Ok(Contents::TooLarge { size, head }) => {
-            let message = too_large(size, limit);
-            return Err(unreadable(String::new(), Span::default(), message, looks_like_infrastructure(path, &head)));
+            return Err(Unreadable {
+                too_large: true,
+                ..unreadable(String::new(), Span::default(), too_large(size), looks_like_infrastructure(path, &head))
+            });
         }
         Err(message) => return Err(unreadable(String::new(), Span::default(), message, has_infra_extension(path))),
     };
@@ -90,11 +97,16 @@ fn read_limited(path: &Path, limit: u64) -> Result<Contents, String> {
     if meta.is_dir() {
         return Err("is a directory, not a file".to_string());
     }
-    if meta.len() > limit {
+    // Past a template's size only a plan is read, and a plan says so at
+    // its start: other large JSON (data) is not read whole to find out.
+    if meta.len() > limit.min(MAX_TEMPLATE_BYTES) {
         let mut head = vec![0; 64 * 1024];
         let n = f.read(&mut head).unwrap_or(0);
         head.truncate(n);
-        return Ok(Contents::TooLarge { size: meta.len(), head });
+        if meta.len() > limit || !head.windows(PLAN_MARK.len()).any(|w| w == PLAN_MARK) {
+            return Ok(Contents::TooLarge { size: meta.len(), head });
+        }
+        f.seek(std::io::SeekFrom::Start(0)).map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     f.by_ref()
@@ -122,6 +134,13 @@ fn plain_io_error(e: &std::io::Error) -> String {
 /// `.template`, `.tf`): what a folder walk opens.
 pub fn has_infra_extension(path: &Path) -> bool {
     path.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// `serverless.ts`, `.js`, `.mjs`, `.cjs`: a Serverless service written as
+/// code, which only running it can tell; found in a walk to be noted.
+pub fn is_serverless_code(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    ["serverless.ts", "serverless.js", "serverless.mjs", "serverless.cjs"].contains(&name.as_str())
 }
 
 /// RULES.md: a `.tf`, or YAML/JSON mentioning AWSTemplateFormatVersion,

@@ -73,7 +73,9 @@ pub fn corpus() -> PathBuf {
 }
 
 /// The folder holding `registry.terraform.io` with the offline AWS provider
-/// (or $TF_PLUGIN_DIR), for `terraform init -plugin-dir`.
+/// (or $TF_PLUGIN_DIR), for `terraform init -plugin-dir`. The working
+/// folders of `terraform init` (`.terraform/providers`, some of them
+/// other tests' temporary folders, gone any moment) are not it.
 pub fn terraform_plugin_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("TF_PLUGIN_DIR") {
         return Some(dir.into());
@@ -82,8 +84,9 @@ pub fn terraform_plugin_dir() -> Option<PathBuf> {
         .args(["/", "-maxdepth", "6", "-type", "d", "-name", "registry.terraform.io"])
         .output()
         .ok()?;
-    let first = String::from_utf8_lossy(&out.stdout).lines().next()?.to_string();
-    Path::new(&first).parent().map(Path::to_path_buf)
+    let found = String::from_utf8_lossy(&out.stdout).into_owned();
+    let first = found.lines().find(|l| !l.contains("/.terraform/"))?;
+    Path::new(first).parent().map(Path::to_path_buf)
 }
 
 /// A tool of the project venv that tests/run.sh installs from
@@ -106,4 +109,29 @@ pub fn missing(what: &str) {
 /// fixes (running as root, say). Unlike [`missing`], not a failure in CI.
 pub fn skipped(why: &str) {
     eprintln!("\n*** SKIPPED: {why} ***\n");
+}
+
+/// A bad fixture for rule `code` at `path` (a file, or a Terraform module's
+/// folder): `code` fires, and with only `code` selected nothing else does.
+/// Returns the outcome with every rule on, for its snapshot.
+pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
+    let outcome = lint(path);
+    assert!(
+        outcome.findings.iter().any(|f| f.code == code),
+        "{} should raise {code}, got:\n{}",
+        path.display(),
+        render(&outcome)
+    );
+    let alone = lint_only(path, code);
+    assert!(!alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code), "{}", render(&alone));
+    outcome
+}
+
+/// A good fixture for rule `code`: linted, and clean with every rule on
+/// and with only `code` selected.
+pub fn assert_good_fixture(path: &Path, code: &str) {
+    for (outcome, rules) in [(lint(path), "every rule"), (lint_only(path, code), "only its rule")] {
+        assert!(outcome.files >= 1, "{} was not linted ({rules})", path.display());
+        assert!(outcome.findings.is_empty(), "{} with {rules}:\n{}", path.display(), render(&outcome));
+    }
 }

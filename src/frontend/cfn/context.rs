@@ -12,6 +12,9 @@ pub struct Ctx<'t, 'a> {
     pub file: Source,
     pub template: &'t Template<'a>,
     pub resolver: Resolver<'t, 'a>,
+    /// The model index of the first queue SAM creates (they follow the
+    /// template's own queues, in `template.sam_queues` order).
+    sam_queue_base: usize,
     linker: Linker,
 }
 
@@ -40,7 +43,27 @@ impl<'t, 'a> Ctx<'t, 'a> {
                 _ => {}
             }
         }
-        Ctx { file, template, resolver, linker }
+        // SAM's queues follow the template's, so references to
+        // `<Function><Event>Queue` (a policy on it, say) resolve.
+        let sam_queue_base = template.resources.iter().filter(|r| r.kind == QUEUE).count();
+        for created in &template.sam_queues {
+            linker.add_queue(&created.id, None);
+        }
+        Ctx { file, template, resolver, sam_queue_base, linker }
+    }
+
+    /// Register a function declared outside `Resources` (a Serverless
+    /// Framework function), after the template's own: its index in the
+    /// model follows theirs.
+    pub fn add_function(&mut self, id: &str, name: Option<&Text>) -> usize {
+        self.linker.add_function(id, name)
+    }
+
+    /// The model index of the queue SAM creates for `function`'s SNS event
+    /// `event`, if it creates one.
+    pub fn sam_queue(&self, function: &str, event: &str) -> Option<usize> {
+        let k = self.template.sam_queues.iter().position(|q| q.function == function && q.event == event)?;
+        Some(self.sam_queue_base + k)
     }
 
     pub fn origin(&self, span: Span) -> Origin {

@@ -1,11 +1,13 @@
 //! AWS::Lambda::Function and AWS::Serverless::Function: the function and
-//! (SAM) its `Events: {Type: SQS}` consumers.
+//! (SAM) its `Events: {Type: SQS}` consumers and the SQS subscriptions of
+//! its `SNS` events.
 
 use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
 use crate::frontend::convert::{to_int, to_string_list};
-use crate::model::{Attr, Consumer, Field, Function, Model, Target};
+use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target};
+use crate::source::Span;
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
     let props = ctx.properties(res);
@@ -16,7 +18,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
     if sam && !timeout.is_set_somewhere() {
         // SAM Globals.Function.Timeout applies to functions that don't set one.
         let globals = ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f));
-        if let Some(g) = globals.as_ref().filter(|g| g.entry("Timeout").is_some()) {
+        if let Some(g) = globals.as_ref().filter(|g| g.entry(Dialect::CloudFormation.name(Field::Timeout)).is_some()) {
             timeout = ctx.attr(Some(g), Field::Timeout, at, to_int);
         }
     }
@@ -26,14 +28,18 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
     }
 }
 
-/// SAM `Events` of `Type: SQS` are consumers (dead-letter targets of other
-/// events are found by `dead_letter`).
+/// SAM `Events` of `Type: SQS` are consumers, and so are `SNS` events with
+/// an `SqsSubscription` (dead-letter targets of other events are found by
+/// `dead_letter`).
 fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model: &mut Model) {
     let Some((_, events)) = props.entry("Events") else { return };
     let RV::Map(entries) = &events.v else { return };
-    for (_, key_span, event) in entries {
+    for (key, key_span, event) in entries {
         let kind = event.entry("Type").and_then(|(_, t)| t.literal());
         let event_props = event.entry("Properties").map(|(_, p)| p);
+        if kind.as_deref() == Some("SNS") {
+            sns_subscription(ctx, res, index, (key, *key_span), event_props, model);
+        }
         if kind.as_deref() != Some("SQS") {
             continue;
         }
@@ -50,3 +56,47 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
         });
     }
 }
+
+/// An SNS event's `SqsSubscription`: `true` has SAM create a queue
+/// (`Template::sam_queues`) and a mapping with `BatchSize: 10` and nothing else;
+/// `{QueueArn, QueueUrl, BatchSize, Enabled}` a mapping from that queue.
+/// SAM rejects a map without QueueArn, so it is no consumer here either.
+fn sns_subscription(
+    ctx: &Ctx<'_, '_>,
+    res: &Resource<'_>,
+    index: usize,
+    (event, at): (&str, Span),
+    event_props: Option<&R>,
+    model: &mut Model,
+) {
+    let Some((sub_at, sub)) = event_props.and_then(|p| p.entry("SqsSubscription")) else { return };
+    let origin = ctx.origin(at);
+    let (queue, batch_size, map) = match (&sub.v, ctx.sam_queue(res.id, event)) {
+        (_, Some(index)) => {
+            let queue = Attr::known(Target::Queue(index), ctx.origin(sub_at));
+            (queue, Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)), None)
+        }
+        (RV::Map(_), None) if sub.entry("QueueArn").is_some() => {
+            let queue = ctx.attr_named(Some(sub), "QueueArn", sub_at, |r| ctx.queue_target(r));
+            let batch_size = match sub.entry(Dialect::CloudFormation.name(Field::BatchSize)) {
+                Some(_) => ctx.attr(Some(sub), Field::BatchSize, sub_at, to_int),
+                None => Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)),
+            };
+            (queue, batch_size, Some(sub))
+        }
+        _ => return,
+    };
+    model.consumers.push(Consumer {
+        resource: res.id.to_string(),
+        origin: origin.clone(),
+        queue,
+        function: Attr::known(Target::Function(index), origin),
+        batch_size,
+        batching_window: ctx.attr(map, Field::BatchingWindow, sub_at, to_int),
+        response_types: ctx.attr(map, Field::FunctionResponseTypes, sub_at, to_string_list),
+    });
+}
+
+/// SAM writes `BatchSize: 10` into the mapping of an SNS event's SQS
+/// subscription when the event sets none.
+const SAM_SUBSCRIPTION_BATCH_SIZE: i64 = 10;

@@ -6,7 +6,7 @@
 //! fills the model.
 
 mod alarm;
-mod context;
+pub(crate) mod context;
 mod dead_letter;
 mod function;
 mod mapping;
@@ -29,27 +29,36 @@ use crate::syntax::Node;
 pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
     let template = Template::find(root)?;
     let ctx = Ctx::new(file.clone(), &template);
+    let (model, declared) = read(&ctx);
+    Some(super::loaded_from(file, model, declared))
+}
+
+/// The model of the resources of the template `ctx` reads, and the
+/// suppressions their Metadata declares.
+pub(crate) fn read(ctx: &Ctx<'_, '_>) -> (Model, Vec<Suppression>) {
+    let template = ctx.template;
     let mut model = Model::default();
     let mut declared = Vec::new();
     let mut function_index = 0;
     for res in &template.resources {
         match res.kind {
-            QUEUE => model.queues.push(queue::read(&ctx, res)),
+            QUEUE => model.queues.push(queue::read(ctx, res)),
             FUNCTION | SAM_FUNCTION => {
-                function::read(&ctx, res, function_index, &mut model);
+                function::read(ctx, res, function_index, &mut model);
                 function_index += 1;
             }
-            "AWS::Lambda::EventSourceMapping" => mapping::read(&ctx, res, &mut model),
-            "AWS::CloudWatch::Alarm" => alarm::read(&ctx, res, &mut model),
-            "AWS::SQS::QueuePolicy" | "AWS::SQS::QueueInlinePolicy" => policy::read(&ctx, res, &mut model),
+            "AWS::Lambda::EventSourceMapping" => mapping::read(ctx, res, &mut model),
+            "AWS::CloudWatch::Alarm" => alarm::read(ctx, res, &mut model),
+            "AWS::SQS::QueuePolicy" | "AWS::SQS::QueueInlinePolicy" => policy::read(ctx, res, &mut model),
             _ => {}
         }
         if res.kind != QUEUE {
-            dead_letter::read(&ctx, res, &mut model);
+            dead_letter::read(ctx, res, &mut model);
         }
-        declared.extend(suppressions(&ctx, res));
+        declared.extend(suppressions(ctx, res));
     }
-    Some(super::loaded_from(file, model, declared))
+    model.queues.extend(template.sam_queues.iter().map(|created| queue::sam_created(ctx, created)));
+    (model, declared)
 }
 
 /// Metadata `sqsguard: {ignore: [{rule: SQS004, reason: ...}]}`. A single
@@ -83,4 +92,54 @@ fn suppressions(ctx: &Ctx<'_, '_>, res: &template::Resource<'_>) -> Vec<Suppress
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Target, Value};
+    use crate::source::SourceFile;
+    use crate::syntax::yaml;
+
+    const SNS_EVENTS: &str = "Transform: AWS::Serverless-2016-10-31
+Resources:
+  Plain:
+    Type: AWS::SNS::Topic
+  Ordered:
+    Type: AWS::SNS::Topic
+    Properties: {FifoTopic: true, TopicName: ordered.fifo}
+  Declared:
+    Type: AWS::SQS::Queue
+  Fn:
+    Type: AWS::Serverless::Function
+    Properties:
+      Events:
+        A: {Type: SNS, Properties: {Topic: !Ref Plain, SqsSubscription: true}}
+        B: {Type: SNS, Properties: {Topic: !Ref Ordered, SqsSubscription: true}}
+        C: {Type: SNS, Properties: {Topic: !Ref Plain, SqsSubscription: {QueueArn: !GetAtt Declared.Arn, QueueUrl: !Ref Declared, BatchSize: 3}}}
+        D: {Type: SNS, Properties: {Topic: !Ref Plain}}
+";
+
+    fn values<T: Clone>(attr: &crate::model::Attr<T>) -> Vec<Value<T>> {
+        attr.iter().map(|alt| alt.value.clone()).collect()
+    }
+
+    #[test]
+    fn sam_creates_a_queue_and_mapping_for_an_sns_sqs_subscription() {
+        let file = SourceFile::new("t.yaml", SNS_EVENTS.to_string());
+        let root = yaml::parse(&file).unwrap();
+        let template = Template::find(&root).unwrap();
+        let (model, _) = read(&Ctx::new(file.clone(), &template));
+        let ids: Vec<&str> = model.queues.iter().map(|q| q.resource.as_str()).collect();
+        assert_eq!(ids, ["Declared", "FnAQueue", "FnBQueue"]);
+        assert!(!model.queues[1].fifo.is_set_somewhere(), "a standard topic's queue keeps the default");
+        assert!(model.queues[2].fifo.any_known(|f| *f), "a FIFO topic gets a FIFO queue");
+        let at = |q: usize| model.queues[q].origin.location().unwrap().line;
+        assert_eq!((at(1), at(2)), (14, 15), "located at the event's SqsSubscription");
+        let consumers: Vec<(Vec<Value<Target>>, Vec<Value<i64>>)> =
+            model.consumers.iter().map(|c| (values(&c.queue), values(&c.batch_size))).collect();
+        let one = |q: usize, batch: i64| (vec![Value::Known(Target::Queue(q))], vec![Value::Known(batch)]);
+        assert_eq!(consumers, [one(1, 10), one(2, 10), one(0, 3)]);
+        assert!(matches!(model.consumers[2].response_types.alts[0].value, Value::Absent));
+    }
 }

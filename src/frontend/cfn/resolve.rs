@@ -23,6 +23,11 @@ pub struct Resolver<'t, 'a> {
     pub template: &'t Template<'a>,
 }
 
+/// Not an intrinsic of CloudFormation: the Serverless front-end writes
+/// `{UNRESOLVED: "${ssm:/path}"}` where a variable is only known at deploy
+/// time, so that it resolves to unknown like any deploy-time value.
+pub const UNRESOLVED: &str = "Fn::SqsguardUnresolved";
+
 const PSEUDO: &[&str] = &[
     "AWS::AccountId",
     "AWS::NotificationARNs",
@@ -80,6 +85,9 @@ impl<'t, 'a> Resolver<'t, 'a> {
             "Fn::FindInMap" => self.find_in_map(arg, span),
             "Fn::Select" => self.select(arg, span),
             "Fn::Split" => self.split(arg, span),
+            UNRESOLVED => {
+                R::unknown(format!("{} is only known at deploy time", arg.as_str().unwrap_or("a variable")), span)
+            }
             other => R::unknown(format!("{other} is only known at deploy time"), span),
         }
     }
@@ -95,13 +103,13 @@ impl<'t, 'a> Resolver<'t, 'a> {
         if let Some(param) = self.template.parameter(name) {
             return self.parameter(name, param, span);
         }
-        if self.template.resource(name).is_some() {
+        if self.template.declares(name) {
             let part = Part::Attr { resource: name.to_string(), attribute: "Ref".to_string() };
             return R::new(RV::Str(Text(vec![part])), span);
         }
         // SAM: `!Ref Fn.Alias` / `!Ref Fn.Version` with AutoPublishAlias.
         if let Some((res, attr)) = name.split_once('.')
-            && self.template.resource(res).is_some()
+            && self.template.declares(res)
         {
             let part = Part::Attr { resource: res.to_string(), attribute: attr.to_string() };
             return R::new(RV::Str(Text(vec![part])), span);
@@ -143,7 +151,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             },
         };
         match (res, attr) {
-            (Some(r), Some(a)) if self.template.resource(r).is_some() => {
+            (Some(r), Some(a)) if self.template.declares(r) => {
                 let part = Part::Attr { resource: r.to_string(), attribute: a.to_string() };
                 R::new(RV::Str(Text(vec![part])), span)
             }
@@ -188,7 +196,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 continue;
             }
             let part = match name.split_once('.') {
-                Some((res, attr)) if self.template.resource(res).is_some() => {
+                Some((res, attr)) if self.template.declares(res) => {
                     Part::Attr { resource: res.to_string(), attribute: attr.to_string() }
                 }
                 _ => {

@@ -17,7 +17,6 @@ use hcl_edit::expr::{BinaryOperator, Expression, FuncCall, ObjectKey, TraversalO
 use hcl_edit::structure::{Block, Body, Structure};
 use hcl_edit::template::{Element, Template};
 
-use super::parse::span_of;
 use crate::frontend::convert::json_string;
 use crate::frontend::value::{Part, R, RV, Text, format_num};
 use crate::source::{Source, Span};
@@ -26,6 +25,25 @@ use crate::source::{Source, Span};
 pub struct File {
     pub source: Source,
     pub body: Body,
+    /// For `*.tf.json`: `body` was parsed from HCL written for the JSON,
+    /// and this maps its spans back into `source`.
+    pub remap: Option<super::json::Remap>,
+    /// Its suppressions: comments, or `"//"` keys in JSON.
+    pub suppressions: Vec<crate::model::Suppression>,
+}
+
+impl File {
+    /// The span of an HCL node in `source`, or `fallback` (already in
+    /// `source`) when the node has none.
+    pub fn span(&self, node: &impl hcl_edit::Span, fallback: Span) -> Span {
+        match node.span() {
+            Some(r) => {
+                let span = Span::new(r.start, r.end);
+                self.remap.as_ref().map_or(span, |m| m.span(span))
+            }
+            None => fallback,
+        }
+    }
 }
 
 /// A module call's result, as seen from the calling module.
@@ -96,15 +114,21 @@ impl Scope {
         scope
     }
 
-    /// The files of this module and of the local modules it calls.
-    pub fn all_sources(&self) -> Vec<Source> {
-        let mut out: Vec<Source> = self.files.iter().map(|f| f.source.clone()).collect();
+    /// The suppressions of the files of this module and of the local
+    /// modules it calls.
+    pub fn all_suppressions(&self) -> Vec<crate::model::Suppression> {
+        let mut out: Vec<_> = self.files.iter().flat_map(|f| f.suppressions.iter().cloned()).collect();
         for child in self.children.borrow().iter() {
             if let Child::Local { scope, .. } = child {
-                out.extend(scope.all_sources());
+                out.extend(scope.all_suppressions());
             }
         }
         out
+    }
+
+    /// The span of a node of file `file` (see [`File::span`]).
+    fn span(&self, file: usize, node: &impl hcl_edit::Span, fallback: Span) -> Span {
+        self.files.get(file).map_or(fallback, |f| f.span(node, fallback))
     }
 
     fn text(&self, file: usize, span: Span) -> &str {
@@ -118,11 +142,11 @@ impl Scope {
         for structure in body.iter() {
             match structure {
                 Structure::Attribute(attr) => {
-                    let key_span = span_of(&attr.key, span);
+                    let key_span = self.span(file, &attr.key, span);
                     entries.push((attr.key.as_str().to_string(), key_span, self.eval(&attr.value, file)));
                 }
                 Structure::Block(b) => {
-                    let b_span = span_of(b, span);
+                    let b_span = self.span(file, b, span);
                     let key = b.ident.as_str().to_string();
                     let value = if key == "dynamic" {
                         R::unknown("dynamic block", b_span)
@@ -137,7 +161,7 @@ impl Scope {
                                 *existing = R::new(RV::List(vec![first, value]), b_span);
                             }
                         },
-                        None => entries.push((key, span_of(&b.ident, b_span), value)),
+                        None => entries.push((key, self.span(file, &b.ident, b_span), value)),
                     }
                 }
             }
@@ -146,7 +170,7 @@ impl Scope {
     }
 
     pub fn eval(&self, expr: &Expression, file: usize) -> R {
-        let span = span_of(expr, Span::default());
+        let span = self.span(file, expr, Span::default());
         let v = match expr {
             Expression::Null(_) => RV::Null,
             Expression::Bool(b) => RV::Bool(*b.value()),
@@ -165,7 +189,7 @@ impl Scope {
                                 self.eval(e, file).literal().unwrap_or_else(|| "<computed>".to_string())
                             }
                         };
-                        (key, span_of(k, span), self.eval(v.expr(), file))
+                        (key, self.span(file, k, span), self.eval(v.expr(), file))
                     })
                     .collect(),
             ),
@@ -180,7 +204,7 @@ impl Scope {
                     RV::Bool(true) => return then.relocated(span),
                     RV::Bool(false) => return els.relocated(span),
                     _ => {
-                        let shown = self.text(file, span_of(&c.cond_expr, span)).trim().to_string();
+                        let shown = self.text(file, self.span(file, &c.cond_expr, span)).trim().to_string();
                         RV::If { cond: Arc::from(shown), then: Box::new(then), els: Box::new(els) }
                     }
                 }
@@ -201,6 +225,11 @@ impl Scope {
     }
 
     fn template(&self, t: &Template, file: usize, span: Span) -> R {
+        // `"${expr}"` is the value of expr itself, whatever its type (HCL's
+        // rule, and how Terraform JSON writes every expression).
+        if let (1, Some(Element::Interpolation(i))) = (t.len(), t.get(0)) {
+            return self.eval(&i.expr, file).relocated(span);
+        }
         let mut text = Text::default();
         for element in t.iter() {
             match element {
@@ -211,7 +240,7 @@ impl Scope {
                         RV::Str(t) => text.extend(t),
                         RV::Num(n) => text.push(Part::Lit(format_num(n))),
                         RV::Bool(b) => text.push(Part::Lit(b.to_string())),
-                        _ => text.push(Part::Opaque(self.text(file, span_of(&i.expr, span)).trim().to_string())),
+                        _ => text.push(Part::Opaque(self.text(file, self.span(file, &i.expr, span)).trim().to_string())),
                     }
                 }
                 Element::Directive(_) => return R::unknown("template directive", span),

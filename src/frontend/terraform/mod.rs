@@ -7,6 +7,7 @@
 //! modules, and `resources` maps the AWS resources into the model.
 
 pub mod eval;
+pub mod json;
 pub mod module;
 pub mod parse;
 pub mod plan;
@@ -18,67 +19,143 @@ use std::path::{Path, PathBuf};
 
 use eval::{File, Scope};
 
-use super::value::R;
+use super::value::{R, RV};
 use super::{Broken, Loaded};
-use crate::model::{Dialect, Model};
+use crate::model::{Dialect, Model, Suppression};
 use crate::source::Source;
 
 /// The module in `dir`: every `.tf` file in it, with the variables set by
-/// `terraform.tfvars` and `*.auto.tfvars`, and the modules it calls.
-pub fn load_module(dir: &Path) -> Loaded {
-    let (inputs, mut broken) = tfvars(dir);
+/// `terraform.tfvars`, `*.auto.tfvars` and then `var_files` (as
+/// `terraform plan -var-file`), and the modules it calls.
+pub fn load_module(dir: &Path, var_files: &[PathBuf]) -> Loaded {
+    let (inputs, mut broken) = tfvars(dir, var_files);
     let loaded = module::load(dir, String::new(), inputs);
     broken.extend(loaded.broken);
     // Before collecting, which takes the module calls apart.
-    let sources = loaded.scope.all_sources();
-    let resources = resources::collect_tree(&loaded.scope);
+    let suppressions = loaded.scope.all_suppressions();
+    let default_tags = default_tags(&loaded.scope);
+    let mut resources = resources::collect_tree(&loaded.scope);
+    if let Some(defaults) = default_tags {
+        for r in resources.iter_mut().filter(|r| r.kind == "aws_sqs_queue") {
+            merge_tags(&mut r.props, &defaults);
+        }
+    }
     finish(
         &resources,
-        &sources,
+        suppressions,
         Loaded { broken, notes: loaded.notes, files: loaded.paths, called: loaded.called, ..Loaded::default() },
     )
+}
+
+/// The `default_tags` of the module's default `aws` provider (the one
+/// without an `alias`), evaluated.
+fn default_tags(scope: &Scope) -> Option<R> {
+    scope.files.iter().enumerate().find_map(|(fi, f)| {
+        f.body.blocks().filter(|b| b.ident.as_str() == "provider").find_map(|b| {
+            let aws = eval::labels(b).first().is_some_and(|l| l == "aws") && b.body.get_attribute("alias").is_none();
+            let defaults = b.body.blocks().find(|d| d.ident.as_str() == "default_tags")?;
+            let tags = defaults.body.get_attribute("tags")?;
+            aws.then(|| scope.eval(&tags.value, fi))
+        })
+    })
+}
+
+/// Provider default tags under a resource's own `tags` (its own win), as
+/// the provider applies them.
+fn merge_tags(props: &mut R, defaults: &R) {
+    let RV::Map(defaults) = &defaults.v else { return };
+    let RV::Map(entries) = &mut props.v else { return };
+    let tags = match entries.iter_mut().find(|(k, _, _)| k == "tags") {
+        Some((_, _, tags)) => tags,
+        None => {
+            entries.push(("tags".to_string(), props.span, R::new(RV::Map(Vec::new()), props.span)));
+            let Some((_, _, tags)) = entries.last_mut() else { return };
+            tags
+        }
+    };
+    // A tags value only known at plan time stays unknown.
+    let RV::Map(own) = &mut tags.v else { return };
+    for (k, ks, v) in defaults {
+        if !own.iter().any(|(o, _, _)| o == k) {
+            own.push((k.clone(), *ks, v.clone()));
+        }
+    }
 }
 
 /// Terraform files held in memory as one module (the generator's
 /// self-check).
 pub fn load_sources(sources: Vec<Source>) -> Loaded {
-    let mut files = Vec::new();
-    let mut broken = Vec::new();
-    for source in &sources {
-        match parse::parse(source) {
-            Ok(body) => files.push(File { source: source.clone(), body }),
-            Err(e) => broken.push(Broken { file: source.clone(), span: e.span, message: e.message }),
-        }
-    }
+    let paths = sources.iter().map(|s| s.path.clone()).collect();
+    let (files, broken): (Vec<_>, Vec<_>) = sources.into_iter().map(parse_file).partition(Result::is_ok);
+    let files: Vec<File> = files.into_iter().flatten().collect();
+    let broken = broken.into_iter().filter_map(Result::err).collect();
     let scope = Scope::new(files, String::new(), HashMap::new());
     let resources = resources::collect(&scope);
-    let paths = sources.iter().map(|s| s.path.clone()).collect();
-    finish(&resources, &sources, Loaded { broken, files: paths, ..Loaded::default() })
+    finish(&resources, scope.all_suppressions(), Loaded { broken, files: paths, ..Loaded::default() })
 }
 
-/// The model of `resources`, with the suppression comments of `sources`.
-fn finish(resources: &[resources::Resource], sources: &[Source], mut loaded: Loaded) -> Loaded {
+/// The model of `resources`, with `suppressions`.
+fn finish(resources: &[resources::Resource], suppressions: Vec<Suppression>, mut loaded: Loaded) -> Loaded {
     let linker = resources::link(resources);
     let mut model = Model { dialect: Dialect::Terraform, ..Model::default() };
     resources::read(resources, &linker, &mut model);
     loaded.model = model;
-    loaded.suppressions = sources.iter().flat_map(super::comment::scan).collect();
+    loaded.suppressions = suppressions;
     loaded
 }
 
-/// Files of `dir` ending in `.ext`, sorted.
-pub(crate) fn tf_files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+/// `*.tf.json`: Terraform's JSON syntax.
+pub(crate) fn is_tf_json(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.to_ascii_lowercase().ends_with(".tf.json"))
+}
+
+/// A `.tf` or `.tf.json` file parsed, with its suppressions; a located
+/// error when it does not parse.
+fn parse_file(source: Source) -> Result<File, Broken> {
+    if !is_tf_json(&source.path) {
+        return match parse::parse(&source) {
+            Ok(body) => Ok(File { suppressions: super::comment::scan(&source), source, body, remap: None }),
+            Err(e) => Err(Broken { file: source, span: e.span, message: e.message }),
+        };
+    }
+    let converted = match json::convert(&source) {
+        Ok(converted) => converted,
+        Err(e) => return Err(Broken { file: source, span: e.span, message: e.message }),
+    };
+    match parse::parse_text(&converted.hcl) {
+        Ok(body) => {
+            Ok(File { source, body, remap: Some(converted.remap), suppressions: converted.suppressions })
+        }
+        // JSON that is no Terraform expression (`"${"`): where it went wrong.
+        Err(e) => Err(Broken {
+            span: converted.remap.span(e.span),
+            message: e.message.replacen("HCL syntax error", "Terraform JSON: syntax error in an expression", 1),
+            file: source,
+        }),
+    }
+}
+
+/// The `.tf` and `.tf.json` files of `dir`, sorted by name.
+pub(crate) fn module_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = tf_files(dir, "tf")?;
+    out.extend(tf_files(dir, "json")?.into_iter().filter(|p| is_tf_json(p)));
+    out.sort();
+    Ok(out)
+}
+
+/// Files of `dir` ending in `.ext`, sorted; an error when the folder
+/// cannot be listed, so the caller can say what it did not read.
+pub(crate) fn tf_files(dir: &Path, ext: &str) -> std::io::Result<Vec<PathBuf>> {
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .collect::<std::io::Result<Vec<_>>>()?
         .into_iter()
-        .flatten()
-        .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
         .map(|p| p.strip_prefix("./").map(Path::to_path_buf).unwrap_or(p))
         .collect();
     out.sort();
-    out
+    Ok(out)
 }
 
 /// Parse each file; the ones that cannot be read or parsed are broken.
@@ -87,9 +164,9 @@ pub(crate) fn read_files(paths: &[PathBuf]) -> (Vec<File>, Vec<Broken>) {
     let mut broken = Vec::new();
     for path in paths {
         match crate::source::read(path) {
-            Ok(source) => match parse::parse(&source) {
-                Ok(body) => files.push(File { source, body }),
-                Err(e) => broken.push(Broken { file: source, span: e.span, message: e.message }),
+            Ok(source) => match parse_file(source) {
+                Ok(file) => files.push(file),
+                Err(b) => broken.push(b),
             },
             Err(e) if e.infrastructure => broken.push(Broken { file: e.file, span: e.span, message: e.message }),
             Err(_) => {}
@@ -101,15 +178,18 @@ pub(crate) fn read_files(paths: &[PathBuf]) -> (Vec<File>, Vec<Broken>) {
 /// Variable values from `terraform.tfvars`, `terraform.tfvars.json`, then
 /// `*.auto.tfvars` and `*.auto.tfvars.json` in name order (later files
 /// win), as Terraform loads them.
-fn tfvars(dir: &Path) -> (HashMap<String, R>, Vec<Broken>) {
+fn tfvars(dir: &Path, var_files: &[PathBuf]) -> (HashMap<String, R>, Vec<Broken>) {
     let name_of = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-    let mut paths: Vec<PathBuf> = tf_files(dir, "tfvars");
-    paths.extend(tf_files(dir, "json").into_iter().filter(|p| name_of(p).ends_with(".tfvars.json")));
+    // A folder that cannot be listed is reported by the module load.
+    let mut paths: Vec<PathBuf> = tf_files(dir, "tfvars").unwrap_or_default();
+    paths.extend(tf_files(dir, "json").unwrap_or_default().into_iter().filter(|p| name_of(p).ends_with(".tfvars.json")));
     paths.retain(|p| {
         let name = name_of(p);
         name == "terraform.tfvars" || name == "terraform.tfvars.json" || name.contains(".auto.tfvars")
     });
     paths.sort_by_key(|p| (!name_of(p).starts_with("terraform.tfvars"), name_of(p)));
+    // Named files last: they win, as in `terraform plan -var-file`.
+    paths.extend(var_files.iter().cloned());
     let constants = Scope::new(Vec::new(), String::new(), HashMap::new());
     let mut values = HashMap::new();
     let mut broken = Vec::new();

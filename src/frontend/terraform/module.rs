@@ -7,9 +7,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::eval::{Child, Scope, labels};
-use super::parse::span_of;
-use super::{read_files, registry, tf_files};
+use super::eval::{Child, File, Scope, labels};
+use super::{module_files, read_files, registry};
 use crate::finding::Note;
 use crate::frontend::Broken;
 use crate::frontend::value::R;
@@ -67,7 +66,16 @@ struct Walk<'a> {
 }
 
 fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Walk<'_>) -> Scope {
-    let paths = tf_files(dir, "tf");
+    let paths = match module_files(dir) {
+        Ok(paths) => paths,
+        Err(e) => {
+            walk.notes.push(Note {
+                origin: Origin::path(dir),
+                message: format!("the Terraform module in {} was not linted: its folder cannot be listed ({e})", dir.display()),
+            });
+            Vec::new()
+        }
+    };
     let (files, broken) = read_files(&paths);
     let mut first_visit = false;
     for p in &paths {
@@ -93,7 +101,7 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             f.body.blocks().filter(|b| b.ident.as_str() == "module").filter_map(move |b| {
                 let [name] = labels(b).try_into().ok()?;
                 let source = b.body.get_attribute("source")?.value.as_str()?.to_string();
-                Some((fi, name, source, span_of(b, Span::default())))
+                Some((fi, name, source, f.span(b, Span::default())))
             })
         })
         .collect();
@@ -113,14 +121,29 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
         let child = if source.starts_with("./") || source.starts_with("../") {
             let child_dir = dir.join(&source);
             let canonical = child_dir.canonicalize().unwrap_or_else(|_| child_dir.clone());
-            if walk.stack.len() >= MAX_MODULE_DEPTH || walk.stack.contains(&canonical) || !child_dir.is_dir() {
+            let skipped = if !child_dir.is_dir() {
+                Some(format!("its source folder {} does not exist", normalize(&child_dir).display()))
+            } else if walk.stack.contains(&canonical) {
+                Some("it calls a module that is already being read (a cycle)".to_string())
+            } else if walk.stack.len() >= MAX_MODULE_DEPTH {
+                Some(format!("modules are followed at most {MAX_MODULE_DEPTH} calls deep"))
+            } else {
+                None
+            };
+            if let Some(why) = skipped {
+                if first_visit {
+                    walk.notes.push(Note {
+                        origin: Origin::file(&scope.files[fi].source, header_span(&scope.files[fi], block, block_span)),
+                        message: format!("module.{name} (source \"{source}\") was not analysed: {why}"),
+                    });
+                }
                 continue;
             }
             walk.called.push(canonical);
             let child_scope = load_at(&normalize(&child_dir), child_prefix, args, walk);
             Child::Local { name, scope: Box::new(child_scope) }
         } else {
-            let header = header_span(block, block_span);
+            let header = header_span(&scope.files[fi], block, block_span);
             match registry::model(&source, &child_prefix, &args, &scope.files[fi].source, header) {
                 Some((resources, outputs)) => Child::Registry { name, resources, outputs },
                 None => {
@@ -181,8 +204,8 @@ fn dependency_order(calls: Vec<(usize, String, String, Span)>, scope: &Scope) ->
 }
 
 /// `module "name"`: where findings about a module's absent inputs point.
-fn header_span(block: &hcl_edit::structure::Block, whole: Span) -> Span {
-    let end = block.labels.last().map_or(whole.end, |l| span_of(l, whole).end);
+fn header_span(file: &File, block: &hcl_edit::structure::Block, whole: Span) -> Span {
+    let end = block.labels.last().map_or(whole.end, |l| file.span(l, whole).end);
     Span::new(whole.start, end.max(whole.start))
 }
 

@@ -10,8 +10,13 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::ParseError;
 
 pub fn parse(file: &SourceFile) -> Result<Body, ParseError> {
-    hcl_edit::parser::parse_body(&file.text).map_err(|e| {
-        let at = e.location().offset().min(file.text.len());
+    parse_text(&file.text)
+}
+
+/// Parse HCL text; error spans are offsets into `text`.
+pub fn parse_text(text: &str) -> Result<Body, ParseError> {
+    hcl_edit::parser::parse_body(text).map_err(|e| {
+        let at = e.location().offset().min(text.len());
         let message = e.message().lines().next().unwrap_or("syntax error").trim().to_string();
         let message = if message.is_empty() { "syntax error".to_string() } else { message };
         ParseError { message: format!("HCL syntax error: {message}"), span: Span::new(at, at) }

@@ -95,8 +95,6 @@ struct PlannedResource<'a> {
 struct Change<'a> {
     #[serde(borrow, default)]
     address: Cow<'a, str>,
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
     #[serde(borrow)]
     change: Option<ChangeBody<'a>>,
 }
@@ -198,8 +196,13 @@ pub fn load(file: &Source) -> Option<Result<Loaded, Broken>> {
             let at = match e.classify() {
                 // Where the text ends, not on the last character read.
                 serde_json::error::Category::Eof => text.len(),
-                _ => file.offset_of_char_column(e.line(), e.column().saturating_sub(1)),
+                // serde_json counts the column in bytes.
+                _ => file.line_offset(e.line().saturating_sub(1)).map_or(0, |start| start + e.column().saturating_sub(1)),
             };
+            let mut at = at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
             let message = match e.classify() {
                 serde_json::error::Category::Data => {
                     format!("not a Terraform plan as `terraform show -json` writes it: {e}")
@@ -237,7 +240,6 @@ pub fn load(file: &Source) -> Option<Result<Loaded, Broken>> {
         unknown: doc
             .resource_changes
             .iter()
-            .filter(|c| READ_TYPES.contains(&c.kind.as_ref()))
             .filter_map(|c| Some((c.address.as_ref(), c.change.as_ref()?.after_unknown?)))
             .collect(),
         modules,
@@ -280,7 +282,7 @@ struct Plan<'p, 'a> {
     file: &'p Source,
     /// What findings point at (the same file, maybe without its text).
     located: &'p Source,
-    /// `after_unknown` of each instance of the resource types read, by address.
+    /// `after_unknown` of each resource instance, by address.
     unknown: HashMap<&'a str, &'a RawValue>,
     /// The configuration's modules, by module path.
     modules: HashMap<Vec<String>, Indexed<'a>>,
@@ -309,9 +311,17 @@ impl<'p, 'a> Plan<'p, 'a> {
     /// (only a resource's values being read are ever held as a tree), then
     /// the redrive policies declared apart from their queues.
     fn model(&self, planned: &[&PlannedResource<'a>]) -> Model {
+        // Another resource matters for a dead-letter target it holds: in its
+        // values, or among what is only known after apply (an SNS
+        // subscription's redrive policy naming a queue's ARN, say).
         let relevant = |r: &PlannedResource<'_>| {
+            let holds = |raw: &RawValue| DEAD_LETTER_MARKERS.iter().any(|m| raw.get().contains(m));
             READ_TYPES.contains(&r.kind.as_ref())
-                || DEAD_LETTER_MARKERS.iter().any(|m| r.values.is_some_and(|v| v.get().contains(m)))
+                || r.values.is_some_and(holds)
+                || serde_json::from_str::<String>(r.address.get())
+                    .ok()
+                    .and_then(|a| self.unknown.get(a.as_str()).copied())
+                    .is_some_and(holds)
         };
         let planned: Vec<&PlannedResource<'a>> = planned.iter().copied().filter(|r| relevant(r)).collect();
         let mut linker = Linker::new(Dialect::Terraform.name(Field::QueueName));
@@ -362,9 +372,7 @@ impl<'p, 'a> Plan<'p, 'a> {
             Some(values) => self.values(values, &r.kind),
             None => R::new(RV::Map(Vec::new()), header),
         };
-        if READ_TYPES.contains(&r.kind.as_ref()) {
-            self.overlay_unknown(&address, &mut props, header);
-        }
+        self.overlay_unknown(&address, &mut props, header);
         Some(Resource { kind: r.kind.to_string(), address, source: self.located.clone(), header, props })
     }
 

@@ -3,7 +3,6 @@
 //! alarms, and dead-letter targets of other services.
 
 use super::eval::{Child, Scope, labels};
-use super::parse::span_of;
 use crate::frontend::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::frontend::dead_letter::{Shape, search};
 use crate::frontend::link::Linker;
@@ -68,8 +67,8 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
             if kind.is_empty() {
                 continue;
             }
-            let whole = span_of(block, Span::default());
-            let header_end = block.labels.last().map_or(whole.end, |l| span_of(l, whole).end);
+            let whole = file.span(block, Span::default());
+            let header_end = block.labels.last().map_or(whole.end, |l| file.span(l, whole).end);
             let header = Span::new(whole.start, header_end.max(whole.start));
             let mut props = scope.block(&block.body, fi, whole);
             let local_address = format!("{kind}.{name}");
@@ -108,6 +107,7 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
 /// `override.tf` or `*_override.tf` (Terraform's override files).
 fn is_override(path: &std::path::Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = name.strip_suffix(".json").unwrap_or(name);
     name == "override.tf" || name.ends_with("_override.tf")
 }
 

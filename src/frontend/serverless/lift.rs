@@ -1,0 +1,113 @@
+//! The `serverless-lift` plugin's `queue` construct, modelled from its
+//! documented defaults (getlift/lift docs/queue.md), as the Terraform
+//! registry modules are: a queue with a dead-letter queue (same type,
+//! retention 14 days, `maxRetries` receives, 3 by default), a visibility
+//! timeout of 6 x the worker's timeout, a worker function reading it in
+//! batches of `batchSize` (1 by default) with `ReportBatchItemFailures`,
+//! content-based deduplication on FIFO queues, and an alarm on the
+//! dead-letter queue only when `alarm` is set. Resources are named after
+//! the construct: `jobs.queue`, `jobs.dlq`, `jobs.worker`.
+
+use super::DEFAULT_TIMEOUT;
+use crate::frontend::cfn::context::Ctx;
+use crate::frontend::convert::{to_bool, to_int};
+use crate::model::field::guidance;
+use crate::model::{Alarm, AlarmMetric, Attr, Consumer, Function, Model, Queue, Redrive, Target, Value};
+use crate::source::Span;
+use crate::syntax::Node;
+
+/// Lift's retries when `maxRetries` is not set.
+const DEFAULT_MAX_RETRIES: i64 = 3;
+/// Lift's batch size when `batchSize` is not set.
+const DEFAULT_BATCH_SIZE: i64 = 1;
+/// What Lift's visibility timeout is a multiple of the worker's timeout by.
+const VISIBILITY_MULTIPLIER: i64 = 6;
+
+/// Add a `queue` construct to the model.
+pub fn read(
+    ctx: &Ctx<'_, '_>,
+    name: &str,
+    key_span: Span,
+    construct: &Node,
+    provider_timeout: Option<&Node>,
+    model: &mut Model,
+) {
+    let at = ctx.origin(key_span);
+    let construct = ctx.resolver.resolve(construct);
+    let setting = |key: &str| construct.entry(key).map(|(_, v)| v.clone());
+    let int = |key: &str, default: i64| match setting(key) {
+        Some(v) => Attr::single(to_int(&v), ctx.origin(v.span)),
+        None => Attr::known(default, at.clone()),
+    };
+    let fifo = match setting("fifo") {
+        Some(v) => Attr::single(to_bool(&v), ctx.origin(v.span)),
+        None => Attr::known(false, at.clone()),
+    };
+    let worker = setting("worker");
+    let timeout = match worker.as_ref().and_then(|w| w.entry("timeout").map(|(_, t)| t.clone())) {
+        Some(t) => Attr::single(to_int(&t), ctx.origin(t.span)),
+        None => match provider_timeout.map(|t| ctx.resolver.resolve(t)) {
+            Some(t) => Attr::single(to_int(&t), ctx.origin(t.span)),
+            None => Attr::known(DEFAULT_TIMEOUT, at.clone()),
+        },
+    };
+
+    let (queue_index, dlq_index) = (model.queues.len(), model.queues.len() + 1);
+    let mut queue = Queue::new(format!("{name}.queue"), at.clone());
+    queue.fifo = fifo.clone();
+    queue.visibility_timeout = times(&timeout, VISIBILITY_MULTIPLIER);
+    queue.delay_seconds = match setting("delay") {
+        Some(v) => Attr::single(to_int(&v), ctx.origin(v.span)),
+        None => Attr::absent(at.clone()),
+    };
+    // Lift turns content-based deduplication on for FIFO queues.
+    queue.content_based_dedup = fifo.clone();
+    queue.redrive = Attr::known(
+        Redrive {
+            target: Attr::known(Target::Queue(dlq_index), at.clone()),
+            max_receive_count: int("maxRetries", DEFAULT_MAX_RETRIES),
+        },
+        at.clone(),
+    );
+    let mut dlq = Queue::new(format!("{name}.dlq"), at.clone());
+    dlq.fifo = fifo;
+    dlq.retention_period = Attr::known(guidance::MAX_RETENTION_SECONDS, at.clone());
+    model.queues.push(queue);
+    model.queues.push(dlq);
+
+    let function_index = model.functions.len();
+    model.functions.push(Function { resource: format!("{name}.worker"), origin: at.clone(), timeout });
+    model.consumers.push(Consumer {
+        resource: format!("{name}.worker"),
+        origin: at.clone(),
+        queue: Attr::known(Target::Queue(queue_index), at.clone()),
+        function: Attr::known(Target::Function(function_index), at.clone()),
+        batch_size: int("batchSize", DEFAULT_BATCH_SIZE),
+        batching_window: int("maxBatchingWindow", 0),
+        response_types: Attr::known(vec!["ReportBatchItemFailures".to_string()], at.clone()),
+    });
+    if setting("alarm").is_some() {
+        model.alarms.push(Alarm {
+            resource: format!("{name}.alarm"),
+            origin: at.clone(),
+            metrics: vec![AlarmMetric {
+                namespace: Value::Known("AWS/SQS".into()),
+                metric_name: Value::Known("ApproximateNumberOfMessagesVisible".into()),
+                queue: Value::Known(Target::Queue(dlq_index)),
+            }],
+            comparison: Attr::known("GreaterThanThreshold".into(), at.clone()),
+            threshold: Attr::known(0.0, at),
+        });
+    }
+}
+
+/// `attr` times `k`, where it is known.
+fn times(attr: &Attr<i64>, k: i64) -> Attr<i64> {
+    let mut out = attr.clone();
+    for alt in &mut out.alts {
+        if let Value::Known(v) = alt.value {
+            alt.value = Value::Known(v.saturating_mul(k));
+        }
+    }
+    out
+}

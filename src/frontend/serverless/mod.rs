@@ -1,0 +1,185 @@
+//! The Serverless Framework front-end: a service file (`serverless.yml`,
+//! or any YAML/JSON with top-level `service` and `provider: {name: aws}`)
+//! into the model.
+//!
+//! Variables are resolved first ([`vars`]). `resources.Resources` is
+//! CloudFormation and is read by the CloudFormation front-end's code
+//! (intrinsics, short tags, conditions and Metadata suppressions work as in
+//! a template). Each function is a Lambda function (its `timeout`, else
+//! `provider.timeout`, else the Framework's 6 s), each of its `events: -
+//! sqs:` a consumer named after the function, and its `onError` and
+//! `destinations.onFailure` dead-letter targets. serverless-lift's `queue`
+//! constructs are modelled from their documented defaults ([`lift`]); other
+//! constructs get a note. Findings point into the
+//! service file, in the dialect of the Framework where it has its own
+//! names (`batchSize`, `functionResponseType`).
+
+mod lift;
+pub mod vars;
+
+use super::Loaded;
+use super::cfn;
+use super::cfn::context::Ctx;
+use super::cfn::resolve::{R, RV, Text};
+use super::cfn::template::Template;
+use super::convert::to_int;
+use crate::finding::Note;
+use crate::model::{Attr, Consumer, Dialect, DlqRef, Field, Function, Target, Value};
+use crate::source::{Source, Span};
+use crate::syntax::{Kind, Node};
+
+/// The Framework's timeout when neither the function nor the provider sets one.
+pub(crate) const DEFAULT_TIMEOUT: i64 = 6;
+
+/// The service in `root`, or `None` when it is not a Serverless Framework
+/// service for AWS.
+pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
+    if !is_service(root) {
+        return None;
+    }
+    let root = vars::resolve(root);
+    let empty = Node::new(Kind::Map(Vec::new()), Span::default());
+    let template = Template::sections(root.get("resources").unwrap_or(&empty));
+    let mut ctx = Ctx::new(file.clone(), &template);
+    let service = root.get("service").and_then(service_name).unwrap_or_default();
+    let functions = root.get("functions").and_then(Node::as_map).unwrap_or_default();
+    // Functions are linked after the template's own, as the model lists them.
+    let mut indices = Vec::with_capacity(functions.len());
+    for f in functions {
+        let name = match f.value.get("name").and_then(Node::as_str) {
+            Some(name) => name.to_string(),
+            None => format!("{service}-dev-{}", f.key),
+        };
+        indices.push(ctx.add_function(&logical_id(&f.key), Some(&Text::lit(name))));
+    }
+    let (mut model, suppressions) = cfn::read(&ctx);
+    model.dialect = Dialect::Serverless;
+    let provider_timeout = root.get("provider").and_then(|p| p.get("timeout"));
+    for (f, index) in functions.iter().zip(indices) {
+        let origin = ctx.origin(f.key_span);
+        let timeout = match f.value.get("timeout").or(provider_timeout) {
+            Some(t) => {
+                let t = ctx.resolver.resolve(t);
+                ctx.attr_of(t.alternatives(), to_int)
+            }
+            // The Framework writes `Timeout: 6` for a function without one.
+            None => Attr::known(DEFAULT_TIMEOUT, origin.clone()),
+        };
+        model.functions.push(Function { resource: f.key.clone(), origin: origin.clone(), timeout });
+        for event in f.value.get("events").and_then(Node::as_seq).unwrap_or_default() {
+            let Some(sqs) = event.entry("sqs") else { continue };
+            model.consumers.push(consumer(&ctx, &f.key, sqs.key_span, &sqs.value, index));
+        }
+        for target in dead_letter_targets(&f.value) {
+            let target = ctx.resolver.resolve(target);
+            model.dlq_refs.push(DlqRef { target: Attr::single(ctx.queue_target(&target), ctx.origin(target.span)) });
+        }
+    }
+    let mut notes = Vec::new();
+    for c in root.get("constructs").and_then(Node::as_map).unwrap_or_default() {
+        match c.value.get("type").and_then(Node::as_str) {
+            Some("queue") => lift::read(&ctx, &c.key, c.key_span, &c.value, provider_timeout, &mut model),
+            kind => notes.push(Note {
+                origin: ctx.origin(c.key_span),
+                message: format!(
+                    "constructs.{} (type {}) was not analysed: sqsguard models serverless-lift's queue construct only",
+                    c.key,
+                    kind.unwrap_or("unknown")
+                ),
+            }),
+        }
+    }
+    let mut loaded = super::loaded_from(file, model, suppressions);
+    loaded.notes = notes;
+    Some(loaded)
+}
+
+/// `service` and `provider` at the top, the provider AWS.
+fn is_service(root: &Node) -> bool {
+    let provider = root.get("provider");
+    let aws = match provider.map(|p| &p.kind) {
+        Some(Kind::String(name)) => name == "aws",
+        Some(Kind::Map(_)) => provider.and_then(|p| p.get("name")).and_then(Node::as_str) == Some("aws"),
+        _ => false,
+    };
+    root.get("service").is_some() && aws
+}
+
+/// `service: name` or the older `service: {name: ...}`.
+fn service_name(node: &Node) -> Option<String> {
+    node.as_str().or_else(|| node.get("name").and_then(Node::as_str)).map(str::to_string)
+}
+
+/// The Framework's logical ID of a function: `send-email` ->
+/// `SendDashemailLambdaFunction`.
+fn logical_id(key: &str) -> String {
+    let mut out = String::new();
+    let mut chars = key.chars();
+    if let Some(first) = chars.next() {
+        out.extend(first.to_uppercase());
+    }
+    for c in chars {
+        match c {
+            '-' => out.push_str("Dash"),
+            '_' => out.push_str("Underscore"),
+            c => out.push(c),
+        }
+    }
+    out + "LambdaFunction"
+}
+
+/// An `- sqs:` event: a bare ARN, or `{arn, batchSize, ...}`.
+fn consumer(ctx: &Ctx<'_, '_>, function: &str, at: Span, sqs: &Node, index: usize) -> Consumer {
+    let sqs = ctx.resolver.resolve(sqs);
+    let arn_key = field(Field::EventSource);
+    let (settings, queue) = match &sqs.v {
+        RV::Map(_) => (Some(&sqs), ctx.attr_named(Some(&sqs), arn_key, at, |r| ctx.queue_target(r))),
+        _ => (None, Attr::single(ctx.queue_target(&sqs), ctx.origin(sqs.span))),
+    };
+    let origin = ctx.origin(at);
+    Consumer {
+        resource: function.to_string(),
+        origin: origin.clone(),
+        queue,
+        function: Attr::known(Target::Function(index), origin),
+        batch_size: ctx.attr_named(settings, field(Field::BatchSize), at, to_int),
+        batching_window: ctx.attr_named(settings, field(Field::BatchingWindow), at, to_int),
+        response_types: ctx.attr_named(settings, field(Field::FunctionResponseTypes), at, one_or_many),
+    }
+}
+
+/// The Framework's name of a field.
+fn field(f: Field) -> &'static str {
+    Dialect::Serverless.name(f)
+}
+
+/// `functionResponseType: ReportBatchItemFailures`, or a list of them.
+fn one_or_many(r: &R) -> Value<Vec<String>> {
+    match (&r.v, r.literal()) {
+        (RV::List(_), _) => super::convert::to_string_list(r),
+        (_, Some(one)) => Value::Known(vec![one]),
+        (RV::Unknown(why), _) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a response type".into()),
+    }
+}
+
+/// A function's `onError` and `destinations.onFailure` (an ARN, or
+/// `{type, arn}`).
+fn dead_letter_targets(function: &Node) -> Vec<&Node> {
+    let mut out: Vec<&Node> = function.get("onError").into_iter().collect();
+    if let Some(on_failure) = function.get("destinations").and_then(|d| d.get("onFailure")) {
+        out.push(on_failure.get("arn").unwrap_or(on_failure));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::logical_id;
+
+    #[test]
+    fn logical_ids_as_the_framework_writes_them() {
+        assert_eq!(logical_id("worker"), "WorkerLambdaFunction");
+        assert_eq!(logical_id("send-email_v2"), "SendDashemailUnderscorev2LambdaFunction");
+    }
+}

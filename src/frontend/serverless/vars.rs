@@ -1,0 +1,326 @@
+//! Serverless Framework variables, resolved as RULES.md says before any
+//! value is read: `${self:PATH}` (any path of the file), `${opt:NAME,
+//! DEFAULT}`, `${env:...}` and `${param:...}` take their default (never the
+//! linting machine's environment), `${sls:stage}` and `${opt:stage}` are
+//! `dev`, `${aws:region}` and `${opt:region}` are `provider.region` (else
+//! `us-east-1`). Whatever else (`${ssm:...}`, `${aws:accountId}`,
+//! `${file(...)}`, a variable without a default) is unknown, written as the
+//! [`UNRESOLVED`] marker the CloudFormation resolver reads as unknown.
+//! Variables resolve recursively; a cycle is unknown, never a hang.
+//!
+//! `${...}` with no variable source (`${AWS::Region}` inside `Fn::Sub`) is
+//! CloudFormation's, and left alone.
+
+use crate::frontend::cfn::resolve::UNRESOLVED;
+use crate::source::Span;
+use crate::syntax::{Entry, Kind, Node};
+
+/// Deepest chain of variables followed.
+const MAX_CHAIN: usize = 32;
+
+/// The sources of the Framework's variables (CloudFormation's `${...}`
+/// has none).
+const SOURCES: &[&str] = &[
+    "self:",
+    "opt:",
+    "env:",
+    "sls:",
+    "aws:",
+    "param:",
+    "ssm:",
+    "cf:",
+    "cf(",
+    "s3:",
+    "file(",
+    "git:",
+    "sqs:",
+    "strToBool(",
+    "construct:",
+];
+
+/// The file with every variable resolved; every value keeps the span of
+/// the place it is used.
+pub fn resolve(root: &Node) -> Node {
+    Resolver { root, chain: Vec::new() }.node(root)
+}
+
+struct Resolver<'a> {
+    root: &'a Node,
+    /// The `self:` paths being resolved (a cycle is unknown).
+    chain: Vec<String>,
+}
+
+impl Resolver<'_> {
+    fn node(&mut self, node: &Node) -> Node {
+        let kind = match &node.kind {
+            Kind::String(s) if s.contains("${") => return self.string(s, node.span),
+            Kind::Seq(items) => Kind::Seq(items.iter().map(|i| self.node(i)).collect()),
+            Kind::Map(entries) => Kind::Map(
+                entries
+                    .iter()
+                    .map(|e| Entry { key: e.key.clone(), key_span: e.key_span, value: self.node(&e.value) })
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+        Node::new(kind, node.span)
+    }
+
+    /// A string with variables: the value of the variable when it is the
+    /// whole string, else the text with each variable's value in place.
+    fn string(&mut self, s: &str, span: Span) -> Node {
+        let parts = split(s);
+        if let [Part::Variable(inner)] = parts.as_slice() {
+            return match self.variable(inner, span) {
+                Some(value) => moved(value, span),
+                None => unresolved(s, span),
+            };
+        }
+        let mut text = String::new();
+        for part in parts {
+            match part {
+                Part::Text(t) => text.push_str(t),
+                Part::Variable(inner) => match self.variable(inner, span).and_then(|v| scalar(&v)) {
+                    Some(v) => text.push_str(&v),
+                    None => return unresolved(s, span),
+                },
+            }
+        }
+        Node::new(Kind::String(text), span)
+    }
+
+    /// The value of `inner` (`self:custom.x, 'default'`), `None` when it is
+    /// only known at deploy time.
+    fn variable(&mut self, inner: &str, span: Span) -> Option<Node> {
+        if self.chain.len() > MAX_CHAIN {
+            return None;
+        }
+        let (primary, default) = match split_default(inner) {
+            Some((p, d)) => (p.trim(), Some(d.trim())),
+            None => (inner.trim(), None),
+        };
+        let default = |this: &mut Self| default.and_then(|d| this.literal_or_variable(d, span));
+        let (source, address) = primary.split_once(':').unwrap_or((primary, ""));
+        match (source, address.trim()) {
+            ("self", path) => self.path(path).or_else(|| default(self)),
+            ("sls" | "opt", "stage") => default(self).or_else(|| Some(text("dev", span))),
+            ("aws" | "opt", "region") => default(self).or_else(|| {
+                let region = self.path("provider.region");
+                Some(region.unwrap_or_else(|| text("us-east-1", span)))
+            }),
+            ("opt" | "env" | "param", _) => default(self),
+            _ => None,
+        }
+    }
+
+    /// A default: a variable, a quoted string or a plain word.
+    fn literal_or_variable(&mut self, d: &str, span: Span) -> Option<Node> {
+        if let Some(inner) = d.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
+            return self.variable(inner, span);
+        }
+        if SOURCES.iter().any(|s| d.starts_with(s)) {
+            // The Framework's older form: `${opt:stage, self:provider.stage}`.
+            return self.variable(d, span);
+        }
+        let unquoted = d
+            .strip_prefix('\'')
+            .and_then(|r| r.strip_suffix('\''))
+            .or_else(|| d.strip_prefix('"').and_then(|r| r.strip_suffix('"')));
+        Some(match unquoted {
+            Some(s) => text(s, span),
+            None if d.parse::<f64>().is_ok() => Node::new(Kind::Number(d.to_string()), span),
+            None => text(d, span),
+        })
+    }
+
+    /// The resolved value at a dotted path of the file (`custom.queue.name`).
+    fn path(&mut self, path: &str) -> Option<Node> {
+        if self.chain.iter().any(|p| p == path) {
+            return None;
+        }
+        let mut node = self.root;
+        for key in path.split('.').filter(|k| !k.is_empty()) {
+            node = match &node.kind {
+                Kind::Map(_) => node.get(key)?,
+                Kind::Seq(items) => items.get(key.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        self.chain.push(path.to_string());
+        let value = self.node(node);
+        self.chain.pop();
+        // A value that is itself unknown stays unknown.
+        (!is_unresolved(&value)).then_some(value)
+    }
+}
+
+enum Part<'s> {
+    Text(&'s str),
+    /// What is between `${` and its `}`.
+    Variable(&'s str),
+}
+
+/// The text and the Framework's variables of a string; `${...}` of
+/// CloudFormation stays text.
+fn split(s: &str) -> Vec<Part<'_>> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(start) = rest.find("${") {
+        let Some(len) = closing(&rest[start + 2..]) else { break };
+        let inner = &rest[start + 2..start + 2 + len];
+        if !SOURCES.iter().any(|src| inner.trim_start().starts_with(src)) {
+            out.push(Part::Text(&rest[..start + 3 + len]));
+            rest = &rest[start + 3 + len..];
+            continue;
+        }
+        if start > 0 {
+            out.push(Part::Text(&rest[..start]));
+        }
+        out.push(Part::Variable(inner));
+        rest = &rest[start + 3 + len..];
+    }
+    if !rest.is_empty() {
+        out.push(Part::Text(rest));
+    }
+    out
+}
+
+/// The length of what precedes the `}` closing a `${` (nested ones count).
+fn closing(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' if depth == 0 => return Some(i),
+            b'}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `primary, default` split at the first comma outside a nested variable
+/// or quotes.
+fn split_default(inner: &str) -> Option<(&str, &str)> {
+    let (mut depth, mut quote) = (0usize, None);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '\'' | '"' if quote == Some(c) => quote = None,
+            '\'' | '"' if quote.is_none() => quote = Some(c),
+            '{' if quote.is_none() => depth += 1,
+            '}' if quote.is_none() => depth = depth.saturating_sub(1),
+            ',' if quote.is_none() && depth == 0 => return Some((&inner[..i], &inner[i + 1..])),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn text(s: &str, span: Span) -> Node {
+    Node::new(Kind::String(s.to_string()), span)
+}
+
+/// A scalar as the text it stands for inside a string.
+fn scalar(node: &Node) -> Option<String> {
+    match &node.kind {
+        Kind::String(s) => Some(s.clone()),
+        Kind::Number(n) => Some(n.clone()),
+        Kind::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn unresolved(s: &str, span: Span) -> Node {
+    let marker = Entry { key: UNRESOLVED.to_string(), key_span: span, value: text(s, span) };
+    Node::new(Kind::Map(vec![marker]), span)
+}
+
+fn is_unresolved(node: &Node) -> bool {
+    node.single_entry().is_some_and(|e| e.key == UNRESOLVED)
+}
+
+/// A value brought from elsewhere in the file is reported where it is used.
+fn moved(mut node: Node, span: Span) -> Node {
+    fn walk(node: &mut Node, span: Span, depth: usize) {
+        node.span = span;
+        if depth > crate::syntax::MAX_DEPTH {
+            return;
+        }
+        match &mut node.kind {
+            Kind::Seq(items) => items.iter_mut().for_each(|i| walk(i, span, depth + 1)),
+            Kind::Map(entries) => entries.iter_mut().for_each(|e| {
+                e.key_span = span;
+                walk(&mut e.value, span, depth + 1);
+            }),
+            _ => {}
+        }
+    }
+    walk(&mut node, span, 0);
+    node
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+    use crate::syntax::yaml;
+
+    fn resolved(text: &str, path: &str) -> Node {
+        let f = SourceFile::new("serverless.yml", text.to_string());
+        let mut node = resolve(&yaml::parse(&f).unwrap());
+        for key in path.split('.') {
+            node = node.get(key).unwrap().clone();
+        }
+        node
+    }
+
+    fn string(node: &Node) -> Option<&str> {
+        node.as_str()
+    }
+
+    const HEAD: &str = "service: s\nprovider:\n  name: aws\n  region: eu-west-1\ncustom:\n  vt: 60\n  name: jobs\n  a: ${self:custom.b}\n  b: ${self:custom.a}\n";
+
+    #[test]
+    fn self_opt_env_sls_and_aws() {
+        let y = |v: &str| format!("{HEAD}x: {v}\n");
+        assert_eq!(resolved(&y("${self:custom.vt}"), "x").kind, Kind::Number("60".into()));
+        assert_eq!(string(&resolved(&y("q-${self:custom.name}-${sls:stage}"), "x")), Some("q-jobs-dev"));
+        assert_eq!(string(&resolved(&y("${opt:stage, 'prod'}"), "x")), Some("prod"));
+        assert_eq!(string(&resolved(&y("${env:QUEUE, ${self:custom.name}}"), "x")), Some("jobs"));
+        assert_eq!(string(&resolved(&y("${aws:region}"), "x")), Some("eu-west-1"));
+        assert_eq!(string(&resolved(&y("${opt:stage, self:custom.name}"), "x")), Some("jobs"));
+        // CloudFormation's own `${...}` inside Fn::Sub stays as it is.
+        assert_eq!(
+            string(&resolved(&y("\"arn:${AWS::Partition}:sqs:${self:custom.name}\""), "x")),
+            Some("arn:${AWS::Partition}:sqs:jobs")
+        );
+    }
+
+    #[test]
+    fn what_only_deployment_knows_is_unknown_and_cycles_end() {
+        let y = |v: &str| format!("{HEAD}x: {v}\n");
+        for v in [
+            "${ssm:/path}",
+            "${env:NOPE}",
+            "${aws:accountId}",
+            "${self:custom.a}",
+            "q-${self:nope.deeper}",
+            "${file(./x.yml)}",
+        ] {
+            assert!(is_unresolved(&resolved(&y(v), "x")), "{v}");
+        }
+    }
+
+    #[test]
+    fn a_value_from_elsewhere_is_located_where_it_is_used() {
+        let text = format!("{HEAD}x: ${{self:custom.vt}}\n");
+        let node = resolved(&text, "x");
+        assert_eq!(&text[node.span.start..node.span.end], "${self:custom.vt}");
+    }
+}

@@ -1,0 +1,119 @@
+//! Serverless Framework services: per-rule fixtures
+//! (tests/fixtures/serverless/rules/CODE/bad*.yml fire CODE, good*.yml are
+//! clean with every rule and with only CODE), variables, the
+//! serverless-lift queue construct, suppressions and broken service files.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+fn code_of(path: &Path) -> String {
+    path.parent().and_then(|p| p.file_name()).unwrap().to_string_lossy().into_owned()
+}
+
+/// `rule resource line` of each finding.
+fn outline(outcome: &sqsguard::outcome::Outcome) -> Vec<String> {
+    outcome
+        .findings
+        .iter()
+        .map(|f| format!("{} {} {}", f.code, f.resource, sqsguard::report::location(f).unwrap().line))
+        .collect()
+}
+
+#[test]
+fn bad_fixtures_fire_their_rule() {
+    insta::glob!("fixtures/serverless/rules/*/bad*.yml", |path| {
+        let outcome = common::assert_bad_fixture(path, &code_of(path));
+        insta::assert_snapshot!(common::render(&outcome));
+    });
+}
+
+#[test]
+fn good_fixtures_are_clean() {
+    insta::glob!("fixtures/serverless/rules/*/good*.yml", |path| {
+        common::assert_good_fixture(path, &code_of(path));
+    });
+}
+
+#[test]
+fn every_template_rule_has_serverless_fixtures() {
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.code != "SQS000" && !r.live_only) {
+        let dir = common::root().join("tests/fixtures/serverless/rules").join(rule.code);
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap_or_else(|_| panic!("{} has no Serverless fixture folder", rule.code))
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().any(|n| n.starts_with("bad")), "{}: no bad Serverless fixture", rule.code);
+        assert!(names.iter().any(|n| n.starts_with("good")), "{}: no good Serverless fixture", rule.code);
+    }
+}
+
+fn lint_text(name: &str, text: &str) -> sqsguard::outcome::Outcome {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    fs::write(&path, text).unwrap();
+    sqsguard::lint::lint_paths(&[path], &Default::default())
+}
+
+const SERVICE: &str = "service: orders\nprovider:\n  name: aws\n";
+
+#[test]
+fn any_file_name_with_service_and_an_aws_provider_is_a_service() {
+    let text = format!(
+        "{SERVICE}functions:\n  worker:\n    handler: app.handler\n    events:\n      - sqs: arn:aws:sqs:eu-west-1:123456789012:jobs\n"
+    );
+    let outcome = lint_text("orders.yaml", &text);
+    assert_eq!(outcome.files, 1);
+    // The queue is not in the file: only the consumer's own setting is checked.
+    assert_eq!(outline(&outcome), ["SQS005 worker 8"]);
+    // Another provider's service is not ours.
+    let google = lint_text("serverless.yml", "service: x\nprovider:\n  name: google\n");
+    assert_eq!((google.files, google.skipped), (0, 1));
+}
+
+#[test]
+fn unresolvable_and_cyclic_variables_are_unknown_not_findings_or_hangs() {
+    let text = format!(
+        "{SERVICE}custom:\n  a: ${{self:custom.b}}\n  b: ${{self:custom.a}}\nfunctions:\n  worker:\n    handler: app.handler\n    timeout: ${{ssm:/worker/timeout}}\n    events:\n      - sqs:\n          arn: !GetAtt Jobs.Arn\n          batchSize: ${{self:custom.a}}\n          functionResponseType: ReportBatchItemFailures\nresources:\n  Resources:\n    Jobs:\n      Type: AWS::SQS::Queue\n      Properties:\n        VisibilityTimeout: ${{env:VT}}\n        RedrivePolicy: {{deadLetterTargetArn: !GetAtt Dlq.Arn, maxReceiveCount: 5}}\n    Dlq:\n      Type: AWS::SQS::Queue\n      Properties: {{MessageRetentionPeriod: 1209600}}\n    DlqAlarm:\n      Type: AWS::CloudWatch::Alarm\n      Properties:\n        Namespace: AWS/SQS\n        MetricName: ApproximateNumberOfMessagesVisible\n        Dimensions: [{{Name: QueueName, Value: !GetAtt Dlq.QueueName}}]\n        ComparisonOperator: GreaterThanThreshold\n        Threshold: 0\n"
+    );
+    let outcome = lint_text("serverless.yml", &text);
+    assert_eq!(outcome.files, 1);
+    assert_eq!(outline(&outcome), Vec::<String>::new(), "{}", common::render(&outcome));
+}
+
+#[test]
+fn a_broken_service_file_is_a_located_sqs000() {
+    let outcome = lint_text("serverless.yml", &format!("{SERVICE}functions:\n  worker: [oops\n"));
+    assert_eq!(outcome.findings.len(), 1);
+    assert_eq!(outcome.findings[0].code, "SQS000");
+    assert_eq!(sqsguard::report::location(&outcome.findings[0]).unwrap().line, 6);
+}
+
+#[test]
+fn serverless_lift_queue_constructs_are_modelled_from_their_defaults() {
+    let text = format!(
+        "{SERVICE}constructs:\n  jobs:\n    type: queue\n    worker:\n      handler: src/worker.handler\n      timeout: 10\n  events:\n    type: queue\n    fifo: true\n    maxRetries: 1\n    alarm: ops@example.com\n    worker:\n      handler: src/events.handler\n  site:\n    type: static-website\n    path: public\nplugins:\n  - serverless-lift\n"
+    );
+    let outcome = lint_text("serverless.yml", &text);
+    // jobs: a DLQ without an alarm (Lift adds one only with `alarm`);
+    // events: content-based deduplication (on by default for FIFO) without
+    // a declared payload, and maxRetries 1 < 3. The 6 x timeout visibility,
+    // the 14-day DLQ and batches of 1 are right by construction.
+    assert_eq!(outline(&outcome), ["SQS015 jobs.dlq 5", "SQS003 events.queue 12", "SQS008 events.queue 13"]);
+    assert!(
+        outcome.notes.iter().any(|n| n.message.starts_with("constructs.site (type static-website) was not analysed"))
+    );
+}
+
+#[test]
+fn comments_and_metadata_suppress_in_a_service() {
+    let text = format!(
+        "{SERVICE}functions:\n  # sqsguard:ignore SQS005 the handler is idempotent per batch\n  worker:\n    handler: app.handler\n    events:\n      - sqs: arn:aws:sqs:eu-west-1:123456789012:jobs\n"
+    );
+    let outcome = lint_text("serverless.yml", &text);
+    assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
+    assert_eq!(outcome.suppressed, 1);
+}
