@@ -73,6 +73,8 @@ pub struct Remedy {
     /// Where the field's value is written, or the resource when the field
     /// is absent (then it is added).
     pub at: Origin,
+    /// The field is not written anywhere: the fix adds it.
+    pub absent: bool,
     pub applicability: Applicability,
 }
 

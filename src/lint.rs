@@ -53,7 +53,8 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
             continue;
         }
         if is_terraform(&c.path) && c.path.is_file() {
-            let dir = c.path.parent().map(Path::to_path_buf).unwrap_or_default();
+            // `main.tf` (named, or found under `.`) is in `.`, not in "".
+            let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
             if modules.insert(dir.clone()) {
                 jobs.push(Job::Module(dir));
             }

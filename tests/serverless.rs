@@ -117,3 +117,38 @@ fn comments_and_metadata_suppress_in_a_service() {
     assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
     assert_eq!(outcome.suppressed, 1);
 }
+
+#[test]
+fn variables_that_nest_or_fan_out_stay_bounded() {
+    // 100,000 nested defaults: bounded depth, unknown, no stack overflow.
+    let deep = format!("{}'x'{}", "${opt:region, ".repeat(100_000), "}".repeat(100_000));
+    let outcome = lint_text("serverless.yml", &format!("{SERVICE}  region: \"{deep}\"\n"));
+    assert_eq!(outcome.files, 1);
+    // Each level doubles the one below: resolved once each, and capped.
+    let mut text = format!("{SERVICE}custom:\n  a0: x\n");
+    for i in 1..60 {
+        text.push_str(&format!("  a{i}: \"${{self:custom.a{}}}${{self:custom.a{}}}\"\n", i - 1, i - 1));
+    }
+    text.push_str("functions:\n  f:\n    handler: h\n    name: ${self:custom.a59}\n");
+    assert_eq!(lint_text("serverless.yml", &text).files, 1);
+}
+
+#[test]
+fn the_stage_is_provider_stage_and_variables_nest_in_addresses() {
+    let text = "service: orders\nprovider:\n  name: aws\n  stage: prod\ncustom:\n  timeouts: {prod: 60, dev: 5}\nfunctions:\n  worker:\n    handler: h\n    timeout: ${self:custom.timeouts.${sls:stage}}\n    events:\n      - sqs: !GetAtt Jobs.Arn\nresources:\n  Resources:\n    Jobs:\n      Type: AWS::SQS::Queue\n      Properties:\n        VisibilityTimeout: 30\n";
+    let outcome = lint_text("serverless.yml", text);
+    assert!(outline(&outcome).contains(&"SQS002 Jobs 18".to_string()), "{}", common::render(&outcome));
+}
+
+#[test]
+fn resources_as_a_list_are_merged_and_unread_items_noted() {
+    let text = "service: orders\nprovider:\n  name: aws\nresources:\n  - Resources:\n      Jobs:\n        Type: AWS::SQS::Queue\n  - ${file(resources/more.yml)}\n  - Resources:\n      Other:\n        Type: AWS::SQS::Queue\n        Properties: {ReceiveMessageWaitTimeSeconds: 20}\n";
+    let outcome = lint_text("serverless.yml", text);
+    let found = outline(&outcome);
+    assert!(
+        found.contains(&"SQS004 Jobs 6".to_string()) && found.contains(&"SQS004 Other 10".to_string()),
+        "{found:?}"
+    );
+    assert_eq!(outcome.notes.len(), 1, "{:?}", outcome.notes);
+    assert!(outcome.notes[0].message.starts_with("resources[1] was not analysed"));
+}

@@ -295,7 +295,11 @@ fn a_dead_letter_target_only_known_after_apply_still_counts_in_a_plan() {
 fn a_local_module_that_cannot_be_followed_is_a_note_not_a_silent_skip() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    fs::write(root.join("main.tf"), "module \"gone\" {\n  source = \"./modules/gone\"\n}\n\nmodule \"loop\" {\n  source = \"./modules/loop\"\n}\n").unwrap();
+    fs::write(
+        root.join("main.tf"),
+        "module \"gone\" {\n  source = \"./modules/gone\"\n}\n\nmodule \"loop\" {\n  source = \"./modules/loop\"\n}\n",
+    )
+    .unwrap();
     fs::create_dir_all(root.join("modules/loop")).unwrap();
     // A module that calls itself: read once, the second call is a cycle.
     fs::write(root.join("modules/loop/main.tf"), "module \"again\" {\n  source = \"./\"\n}\n").unwrap();
@@ -422,6 +426,15 @@ fn a_json_comment_property_suppresses_in_its_resource() {
     fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
     let (code, suppressed) = lint_json(dir.path(), &["."]);
     assert_eq!((code, rules(&suppressed)), (Some(0), vec![]), "{suppressed:#}");
+    // In a minified file every resource is on one line: the comment still
+    // silences only its own resource.
+    let mut two = doc.clone();
+    two["resource"]["aws_sqs_queue"]["orders"]["//"] = Value::from("sqsguard:ignore SQS001,SQS004");
+    two["resource"]["aws_sqs_queue"]["other"] = serde_json::json!({"name": "other"});
+    fs::write(&path, serde_json::to_string(&two).unwrap()).unwrap();
+    let (_, minified) = lint_json(dir.path(), &["."]);
+    assert_eq!(rules(&minified), ["SQS004 warning", "SQS006 warning"], "{minified:#}");
+    assert!(minified["findings"].as_array().unwrap().iter().all(|f| f["resource"] == "aws_sqs_queue.other"));
     // A suppression of a rule that does not fire there is reported as stale.
     doc["resource"]["aws_sqs_queue"]["orders"]["//"] = Value::from("sqsguard:ignore SQS002");
     fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
@@ -441,4 +454,17 @@ fn broken_terraform_json_is_a_located_sqs000_and_the_rest_of_the_module_lints() 
     let broken: Vec<_> = found.iter().filter(|f| f.0 == "SQS000").collect();
     assert_eq!(broken.len(), 1, "{}", common::render(&outcome));
     assert!(broken[0].2.ends_with("/broken.tf.json") && broken[0].3 == 3, "{}", common::render(&outcome));
+}
+
+#[test]
+fn a_root_module_called_by_its_example_is_linted_once_from_its_own_folder() {
+    // The registry layout: the module at the top, an example calling it.
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n}\n").unwrap();
+    fs::create_dir_all(dir.path().join("examples/basic")).unwrap();
+    fs::write(dir.path().join("examples/basic/main.tf"), "module \"q\" {\n  source = \"../../\"\n}\n").unwrap();
+    for args in [&[][..], &["."][..], &["main.tf", "examples/basic/main.tf"][..]] {
+        let (_, doc) = lint_json(dir.path(), args);
+        assert_eq!(rules(&doc), ["SQS004 warning", "SQS006 warning"], "{args:?}: {doc:#}");
+    }
 }

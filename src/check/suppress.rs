@@ -182,7 +182,9 @@ impl<'a> Candidates<'a> {
         for (i, s) in suppressions.iter().enumerate() {
             match (&s.scope, &s.origin) {
                 (Scope::Resource(id), _) => by_resource.entry(id).or_default().push(i),
-                (Scope::Line(line), Origin::File { file, .. }) => by_line.entry((&file.path, *line)).or_default().push(i),
+                (Scope::Line(line), Origin::File { file, .. }) => {
+                    by_line.entry((&file.path, *line)).or_default().push(i)
+                }
                 _ => {}
             }
         }

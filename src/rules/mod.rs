@@ -239,9 +239,23 @@ pub(crate) fn all_of(whens: &[&When]) -> Option<When> {
     Some(acc)
 }
 
-/// `field := value` on `resource`, written at `at`.
-pub(crate) fn set(resource: &str, field: Field, value: Scalar, at: &Origin, applicability: Applicability) -> Remedy {
-    Remedy { resource: resource.to_string(), field, want: Want::Value(value), at: at.clone(), applicability }
+/// `field := value` on `resource`, written where `alt` is (or added to the
+/// resource when `alt` is absent).
+pub(crate) fn set<T>(
+    resource: &str,
+    field: Field,
+    value: Scalar,
+    alt: &crate::model::Alt<T>,
+    applicability: Applicability,
+) -> Remedy {
+    Remedy {
+        resource: resource.to_string(),
+        field,
+        want: Want::Value(value),
+        at: alt.origin.clone(),
+        absent: matches!(alt.value, crate::model::Value::Absent),
+        applicability,
+    }
 }
 
 /// `1 s`, `150 s`: seconds as messages print them.

@@ -40,6 +40,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     retention_seconds: guidance::MAX_RETENTION_SECONDS,
                 },
                 at: alt.origin.clone(),
+                absent: true,
                 // A new resource someone has to watch.
                 applicability: Applicability::Unsafe,
             };

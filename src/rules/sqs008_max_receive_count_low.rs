@@ -35,13 +35,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     "set maxReceiveCount to at least {minimum} ({} is common)",
                     guidance::SUGGESTED_MAX_RECEIVE_COUNT
                 );
-                let remedy = set(
-                    &queue.resource,
-                    Field::MaxReceiveCount,
-                    Scalar::Int(minimum),
-                    &count.origin,
-                    Applicability::Safe,
-                );
+                let remedy =
+                    set(&queue.resource, Field::MaxReceiveCount, Scalar::Int(minimum), &count, Applicability::Safe);
                 findings.push(RULE.finding(&queue.resource, &count.origin, message, fix).with_remedy(remedy));
             }
         }

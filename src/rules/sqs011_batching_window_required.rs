@@ -42,13 +42,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         "set {window_name} to 1 or more (and add it to the queue's {}), or lower {batch_name} to {UNWINDOWED_BATCH_SIZE}",
                         cx.name(Field::VisibilityTimeout)
                     );
-                    let remedy = set(
-                        &consumer.resource,
-                        Field::BatchingWindow,
-                        Scalar::Int(1),
-                        &window.origin,
-                        Applicability::Safe,
-                    );
+                    let remedy =
+                        set(&consumer.resource, Field::BatchingWindow, Scalar::Int(1), &window, Applicability::Safe);
                     findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));
                 }
             }

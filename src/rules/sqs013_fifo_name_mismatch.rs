@@ -58,6 +58,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     field: Field::QueueName,
                     want: Want::NameSuffix(SUFFIX, is_fifo),
                     at: name.origin.clone(),
+                    absent: false,
                     applicability: Applicability::Unsafe,
                 };
                 findings.push(RULE.finding(&queue.resource, &name.origin, message, fix).with_remedy(remedy));

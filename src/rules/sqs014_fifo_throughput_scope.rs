@@ -39,13 +39,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     cx.dialect().assign(Field::DeduplicationScope, &message_group),
                     cx.dialect().assign(Field::FifoThroughputLimit, &Scalar::Str("perQueue".to_string()))
                 );
-                let remedy = set(
-                    &queue.resource,
-                    Field::DeduplicationScope,
-                    message_group.clone(),
-                    &scope.origin,
-                    Applicability::Safe,
-                );
+                let remedy =
+                    set(&queue.resource, Field::DeduplicationScope, message_group.clone(), &scope, Applicability::Safe);
                 findings.push(RULE.finding(&queue.resource, &limit.origin, message, fix).with_remedy(remedy));
             }
         }

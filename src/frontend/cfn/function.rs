@@ -60,7 +60,9 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
 /// An SNS event's `SqsSubscription`: `true` has SAM create a queue
 /// (`Template::sam_queues`) and a mapping with `BatchSize: 10` and nothing else;
 /// `{QueueArn, QueueUrl, BatchSize, Enabled}` a mapping from that queue.
-/// SAM rejects a map without QueueArn, so it is no consumer here either.
+/// SAM rejects a map without QueueArn or QueueUrl, so it is no consumer
+/// here either. SAM writes nothing else into the mapping: no batching
+/// window, no FunctionResponseTypes, whatever else the map holds.
 fn sns_subscription(
     ctx: &Ctx<'_, '_>,
     res: &Resource<'_>,
@@ -71,18 +73,18 @@ fn sns_subscription(
 ) {
     let Some((sub_at, sub)) = event_props.and_then(|p| p.entry("SqsSubscription")) else { return };
     let origin = ctx.origin(at);
-    let (queue, batch_size, map) = match (&sub.v, ctx.sam_queue(res.id, event)) {
+    let (queue, batch_size) = match (&sub.v, ctx.sam_queue(res.id, event)) {
         (_, Some(index)) => {
             let queue = Attr::known(Target::Queue(index), ctx.origin(sub_at));
-            (queue, Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)), None)
+            (queue, Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)))
         }
-        (RV::Map(_), None) if sub.entry("QueueArn").is_some() => {
+        (RV::Map(_), None) if sub.entry("QueueArn").is_some() && sub.entry("QueueUrl").is_some() => {
             let queue = ctx.attr_named(Some(sub), "QueueArn", sub_at, |r| ctx.queue_target(r));
             let batch_size = match sub.entry(Dialect::CloudFormation.name(Field::BatchSize)) {
                 Some(_) => ctx.attr(Some(sub), Field::BatchSize, sub_at, to_int),
                 None => Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)),
             };
-            (queue, batch_size, Some(sub))
+            (queue, batch_size)
         }
         _ => return,
     };
@@ -92,8 +94,8 @@ fn sns_subscription(
         queue,
         function: Attr::known(Target::Function(index), origin),
         batch_size,
-        batching_window: ctx.attr(map, Field::BatchingWindow, sub_at, to_int),
-        response_types: ctx.attr(map, Field::FunctionResponseTypes, sub_at, to_string_list),
+        batching_window: Attr::absent(ctx.origin(sub_at)),
+        response_types: Attr::absent(ctx.origin(sub_at)),
     });
 }
 

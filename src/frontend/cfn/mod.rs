@@ -116,7 +116,7 @@ Resources:
       Events:
         A: {Type: SNS, Properties: {Topic: !Ref Plain, SqsSubscription: true}}
         B: {Type: SNS, Properties: {Topic: !Ref Ordered, SqsSubscription: true}}
-        C: {Type: SNS, Properties: {Topic: !Ref Plain, SqsSubscription: {QueueArn: !GetAtt Declared.Arn, QueueUrl: !Ref Declared, BatchSize: 3}}}
+        C: {Type: SNS, Properties: {Topic: !Ref Plain, SqsSubscription: {QueueArn: !GetAtt Declared.Arn, QueueUrl: !Ref Declared, BatchSize: 3, FunctionResponseTypes: [ReportBatchItemFailures]}}}
         D: {Type: SNS, Properties: {Topic: !Ref Plain}}
 ";
 
@@ -140,6 +140,7 @@ Resources:
             model.consumers.iter().map(|c| (values(&c.queue), values(&c.batch_size))).collect();
         let one = |q: usize, batch: i64| (vec![Value::Known(Target::Queue(q))], vec![Value::Known(batch)]);
         assert_eq!(consumers, [one(1, 10), one(2, 10), one(0, 3)]);
+        // SAM writes only BatchSize and Enabled into that mapping.
         assert!(matches!(model.consumers[2].response_types.alts[0].value, Value::Absent));
     }
 }

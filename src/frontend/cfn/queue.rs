@@ -28,7 +28,8 @@ pub fn sam_created(ctx: &Ctx<'_, '_>, created: &SamQueue<'_>) -> Queue {
         "SAM creates this queue with default settings for `SqsSubscription: true`: to set them, declare an AWS::SQS::Queue and name it in `SqsSubscription: {QueueArn, QueueUrl}`",
     );
     let topic = created.topic.map(|t| ctx.resolver.resolve(t));
-    let declared = topic.as_ref().and_then(R::text).and_then(|t| t.reference()).and_then(|(id, _)| ctx.template.resource(id));
+    let declared =
+        topic.as_ref().and_then(R::text).and_then(|t| t.reference()).and_then(|(id, _)| ctx.template.resource(id));
     let fifo_topic = declared
         .filter(|t| t.kind == "AWS::SNS::Topic")
         .and_then(|t| t.properties)

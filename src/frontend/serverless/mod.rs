@@ -26,7 +26,7 @@ use super::convert::to_int;
 use crate::finding::Note;
 use crate::model::{Attr, Consumer, Dialect, DlqRef, Field, Function, Target, Value};
 use crate::source::{Source, Span};
-use crate::syntax::{Kind, Node};
+use crate::syntax::{Entry, Kind, Node};
 
 /// The Framework's timeout when neither the function nor the provider sets one.
 pub(crate) const DEFAULT_TIMEOUT: i64 = 6;
@@ -38,17 +38,19 @@ pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
         return None;
     }
     let root = vars::resolve(root);
-    let empty = Node::new(Kind::Map(Vec::new()), Span::default());
-    let template = Template::sections(root.get("resources").unwrap_or(&empty));
+    let mut notes = Vec::new();
+    let resources = resources(file, &root, &mut notes);
+    let template = Template::sections(&resources);
     let mut ctx = Ctx::new(file.clone(), &template);
     let service = root.get("service").and_then(service_name).unwrap_or_default();
+    let stage = root.get("provider").and_then(|p| p.get("stage")).and_then(Node::as_str).unwrap_or("dev");
     let functions = root.get("functions").and_then(Node::as_map).unwrap_or_default();
     // Functions are linked after the template's own, as the model lists them.
     let mut indices = Vec::with_capacity(functions.len());
     for f in functions {
         let name = match f.value.get("name").and_then(Node::as_str) {
             Some(name) => name.to_string(),
-            None => format!("{service}-dev-{}", f.key),
+            None => format!("{service}-{stage}-{}", f.key),
         };
         indices.push(ctx.add_function(&logical_id(&f.key), Some(&Text::lit(name))));
     }
@@ -75,7 +77,6 @@ pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
             model.dlq_refs.push(DlqRef { target: Attr::single(ctx.queue_target(&target), ctx.origin(target.span)) });
         }
     }
-    let mut notes = Vec::new();
     for c in root.get("constructs").and_then(Node::as_map).unwrap_or_default() {
         match c.value.get("type").and_then(Node::as_str) {
             Some("queue") => lift::read(&ctx, &c.key, c.key_span, &c.value, provider_timeout, &mut model),
@@ -92,6 +93,38 @@ pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
     let mut loaded = super::loaded_from(file, model, suppressions);
     loaded.notes = notes;
     Some(loaded)
+}
+
+/// `resources`: one CloudFormation fragment, or a list of them (the
+/// Framework merges them; an item only known when it runs, such as
+/// `${file(...)}`, is a note).
+fn resources(file: &Source, root: &Node, notes: &mut Vec<Note>) -> Node {
+    let Some(resources) = root.get("resources") else { return Node::new(Kind::Map(Vec::new()), Span::default()) };
+    let Some(items) = resources.as_seq() else { return resources.clone() };
+    let mut merged: Vec<crate::syntax::Entry> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let Some(sections) = item.as_map().filter(|_| !vars::is_unresolved(item)) else {
+            notes.push(Note {
+                origin: crate::model::Origin::file(file, item.span),
+                message: format!(
+                    "resources[{i}] was not analysed: it is only known when the Framework runs (a file or variable sqsguard does not read)"
+                ),
+            });
+            continue;
+        };
+        for section in sections {
+            match merged.iter_mut().find(|m| m.key == section.key) {
+                Some(Entry { value: Node { kind: Kind::Map(into), .. }, .. }) => {
+                    if let Kind::Map(more) = &section.value.kind {
+                        into.extend(more.iter().cloned());
+                    }
+                }
+                Some(_) => {}
+                None => merged.push(section.clone()),
+            }
+        }
+    }
+    Node::new(Kind::Map(merged), resources.span)
 }
 
 /// `service` and `provider` at the top, the provider AWS.

@@ -11,12 +11,21 @@
 //! `${...}` with no variable source (`${AWS::Region}` inside `Fn::Sub`) is
 //! CloudFormation's, and left alone.
 
+use std::collections::HashMap;
+
 use crate::frontend::cfn::resolve::UNRESOLVED;
 use crate::source::Span;
 use crate::syntax::{Entry, Kind, Node};
 
-/// Deepest chain of variables followed.
+/// Deepest chain of variables followed (a default that is a variable, a
+/// `self:` path whose value is a variable, ...).
 const MAX_CHAIN: usize = 32;
+/// Variables resolved in one file at most: a file whose variables fan out
+/// (`a: ${self:b}${self:b}`, `b: ${self:c}${self:c}`, ...) stops here, the
+/// rest unknown, rather than take minutes.
+const MAX_STEPS: usize = 100_000;
+/// The longest string a variable may build.
+const MAX_TEXT: usize = 64 * 1024;
 
 /// The sources of the Framework's variables (CloudFormation's `${...}`
 /// has none).
@@ -41,13 +50,22 @@ const SOURCES: &[&str] = &[
 /// The file with every variable resolved; every value keeps the span of
 /// the place it is used.
 pub fn resolve(root: &Node) -> Node {
-    Resolver { root, chain: Vec::new() }.node(root)
+    Resolver { root, chain: Vec::new(), depth: 0, steps: 0, cycles: 0, done: HashMap::new() }.node(root)
 }
 
 struct Resolver<'a> {
     root: &'a Node,
     /// The `self:` paths being resolved (a cycle is unknown).
     chain: Vec<String>,
+    /// Variables being resolved, one inside the other.
+    depth: usize,
+    /// Variables resolved so far (see [`MAX_STEPS`]).
+    steps: usize,
+    /// Cycles met so far: a value resolved without meeting one is the same
+    /// wherever it is used, and is kept in `done`.
+    cycles: usize,
+    /// The value of each `self:` path resolved so far (each is resolved once).
+    done: HashMap<String, Option<Node>>,
 }
 
 impl Resolver<'_> {
@@ -85,6 +103,9 @@ impl Resolver<'_> {
                     None => return unresolved(s, span),
                 },
             }
+            if text.len() > MAX_TEXT {
+                return unresolved(s, span);
+            }
         }
         Node::new(Kind::String(text), span)
     }
@@ -92,18 +113,40 @@ impl Resolver<'_> {
     /// The value of `inner` (`self:custom.x, 'default'`), `None` when it is
     /// only known at deploy time.
     fn variable(&mut self, inner: &str, span: Span) -> Option<Node> {
-        if self.chain.len() > MAX_CHAIN {
+        if self.depth >= MAX_CHAIN || self.steps >= MAX_STEPS {
             return None;
         }
+        self.depth += 1;
+        self.steps += 1;
+        let value = self.variable_within_bounds(inner, span);
+        self.depth -= 1;
+        value
+    }
+
+    fn variable_within_bounds(&mut self, inner: &str, span: Span) -> Option<Node> {
         let (primary, default) = match split_default(inner) {
             Some((p, d)) => (p.trim(), Some(d.trim())),
             None => (inner.trim(), None),
+        };
+        // A variable in the address (`self:custom.${sls:stage}.name`) first.
+        let nested;
+        let primary = if primary.contains("${") {
+            nested = match self.string(primary, span) {
+                Node { kind: Kind::String(s), .. } => s,
+                _ => return default.and_then(|d| self.literal_or_variable(d, span)),
+            };
+            nested.as_str()
+        } else {
+            primary
         };
         let default = |this: &mut Self| default.and_then(|d| this.literal_or_variable(d, span));
         let (source, address) = primary.split_once(':').unwrap_or((primary, ""));
         match (source, address.trim()) {
             ("self", path) => self.path(path).or_else(|| default(self)),
-            ("sls" | "opt", "stage") => default(self).or_else(|| Some(text("dev", span))),
+            // The stage given on the command line, else provider.stage, else dev.
+            ("sls" | "opt", "stage") => {
+                default(self).or_else(|| self.path("provider.stage")).or_else(|| Some(text("dev", span)))
+            }
             ("aws" | "opt", "region") => default(self).or_else(|| {
                 let region = self.path("provider.region");
                 Some(region.unwrap_or_else(|| text("us-east-1", span)))
@@ -136,7 +179,11 @@ impl Resolver<'_> {
     /// The resolved value at a dotted path of the file (`custom.queue.name`).
     fn path(&mut self, path: &str) -> Option<Node> {
         if self.chain.iter().any(|p| p == path) {
+            self.cycles += 1;
             return None;
+        }
+        if let Some(done) = self.done.get(path) {
+            return done.clone();
         }
         let mut node = self.root;
         for key in path.split('.').filter(|k| !k.is_empty()) {
@@ -146,11 +193,17 @@ impl Resolver<'_> {
                 _ => return None,
             };
         }
+        let cycles = self.cycles;
         self.chain.push(path.to_string());
         let value = self.node(node);
         self.chain.pop();
         // A value that is itself unknown stays unknown.
-        (!is_unresolved(&value)).then_some(value)
+        let value = (!is_unresolved(&value)).then_some(value);
+        // Inside a cycle the value depends on where it was entered from.
+        if self.cycles == cycles {
+            self.done.insert(path.to_string(), value.clone());
+        }
+        value
     }
 }
 
@@ -241,7 +294,7 @@ fn unresolved(s: &str, span: Span) -> Node {
     Node::new(Kind::Map(vec![marker]), span)
 }
 
-fn is_unresolved(node: &Node) -> bool {
+pub(crate) fn is_unresolved(node: &Node) -> bool {
     node.single_entry().is_some_and(|e| e.key == UNRESOLVED)
 }
 

@@ -117,7 +117,18 @@ impl Scope {
     /// The suppressions of the files of this module and of the local
     /// modules it calls.
     pub fn all_suppressions(&self) -> Vec<crate::model::Suppression> {
-        let mut out: Vec<_> = self.files.iter().flat_map(|f| f.suppressions.iter().cloned()).collect();
+        let mut out: Vec<_> = self
+            .files
+            .iter()
+            .flat_map(|f| f.suppressions.iter().cloned())
+            .map(|mut s| {
+                // A resource's address in this module, as findings name it.
+                if let crate::model::Scope::Resource(address) = &mut s.scope {
+                    address.insert_str(0, &self.prefix);
+                }
+                s
+            })
+            .collect();
         for child in self.children.borrow().iter() {
             if let Child::Local { scope, .. } = child {
                 out.extend(scope.all_suppressions());
@@ -240,7 +251,9 @@ impl Scope {
                         RV::Str(t) => text.extend(t),
                         RV::Num(n) => text.push(Part::Lit(format_num(n))),
                         RV::Bool(b) => text.push(Part::Lit(b.to_string())),
-                        _ => text.push(Part::Opaque(self.text(file, self.span(file, &i.expr, span)).trim().to_string())),
+                        _ => {
+                            text.push(Part::Opaque(self.text(file, self.span(file, &i.expr, span)).trim().to_string()))
+                        }
                     }
                 }
                 Element::Directive(_) => return R::unknown("template directive", span),

@@ -71,7 +71,14 @@ pub fn convert(source: &Source) -> Result<Converted, ParseError> {
             span: root.span,
         });
     };
-    let mut out = Writer { source, hcl: String::new(), remap: Remap::default(), suppressions: Vec::new() };
+    let mut out = Writer {
+        source,
+        hcl: String::new(),
+        remap: Remap::default(),
+        suppressions: Vec::new(),
+        block: "",
+        literal: false,
+    };
     for entry in entries {
         let (kind, labels) = match entry.key.as_str() {
             "resource" | "data" => (Body::Resource, 2),
@@ -105,7 +112,16 @@ struct Writer<'a> {
     hcl: String,
     remap: Remap,
     suppressions: Vec<Suppression>,
+    /// The type of the top-level block being written (`variable`, ...).
+    block: &'static str,
+    /// Strings are written as literal text, not templates (see [`LITERAL`]).
+    literal: bool,
 }
+
+/// Arguments Terraform evaluates without a context: their JSON strings are
+/// text, `${` included (a variable's default, a module's source).
+const LITERAL: &[(&str, &str)] =
+    &[("variable", "default"), ("variable", "description"), ("module", "source"), ("module", "version")];
 
 impl Writer<'_> {
     /// Write `text`, which stands for the JSON at `from`.
@@ -151,6 +167,7 @@ impl Writer<'_> {
     /// last key, so a block's header spans its name in the JSON.
     fn block(&mut self, path: &[&Entry], body: &[Entry], kind: Body) {
         let Some((first, labels)) = path.split_first() else { return };
+        self.block = LITERAL.iter().find(|(block, _)| *block == first.key).map_or("", |(block, _)| block);
         let last = path.last().map_or(first.key_span, |e| e.key_span);
         self.put(&first.key, Span::new(last.start, last.start));
         for label in labels {
@@ -159,7 +176,11 @@ impl Writer<'_> {
         }
         self.glue(" {\n");
         if kind == Body::Resource && path.len() == 3 {
-            self.comments(body, last);
+            let address = match first.key.as_str() {
+                "resource" => format!("{}.{}", path[1].key, path[2].key),
+                other => format!("{other}.{}.{}", path[1].key, path[2].key),
+            };
+            self.comments(body, address);
         }
         self.body(body, kind);
         self.glue("}\n");
@@ -181,10 +202,18 @@ impl Writer<'_> {
                     }
                 }
                 (Kind::Map(inner), Body::Blocks) => self.nested(entry, inner, Body::Attributes),
+                // Any nested block may be an array of objects (repeated blocks).
+                (Kind::Seq(items), Body::Blocks) if items.iter().all(|i| matches!(i.kind, Kind::Map(_))) => {
+                    for item in items {
+                        self.nested(entry, item.as_map().unwrap_or_default(), Body::Attributes);
+                    }
+                }
                 _ => {
                     self.put(&entry.key, entry.key_span);
                     self.glue(" = ");
+                    self.literal = LITERAL.contains(&(self.block, entry.key.as_str()));
                     self.value(&entry.value);
+                    self.literal = false;
                     self.glue("\n");
                 }
             }
@@ -244,8 +273,12 @@ impl Writer<'_> {
             let put = |w: &mut Self, text: &str| w.put(text, at);
             match mode {
                 Mode::Literal { top } => match (c, next) {
+                    // Text that is not a template: `${` is written `$${`.
+                    ('$' | '%', Some('{')) if self.literal => put(self, &format!("{c}{c}")),
                     // `$${` and `%%{` are literal `${` and `%{`, in both.
-                    ('$' | '%', Some(n)) if n == c && decoded.get(i + 2).is_some_and(|d| d.0 == '{') => {
+                    ('$' | '%', Some(n))
+                        if !self.literal && n == c && decoded.get(i + 2).is_some_and(|d| d.0 == '{') =>
+                    {
                         let end = decoded.get(i + 2).map_or(at, |d| d.1);
                         self.put(&format!("{c}{c}{{"), Span::new(at.start, end.end));
                         i += 3;
@@ -299,9 +332,10 @@ impl Writer<'_> {
     }
 
     /// `"//": "sqsguard:ignore SQS004 reason"` in a resource: a suppression
-    /// for the resource named at `name`.
-    fn comments(&mut self, body: &[Entry], name: Span) {
-        let line = self.source.position(name.start).line;
+    /// of the resource at `address` (in its module: the scope adds the
+    /// module's prefix), wherever its findings are (a minified file has
+    /// every resource on one line).
+    fn comments(&mut self, body: &[Entry], address: String) {
         for entry in body.iter().filter(|e| e.key == "//") {
             let texts = match &entry.value.kind {
                 Kind::Seq(items) => items.iter().collect(),
@@ -313,7 +347,7 @@ impl Writer<'_> {
                 self.suppressions.push(Suppression {
                     written: Written::Comment(s[at + MARKER.len()..].trim().to_string()),
                     origin: Origin::file(self.source, text.span),
-                    scope: Applies::Line(line),
+                    scope: Applies::Resource(address.clone()),
                 });
             }
         }
@@ -405,7 +439,8 @@ mod tests {
 
     #[test]
     fn blocks_and_values_become_hcl_that_maps_back() {
-        let json = r#"{"resource": {"aws_sqs_queue": {"q": {"visibility_timeout_seconds": 60, "tags": {"a:b": "c\/d"}}}}}"#;
+        let json =
+            r#"{"resource": {"aws_sqs_queue": {"q": {"visibility_timeout_seconds": 60, "tags": {"a:b": "c\/d"}}}}}"#;
         let (source, c) = converted(json);
         let body = hcl_edit::parser::parse_body(&c.hcl).unwrap_or_else(|e| panic!("{e}\n{}", c.hcl));
         let block = body.blocks().next().unwrap();
@@ -429,11 +464,31 @@ mod tests {
     }
 
     #[test]
+    fn a_variables_default_is_text_not_a_template() {
+        let json = r#"{"variable": {"user": {"default": "${aws:username} 50%{x}", "description": "a ${b}"}}, "module": {"m": {"source": "./m", "n": "${var.user}"}}}"#;
+        let (_, c) = converted(json);
+        assert!(c.hcl.contains(r#"default = "$${aws:username} 50%%{x}""#), "{}", c.hcl);
+        assert!(c.hcl.contains(r#"description = "a $${b}""#), "{}", c.hcl);
+        assert!(c.hcl.contains(r#"n = "${var.user}""#), "module arguments stay templates: {}", c.hcl);
+        hcl_edit::parser::parse_body(&c.hcl).unwrap_or_else(|e| panic!("{e}\n{}", c.hcl));
+    }
+
+    #[test]
+    fn provider_blocks_may_be_arrays_of_objects() {
+        let json = r#"{"provider": {"aws": {"default_tags": [{"tags": {"team": "a"}}]}}}"#;
+        let (_, c) = converted(json);
+        let body = hcl_edit::parser::parse_body(&c.hcl).unwrap_or_else(|e| panic!("{e}\n{}", c.hcl));
+        let provider = body.blocks().next().unwrap();
+        assert!(provider.body.blocks().any(|b| b.ident.as_str() == "default_tags"), "{}", c.hcl);
+    }
+
+    #[test]
     fn a_comment_key_suppresses_its_resource() {
-        let json = "{\"resource\": {\"aws_sqs_queue\": {\n  \"q\": {\"//\": \"sqsguard:ignore SQS004 drained by hand\"}}}}";
+        let json =
+            "{\"resource\": {\"aws_sqs_queue\": {\n  \"q\": {\"//\": \"sqsguard:ignore SQS004 drained by hand\"}}}}";
         let (_, c) = converted(json);
         assert_eq!(c.suppressions.len(), 1);
         assert_eq!(c.suppressions[0].written, Written::Comment("SQS004 drained by hand".into()));
-        assert_eq!(c.suppressions[0].scope, Applies::Line(2));
+        assert_eq!(c.suppressions[0].scope, Applies::Resource("aws_sqs_queue.q".into()));
     }
 }

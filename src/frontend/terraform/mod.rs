@@ -123,9 +123,7 @@ fn parse_file(source: Source) -> Result<File, Broken> {
         Err(e) => return Err(Broken { file: source, span: e.span, message: e.message }),
     };
     match parse::parse_text(&converted.hcl) {
-        Ok(body) => {
-            Ok(File { source, body, remap: Some(converted.remap), suppressions: converted.suppressions })
-        }
+        Ok(body) => Ok(File { source, body, remap: Some(converted.remap), suppressions: converted.suppressions }),
         // JSON that is no Terraform expression (`"${"`): where it went wrong.
         Err(e) => Err(Broken {
             span: converted.remap.span(e.span),
@@ -182,7 +180,8 @@ fn tfvars(dir: &Path, var_files: &[PathBuf]) -> (HashMap<String, R>, Vec<Broken>
     let name_of = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
     // A folder that cannot be listed is reported by the module load.
     let mut paths: Vec<PathBuf> = tf_files(dir, "tfvars").unwrap_or_default();
-    paths.extend(tf_files(dir, "json").unwrap_or_default().into_iter().filter(|p| name_of(p).ends_with(".tfvars.json")));
+    paths
+        .extend(tf_files(dir, "json").unwrap_or_default().into_iter().filter(|p| name_of(p).ends_with(".tfvars.json")));
     paths.retain(|p| {
         let name = name_of(p);
         name == "terraform.tfvars" || name == "terraform.tfvars.json" || name.contains(".auto.tfvars")

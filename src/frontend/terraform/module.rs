@@ -71,7 +71,10 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
         Err(e) => {
             walk.notes.push(Note {
                 origin: Origin::path(dir),
-                message: format!("the Terraform module in {} was not linted: its folder cannot be listed ({e})", dir.display()),
+                message: format!(
+                    "the Terraform module in {} was not linted: its folder cannot be listed ({e})",
+                    dir.display()
+                ),
             });
             Vec::new()
         }

@@ -197,7 +197,9 @@ pub fn load(file: &Source) -> Option<Result<Loaded, Broken>> {
                 // Where the text ends, not on the last character read.
                 serde_json::error::Category::Eof => text.len(),
                 // serde_json counts the column in bytes.
-                _ => file.line_offset(e.line().saturating_sub(1)).map_or(0, |start| start + e.column().saturating_sub(1)),
+                _ => {
+                    file.line_offset(e.line().saturating_sub(1)).map_or(0, |start| start + e.column().saturating_sub(1))
+                }
             };
             let mut at = at.min(text.len());
             while !text.is_char_boundary(at) {
