@@ -35,7 +35,7 @@ struct Entry {
 }
 
 /// Recorded fingerprints, with how many findings each still absorbs.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Baseline {
     counts: HashMap<String, usize>,
 }

@@ -71,6 +71,16 @@ struct LintArgs {
     /// and *.auto.tfvars, as `terraform plan -var-file`.
     #[arg(long = "var-file", value_name = "FILE")]
     var_files: Vec<PathBuf>,
+    /// Apply every safe fix in place, then report what remains.
+    #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
+    fix: bool,
+    /// Print the fixes as a unified diff; write nothing (exit 1 when there is one).
+    #[arg(long, conflicts_with = "write_baseline")]
+    diff: bool,
+    /// With --fix or --diff: also the fixes that need a person's decision
+    /// (a shared Parameter default, a handler change, a replaced queue).
+    #[arg(long)]
+    unsafe_fixes: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -286,11 +296,17 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
     let mut config = settings(args.config.as_deref())?;
     // The command line's --select replaces the config's; --ignore adds to it.
     if !args.select.is_empty() {
-        config.filter.select = args.select;
+        config.filter.select = args.select.clone();
     }
-    config.filter.ignore.extend(args.ignore);
-    config.var_files = args.var_files;
+    config.filter.ignore.extend(args.ignore.iter().cloned());
+    config.var_files = args.var_files.clone();
     let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
+    if args.diff {
+        return show_fixes(&args, &config, baseline.as_ref());
+    }
+    if args.fix {
+        apply_fixes(&args, &config, baseline.as_ref());
+    }
     let mut outcome = lint::lint_paths(&args.paths, &config);
     if let Some(path) = &args.write_baseline {
         let n = crate::baseline::write(path, &outcome)?;
@@ -305,6 +321,74 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
     // A large run's findings and model are freed by the exit, not one by one.
     std::mem::forget(outcome);
     Ok(status)
+}
+
+/// The findings of a lint that `--fix` may act on: those a baseline does
+/// not record.
+fn actionable(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Outcome {
+    let mut outcome = lint::lint_paths(&args.paths, config);
+    if let Some(baseline) = baseline {
+        outcome.baselined = Some(baseline.clone().apply(&mut outcome));
+    }
+    outcome
+}
+
+/// `--diff`: every fix as a unified diff on standard output, nothing
+/// written; exit 1 when there is a diff.
+fn show_fixes(
+    args: &LintArgs,
+    config: &Config,
+    baseline: Option<&crate::baseline::Baseline>,
+) -> Result<ExitCode, Stop> {
+    let outcome = actionable(args, config, baseline);
+    let plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
+    print_with(|out| {
+        for (path, (file, fixed)) in &plan.files {
+            out.write_all(crate::fix::unified_diff(path, &file.text, fixed).as_bytes())?;
+        }
+        Ok(())
+    })?;
+    eprintln!("sqsguard: {} fix(es) in {} file(s)", plan.fixed, plan.files.len());
+    std::mem::forget(outcome);
+    Ok(if plan.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
+}
+
+/// Passes of `--fix` at most: a fix can make another possible (or two
+/// overlapping ones wait for the next pass), never forever.
+const FIX_PASSES: usize = 8;
+
+/// `--fix`: apply the fixes file by file, atomically, and lint again until
+/// nothing more is fixable. A file that cannot be written, or changed on
+/// disk meanwhile, is left alone with one line on standard error; the
+/// other files are still fixed. The caller then reports what remains.
+fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) {
+    let mut left_alone: std::collections::BTreeSet<PathBuf> = std::collections::BTreeSet::new();
+    let (mut fixes, mut files) = (0, std::collections::BTreeSet::new());
+    for _ in 0..FIX_PASSES {
+        let outcome = actionable(args, config, baseline);
+        let mut plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
+        plan.files.retain(|path, _| !left_alone.contains(path));
+        if plan.files.is_empty() {
+            break;
+        }
+        fixes += plan.fixed;
+        for (path, (file, fixed)) in &plan.files {
+            match crate::fix::write_fixed(path, &file.text, fixed) {
+                Ok(crate::fix::Written::Fixed) => {
+                    files.insert(path.clone());
+                }
+                Ok(crate::fix::Written::ChangedMeanwhile) => {
+                    eprintln!("sqsguard: {}: changed since it was read; not fixed", path.display());
+                    left_alone.insert(path.clone());
+                }
+                Err(e) => {
+                    eprintln!("sqsguard: {e}; not fixed");
+                    left_alone.insert(path.clone());
+                }
+            }
+        }
+    }
+    eprintln!("sqsguard: fixed {fixes} finding(s) in {} file(s)", files.len());
 }
 
 /// The config named with --config, or found upward from the working

@@ -75,6 +75,10 @@ pub struct Remedy {
     pub at: Origin,
     /// The field is not written anywhere: the fix adds it.
     pub absent: bool,
+    /// The value is one branch of a condition (`!If`, a Terraform
+    /// conditional): changing it changes what the condition means, so
+    /// there is no fix.
+    pub conditional: bool,
     pub applicability: Applicability,
 }
 

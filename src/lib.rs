@@ -16,7 +16,8 @@
 //! 8. [`config`], which reads `.sqsguard.yaml`.
 //! 9. [`check`]: rules and suppressions over what a front-end loaded.
 //! 10. [`outcome`]: what a run gives; [`fingerprint`]: a finding's
-//!     identity; [`discover`]: which files a lint reads.
+//!     identity; [`discover`]: which files a lint reads; [`fix`]: the
+//!     edits that make a finding go away.
 //! 11. [`lint`], [`audit`], [`generate`] and [`baseline`]: the commands.
 //! 12. [`report`]: every output format.
 //! 13. [`cli`]: arguments, errors and exit statuses.
@@ -40,6 +41,7 @@ pub mod check;
 
 pub mod discover;
 pub mod fingerprint;
+pub mod fix;
 pub mod outcome;
 
 #[cfg(feature = "audit")]

@@ -77,3 +77,13 @@ fn every_template_rule_page_says_what_it_reads_in_a_serverless_yml() {
         );
     }
 }
+
+#[test]
+fn the_readme_fixing_example_is_what_diff_prints() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let command = "$ sqsguard lint examples/cloudformation/legacy-worker.yaml --diff\n";
+    let shown = readme.split(command).nth(1).and_then(|rest| rest.split("\n```").next()).expect("the example");
+    let out = common::sqsguard(&["lint", "examples/cloudformation/legacy-worker.yaml", "--diff"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(common::stdout(&out).trim_end(), shown, "README.md's --diff example is stale");
+}

@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     &["config"],
     &["check"],
-    &["outcome", "fingerprint", "discover"],
+    &["outcome", "fingerprint", "discover", "fix"],
     &["lint", "audit", "generate", "baseline"],
     &["report"],
     &["cli"],

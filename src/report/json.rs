@@ -4,7 +4,10 @@ use serde::Serialize;
 use serde::ser::SerializeSeq;
 
 use super::{Summary, location};
-use crate::finding::Finding;
+use std::cell::RefCell;
+
+use crate::finding::{Applicability, Finding};
+use crate::fix::{Edit, Fixer};
 use crate::outcome::Outcome;
 
 #[derive(Serialize)]
@@ -43,19 +46,53 @@ struct JsonFinding<'a> {
     region: Option<&'a str>,
     message: &'a str,
     fix: &'a str,
+    /// What `--fix` would change (`--unsafe-fixes` for unsafe ones).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edits: Option<Vec<JsonEdit>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    applicability: Option<Applicability>,
+}
+
+/// Replace from `line:column` up to, not including, `end_line:end_column`
+/// (equal for an insertion) with `replacement`.
+#[derive(Serialize)]
+struct JsonEdit {
+    file: String,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    replacement: String,
 }
 
 /// The findings, each turned into its JSON shape as it is written: a run
 /// of a hundred thousand findings is never copied whole.
-struct Findings<'a>(&'a [Finding]);
+struct Findings<'a>(&'a [Finding], RefCell<Fixer>);
 
 impl Serialize for Findings<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.0.len()))?;
         for f in self.0 {
-            seq.serialize_element(&shape(f))?;
+            let mut shaped = shape(f);
+            if let Some(fix) = self.1.borrow_mut().fix(f) {
+                shaped.applicability = Some(fix.applicability);
+                shaped.edits = Some(fix.edits.iter().map(edit).collect());
+            }
+            seq.serialize_element(&shaped)?;
         }
         seq.end()
+    }
+}
+
+fn edit(e: &Edit) -> JsonEdit {
+    let (start, end) = (e.file.position(e.span.start), e.file.position(e.span.end));
+    JsonEdit {
+        file: e.file.display_path(),
+        line: start.line,
+        column: start.column,
+        end_line: end.line,
+        end_column: end.column,
+        replacement: e.replacement.clone(),
     }
 }
 
@@ -79,6 +116,8 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
         region,
         message: &f.message,
         fix: &f.fix,
+        edits: None,
+        applicability: None,
     }
 }
 
@@ -97,7 +136,12 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
             }
         })
         .collect();
-    let doc = Document { version: 1, findings: Findings(&outcome.findings), summary: Summary::of(outcome), notes };
+    let doc = Document {
+        version: 1,
+        findings: Findings(&outcome.findings, RefCell::default()),
+        summary: Summary::of(outcome),
+        notes,
+    };
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(std::io::Error::from)?;
     out.write_all(b"\n")
 }

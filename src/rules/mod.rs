@@ -254,6 +254,7 @@ pub(crate) fn set<T>(
         want: Want::Value(value),
         at: alt.origin.clone(),
         absent: matches!(alt.value, crate::model::Value::Absent),
+        conditional: !alt.when.is_always(),
         applicability,
     }
 }

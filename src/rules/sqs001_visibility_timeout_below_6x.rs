@@ -47,7 +47,7 @@ impl Timing<'_> {
                 &self.queue.resource,
                 Field::VisibilityTimeout,
                 Scalar::Int(needed),
-                &self.visibility_alt,
+                self.visibility_alt,
                 Applicability::Safe,
             )
         })

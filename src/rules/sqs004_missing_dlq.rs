@@ -41,6 +41,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 },
                 at: alt.origin.clone(),
                 absent: true,
+                conditional: !alt.when.is_always(),
                 // A new resource someone has to watch.
                 applicability: Applicability::Unsafe,
             };

@@ -45,7 +45,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 );
                 // The handler must return batchItemFailures too.
                 let remedy =
-                    set(&consumer.resource, Field::FunctionResponseTypes, wanted, &types, Applicability::Unsafe);
+                    set(&consumer.resource, Field::FunctionResponseTypes, wanted, types, Applicability::Unsafe);
                 findings.push(RULE.finding(&consumer.resource, &types.origin, message, fix).with_remedy(remedy));
             }
         }

@@ -53,7 +53,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 guidance::LONG_POLL_SECONDS
             );
             let want = Scalar::Int(guidance::LONG_POLL_SECONDS);
-            let remedy = set(&queue.resource, Field::ReceiveWaitTime, want, &alt, Applicability::Safe);
+            let remedy = set(&queue.resource, Field::ReceiveWaitTime, want, alt, Applicability::Safe);
             findings.push(RULE.finding(&queue.resource, &alt.origin, message, fix).with_remedy(remedy));
         }
     }

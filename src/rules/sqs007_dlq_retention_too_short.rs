@@ -53,7 +53,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     );
                     // The fix is on the dead-letter queue; the finding names the source.
                     let want = Scalar::Int(guidance::MAX_RETENTION_SECONDS);
-                    let remedy = set(&dlq.resource, Field::RetentionPeriod, want, &dlq_ret, Applicability::Safe);
+                    let remedy = set(&dlq.resource, Field::RetentionPeriod, want, dlq_ret, Applicability::Safe);
                     findings
                         .push(RULE.finding(&source.resource, &link.target.origin, message, fix).with_remedy(remedy));
                 }

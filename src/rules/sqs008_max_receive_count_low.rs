@@ -36,7 +36,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     guidance::SUGGESTED_MAX_RECEIVE_COUNT
                 );
                 let remedy =
-                    set(&queue.resource, Field::MaxReceiveCount, Scalar::Int(minimum), &count, Applicability::Safe);
+                    set(&queue.resource, Field::MaxReceiveCount, Scalar::Int(minimum), count, Applicability::Safe);
                 findings.push(RULE.finding(&queue.resource, &count.origin, message, fix).with_remedy(remedy));
             }
         }

@@ -37,7 +37,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 );
                 let fix = format!("set {batch_name} to {UNWINDOWED_BATCH_SIZE} or less");
                 let want = Scalar::Int(UNWINDOWED_BATCH_SIZE);
-                let remedy = set(&consumer.resource, Field::BatchSize, want, &batch, Applicability::Safe);
+                let remedy = set(&consumer.resource, Field::BatchSize, want, batch, Applicability::Safe);
                 findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));
             }
         }

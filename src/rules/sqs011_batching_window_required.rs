@@ -43,7 +43,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         cx.name(Field::VisibilityTimeout)
                     );
                     let remedy =
-                        set(&consumer.resource, Field::BatchingWindow, Scalar::Int(1), &window, Applicability::Safe);
+                        set(&consumer.resource, Field::BatchingWindow, Scalar::Int(1), window, Applicability::Safe);
                     findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));
                 }
             }

@@ -51,7 +51,7 @@ fn in_range(cx: &Context<'_>, findings: &mut Findings, resource: &str, field: Fi
         );
         let fix = format!("set {attribute} between {} and {}", range.start(), range.end());
         let clamped = Scalar::Int(v.clamp(*range.start(), *range.end()));
-        let remedy = set(resource, field, clamped, &alt, Applicability::Unsafe);
+        let remedy = set(resource, field, clamped, alt, Applicability::Unsafe);
         findings.push(RULE.finding(resource, &alt.origin, message, fix).with_remedy(remedy));
     }
 }

@@ -59,6 +59,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     want: Want::NameSuffix(SUFFIX, is_fifo),
                     at: name.origin.clone(),
                     absent: false,
+                    conditional: !name.when.is_always(),
                     applicability: Applicability::Unsafe,
                 };
                 findings.push(RULE.finding(&queue.resource, &name.origin, message, fix).with_remedy(remedy));

@@ -40,7 +40,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     cx.dialect().assign(Field::FifoThroughputLimit, &Scalar::Str("perQueue".to_string()))
                 );
                 let remedy =
-                    set(&queue.resource, Field::DeduplicationScope, message_group.clone(), &scope, Applicability::Safe);
+                    set(&queue.resource, Field::DeduplicationScope, message_group.clone(), scope, Applicability::Safe);
                 findings.push(RULE.finding(&queue.resource, &limit.origin, message, fix).with_remedy(remedy));
             }
         }

@@ -37,7 +37,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     cx.dialect().assign(Field::SqsManagedSse, &Scalar::Bool(false)),
                     cx.name(Field::KmsMasterKeyId)
                 );
-                let remedy = set(&queue.resource, Field::SqsManagedSse, Scalar::Bool(true), &sse, Applicability::Safe);
+                let remedy = set(&queue.resource, Field::SqsManagedSse, Scalar::Bool(true), sse, Applicability::Safe);
                 findings.push(RULE.finding(&queue.resource, &sse.origin, message, fix).with_remedy(remedy));
             }
         }

@@ -136,7 +136,8 @@ Resources:
         assert!(model.queues[2].fifo.any_known(|f| *f), "a FIFO topic gets a FIFO queue");
         let at = |q: usize| model.queues[q].origin.location().unwrap().line;
         assert_eq!((at(1), at(2)), (14, 15), "located at the event's SqsSubscription");
-        let consumers: Vec<(Vec<Value<Target>>, Vec<Value<i64>>)> =
+        type QueueAndBatch = (Vec<Value<Target>>, Vec<Value<i64>>);
+        let consumers: Vec<QueueAndBatch> =
             model.consumers.iter().map(|c| (values(&c.queue), values(&c.batch_size))).collect();
         let one = |q: usize, batch: i64| (vec![Value::Known(Target::Queue(q))], vec![Value::Known(batch)]);
         assert_eq!(consumers, [one(1, 10), one(2, 10), one(0, 3)]);

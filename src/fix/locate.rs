@@ -1,0 +1,138 @@
+//! Where in a file's tree a fix goes: the resource, the value node, and
+//! the place a missing key is inserted.
+
+use super::{Edit, key, literal};
+use crate::finding::Remedy;
+use crate::model::Scalar;
+use crate::source::{Source, Span};
+use crate::syntax::{Entry, Kind, Node};
+
+/// A CloudFormation/SAM template or a Serverless Framework service (not a
+/// plan, not a workflow).
+pub fn is_fixable_document(root: &Node) -> bool {
+    root.get("Resources").is_some() || (root.get("service").is_some() && root.get("provider").is_some())
+}
+
+/// The resource entry named `id`: under `Resources`, a Serverless
+/// service's `resources.Resources`, or its `functions`.
+pub fn resource<'n>(root: &'n Node, id: &str) -> Option<&'n Entry> {
+    root.get("Resources")
+        .and_then(|r| r.entry(id))
+        .or_else(|| root.get("resources").and_then(|r| r.get("Resources")).and_then(|r| r.entry(id)))
+        .or_else(|| root.get("functions").and_then(|f| f.entry(id)))
+}
+
+/// The node whose span is exactly `span`.
+pub fn node_at(node: &Node, span: Span) -> Option<&Node> {
+    if node.span == span {
+        return Some(node);
+    }
+    if node.span.start > span.start || node.span.end < span.end {
+        return None;
+    }
+    match &node.kind {
+        Kind::Map(entries) => entries.iter().find_map(|e| node_at(&e.value, span)),
+        Kind::Seq(items) => items.iter().find_map(|n| node_at(n, span)),
+        _ => None,
+    }
+}
+
+/// The `Default` of the parameter that `node` (`{Ref: Name}`) names.
+pub fn parameter_default<'n>(root: &'n Node, node: &Node) -> Option<&'n Node> {
+    let reference = node.single_entry().filter(|e| e.key == "Ref")?;
+    root.get("Parameters")?.get(reference.value.as_str()?)?.get("Default")
+}
+
+/// The edit that adds `key: value` to the `Properties` of the resource
+/// `found`, when the finding points at the resource's key (a field of the
+/// resource itself, not of a SAM event or a Lift construct).
+pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &Scalar, json: bool) -> Option<Edit> {
+    if found.key_span != at || found.value.get("Type").is_none() {
+        return None;
+    }
+    let text = &file.text;
+    let value = literal(value, json);
+    // The file's line ending.
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let edit =
+        |pos: usize, replacement: String| Some(Edit { file: file.clone(), span: Span::new(pos, pos), replacement });
+    match found.value.get("Properties") {
+        Some(props) => {
+            let Kind::Map(entries) = &props.kind else { return None };
+            let last = entries.last()?;
+            if json {
+                let indent = indent_of(text, entries.first()?.key_span.start)?;
+                return edit(last.value.span.end, format!(",{nl}{indent}\"{}\": {value}", key(remedy)));
+            }
+            if text[props.span.start..].starts_with('{') {
+                // A flow mapping: before its closing brace.
+                let close = text[..props.span.end].rfind('}')?;
+                let before = text[..close].trim_end().len();
+                return edit(before, format!(", {}: {value}", key(remedy)));
+            }
+            let indent = indent_of(text, entries.first()?.key_span.start)?;
+            let (at, end_line) = block_end(text, props_key(found)?.start)?;
+            let first = if end_line { nl } else { "" };
+            edit(at, format!("{first}{indent}{}: {value}{nl}", key(remedy)))
+        }
+        None => {
+            let Kind::Map(entries) = &found.value.kind else { return None };
+            let first = entries.first()?;
+            if json {
+                let last = entries.last()?;
+                let indent = indent_of(text, first.key_span.start)?;
+                return edit(
+                    last.value.span.end,
+                    format!(",{nl}{indent}\"Properties\": {{\"{}\": {value}}}", key(remedy)),
+                );
+            }
+            if text[found.value.span.start..].starts_with('{') {
+                return None;
+            }
+            let indent = indent_of(text, first.key_span.start)?;
+            let step = indent.len().checked_sub(indent_of(text, found.key_span.start)?.len()).filter(|s| *s > 0)?;
+            let inner = format!("{indent}{}", " ".repeat(step));
+            let (at, end_line) = block_end(text, found.key_span.start)?;
+            let first = if end_line { nl } else { "" };
+            edit(at, format!("{first}{indent}Properties:{nl}{inner}{}: {value}{nl}", key(remedy)))
+        }
+    }
+}
+
+/// The whitespace before `pos` on its line, when nothing else is there.
+fn indent_of(text: &str, pos: usize) -> Option<&str> {
+    let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[start..pos];
+    indent.chars().all(|c| c == ' ').then_some(indent)
+}
+
+/// The `Properties` key of a resource entry.
+fn props_key(found: &Entry) -> Option<Span> {
+    found.value.as_map()?.iter().find(|e| e.key == "Properties").map(|e| e.key_span)
+}
+
+/// Where the YAML block under the key at `key` ends: after the last
+/// non-blank line indented deeper than the key (comments of the block
+/// included), and whether that line must be ended first (the file's last
+/// line, without a newline). Read from the text, not from the parser's spans, which
+/// may run past a block scalar's trailing blank lines.
+fn block_end(text: &str, key: usize) -> Option<(usize, bool)> {
+    let line_start = text[..key].rfind('\n').map_or(0, |i| i + 1);
+    let key_indent = key - line_start;
+    let mut pos = text[key..].find('\n').map(|i| key + i + 1)?;
+    let mut end = pos;
+    while pos < text.len() {
+        let next = text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1);
+        let line = &text[pos..next];
+        let content = line.trim_start_matches(' ');
+        let blank = content.trim().is_empty();
+        if !blank && line.len() - content.len() <= key_indent {
+            break;
+        }
+        if !blank {
+            end = next;
+        }
+        pos = next;
+    }
+    Some((end, !text[..end].ends_with('\n')))
+}

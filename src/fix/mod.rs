@@ -1,0 +1,233 @@
+//! `lint --fix` and `--diff`: the edits that make a finding go away.
+//!
+//! A rule says which field of which resource should hold what (a
+//! [`Remedy`]); this module turns that into byte-range [`Edit`]s on the
+//! file's original text, touching only the bytes it must (RULES.md,
+//! "Fixes"). The file is parsed again into its spanned tree to find the
+//! resource, so the edit keeps the file's style: a scalar keeps its
+//! quotes, a new key takes its siblings' indentation, a flow mapping gets
+//! `, Key: value`.
+//!
+//! What is fixed so far: CloudFormation, SAM and Serverless Framework
+//! files (YAML and JSON) whose value is written in the file, and keys
+//! added to a resource's `Properties`. A value that comes from elsewhere
+//! (a Parameter default) is fixed there, as an unsafe fix. Terraform,
+//! plans, SQS004's new resource and values inside a JSON string get no
+//! edit yet: their findings keep their hint.
+
+mod apply;
+mod locate;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+pub use apply::{Written, unified_diff, write_fixed};
+
+use crate::finding::{Applicability, Finding, Remedy, Want};
+use crate::model::{Dialect, Origin, Scalar};
+use crate::source::{Source, Span};
+use crate::syntax::Node;
+
+/// Replace `span` of `file` with `replacement` (an insertion when the
+/// span is empty).
+#[derive(Clone, Debug)]
+pub struct Edit {
+    pub file: Source,
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// A finding's fix: its edits and whether `--fix` may apply it alone.
+#[derive(Clone, Debug)]
+pub struct Fix {
+    pub edits: Vec<Edit>,
+    pub applicability: Applicability,
+}
+
+/// Every file's fixes of one run, ready to apply: the new text of each
+/// file a fix changes.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// File -> (its text when it was linted, its fixed text).
+    pub files: BTreeMap<PathBuf, (Source, String)>,
+    /// How many findings the plan fixes.
+    pub fixed: usize,
+}
+
+/// Computes fixes, parsing each file once.
+#[derive(Default)]
+pub struct Fixer {
+    trees: HashMap<PathBuf, Option<Node>>,
+}
+
+impl Fixer {
+    /// The fix of `finding`, if sqsguard can make one.
+    pub fn fix(&mut self, finding: &Finding) -> Option<Fix> {
+        let remedy = finding.remedy.as_ref().filter(|r| !r.conditional)?;
+        let Origin::File { file, span } = &remedy.at else { return None };
+        let Want::Value(value) = &remedy.want else { return None };
+        let tree = self.tree(file)?;
+        let json = file.text.trim_start().starts_with('{');
+        let found = locate::resource(tree, &remedy.resource)?;
+        let (edit, indirect) = if remedy.absent {
+            (locate::insert(file, found, *span, remedy, value, json)?, false)
+        } else {
+            let node = locate::node_at(tree, *span)?;
+            let inside = found.value.span.start <= span.start && span.end <= found.value.span.end;
+            // `!Ref Param`: the value is the parameter's Default.
+            let (node, indirect) = match locate::parameter_default(tree, node) {
+                Some(default) => (default, true),
+                None => (node, !inside),
+            };
+            (Edit { file: file.clone(), span: node.span, replacement: render(file, node, value, json)? }, indirect)
+        };
+        // A value from a Parameter default (or any value outside the
+        // resource) may be shared: changing it is unsafe (RULES.md).
+        let applicability = if indirect { Applicability::Unsafe } else { remedy.applicability };
+        Some(Fix { edits: vec![edit], applicability })
+    }
+
+    fn tree(&mut self, file: &Source) -> Option<&Node> {
+        self.trees
+            .entry(file.path.clone())
+            .or_insert_with(|| {
+                // A file whose text was freed (a large plan) has nothing to edit.
+                if file.text.is_empty() {
+                    return None;
+                }
+                let tree = if file.text.trim_start().starts_with('{') {
+                    crate::syntax::json::parse(file)
+                } else {
+                    crate::syntax::yaml::parse(file)
+                };
+                tree.ok().filter(locate::is_fixable_document)
+            })
+            .as_ref()
+    }
+
+    /// The fixes `--fix` applies to `findings` (with `unsafe_too`, the
+    /// unsafe ones as well), combined per file. Two fixes of one place keep
+    /// the larger number (SQS001 for two consumers of a queue); fixes that
+    /// overlap otherwise keep the first, and the next pass sees the rest.
+    pub fn plan(&mut self, findings: &[Finding], unsafe_too: bool) -> Plan {
+        let broken: Vec<&PathBuf> =
+            findings.iter().filter(|f| f.code == "SQS000").filter_map(|f| file_of(&f.origin)).collect();
+        // File -> (its text, the edits, how many findings they fix).
+        let mut per_file: BTreeMap<PathBuf, (Source, Vec<Edit>, usize)> = BTreeMap::new();
+        for finding in findings {
+            let Some(fix) = self.fix(finding) else { continue };
+            if fix.applicability == Applicability::Unsafe && !unsafe_too {
+                continue;
+            }
+            // A fix edits the file of its value (one file, so far).
+            let Some(file) = fix.edits.first().map(|e| e.file.clone()) else { continue };
+            if broken.contains(&&file.path) {
+                continue;
+            }
+            let entry = per_file.entry(file.path.clone()).or_insert_with(|| (file, Vec::new(), 0));
+            entry.1.extend(fix.edits);
+            entry.2 += 1;
+        }
+        let mut fixed = 0;
+        let files = per_file
+            .into_iter()
+            .filter_map(|(path, (file, edits, n))| {
+                let text = apply::apply(&file.text, edits);
+                (text != file.text).then(|| {
+                    fixed += n;
+                    (path, (file, text))
+                })
+            })
+            .collect();
+        Plan { files, fixed }
+    }
+}
+
+fn file_of(origin: &Origin) -> Option<&PathBuf> {
+    match origin {
+        Origin::File { file, .. } => Some(&file.path),
+        Origin::Live { .. } => None,
+    }
+}
+
+/// `value` written where `node` is, in the style of what is there: a
+/// quoted scalar stays quoted (`"60"` becomes `"180"`). A mapping or a
+/// block sequence is not replaced (its span is not one token).
+fn render(file: &Source, node: &Node, value: &Scalar, json: bool) -> Option<String> {
+    use crate::syntax::Kind;
+    let old = file.text.get(node.span.start..node.span.end)?;
+    // The node must be the value itself, not a document that holds it (a
+    // RedrivePolicy written as a JSON string points at the whole string).
+    let same_kind = match (&node.kind, value) {
+        (Kind::Number(_), Scalar::Int(_)) | (Kind::Bool(_), Scalar::Bool(_)) => true,
+        (Kind::String(s), Scalar::Int(_)) => s.trim().parse::<i64>().is_ok(),
+        (Kind::String(s), Scalar::Bool(_)) => s.eq_ignore_ascii_case("true") || s.eq_ignore_ascii_case("false"),
+        (Kind::String(_), Scalar::Str(_)) => true,
+        (Kind::Seq(_), Scalar::List(_)) => old.starts_with('['),
+        _ => false,
+    };
+    if !same_kind {
+        return None;
+    }
+    Some(match old.chars().next() {
+        Some(q @ ('"' | '\'')) if !matches!(value, Scalar::List(_)) => {
+            let text = plain(value);
+            if q == '"' { serde_json::to_string(&text).ok()? } else { format!("'{}'", text.replace('\'', "''")) }
+        }
+        _ => literal(value, json),
+    })
+}
+
+/// The value as text, unquoted.
+fn plain(value: &Scalar) -> String {
+    match value {
+        Scalar::Int(n) => n.to_string(),
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Str(s) => s.clone(),
+        Scalar::List(items) => items.join(","),
+    }
+}
+
+/// The value as a YAML or JSON literal: strings quoted unless YAML reads
+/// them plain as the same string; lists in flow style.
+fn literal(value: &Scalar, json: bool) -> String {
+    match value {
+        Scalar::Int(_) | Scalar::Bool(_) => plain(value),
+        Scalar::Str(s) if !json && is_plain_yaml(s) => s.clone(),
+        Scalar::Str(s) => serde_json::Value::from(s.as_str()).to_string(),
+        Scalar::List(items) => serde_json::Value::from(items.clone()).to_string(),
+    }
+}
+
+/// A string YAML reads back as itself, unquoted: letters, digits and
+/// `-_./:` not starting with a digit, `-` or `.`, and not a YAML keyword.
+fn is_plain_yaml(s: &str) -> bool {
+    let keyword = ["true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"];
+    !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+        && s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !keyword.contains(&s.to_ascii_lowercase().as_str())
+}
+
+/// The field's key as the file writes it.
+fn key(remedy: &Remedy) -> &'static str {
+    Dialect::CloudFormation.name(remedy.field)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_plain_strings_stay_unquoted_and_keywords_do_not() {
+        assert!(is_plain_yaml("messageGroup"));
+        for s in ["yes", "On", "1abc", "-x", "", "a b", "a:b"] {
+            assert!(!is_plain_yaml(s), "{s}");
+        }
+        assert_eq!(literal(&Scalar::Str("no".into()), false), "\"no\"");
+        assert_eq!(
+            literal(&Scalar::List(vec!["ReportBatchItemFailures".into()]), false),
+            "[\"ReportBatchItemFailures\"]"
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! `lint --fix` and `--diff` on real files: the whole corpus and the
+//! CloudFormation and Serverless rule fixtures, copied to a temporary
+//! folder and fixed there.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn sqsguard_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sqsguard")).args(args).current_dir(dir).output().unwrap()
+}
+
+fn findings(dir: &Path, args: &[&str]) -> Vec<(String, String, String)> {
+    let mut all = vec!["lint", "--format", "json"];
+    all.extend_from_slice(args);
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir, &all).stdout).unwrap();
+    let mut out: Vec<_> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+            (s("rule"), s("file"), s("resource"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn texts(dir: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else if let Ok(text) = fs::read_to_string(e.path()) {
+                out.insert(e.path().strip_prefix(dir).unwrap().to_path_buf(), text);
+            }
+        }
+    }
+    out
+}
+
+/// The keys a safe fix writes (RULES.md, "Fixes").
+const FIXED_KEYS: &[&str] = &[
+    "VisibilityTimeout",
+    "ReceiveMessageWaitTimeSeconds",
+    "MessageRetentionPeriod",
+    "maxReceiveCount",
+    "BatchSize",
+    "MaximumBatchingWindowInSeconds",
+    "DeduplicationScope",
+    "SqsManagedSseEnabled",
+    "Properties",
+    // The Serverless Framework's names.
+    "batchSize",
+    "maximumBatchingWindow",
+];
+
+#[test]
+fn fixing_the_corpus_changes_only_what_the_fixes_mean_and_adds_no_finding() {
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path();
+    copy_tree(&common::corpus(), &root.join("corpus"));
+    copy_tree(&common::root().join("tests/fixtures/rules"), &root.join("rules"));
+    copy_tree(&common::root().join("tests/fixtures/serverless"), &root.join("serverless"));
+    let before_texts = texts(root);
+    let before = findings(root, &["."]);
+
+    let fixed = sqsguard_in(root, &["lint", ".", "--fix", "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&fixed.stderr);
+    assert!(stderr.contains("sqsguard: fixed "), "{stderr}");
+    let after = findings(root, &["."]);
+    let after_texts = texts(root);
+
+    // Fewer findings, and none that was not there before (SQS000 included).
+    let mut remaining = before.clone();
+    for f in &after {
+        let at = remaining.iter().position(|b| b == f).unwrap_or_else(|| panic!("new finding after --fix: {f:?}"));
+        remaining.remove(at);
+    }
+    assert!(before.len() - after.len() >= 150, "only {} findings fixed", before.len() - after.len());
+
+    // Every changed line is one a fix writes; every other line, comments
+    // included, is byte for byte what it was.
+    let mut changed_files = Vec::new();
+    for (path, old) in &before_texts {
+        let new = &after_texts[path];
+        if old == new {
+            continue;
+        }
+        changed_files.push(path.clone());
+        // A line added after a last line without a newline ends that line;
+        // a JSON member added after another puts a comma after it.
+        let tidy =
+            |t: &str| -> String { t.lines().map(|l| format!("{}\n", l.trim_end_matches([',', '\r']))).collect() };
+        let (old, new) = (tidy(old), tidy(new));
+        let diff = similar::TextDiff::from_lines(&old, &new);
+        for change in diff.iter_all_changes().filter(|c| c.tag() != similar::ChangeTag::Equal) {
+            let line = change.value();
+            assert!(
+                FIXED_KEYS.iter().any(|k| line.contains(k)),
+                "{}: a fix changed a line it does not own: {line:?}",
+                path.display()
+            );
+            assert!(!line.trim_start().starts_with('#'), "{}: a comment changed: {line:?}", path.display());
+        }
+    }
+    assert!(changed_files.len() >= 50, "{} files changed", changed_files.len());
+
+    // Nothing more to fix: the diff is empty, a second --fix changes nothing.
+    let diff = sqsguard_in(root, &["lint", ".", "--diff"]);
+    assert!(diff.stdout.is_empty(), "{}", String::from_utf8_lossy(&diff.stdout));
+    assert_eq!(diff.status.code(), Some(0));
+    sqsguard_in(root, &["lint", ".", "--fix"]);
+    assert_eq!(texts(root), after_texts, "a second --fix changed files");
+
+    // cfn-lint finds no new error in a fixed template.
+    let Some(cfn_lint) = common::venv_tool("cfn-lint") else { return common::missing("cfn-lint") };
+    let templates: Vec<&PathBuf> = changed_files
+        .iter()
+        .filter(|p| !p.starts_with("serverless") && !p.to_string_lossy().contains("serverless.y"))
+        .collect();
+    let errors = |dir: &Path| -> Vec<String> {
+        let out = Command::new(&cfn_lint)
+            .arg("--format")
+            .arg("parseable")
+            .args(&templates)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        let mut lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| {
+                l.split(':')
+                    .nth(5)
+                    .filter(|code| code.starts_with('E'))
+                    .map(|code| format!("{} {code}", l.split(':').next().unwrap_or_default()))
+            })
+            .collect();
+        lines.sort();
+        lines.dedup();
+        lines
+    };
+    let original = tempfile::tempdir().unwrap();
+    for path in &templates {
+        let to = original.path().join(path);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::write(to, &before_texts[*path]).unwrap();
+    }
+    let (was, is) = (errors(original.path()), errors(root));
+    let new: Vec<&String> = is.iter().filter(|e| !was.contains(e)).collect();
+    assert!(new.is_empty(), "cfn-lint errors the fixes introduced: {new:#?}");
+}
+
+const QUEUE_AND_CONSUMER: &str = "AWSTemplateFormatVersion: '2010-09-09'
+Parameters:
+  Visibility: {Type: Number, Default: 60}
+Resources:
+  # The queue, with a comment that stays.
+  Jobs:
+    Type: AWS::SQS::Queue
+    Properties:
+      VisibilityTimeout: !Ref Visibility   # from the parameter
+      SqsManagedSseEnabled: 'false'
+      RedrivePolicy: '{\"deadLetterTargetArn\": \"arn:aws:sqs:us-east-1:123456789012:dlq\", \"maxReceiveCount\": 1}'
+  Worker:
+    Type: AWS::Lambda::Function
+    Properties: {Runtime: python3.12, Handler: app.handler, Role: arn:aws:iam::123456789012:role/w, Code: {ZipFile: x}, Timeout: 30}
+  Mapping:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      EventSourceArn: !GetAtt Jobs.Arn
+      FunctionName: !Ref Worker
+      BatchSize: \"20\"
+      MaximumBatchingWindowInSeconds: !If [Never, 5, 0]
+      FunctionResponseTypes: [ReportBatchItemFailures]
+Conditions:
+  Never: !Equals [a, b]
+";
+
+#[test]
+fn diff_writes_nothing_and_unsafe_fixes_wait_for_their_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    fs::write(&path, QUEUE_AND_CONSUMER).unwrap();
+
+    let diff = sqsguard_in(dir.path(), &["lint", "t.yaml", "--diff"]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert_eq!(diff.status.code(), Some(1), "{text}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), QUEUE_AND_CONSUMER, "--diff wrote the file");
+    assert!(text.starts_with("--- a/t.yaml\n+++ b/t.yaml\n"), "{text}");
+    // Safe: the setting written in the queue keeps its quotes. Not
+    // offered: a branch of an !If (SQS011), a value inside a JSON string
+    // (SQS008); unsafe: the parameter's default (SQS001).
+    assert!(text.contains("-      SqsManagedSseEnabled: 'false'\n+      SqsManagedSseEnabled: 'true'\n"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with('+') && !l.starts_with("+++")).count(), 1, "{text}");
+
+    // With --unsafe-fixes, the parameter default moves too: to 6 x 30 + 5,
+    // what the mapping needs in the branch of its !If with a 5 s window.
+    let unsafe_diff = sqsguard_in(dir.path(), &["lint", "t.yaml", "--diff", "--unsafe-fixes"]);
+    let text = String::from_utf8_lossy(&unsafe_diff.stdout);
+    assert!(text.contains("+  Visibility: {Type: Number, Default: 185}"), "{text}");
+
+    // --fix writes the safe fix, keeps the comments, and reports the rest.
+    let fixed = sqsguard_in(dir.path(), &["lint", "t.yaml", "--fix", "--format", "json"]);
+    let now = fs::read_to_string(&path).unwrap();
+    assert_eq!(now, QUEUE_AND_CONSUMER.replace("SqsManagedSseEnabled: 'false'", "SqsManagedSseEnabled: 'true'"));
+    let doc: Value = serde_json::from_slice(&fixed.stdout).unwrap();
+    let mut rules: Vec<&str> =
+        doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    rules.dedup();
+    assert_eq!(rules, ["SQS001", "SQS008", "SQS011"]);
+    assert_eq!(fixed.status.code(), Some(1), "what remains still fails the run");
+}
+
+#[test]
+fn a_symlink_is_not_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = common::root().join("tests/fixtures/rules/SQS006/bad.yaml");
+    fs::copy(&good, dir.path().join("real.yaml")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("real.yaml"), dir.path().join("link.yaml")).unwrap();
+    let out = sqsguard_in(dir.path(), &["lint", "link.yaml", "--fix"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("link.yaml: is a symbolic link"), "{stderr}");
+    assert_eq!(fs::read_to_string(dir.path().join("real.yaml")).unwrap(), fs::read_to_string(&good).unwrap());
+    assert!(fs::symlink_metadata(dir.path().join("link.yaml")).unwrap().file_type().is_symlink());
+    // The real file is fixed when named.
+    sqsguard_in(dir.path(), &["lint", "real.yaml", "--fix"]);
+    assert!(fs::read_to_string(dir.path().join("real.yaml")).unwrap().contains("ReceiveMessageWaitTimeSeconds: 20"));
+}
