@@ -155,13 +155,13 @@ enum Format {
 }
 
 impl Format {
-    fn reporter(self) -> report::Format {
+    fn reporter(self, unsafe_fixes: bool) -> report::Format {
         match self {
             Format::Pretty => {
                 let color =
                     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
                 let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
-                report::Format::Pretty(Style { color, width })
+                report::Format::Pretty(Style { color, width, unsafe_fixes })
             }
             Format::Json => report::Format::Json,
             Format::Sarif => report::Format::Sarif,
@@ -316,7 +316,7 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
     if let Some(baseline) = baseline {
         outcome.baselined = Some(baseline.apply(&mut outcome));
     }
-    print_with(|out| report::write(args.format.reporter(), &outcome, out))?;
+    print_with(|out| report::write(args.format.reporter(args.unsafe_fixes), &outcome, out))?;
     let status = exit_status(args.fail_on, &outcome);
     // A large run's findings and model are freed by the exit, not one by one.
     std::mem::forget(outcome);
@@ -475,13 +475,17 @@ fn run_audit(args: AuditArgs) -> Result<ExitCode, Stop> {
         settings: settings(args.config.as_deref())?,
     };
     let audit = crate::audit::run(&opts)?;
-    print_with(|out| report::write(args.format.reporter(), &audit.outcome, out))?;
+    print_with(|out| report::write(args.format.reporter(false), &audit.outcome, out))?;
     Ok(exit_status(args.fail_on, &audit.outcome))
 }
 
 fn stderr_style() -> Style {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    Style { color, width: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100) }
+    Style {
+        color,
+        width: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100),
+        unsafe_fixes: false,
+    }
 }
 
 fn catalog(format: CatalogFormat) -> String {

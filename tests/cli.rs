@@ -66,7 +66,12 @@ fn output_off_a_terminal_is_plain_text() {
     assert!(text.contains("SQS004 missing-dlq (warning)"), "{text}");
     assert!(text.contains("warnings-only.yaml:4:3"), "{text}");
     assert!(text.contains("help: add a RedrivePolicy"), "{text}");
-    assert!(text.trim_end().ends_with("sqsguard: 0 errors, 2 warnings, 0 infos in 1 file (0 skipped)"), "{text}");
+    assert!(
+        text.trim_end().ends_with(
+            "sqsguard: 0 errors, 2 warnings, 0 infos in 1 file (0 skipped)\n[*] 1 fixable with `sqsguard lint --fix`."
+        ),
+        "{text}"
+    );
 }
 
 #[test]

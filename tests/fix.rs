@@ -77,8 +77,34 @@ const FIXED_KEYS: &[&str] = &[
     "maximumBatchingWindow",
 ];
 
+/// What unsafe fixes write besides (RULES.md, "Fixes"): a parameter's
+/// default, FunctionResponseTypes, SQS012's clamped attributes.
+const UNSAFE_KEYS: &[&str] = &[
+    "Default",
+    "FunctionResponseTypes",
+    "functionResponseType",
+    "DelaySeconds",
+    "MaximumMessageSize",
+    "KmsDataKeyReusePeriodSeconds",
+    "MaximumRetryAttempts",
+    "MaximumRecordAgeInSeconds",
+    "timeout",
+    "Timeout",
+];
+
 #[test]
 fn fixing_the_corpus_changes_only_what_the_fixes_mean_and_adds_no_finding() {
+    fix_the_corpus(false);
+}
+
+/// The same with the unsafe fixes: parameter defaults, FunctionResponseTypes
+/// and clamped values, in every style the corpus writes them.
+#[test]
+fn unsafe_fixes_of_the_corpus_change_only_their_lines_and_add_no_finding() {
+    fix_the_corpus(true);
+}
+
+fn fix_the_corpus(unsafe_too: bool) {
     let work = tempfile::tempdir().unwrap();
     let root = work.path();
     copy_tree(&common::corpus(), &root.join("corpus"));
@@ -87,7 +113,9 @@ fn fixing_the_corpus_changes_only_what_the_fixes_mean_and_adds_no_finding() {
     let before_texts = texts(root);
     let before = findings(root, &["."]);
 
-    let fixed = sqsguard_in(root, &["lint", ".", "--fix", "--format", "json"]);
+    let mode: &[&str] = if unsafe_too { &["--unsafe-fixes"] } else { &[] };
+    let with_mode = |args: &[&str]| -> Output { sqsguard_in(root, &[args, mode].concat()) };
+    let fixed = with_mode(&["lint", ".", "--fix", "--format", "json"]);
     let stderr = String::from_utf8_lossy(&fixed.stderr);
     assert!(stderr.contains("sqsguard: fixed "), "{stderr}");
     let after = findings(root, &["."]);
@@ -118,8 +146,9 @@ fn fixing_the_corpus_changes_only_what_the_fixes_mean_and_adds_no_finding() {
         let diff = similar::TextDiff::from_lines(&old, &new);
         for change in diff.iter_all_changes().filter(|c| c.tag() != similar::ChangeTag::Equal) {
             let line = change.value();
+            let keys = if unsafe_too { [FIXED_KEYS, UNSAFE_KEYS].concat() } else { FIXED_KEYS.to_vec() };
             assert!(
-                FIXED_KEYS.iter().any(|k| line.contains(k)),
+                keys.iter().any(|k| line.contains(k)),
                 "{}: a fix changed a line it does not own: {line:?}",
                 path.display()
             );
@@ -129,10 +158,10 @@ fn fixing_the_corpus_changes_only_what_the_fixes_mean_and_adds_no_finding() {
     assert!(changed_files.len() >= 50, "{} files changed", changed_files.len());
 
     // Nothing more to fix: the diff is empty, a second --fix changes nothing.
-    let diff = sqsguard_in(root, &["lint", ".", "--diff"]);
+    let diff = with_mode(&["lint", ".", "--diff"]);
     assert!(diff.stdout.is_empty(), "{}", String::from_utf8_lossy(&diff.stdout));
     assert_eq!(diff.status.code(), Some(0));
-    sqsguard_in(root, &["lint", ".", "--fix"]);
+    with_mode(&["lint", ".", "--fix"]);
     assert_eq!(texts(root), after_texts, "a second --fix changed files");
 
     // cfn-lint finds no new error in a fixed template.
@@ -248,4 +277,116 @@ fn a_symlink_is_not_written_through() {
     // The real file is fixed when named.
     sqsguard_in(dir.path(), &["lint", "real.yaml", "--fix"]);
     assert!(fs::read_to_string(dir.path().join("real.yaml")).unwrap().contains("ReceiveMessageWaitTimeSeconds: 20"));
+}
+
+/// Byte offset of a 1-based line and code-point column in `text`.
+fn offset_of(text: &str, line: u64, column: u64) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line as usize - 1).map(str::len).sum();
+    let rest = &text[start..];
+    rest.char_indices().map(|(i, _)| i).chain([rest.len()]).nth(column as usize - 1).unwrap() + start
+}
+
+/// `text` with the (line, column, end_line, end_column, replacement)
+/// edits applied.
+fn apply_positions(text: &str, mut edits: Vec<(u64, u64, u64, u64, String)>) -> String {
+    edits.sort();
+    let mut out = text.to_string();
+    for (line, column, end_line, end_column, replacement) in edits.into_iter().rev() {
+        let (start, end) = (offset_of(text, line, column), offset_of(text, end_line, end_column));
+        out.replace_range(start..end, &replacement);
+    }
+    out
+}
+
+/// What editors and review bots get: every finding's `edits` in JSON and
+/// its `fixes` in SARIF are the same edits, and applying one finding's
+/// edits by their line and column, as an editor would, makes exactly that
+/// finding go away. This checks the positions (1-based, code points, end
+/// exclusive) on YAML, JSON and Serverless files, not only that --fix
+/// works.
+#[test]
+fn the_edits_in_json_and_sarif_fix_their_finding() {
+    let mut files = vec![common::root().join("examples/cloudformation/legacy-worker.yaml")];
+    for dir in ["tests/fixtures/rules", "tests/fixtures/serverless"] {
+        for rule in fs::read_dir(common::root().join(dir)).unwrap().flatten() {
+            for e in fs::read_dir(rule.path()).into_iter().flatten().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.starts_with("bad")
+                    && (name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json"))
+                {
+                    files.push(e.path());
+                }
+            }
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for path in files {
+        let original = fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        fs::write(tmp.path().join(name), &original).unwrap();
+        let json: Value =
+            serde_json::from_slice(&sqsguard_in(tmp.path(), &["lint", name, "--format", "json"]).stdout).unwrap();
+        let sarif: Value =
+            serde_json::from_slice(&sqsguard_in(tmp.path(), &["lint", name, "--format", "sarif"]).stdout).unwrap();
+        let results = sarif["runs"][0]["results"].as_array().unwrap();
+        let reported = json["findings"].as_array().unwrap();
+        assert_eq!(reported.len(), results.len(), "{name}");
+        for (finding, result) in reported.iter().zip(results) {
+            let Some(edits) = finding["edits"].as_array() else {
+                assert!(result.get("fixes").is_none(), "{name}: SARIF has a fix JSON has not: {result}");
+                continue;
+            };
+            let from_json: Vec<_> = edits
+                .iter()
+                .map(|e| {
+                    let n = |k: &str| e[k].as_u64().unwrap();
+                    assert_eq!(e["file"], name);
+                    (
+                        n("line"),
+                        n("column"),
+                        n("end_line"),
+                        n("end_column"),
+                        e["replacement"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            let fix = &result["fixes"][0];
+            assert_eq!(fix["properties"]["applicability"], finding["applicability"], "{name}: {finding}");
+            let from_sarif: Vec<_> = fix["artifactChanges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|c| c["replacements"].as_array().unwrap())
+                .map(|r| {
+                    let g = &r["deletedRegion"];
+                    let n = |k: &str| g[k].as_u64().unwrap();
+                    let text = r["insertedContent"]["text"].as_str().unwrap().to_string();
+                    (n("startLine"), n("startColumn"), n("endLine"), n("endColumn"), text)
+                })
+                .collect();
+            assert_eq!(from_json, from_sarif, "{name}: {finding}");
+
+            let fixed = apply_positions(&original, from_json);
+            fs::write(tmp.path().join(name), &fixed).unwrap();
+            let rule = finding["rule"].as_str().unwrap();
+            let resource = finding["resource"].as_str().unwrap().to_string();
+            // Fewer findings of this rule on this resource (a queue can
+            // have two SQS012s, one per attribute; one VisibilityTimeout
+            // fixes the SQS001 of every consumer).
+            let count = |dir: &Path| {
+                findings(dir, &[name, "--select", rule])
+                    .iter()
+                    .filter(|(r, _, res)| r == rule && *res == resource)
+                    .count()
+            };
+            let after = count(tmp.path());
+            fs::write(tmp.path().join(name), &original).unwrap();
+            let before = count(tmp.path());
+            assert!(after < before, "{name}: applying the edits of {rule} on {resource} left it:\n{fixed}");
+            fs::write(tmp.path().join(name), &original).unwrap();
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} fixes were checked");
 }

@@ -37,8 +37,10 @@ fn hook_blocks_findings_passes_fixed_files_and_lints_whole_terraform_modules() {
     };
 
     ok(&git(&["init", "-q"]));
-    let config =
-        format!("repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: sqsguard\n", hook_repo.display());
+    let config = format!(
+        "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: sqsguard\n      - id: sqsguard-fix\n        stages: [manual]\n",
+        hook_repo.display()
+    );
     write(&work, ".pre-commit-config.yaml", &config);
 
     // A CloudFormation template with findings: the hook fails and shows
@@ -52,8 +54,29 @@ fn hook_blocks_findings_passes_fixed_files_and_lints_whole_terraform_modules() {
     eprintln!("pre-commit built the hook and ran it in {:.0?}", started.elapsed());
     let text = hook_ran(&out, "Failed");
     assert!(text.contains("- exit code: 1"), "sqsguard should exit 1 (findings), not crash:\n{text}");
-    assert!(text.contains("SQS002 visibility-timeout-below-function-timeout"), "{text}");
+    assert!(text.contains("SQS002 [*] visibility-timeout-below-function-timeout"), "{text}");
     assert!(text.contains("[stacks/worker.yaml:"), "the finding should name the file:\n{text}");
+
+    // The fixing hook repairs what it safely can. pre-commit fails the
+    // run because files changed (the user stages the fix), as with ruff's
+    // hooks; the findings no fix can make are still shown.
+    let out =
+        pre_commit(&["run", "sqsguard-fix", "--hook-stage", "manual", "--all-files", "--verbose", "--color", "never"]);
+    let text = hook_ran_as(&out, "sqsguard --fix", "Failed");
+    assert!(text.contains("files were modified by this hook"), "{text}");
+    assert!(text.contains("sqsguard: fixed ") && text.contains(" finding(s) in 1 file(s)"), "{text}");
+    assert!(text.contains("SQS004 missing-dlq"), "what no safe fix repairs is still reported:\n{text}");
+    let fixed = std::fs::read_to_string(work.join("stacks/worker.yaml")).unwrap();
+    assert!(fixed.contains("ReceiveMessageWaitTimeSeconds: 20"), "{fixed}");
+    let diff = String::from_utf8_lossy(&git(&["diff", "--stat"]).stdout).into_owned();
+    assert!(diff.contains("stacks/worker.yaml"), "{diff}");
+    // Run again: nothing left to fix, so no file changes; the hook still
+    // fails on the findings that remain.
+    let out =
+        pre_commit(&["run", "sqsguard-fix", "--hook-stage", "manual", "--all-files", "--verbose", "--color", "never"]);
+    let text = hook_ran_as(&out, "sqsguard --fix", "Failed");
+    assert!(!text.contains("files were modified by this hook"), "{text}");
+    assert!(text.contains("sqsguard: fixed 0 finding(s) in 0 file(s)"), "{text}");
 
     // The fixed template passes. sqsguard saw it (1 file) and skipped
     // .pre-commit-config.yaml, YAML that is not infrastructure.
@@ -111,7 +134,7 @@ fn try_repo_fails_on_a_bad_template_and_passes_the_fixed_one() {
     copy(&examples.join("legacy-worker.yaml"), &work.join("template.yaml"));
     ok(&git(&["add", "-A"]));
     let text = hook_ran(&try_repo(), "Failed");
-    assert!(text.contains("SQS002 visibility-timeout-below-function-timeout"), "{text}");
+    assert!(text.contains("SQS002 [*] visibility-timeout-below-function-timeout"), "{text}");
     assert!(text.contains("[template.yaml:16:26]"), "the finding should be located:\n{text}");
 
     copy(&examples.join("orders-sam.yaml"), &work.join("template.yaml"));
@@ -197,9 +220,14 @@ fn ok(out: &Output) {
 /// `sqsguard....Passed` or `....Failed` line, not `Skipped`) with that
 /// result, and exited accordingly.
 fn hook_ran(out: &Output, result: &str) -> String {
+    hook_ran_as(out, "sqsguard", result)
+}
+
+/// [`hook_ran`] for the hook named `name`.
+fn hook_ran_as(out: &Output, name: &str, result: &str) -> String {
     let text = text(out);
-    let line = text.lines().find(|l| l.starts_with("sqsguard..."));
-    assert!(line.is_some_and(|l| l.ends_with(result)), "expected the sqsguard hook to report {result}:\n{text}");
+    let line = text.lines().find(|l| l.starts_with(&format!("{name}...")));
+    assert!(line.is_some_and(|l| l.ends_with(result)), "expected the {name} hook to report {result}:\n{text}");
     assert_eq!(out.status.success(), result == "Passed", "{text}");
     text
 }

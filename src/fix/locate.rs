@@ -65,10 +65,12 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
                 return edit(last.value.span.end, format!(",{nl}{indent}\"{}\": {value}", key(remedy)));
             }
             if text[props.span.start..].starts_with('{') {
-                // A flow mapping: before its closing brace.
-                let close = text[..props.span.end].rfind('}')?;
-                let before = text[..close].trim_end().len();
-                return edit(before, format!(", {}: {value}", key(remedy)));
+                // A flow mapping: before its closing brace, after a
+                // trailing comma if there is one.
+                let close = flow_close(text, props)?;
+                let before = text[..close].trim_end();
+                let sep = if before.ends_with(',') { " " } else { ", " };
+                return edit(before.len(), format!("{sep}{}: {value}", key(remedy)));
             }
             let indent = indent_of(text, entries.first()?.key_span.start)?;
             let (at, end_line) = block_end(text, props_key(found)?.start)?;
@@ -95,6 +97,38 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
             let (at, end_line) = block_end(text, found.key_span.start)?;
             let first = if end_line { nl } else { "" };
             edit(at, format!("{first}{indent}Properties:{nl}{inner}{}: {value}{nl}", key(remedy)))
+        }
+    }
+}
+
+/// Where the closing bracket of the flow collection `node` is. The
+/// parser's span of a flow collection ends after its last token, before
+/// the bracket (and before the brackets of a last child that is a flow
+/// collection too), so the bracket is found after those: only blanks,
+/// commas and comments may come between.
+fn flow_close(text: &str, node: &Node) -> Option<usize> {
+    let closer = match text[node.span.start..].chars().next()? {
+        '{' => '}',
+        '[' => ']',
+        _ => return None,
+    };
+    let last = match &node.kind {
+        Kind::Map(entries) => entries.last().map(|e| &e.value),
+        Kind::Seq(items) => items.last(),
+        _ => None,
+    };
+    let mut pos = match last {
+        Some(child) if text[child.span.start..].starts_with(['{', '[']) => flow_close(text, child)? + 1,
+        _ => node.span.end,
+    };
+    loop {
+        let rest = &text[pos..];
+        let c = rest.chars().next()?;
+        match c {
+            _ if c == closer => return Some(pos),
+            ' ' | '\t' | '\r' | '\n' | ',' => pos += 1,
+            '#' => pos += rest.find('\n').unwrap_or(rest.len()),
+            _ => return None,
         }
     }
 }
@@ -135,4 +169,32 @@ fn block_end(text: &str, key: usize) -> Option<(usize, bool)> {
         pos = next;
     }
     Some((end, !text[..end].ends_with('\n')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    /// The closing bracket of each `P` flow mapping, however it ends.
+    #[test]
+    fn a_flow_mapping_closes_at_its_own_bracket() {
+        let cases = [
+            ("P: {a: 1}\n", "}"),
+            ("P: {a: 1 }  # c\n", "}  # c"),
+            ("P: {a: !Ref L, b: {c: 1}}\n", "}"),
+            ("P: {a: [1, {b: 2}] }\n", "}"),
+            ("P: {a: 1, }\n", "}"),
+            ("P: {\n  a: 1,  # one\n  b: 2  # two\n}\n", "}"),
+            ("Q: {x: 1}\nP: {}\n", "}"),
+        ];
+        for (text, rest) in cases {
+            let file = SourceFile::new("t.yaml", text.to_string());
+            let root = crate::syntax::yaml::parse(&file).unwrap();
+            let p = root.get("P").unwrap();
+            let close = flow_close(text, p).unwrap_or_else(|| panic!("{text:?}"));
+            assert!(text[close..].starts_with(rest), "{text:?}: {:?}", &text[close..]);
+            assert_eq!(text[..close].matches('{').count(), text[..=close].matches('}').count(), "{text:?}");
+        }
+    }
 }

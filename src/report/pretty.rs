@@ -1,5 +1,7 @@
 //! Human output: one miette report per finding (code frame, rule code and
-//! name, severity, message, fix), then a summary line.
+//! name, severity, message, fix), then a summary line. As in ruff, a
+//! finding `--fix` would fix is marked `[*]` after its code, and a last
+//! line says how many are fixable.
 
 use std::fmt;
 
@@ -9,7 +11,8 @@ use miette::{
 };
 
 use super::Summary;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Applicability, Finding, Severity};
+use crate::fix::Fixer;
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::source::Source;
@@ -21,10 +24,20 @@ pub struct Style {
     pub color: bool,
     /// Wrap width.
     pub width: usize,
+    /// `--unsafe-fixes`: unsafe fixes are marked `[*]` too.
+    pub unsafe_fixes: bool,
 }
 
 pub fn render(outcome: &Outcome, style: Style) -> String {
-    let mut out = reports(&outcome.findings, style);
+    let mut fixer = Fixer::default();
+    let fixes: Vec<Option<Applicability>> =
+        outcome.findings.iter().map(|f| fixer.fix(f).map(|fix| fix.applicability)).collect();
+    let marked = |a: &Option<Applicability>| match a {
+        Some(Applicability::Safe) => true,
+        Some(Applicability::Unsafe) => style.unsafe_fixes,
+        None => false,
+    };
+    let mut out = render_reports(outcome.findings.iter().zip(fixes.iter().map(marked)), style);
     for note in &outcome.notes {
         match crate::model::Origin::location(&note.origin) {
             Some(l) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
@@ -36,16 +49,38 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     }
     out.push_str(&summary_line(&Summary::of(outcome)));
     out.push('\n');
+    let fixable = fixes.iter().filter(|a| marked(a)).count();
+    let hidden = fixes.iter().filter(|a| a.is_some() && !marked(a)).count();
+    out.push_str(&fixable_line(fixable, hidden));
     out
+}
+
+/// "[*] N fixable with `sqsguard lint --fix`", and how many more
+/// `--unsafe-fixes` would fix; nothing when there is neither.
+fn fixable_line(fixable: usize, hidden: usize) -> String {
+    let hidden_part = match hidden {
+        0 => String::new(),
+        n => format!(" ({n} more with `--unsafe-fixes`)"),
+    };
+    match (fixable, hidden) {
+        (0, 0) => String::new(),
+        (0, n) => format!("No safe fixes ({n} with `sqsguard lint --fix --unsafe-fixes`).\n"),
+        (n, _) => format!("[*] {n} fixable with `sqsguard lint --fix`{hidden_part}.\n"),
+    }
 }
 
 /// One report per finding, without the summary line.
 pub fn reports(findings: &[Finding], style: Style) -> String {
+    render_reports(findings.iter().map(|f| (f, false)), style)
+}
+
+/// One report per finding, marked `[*]` where the flag says so.
+fn render_reports<'a>(findings: impl Iterator<Item = (&'a Finding, bool)>, style: Style) -> String {
     let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
     let mut out = String::new();
-    for finding in findings {
-        let report = Report::new(finding);
+    for (finding, fixable) in findings {
+        let report = Report::new(finding, fixable);
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", finding.code, finding.message));
         }
@@ -72,13 +107,15 @@ pub fn summary_line(s: &Summary) -> String {
 
 struct Report<'a> {
     finding: &'a Finding,
+    /// `--fix` would fix it: `[*]` after the code.
+    fixable: bool,
     title: String,
     source: Option<Window>,
     label: Option<LabeledSpan>,
 }
 
 impl<'a> Report<'a> {
-    fn new(finding: &'a Finding) -> Self {
+    fn new(finding: &'a Finding, fixable: bool) -> Self {
         let (source, label) = match &finding.origin {
             // A plan too large to keep in memory: its place, without a snippet.
             Origin::File { file, .. } if file.is_detached() => (None, None),
@@ -103,7 +140,7 @@ impl<'a> Report<'a> {
             }
             Origin::File { .. } => finding.message.clone(),
         };
-        Report { finding, title, source, label }
+        Report { finding, fixable, title, source, label }
     }
 }
 
@@ -163,7 +200,9 @@ impl Diagnostic for Report<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         // The severity in words too: CI logs have no colours, and the
         // glyphs alone are easy to miss.
-        Some(Box::new(format!("{} {} ({})", self.finding.code, self.finding.name, self.finding.severity.as_str())))
+        let f = self.finding;
+        let mark = if self.fixable { " [*]" } else { "" };
+        Some(Box::new(format!("{}{mark} {} ({})", f.code, f.name, f.severity.as_str())))
     }
 
     fn severity(&self) -> Option<miette::Severity> {

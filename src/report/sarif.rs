@@ -3,7 +3,9 @@
 //! One run: the driver lists every rule of the catalog (with its page from
 //! `rules/` as help), each finding is a result located in its file (live
 //! findings have only a logical location: the queue URL or mapping UUID),
-//! and notes become tool execution notifications.
+//! and notes become tool execution notifications. A finding `--fix` can
+//! fix carries the edits as SARIF `fixes`, so editors and review bots can
+//! offer them.
 //!
 //! The types are the subset of the SARIF object model this reporter
 //! writes, as plain serde structs; field names follow the spec (camelCase).
@@ -13,8 +15,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Location as Span, Summary, location};
-use crate::finding::{Finding, Severity};
+use crate::finding::{Applicability, Finding, Severity};
 use crate::fingerprint::{Identity, normalize_path};
+use crate::fix::{Fix, Fixer};
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::rules::{self, Rule};
@@ -116,9 +119,42 @@ struct SarifResult {
     message: Text,
     locations: Vec<Location>,
     partial_fingerprints: BTreeMap<&'static str, String>,
+    /// What `lint --fix` would change (`--unsafe-fixes` for an unsafe one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<SarifFix>,
     /// Live findings: the account and Region of the resource.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     properties: BTreeMap<&'static str, String>,
+}
+
+/// A proposed fix (SARIF 2.1.0, 3.55): replacements in one artifact.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix {
+    description: Text,
+    artifact_changes: Vec<ArtifactChange>,
+    properties: BTreeMap<&'static str, &'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement>,
+}
+
+/// `deleted_region` is replaced by `inserted_content`; a region whose end
+/// is its start is an insertion point.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    deleted_region: Region,
+    inserted_content: ArtifactContent,
+}
+
+#[derive(Serialize)]
+struct ArtifactContent {
+    text: String,
 }
 
 #[derive(Serialize)]
@@ -206,7 +242,10 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
         },
         invocations: vec![Invocation { execution_successful: true, tool_execution_notifications: notifications }],
         column_kind: "unicodeCodePoints",
-        results: outcome.findings.iter().map(result).collect(),
+        results: {
+            let mut fixer = Fixer::default();
+            outcome.findings.iter().map(|f| result(f, &mut fixer)).collect()
+        },
         properties: RunProperties { summary: Summary::of(outcome) },
     };
     let log = Log { schema: SCHEMA_URI, version: "2.1.0", runs: vec![run] };
@@ -246,7 +285,7 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
-fn result(f: &Finding) -> SarifResult {
+fn result(f: &Finding, fixer: &mut Fixer) -> SarifResult {
     let mut properties = BTreeMap::new();
     let location = match &f.origin {
         Origin::File { .. } => Location {
@@ -278,7 +317,39 @@ fn result(f: &Finding) -> SarifResult {
         message: Text { text: format!("{}\nfix: {}", f.message, f.fix) },
         locations: vec![location],
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, Identity::of(f).hash())]),
+        fixes: fixer.fix(f).map(|fix| sarif_fix(f, &fix)).into_iter().collect(),
         properties,
+    }
+}
+
+/// A finding's fix as SARIF: one artifact change per file it edits.
+fn sarif_fix(f: &Finding, fix: &Fix) -> SarifFix {
+    let mut changes: Vec<ArtifactChange> = Vec::new();
+    for edit in &fix.edits {
+        let (start, end) = (edit.file.position(edit.span.start), edit.file.position(edit.span.end));
+        let replacement = Replacement {
+            deleted_region: Region {
+                start_line: start.line,
+                start_column: start.column,
+                end_line: end.line,
+                end_column: end.column,
+            },
+            inserted_content: ArtifactContent { text: edit.replacement.clone() },
+        };
+        let location = artifact(&edit.file.display_path());
+        match changes.iter_mut().find(|c| c.artifact_location.uri == location.uri) {
+            Some(change) => change.replacements.push(replacement),
+            None => changes.push(ArtifactChange { artifact_location: location, replacements: vec![replacement] }),
+        }
+    }
+    let (applicability, how) = match fix.applicability {
+        Applicability::Safe => ("safe", "sqsguard lint --fix"),
+        Applicability::Unsafe => ("unsafe", "sqsguard lint --fix --unsafe-fixes"),
+    };
+    SarifFix {
+        description: Text { text: format!("{} ({how})", f.fix) },
+        artifact_changes: changes,
+        properties: BTreeMap::from([("applicability", applicability)]),
     }
 }
 

@@ -49,7 +49,7 @@ pub fn render(outcome: &Outcome) -> String {
         ));
     }
     out.push('\n');
-    out.push_str(&report::pretty::render(outcome, Style { color: false, width: 100 }));
+    out.push_str(&report::pretty::render(outcome, Style { color: false, width: 100, unsafe_fixes: false }));
     out
 }
 
