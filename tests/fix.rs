@@ -75,6 +75,14 @@ const FIXED_KEYS: &[&str] = &[
     // The Serverless Framework's names.
     "batchSize",
     "maximumBatchingWindow",
+    // Terraform's.
+    "visibility_timeout_seconds",
+    "receive_wait_time_seconds",
+    "message_retention_seconds",
+    "batch_size",
+    "maximum_batching_window_in_seconds",
+    "deduplication_scope",
+    "sqs_managed_sse_enabled",
 ];
 
 /// What unsafe fixes write besides (RULES.md, "Fixes"): a parameter's
@@ -90,6 +98,9 @@ const UNSAFE_KEYS: &[&str] = &[
     "MaximumRecordAgeInSeconds",
     "timeout",
     "Timeout",
+    "function_response_types",
+    "delay_seconds",
+    "max_message_size",
 ];
 
 #[test]
@@ -110,6 +121,8 @@ fn fix_the_corpus(unsafe_too: bool) {
     copy_tree(&common::corpus(), &root.join("corpus"));
     copy_tree(&common::root().join("tests/fixtures/rules"), &root.join("rules"));
     copy_tree(&common::root().join("tests/fixtures/serverless"), &root.join("serverless"));
+    copy_tree(&common::root().join("tests/fixtures/terraform/rules"), &root.join("terraform"));
+    copy_tree(&common::root().join("tests/fixtures/terraform/json"), &root.join("terraform-json"));
     let before_texts = texts(root);
     let before = findings(root, &["."]);
 
@@ -146,6 +159,13 @@ fn fix_the_corpus(unsafe_too: bool) {
         let diff = similar::TextDiff::from_lines(&old, &new);
         for change in diff.iter_all_changes().filter(|c| c.tag() != similar::ChangeTag::Equal) {
             let line = change.value();
+            // A Terraform attribute is added after a blank line of its own.
+            if change.tag() == similar::ChangeTag::Insert
+                && line.trim().is_empty()
+                && path.extension().is_some_and(|e| e == "tf")
+            {
+                continue;
+            }
             let keys = if unsafe_too { [FIXED_KEYS, UNSAFE_KEYS].concat() } else { FIXED_KEYS.to_vec() };
             assert!(
                 keys.iter().any(|k| line.contains(k)),
@@ -200,6 +220,70 @@ fn fix_the_corpus(unsafe_too: bool) {
     let (was, is) = (errors(original.path()), errors(root));
     let new: Vec<&String> = is.iter().filter(|e| !was.contains(e)).collect();
     assert!(new.is_empty(), "cfn-lint errors the fixes introduced: {new:#?}");
+
+    terraform_answers_as_before(root, &before_texts, &changed_files);
+}
+
+/// `terraform fmt -check` lists the same files as before the fixes, and
+/// `terraform validate` gives the same answer in fixed modules (a sample:
+/// each needs its own `init`).
+fn terraform_answers_as_before(root: &Path, before_texts: &BTreeMap<PathBuf, String>, changed: &[PathBuf]) {
+    if Command::new("terraform").arg("version").output().is_err() {
+        return common::missing("terraform");
+    }
+    let unformatted = |dir: &Path| -> Vec<String> {
+        let out = Command::new("terraform")
+            .args(["fmt", "-check", "-recursive", "-list=true"])
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        let mut files: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
+        files.sort();
+        files
+    };
+    let tf_changed: Vec<&PathBuf> = changed.iter().filter(|p| p.extension().is_some_and(|e| e == "tf")).collect();
+    assert!(tf_changed.len() >= 40, "only {} .tf files fixed", tf_changed.len());
+    let original = tempfile::tempdir().unwrap();
+    for (path, text) in before_texts.iter().filter(|(p, _)| p.extension().is_some_and(|e| e == "tf")) {
+        let to = original.path().join(path);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::write(to, text).unwrap();
+    }
+    assert_eq!(unformatted(root), unformatted(original.path()), "terraform fmt -check changed its answer");
+
+    let Some(plugins) = common::terraform_plugin_dir() else { return common::missing("the offline AWS provider") };
+    // Modules where a line was added (the riskier edit) come first.
+    let mut dirs: Vec<PathBuf> = tf_changed.iter().filter_map(|p| p.parent().map(Path::to_path_buf)).collect();
+    dirs.sort_by_key(|d| {
+        let added = tf_changed.iter().any(|p| {
+            p.parent() == Some(d.as_path()) && {
+                let (old, new) = (&before_texts[*p], fs::read_to_string(root.join(p)).unwrap());
+                old.lines().count() != new.lines().count()
+            }
+        });
+        (!added, d.clone())
+    });
+    dirs.dedup();
+    let mut valid = 0;
+    for dir in dirs.iter().take(6) {
+        let run = |args: &[&str], at: &Path| Command::new("terraform").args(args).current_dir(at).output().unwrap();
+        let (fixed, was) = (root.join(dir), original.path().join(dir));
+        for at in [&fixed, &was] {
+            let init =
+                run(&["init", "-backend=false", "-input=false", &format!("-plugin-dir={}", plugins.display())], at);
+            assert!(init.status.success(), "{}: {}", at.display(), String::from_utf8_lossy(&init.stderr));
+        }
+        let (now, before) = (run(&["validate", "-no-color"], &fixed), run(&["validate", "-no-color"], &was));
+        assert_eq!(
+            now.status.success(),
+            before.status.success(),
+            "{}: terraform validate changed its answer:\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&now.stderr)
+        );
+        valid += usize::from(now.status.success());
+    }
+    assert!(valid >= 3, "only {valid} of the sampled fixed modules are valid Terraform: the sample proves little");
 }
 
 const QUEUE_AND_CONSUMER: &str = "AWSTemplateFormatVersion: '2010-09-09'

@@ -133,6 +133,24 @@ fn flow_close(text: &str, node: &Node) -> Option<usize> {
     }
 }
 
+/// The edit that adds the member `"name": value` to the JSON object
+/// `object` (a `*.tf.json` resource), after its last member, with the
+/// first member's indentation and the file's line ending.
+pub fn insert_member(file: &Source, object: &Node, name: &str, value: &Scalar) -> Option<Edit> {
+    let Kind::Map(entries) = &object.kind else { return None };
+    // Never a second member of one name, whatever the first one holds.
+    if entries.iter().any(|e| e.key == name) {
+        return None;
+    }
+    let (first, last) = (entries.first()?, entries.last()?);
+    let text = &file.text;
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let indent = indent_of(text, first.key_span.start)?;
+    let replacement = format!(",{nl}{indent}\"{name}\": {}", literal(value, true));
+    let at = last.value.span.end;
+    Some(Edit { file: file.clone(), span: Span::new(at, at), replacement })
+}
+
 /// The whitespace before `pos` on its line, when nothing else is there.
 fn indent_of(text: &str, pos: usize) -> Option<&str> {
     let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);

@@ -8,15 +8,18 @@
 //! quotes, a new key takes its siblings' indentation, a flow mapping gets
 //! `, Key: value`.
 //!
-//! What is fixed so far: CloudFormation, SAM and Serverless Framework
-//! files (YAML and JSON) whose value is written in the file, and keys
-//! added to a resource's `Properties`. A value that comes from elsewhere
-//! (a Parameter default) is fixed there, as an unsafe fix. Terraform,
-//! plans, SQS004's new resource and values inside a JSON string get no
-//! edit yet: their findings keep their hint.
+//! What is fixed: CloudFormation, SAM and Serverless Framework files
+//! (YAML and JSON), Terraform `.tf` and `*.tf.json` (see [`terraform`]):
+//! a value written as a literal is replaced, a missing key is added to
+//! the resource. A value that comes from elsewhere (a Parameter or
+//! variable default, a local, a `.tfvars` value) is fixed there, as an
+//! unsafe fix. Plans (generated output), SQS004's new resource, SQS013's
+//! renamed queue and values inside a JSON string get no edit: their
+//! findings keep their hint.
 
 mod apply;
 mod locate;
+mod terraform;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -58,6 +61,31 @@ pub struct Plan {
 #[derive(Default)]
 pub struct Fixer {
     trees: HashMap<PathBuf, Option<Node>>,
+    bodies: HashMap<PathBuf, Option<hcl_edit::structure::Body>>,
+}
+
+/// How a file is edited.
+#[derive(Clone, Copy)]
+enum Format {
+    /// CloudFormation, SAM or a Serverless service, YAML or JSON.
+    Template,
+    /// A `.tf` or `.tfvars` file.
+    Hcl,
+    /// A `*.tf.json` file.
+    TerraformJson,
+}
+
+impl Format {
+    fn of(file: &Source) -> Format {
+        let name = file.path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        if name.ends_with(".tf") || name.ends_with(".tfvars") {
+            Format::Hcl
+        } else if name.ends_with(".tf.json") || name.ends_with(".tfvars.json") {
+            Format::TerraformJson
+        } else {
+            Format::Template
+        }
+    }
 }
 
 impl Fixer {
@@ -66,28 +94,57 @@ impl Fixer {
         let remedy = finding.remedy.as_ref().filter(|r| !r.conditional)?;
         let Origin::File { file, span } = &remedy.at else { return None };
         let Want::Value(value) = &remedy.want else { return None };
-        let tree = self.tree(file)?;
-        let json = file.text.trim_start().starts_with('{');
-        let found = locate::resource(tree, &remedy.resource)?;
-        let (edit, indirect) = if remedy.absent {
-            (locate::insert(file, found, *span, remedy, value, json)?, false)
-        } else {
-            let node = locate::node_at(tree, *span)?;
-            let inside = found.value.span.start <= span.start && span.end <= found.value.span.end;
-            // `!Ref Param`: the value is the parameter's Default.
-            let (node, indirect) = match locate::parameter_default(tree, node) {
-                Some(default) => (default, true),
-                None => (node, !inside),
-            };
-            (Edit { file: file.clone(), span: node.span, replacement: render(file, node, value, json)? }, indirect)
+        let (edit, indirect) = match Format::of(file) {
+            Format::Hcl => {
+                let body = self.hcl(file)?;
+                terraform::hcl(file, body, *span, remedy, value)?
+            }
+            Format::TerraformJson => {
+                let tree = self.tree(file, Format::TerraformJson)?;
+                // The resource, when it is in the file of the value.
+                let found = terraform::json_resource(tree, &remedy.resource);
+                if remedy.absent {
+                    let found = found.filter(|f| f.key_span == *span)?;
+                    (locate::insert_member(file, &found.value, Dialect::Terraform.name(remedy.field), value)?, false)
+                } else {
+                    let node = locate::node_at(tree, *span)?;
+                    let inside =
+                        found.is_some_and(|f| f.value.span.start <= span.start && span.end <= f.value.span.end);
+                    (
+                        Edit { file: file.clone(), span: node.span, replacement: render(file, node, value, true)? },
+                        !inside,
+                    )
+                }
+            }
+            Format::Template => {
+                let tree = self.tree(file, Format::Template)?;
+                let json = file.text.trim_start().starts_with('{');
+                let found = locate::resource(tree, &remedy.resource)?;
+                if remedy.absent {
+                    (locate::insert(file, found, *span, remedy, value, json)?, false)
+                } else {
+                    let node = locate::node_at(tree, *span)?;
+                    let inside = found.value.span.start <= span.start && span.end <= found.value.span.end;
+                    // `!Ref Param`: the value is the parameter's Default.
+                    let (node, indirect) = match locate::parameter_default(tree, node) {
+                        Some(default) => (default, true),
+                        None => (node, !inside),
+                    };
+                    (
+                        Edit { file: file.clone(), span: node.span, replacement: render(file, node, value, json)? },
+                        indirect,
+                    )
+                }
+            }
         };
-        // A value from a Parameter default (or any value outside the
-        // resource) may be shared: changing it is unsafe (RULES.md).
+        // A value from a Parameter or variable default (or any value
+        // outside the resource) may be shared: changing it is unsafe
+        // (RULES.md).
         let applicability = if indirect { Applicability::Unsafe } else { remedy.applicability };
         Some(Fix { edits: vec![edit], applicability })
     }
 
-    fn tree(&mut self, file: &Source) -> Option<&Node> {
+    fn tree(&mut self, file: &Source, format: Format) -> Option<&Node> {
         self.trees
             .entry(file.path.clone())
             .or_insert_with(|| {
@@ -100,8 +157,18 @@ impl Fixer {
                 } else {
                     crate::syntax::yaml::parse(file)
                 };
-                tree.ok().filter(locate::is_fixable_document)
+                tree.ok().filter(|root| match format {
+                    Format::Template => locate::is_fixable_document(root),
+                    Format::TerraformJson | Format::Hcl => true,
+                })
             })
+            .as_ref()
+    }
+
+    fn hcl(&mut self, file: &Source) -> Option<&hcl_edit::structure::Body> {
+        self.bodies
+            .entry(file.path.clone())
+            .or_insert_with(|| crate::frontend::terraform::parse::parse_text(&file.text).ok())
             .as_ref()
     }
 

@@ -299,7 +299,9 @@ fn yaml_value(value: &Scalar) -> String {
     }
 }
 
-fn hcl_value(value: &Scalar) -> String {
+/// A value as an HCL literal: numbers and booleans bare, strings quoted,
+/// lists in brackets.
+pub fn hcl_value(value: &Scalar) -> String {
     match value {
         Scalar::Int(n) => n.to_string(),
         Scalar::Bool(b) => b.to_string(),

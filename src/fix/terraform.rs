@@ -1,0 +1,149 @@
+//! Fixes in Terraform: `.tf` files located through hcl-edit's spans, and
+//! `*.tf.json` as JSON.
+//!
+//! A value is replaced only where it is a literal of the right kind (`30`,
+//! `"30"`, `false`, `["x"]`, a number inside `jsonencode({...})` or a
+//! heredoc): an expression (`var.x`, `local.y`, `max(...)`) is not
+//! rewritten. A literal outside the resource's own block (a variable's
+//! `default`, a local, a `.tfvars` value, a module argument) may be shared,
+//! so its fix is unsafe (RULES.md). A missing attribute is added as the
+//! block's last line, after a blank line: `terraform fmt` aligns the `=`
+//! of consecutive attributes, and a line of its own keeps the block as
+//! `fmt` left it.
+
+use hcl_edit::Span as _;
+use hcl_edit::structure::{Block, Body};
+
+use super::Edit;
+use crate::finding::Remedy;
+use crate::model::field::hcl_value;
+use crate::model::{Dialect, Scalar};
+use crate::source::{Source, Span};
+use crate::syntax::{Kind, Node};
+
+/// The fix of `remedy` in a `.tf` file parsed as `body`: the edit, and
+/// whether the value lies outside the resource's block.
+pub fn hcl(file: &Source, body: &Body, at: Span, remedy: &Remedy, value: &Scalar) -> Option<(Edit, bool)> {
+    let block = resource_block(body, &remedy.resource);
+    let text = &file.text;
+    let edit = |span: Span, replacement: String| Edit { file: file.clone(), span, replacement };
+    if remedy.absent {
+        // The finding points at the block's header: add the attribute.
+        let block = block?;
+        let name = Dialect::Terraform.name(remedy.field);
+        if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+            return None;
+        }
+        // Never a second attribute of one name (invalid HCL), whatever
+        // the first one holds.
+        if block.body.attributes().any(|a| a.key.as_str() == name) {
+            return None;
+        }
+        let span = block.span()?;
+        if span.start != at.start {
+            return None;
+        }
+        let close = span.end.checked_sub(1).filter(|&c| text.as_bytes().get(c) == Some(&b'}'))?;
+        let line_start = text[..close].rfind('\n').map(|i| i + 1)?;
+        // The closing brace alone on its line (not `resource "x" "y" {}`).
+        if !text[line_start..close].chars().all(|c| c == ' ' || c == '\t') {
+            return None;
+        }
+        let header_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+        let indent = format!("{}  ", &text[header_start..span.start]);
+        let nl = if text[..line_start].ends_with("\r\n") { "\r\n" } else { "\n" };
+        let before = text[..line_start].trim_end_matches(['\n', '\r']);
+        // A blank line first, unless the block is empty or one is there.
+        let blank = if before.ends_with('{') || text[..line_start].ends_with(&format!("{nl}{nl}")) { "" } else { nl };
+        let line = format!("{blank}{indent}{name} = {}{nl}", hcl_value(value));
+        return Some((edit(Span::new(line_start, line_start), line), false));
+    }
+    let old = text.get(at.start..at.end)?;
+    let replacement = literal_replacement(old, value)?;
+    let inside = block.and_then(|b| b.span()).is_some_and(|s| s.start <= at.start && at.end <= s.end);
+    Some((edit(at, replacement), !inside))
+}
+
+/// `value` written where the literal `old` is, in its style; `None` when
+/// `old` is not a literal of the value's kind.
+fn literal_replacement(old: &str, value: &Scalar) -> Option<String> {
+    let quoted = old.len() >= 2 && old.starts_with('"') && old.ends_with('"');
+    let inner = if quoted { &old[1..old.len() - 1] } else { old };
+    let plain = |s: &str| !s.contains(['"', '\\', '$', '%']);
+    match value {
+        Scalar::Int(n) if inner.parse::<i64>().is_ok() => Some(if quoted { format!("\"{n}\"") } else { n.to_string() }),
+        Scalar::Bool(b) if inner == "true" || inner == "false" => {
+            Some(if quoted { format!("\"{b}\"") } else { b.to_string() })
+        }
+        Scalar::Str(s) if quoted && plain(inner) && plain(s) => Some(format!("\"{s}\"")),
+        Scalar::List(_) if old.starts_with('[') && old.ends_with(']') => Some(hcl_value(value)),
+        _ => None,
+    }
+}
+
+/// The `resource "type" "name"` block of `address` (`aws_sqs_queue.q`,
+/// `module.m.aws_sqs_queue.q`, `aws_sqs_queue.q["a"]`) in `body`.
+fn resource_block<'b>(body: &'b Body, address: &str) -> Option<&'b Block> {
+    let (kind, name) = resource_labels(address)?;
+    body.blocks().find(|b| {
+        b.ident.as_str() == "resource"
+            && b.labels.len() == 2
+            && b.labels[0].as_str() == kind
+            && b.labels[1].as_str() == name
+    })
+}
+
+/// The type and name of a resource address, without module path or index.
+fn resource_labels(address: &str) -> Option<(&str, &str)> {
+    let bare = match address.strip_suffix(']') {
+        Some(rest) => &rest[..rest.rfind('[')?],
+        None => address,
+    };
+    let mut parts = bare.rsplitn(3, '.');
+    let name = parts.next()?;
+    let kind = parts.next()?;
+    Some((kind, name))
+}
+
+/// The resource object of `address` in a `*.tf.json` document:
+/// `{"resource": {"type": {"name": {...}}}}`.
+pub fn json_resource<'n>(root: &'n Node, address: &str) -> Option<&'n crate::syntax::Entry> {
+    let (kind, name) = resource_labels(address)?;
+    let types = root.get("resource")?;
+    let by_type = match &types.kind {
+        Kind::Seq(items) => items.iter().find_map(|i| i.get(kind))?,
+        _ => types.get(kind)?,
+    };
+    match &by_type.kind {
+        Kind::Seq(items) => items.iter().find_map(|i| i.entry(name)),
+        _ => by_type.entry(name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_give_type_and_name() {
+        assert_eq!(resource_labels("aws_sqs_queue.q"), Some(("aws_sqs_queue", "q")));
+        assert_eq!(resource_labels("module.m.aws_sqs_queue.q"), Some(("aws_sqs_queue", "q")));
+        assert_eq!(resource_labels("module.m[\"x.y\"].aws_sqs_queue.q[\"a.b\"]"), Some(("aws_sqs_queue", "q")));
+        assert_eq!(resource_labels("q"), None);
+    }
+
+    #[test]
+    fn only_literals_of_the_value_s_kind_are_replaced() {
+        assert_eq!(literal_replacement("30", &Scalar::Int(180)).as_deref(), Some("180"));
+        assert_eq!(literal_replacement("\"30\"", &Scalar::Int(180)).as_deref(), Some("\"180\""));
+        assert_eq!(literal_replacement("false", &Scalar::Bool(true)).as_deref(), Some("true"));
+        assert_eq!(literal_replacement("var.timeout", &Scalar::Int(180)), None);
+        assert_eq!(literal_replacement("\"${var.t}\"", &Scalar::Int(180)), None);
+        assert_eq!(literal_replacement("\"{\\\"maxReceiveCount\\\": 1}\"", &Scalar::Int(3)), None);
+        assert_eq!(
+            literal_replacement("\"queue\"", &Scalar::Str("messageGroup".into())).as_deref(),
+            Some("\"messageGroup\"")
+        );
+        assert_eq!(literal_replacement("max(1, 2)", &Scalar::Int(3)), None);
+    }
+}
