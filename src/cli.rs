@@ -364,6 +364,9 @@ const FIX_PASSES: usize = 8;
 fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) {
     let mut left_alone: std::collections::BTreeSet<PathBuf> = std::collections::BTreeSet::new();
     let (mut fixes, mut files) = (0, std::collections::BTreeSet::new());
+    // Only files under the paths named are written: not a module followed
+    // out of them, not a file reached through a symlinked folder.
+    let roots: Vec<PathBuf> = args.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     for _ in 0..FIX_PASSES {
         let outcome = actionable(args, config, baseline);
         let mut plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
@@ -373,6 +376,14 @@ fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseli
         }
         fixes += plan.fixed;
         for (path, (file, fixed)) in &plan.files {
+            if !within(&roots, path) {
+                eprintln!(
+                    "sqsguard: {}: outside the paths being linted (a module followed from them?); not fixed",
+                    path.display()
+                );
+                left_alone.insert(path.clone());
+                continue;
+            }
             match crate::fix::write_fixed(path, &file.text, fixed) {
                 Ok(crate::fix::Written::Fixed) => {
                     files.insert(path.clone());
@@ -389,6 +400,12 @@ fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseli
         }
     }
     eprintln!("sqsguard: fixed {fixes} finding(s) in {} file(s)", files.len());
+}
+
+/// Whether `path` is, or is inside, one of `roots` (canonical paths).
+fn within(roots: &[PathBuf], path: &std::path::Path) -> bool {
+    let Ok(real) = std::fs::canonicalize(path) else { return false };
+    roots.iter().any(|root| real.starts_with(root))
 }
 
 /// The config named with --config, or found upward from the working

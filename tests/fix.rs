@@ -474,3 +474,40 @@ fn the_edits_in_json_and_sarif_fix_their_finding() {
     }
     assert!(checked >= 40, "only {checked} fixes were checked");
 }
+
+/// The bad input: a read-only file and a module followed out of the
+/// linted folder are not written, each with one line, and the other files
+/// are still fixed.
+#[test]
+fn read_only_files_and_files_outside_the_linted_paths_are_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = fs::read_to_string(common::root().join("tests/fixtures/rules/SQS006/bad.yaml")).unwrap();
+    fs::write(dir.path().join("ro.yaml"), &bad).unwrap();
+    fs::write(dir.path().join("ok.yaml"), &bad).unwrap();
+    fs::set_permissions(dir.path().join("ro.yaml"), fs::Permissions::from_mode(0o444)).unwrap();
+    let out = sqsguard_in(dir.path(), &["lint", "ro.yaml", "ok.yaml", "--fix"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("ro.yaml: is read-only: not fixed"), "{stderr}");
+    assert_eq!(fs::read_to_string(dir.path().join("ro.yaml")).unwrap(), bad);
+    assert_eq!(fs::metadata(dir.path().join("ro.yaml")).unwrap().permissions().mode() & 0o777, 0o444);
+    assert!(fs::read_to_string(dir.path().join("ok.yaml")).unwrap().contains("ReceiveMessageWaitTimeSeconds: 20"));
+
+    // A root module in `infra` calls a module beside it: sqsguard lints the
+    // module's queue through the call, and --fix leaves its file alone.
+    let shared =
+        "resource \"aws_sqs_queue\" \"q\" {\n  name                      = \"q\"\n  receive_wait_time_seconds = 0\n}\n";
+    fs::create_dir_all(dir.path().join("shared")).unwrap();
+    fs::create_dir_all(dir.path().join("infra")).unwrap();
+    fs::write(dir.path().join("shared/main.tf"), shared).unwrap();
+    fs::write(dir.path().join("infra/main.tf"), "module \"jobs\" {\n  source = \"../shared\"\n}\n").unwrap();
+    let before = findings(dir.path(), &["infra"]);
+    assert!(before.iter().any(|(rule, _, _)| rule == "SQS006"), "{before:?}");
+    let out = sqsguard_in(dir.path(), &["lint", "infra", "--fix"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("shared/main.tf: outside the paths being linted"), "{stderr}");
+    assert_eq!(fs::read_to_string(dir.path().join("shared/main.tf")).unwrap(), shared);
+    // Named, it is fixed.
+    sqsguard_in(dir.path(), &["lint", "shared", "--fix"]);
+    assert!(fs::read_to_string(dir.path().join("shared/main.tf")).unwrap().contains("receive_wait_time_seconds = 20"));
+}

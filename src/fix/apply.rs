@@ -63,7 +63,7 @@ pub enum Written {
 /// Write `new` over `path` atomically (a temporary file in the same folder,
 /// renamed over it, with the file's permissions), unless the file no
 /// longer holds `old`. A symlink is not followed out: its target is not
-/// written.
+/// written. A read-only file is not replaced (root could, by renaming).
 pub fn write_fixed(path: &Path, old: &str, new: &str) -> Result<Written, Error> {
     let io = |e| Error::io(path, e);
     let meta = std::fs::symlink_metadata(path).map_err(io)?;
@@ -72,6 +72,10 @@ pub fn write_fixed(path: &Path, old: &str, new: &str) -> Result<Written, Error> 
             path: path.to_path_buf(),
             message: "is a symbolic link: not fixed in place (fix the file it points to)".into(),
         });
+    }
+    // A read-only file says "do not change me"; renaming over it would.
+    if meta.permissions().readonly() {
+        return Err(Error::Unusable { path: path.to_path_buf(), message: "is read-only: not fixed".into() });
     }
     if std::fs::read_to_string(path).map_err(io)? != old {
         return Ok(Written::ChangedMeanwhile);
