@@ -43,10 +43,30 @@ fn json_has_exactly_the_documented_shape() {
     let finding = &doc["findings"][0];
     let mut keys: Vec<&str> = finding.as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
+    // A finding with a fix also carries its edits and their applicability.
     assert_eq!(
         keys,
-        ["column", "end_column", "end_line", "file", "fix", "line", "message", "name", "resource", "rule", "severity"]
+        [
+            "applicability",
+            "column",
+            "edits",
+            "end_column",
+            "end_line",
+            "file",
+            "fix",
+            "line",
+            "message",
+            "name",
+            "resource",
+            "rule",
+            "severity"
+        ]
     );
+    assert_eq!(finding["applicability"], "unsafe", "SQS004's new queue is an unsafe fix");
+    let edit = &finding["edits"][0];
+    let mut edit_keys: Vec<&str> = edit.as_object().unwrap().keys().map(String::as_str).collect();
+    edit_keys.sort_unstable();
+    assert_eq!(edit_keys, ["column", "end_column", "end_line", "file", "line", "replacement"]);
     assert_eq!(finding["file"], "tests/fixtures/cli/warnings-only.yaml");
     assert_eq!(finding["resource"], "Lonely");
     assert_eq!((finding["line"].as_u64(), finding["column"].as_u64()), (Some(4), Some(3)));
@@ -68,7 +88,7 @@ fn output_off_a_terminal_is_plain_text() {
     assert!(text.contains("help: add a RedrivePolicy"), "{text}");
     assert!(
         text.trim_end().ends_with(
-            "sqsguard: 0 errors, 2 warnings, 0 infos in 1 file (0 skipped)\n[*] 1 fixable with `sqsguard lint --fix`."
+            "sqsguard: 0 errors, 2 warnings, 0 infos in 1 file (0 skipped)\n[*] 1 fixable with `sqsguard lint --fix` (1 more with `--unsafe-fixes`)."
         ),
         "{text}"
     );

@@ -4,37 +4,73 @@
 use std::io::Write;
 use std::path::Path;
 
+use std::collections::BTreeMap;
+
 use super::Edit;
 use crate::error::Error;
+use crate::source::Span;
 
-/// `text` with `edits` applied. Edits of one span keep the larger number
-/// (or the first); edits that overlap an earlier one are left for the
-/// next pass.
-pub fn apply(text: &str, mut edits: Vec<Edit>) -> String {
-    edits.sort_by_key(|e| (e.span.start, e.span.end));
-    let mut kept: Vec<Edit> = Vec::with_capacity(edits.len());
-    for edit in edits {
-        match kept.last_mut() {
-            Some(last) if last.span == edit.span => {
-                if number(&edit.replacement) > number(&last.replacement) {
-                    *last = edit;
-                }
+/// `text` with `fixes` applied (each fix a list of edits), and how many
+/// were. A fix is applied whole or not at all: one whose edit overlaps an
+/// edit already taken (or inserts at the same place) waits for the next
+/// pass, so a new dead-letter queue is never added without the
+/// RedrivePolicy that points at it. Two one-edit fixes of one span keep
+/// the larger number (SQS001 for two consumers of a queue).
+pub fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> (String, usize) {
+    // Taken edits by (start, end): disjoint, so a few neighbours are all
+    // an edit can overlap, and a file of many fixes costs n log n.
+    let mut kept: BTreeMap<(usize, usize), Edit> = BTreeMap::new();
+    let mut applied = 0;
+    for fix in fixes {
+        if let [edit] = fix.as_slice()
+            && !edit.span.is_empty()
+            && let Some(same) = kept.get_mut(&(edit.span.start, edit.span.end))
+        {
+            if number(&edit.replacement) > number(&same.replacement) {
+                same.replacement.clone_from(&edit.replacement);
             }
-            Some(last)
-                if edit.span.start < last.span.end
-                    || (edit.span.start == last.span.end && edit.span.is_empty() && last.span.is_empty()) => {}
-            _ => kept.push(edit),
+            applied += 1;
+            continue;
         }
+        if fix.iter().any(|e| conflicts(&kept, e.span)) || disjoint(&fix).is_none() {
+            continue;
+        }
+        kept.extend(fix.into_iter().map(|e| ((e.span.start, e.span.end), e)));
+        applied += 1;
     }
     let mut out = String::with_capacity(text.len() + 64);
     let mut at = 0;
-    for edit in &kept {
+    for edit in kept.values() {
         out.push_str(&text[at..edit.span.start]);
         out.push_str(&edit.replacement);
         at = edit.span.end;
     }
     out.push_str(&text[at..]);
-    out
+    (out, applied)
+}
+
+/// Whether `span` overlaps a taken edit, or inserts where one inserts.
+fn conflicts(kept: &BTreeMap<(usize, usize), Edit>, span: Span) -> bool {
+    // Taken edits are disjoint and sorted, so their ends rise too: walk
+    // back from the last that starts by `span.end` while they reach it.
+    for (&(start, end), _) in kept.range(..=(span.end, usize::MAX)).rev() {
+        if end < span.start {
+            break;
+        }
+        let overlap = start < span.end && span.start < end;
+        let same_point = start == span.start && start == end && span.is_empty();
+        if overlap || same_point {
+            return true;
+        }
+    }
+    false
+}
+
+/// A fix's own edits must not overlap each other either.
+fn disjoint(fix: &[Edit]) -> Option<()> {
+    let mut spans: Vec<Span> = fix.iter().map(|e| e.span).collect();
+    spans.sort_by_key(|s| (s.start, s.end));
+    spans.windows(2).all(|w| w[0].end <= w[1].start && !(w[0] == w[1] && w[0].is_empty())).then_some(())
 }
 
 /// The number a replacement writes (`180`, `"180"`), to keep the larger.
@@ -92,7 +128,7 @@ pub fn write_fixed(path: &Path, old: &str, new: &str) -> Result<Written, Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{SourceFile, Span};
+    use crate::source::SourceFile;
 
     fn edit(text: &str, start: usize, end: usize, replacement: &str) -> Edit {
         Edit {
@@ -105,9 +141,26 @@ mod tests {
     #[test]
     fn edits_of_one_place_keep_the_larger_number_and_overlaps_wait() {
         let text = "a: 60\nb: 1\n";
-        let edits =
-            vec![edit(text, 3, 5, "180"), edit(text, 3, 5, "185"), edit(text, 4, 5, "x"), edit(text, 9, 10, "3")];
-        assert_eq!(apply(text, edits), "a: 185\nb: 3\n");
+        let fixes = vec![
+            vec![edit(text, 3, 5, "180")],
+            vec![edit(text, 3, 5, "185")],
+            vec![edit(text, 4, 5, "x")],
+            vec![edit(text, 9, 10, "3")],
+        ];
+        assert_eq!(apply(text, fixes), ("a: 185\nb: 3\n".to_string(), 3));
+    }
+
+    /// A fix of two edits whose second collides with a taken edit waits
+    /// whole: its first edit is not applied alone.
+    #[test]
+    fn a_fix_is_applied_whole_or_not_at_all() {
+        let text = "a: 1\nb: 2\n";
+        let fixes = vec![
+            vec![edit(text, 10, 10, "c: 3\n")],
+            vec![edit(text, 0, 0, "z: 0\n"), edit(text, 10, 10, "d: 4\n")],
+            vec![edit(text, 3, 4, "9")],
+        ];
+        assert_eq!(apply(text, fixes), ("a: 9\nb: 2\nc: 3\n".to_string(), 2));
     }
 
     #[test]

@@ -22,6 +22,14 @@ pub fn resource<'n>(root: &'n Node, id: &str) -> Option<&'n Entry> {
         .or_else(|| root.get("functions").and_then(|f| f.entry(id)))
 }
 
+/// The mapping of resources that holds `id`: a template's `Resources`,
+/// or a Serverless service's `resources.Resources`.
+pub fn resources_of<'n>(root: &'n Node, id: &str) -> Option<&'n Node> {
+    root.get("Resources")
+        .filter(|r| r.entry(id).is_some())
+        .or_else(|| root.get("resources").and_then(|r| r.get("Resources")).filter(|r| r.entry(id).is_some()))
+}
+
 /// The node whose span is exactly `span`.
 pub fn node_at(node: &Node, span: Span) -> Option<&Node> {
     if node.span == span {
@@ -106,7 +114,7 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
 /// the bracket (and before the brackets of a last child that is a flow
 /// collection too), so the bracket is found after those: only blanks,
 /// commas and comments may come between.
-fn flow_close(text: &str, node: &Node) -> Option<usize> {
+pub(super) fn flow_close(text: &str, node: &Node) -> Option<usize> {
     let closer = match text[node.span.start..].chars().next()? {
         '{' => '}',
         '[' => ']',
@@ -152,14 +160,14 @@ pub fn insert_member(file: &Source, object: &Node, name: &str, value: &Scalar) -
 }
 
 /// The whitespace before `pos` on its line, when nothing else is there.
-fn indent_of(text: &str, pos: usize) -> Option<&str> {
+pub(super) fn indent_of(text: &str, pos: usize) -> Option<&str> {
     let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
     let indent = &text[start..pos];
     indent.chars().all(|c| c == ' ').then_some(indent)
 }
 
 /// The `Properties` key of a resource entry.
-fn props_key(found: &Entry) -> Option<Span> {
+pub(super) fn props_key(found: &Entry) -> Option<Span> {
     found.value.as_map()?.iter().find(|e| e.key == "Properties").map(|e| e.key_span)
 }
 
@@ -168,7 +176,7 @@ fn props_key(found: &Entry) -> Option<Span> {
 /// included), and whether that line must be ended first (the file's last
 /// line, without a newline). Read from the text, not from the parser's spans, which
 /// may run past a block scalar's trailing blank lines.
-fn block_end(text: &str, key: usize) -> Option<(usize, bool)> {
+pub(super) fn block_end(text: &str, key: usize) -> Option<(usize, bool)> {
     let line_start = text[..key].rfind('\n').map_or(0, |i| i + 1);
     let key_indent = key - line_start;
     let mut pos = text[key..].find('\n').map(|i| key + i + 1)?;

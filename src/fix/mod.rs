@@ -11,13 +11,15 @@
 //! What is fixed: CloudFormation, SAM and Serverless Framework files
 //! (YAML and JSON), Terraform `.tf` and `*.tf.json` (see [`terraform`]):
 //! a value written as a literal is replaced, a missing key is added to
-//! the resource. A value that comes from elsewhere (a Parameter or
-//! variable default, a local, a `.tfvars` value) is fixed there, as an
-//! unsafe fix. Plans (generated output), SQS004's new resource, SQS013's
-//! renamed queue and values inside a JSON string get no edit: their
-//! findings keep their hint.
+//! the resource, and SQS004 gets a new dead-letter queue (see
+//! [`dead_letter`]). A value behind `!Ref Param` is fixed in the
+//! parameter's Default, as an unsafe fix; a Terraform `var.x` is not
+//! followed yet. Plans (generated output), SQS013's renamed queue and
+//! values inside a JSON string get no edit: their findings keep their
+//! hint.
 
 mod apply;
+mod dead_letter;
 mod locate;
 mod terraform;
 
@@ -93,6 +95,10 @@ impl Fixer {
     pub fn fix(&mut self, finding: &Finding) -> Option<Fix> {
         let remedy = finding.remedy.as_ref().filter(|r| !r.conditional)?;
         let Origin::File { file, span } = &remedy.at else { return None };
+        if let Want::DeadLetterQueue { max_receive_count, retention_seconds } = remedy.want {
+            let edits = self.dead_letter_queue(file, *span, remedy, max_receive_count, retention_seconds)?;
+            return Some(Fix { edits, applicability: remedy.applicability });
+        }
         let Want::Value(value) = &remedy.want else { return None };
         let (edit, indirect) = match Format::of(file) {
             Format::Hcl => {
@@ -144,6 +150,37 @@ impl Fixer {
         Some(Fix { edits: vec![edit], applicability })
     }
 
+    /// SQS004: a new dead-letter queue and the RedrivePolicy to it.
+    fn dead_letter_queue(
+        &mut self,
+        file: &Source,
+        at: Span,
+        remedy: &Remedy,
+        max_receive_count: i64,
+        retention_seconds: i64,
+    ) -> Option<Vec<Edit>> {
+        if !remedy.absent {
+            return None;
+        }
+        match Format::of(file) {
+            Format::Template => {
+                let tree = self.tree(file, Format::Template)?;
+                let json = file.text.trim_start().starts_with('{');
+                let resources = locate::resources_of(tree, &remedy.resource)?;
+                let queue = resources.entry(&remedy.resource).filter(|q| q.key_span == at)?;
+                dead_letter::template(file, resources, queue, json, max_receive_count, retention_seconds)
+            }
+            Format::Hcl => {
+                let body = self.hcl(file)?;
+                let module = file.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+                dead_letter::hcl(file, body, at, max_receive_count, retention_seconds, |address| {
+                    declared_in_module(&module, file, address)
+                })
+            }
+            Format::TerraformJson => None,
+        }
+    }
+
     fn tree(&mut self, file: &Source, format: Format) -> Option<&Node> {
         self.trees
             .entry(file.path.clone())
@@ -179,35 +216,58 @@ impl Fixer {
     pub fn plan(&mut self, findings: &[Finding], unsafe_too: bool) -> Plan {
         let broken: Vec<&PathBuf> =
             findings.iter().filter(|f| f.code == "SQS000").filter_map(|f| file_of(&f.origin)).collect();
-        // File -> (its text, the edits, how many findings they fix).
-        let mut per_file: BTreeMap<PathBuf, (Source, Vec<Edit>, usize)> = BTreeMap::new();
+        // File -> (its text, the fixes of it, each a list of edits).
+        let mut per_file: BTreeMap<PathBuf, (Source, Vec<Vec<Edit>>)> = BTreeMap::new();
         for finding in findings {
             let Some(fix) = self.fix(finding) else { continue };
             if fix.applicability == Applicability::Unsafe && !unsafe_too {
                 continue;
             }
-            // A fix edits the file of its value (one file, so far).
+            // A fix edits one file: the file of its value.
             let Some(file) = fix.edits.first().map(|e| e.file.clone()) else { continue };
-            if broken.contains(&&file.path) {
+            if broken.contains(&&file.path) || fix.edits.iter().any(|e| e.file.path != file.path) {
                 continue;
             }
-            let entry = per_file.entry(file.path.clone()).or_insert_with(|| (file, Vec::new(), 0));
-            entry.1.extend(fix.edits);
-            entry.2 += 1;
+            per_file.entry(file.path.clone()).or_insert_with(|| (file, Vec::new())).1.push(fix.edits);
         }
         let mut fixed = 0;
         let files = per_file
             .into_iter()
-            .filter_map(|(path, (file, edits, n))| {
-                let text = apply::apply(&file.text, edits);
+            .filter_map(|(path, (file, fixes))| {
+                let (text, applied) = apply::apply(&file.text, fixes);
                 (text != file.text).then(|| {
-                    fixed += n;
+                    fixed += applied;
                     (path, (file, text))
                 })
             })
             .collect();
         Plan { files, fixed }
     }
+}
+
+/// Whether a resource `type.name` may already be declared in the module
+/// of `file` (its folder's `.tf` and `.tf.json` files). Conservative: a
+/// file that cannot be read, or that names it anywhere, counts.
+fn declared_in_module(module: &std::path::Path, file: &Source, address: &str) -> bool {
+    let Some((kind, name)) = address.split_once('.') else { return true };
+    let hcl = format!("\"{kind}\" \"{name}\"");
+    let json = format!("\"{name}\"");
+    if file.text.contains(&hcl) {
+        return true;
+    }
+    let dir = if module.as_os_str().is_empty() { std::path::Path::new(".") } else { module };
+    let Ok(entries) = std::fs::read_dir(dir) else { return true };
+    entries.flatten().any(|e| {
+        let path = e.path();
+        let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if file_name.ends_with(".tf") {
+            std::fs::read_to_string(&path).map_or(true, |t| t.contains(&hcl))
+        } else if file_name.ends_with(".tf.json") {
+            std::fs::read_to_string(&path).map_or(true, |t| t.contains(&json))
+        } else {
+            false
+        }
+    })
 }
 
 fn file_of(origin: &Origin) -> Option<&PathBuf> {

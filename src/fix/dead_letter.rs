@@ -1,0 +1,304 @@
+//! SQS004's fix: a new dead-letter queue beside the queue, and the
+//! RedrivePolicy that points at it (RULES.md, "Fixes": `<Queue>DLQ` /
+//! `aws_sqs_queue.<name>_dlq`, the same type, a `.fifo` name when the
+//! queue has an explicit FIFO name, retention 1209600, maxReceiveCount 5).
+//!
+//! Two edits that go in together or not at all (see [`super::apply`]):
+//! where they meet (the queue's last property is the end of its resource)
+//! they are one edit. Only shapes whose result is certain are fixed: a
+//! queue written as a YAML block or in JSON, or an HCL block without
+//! `count`/`for_each`. No fix when the result would still be wrong or
+//! cannot be known: a FIFO flag, name or retention that is not a literal,
+//! a queue that already keeps messages 14 days (its dead-letter queue could
+//! not keep them longer, SQS007), a name already taken.
+
+use hcl_edit::Span as _;
+use hcl_edit::structure::Body;
+
+use super::Edit;
+use super::locate::{block_end, flow_close, indent_of, props_key};
+use crate::source::{Source, Span};
+use crate::syntax::{Entry, Kind, Node};
+
+/// What the new queue is.
+struct Dlq {
+    fifo: bool,
+    /// The new queue's name, when the queue's own is a literal FIFO name.
+    name: Option<String>,
+    max_receive_count: i64,
+    retention_seconds: i64,
+}
+
+/// The name of a dead-letter queue for a queue named `name`.
+fn dlq_name(name: &str, fifo: bool) -> String {
+    let base = name.strip_suffix(".fifo").unwrap_or(name);
+    if fifo { format!("{base}-dlq.fifo") } else { format!("{base}-dlq") }
+}
+
+/// The fix in a CloudFormation/SAM template or a Serverless service's
+/// `resources`: `resources` is the mapping holding the queue's entry.
+pub fn template(
+    file: &Source,
+    resources: &Node,
+    queue: &Entry,
+    json: bool,
+    max_receive_count: i64,
+    retention_seconds: i64,
+) -> Option<Vec<Edit>> {
+    let text = &file.text;
+    if queue.value.get("Type")?.as_str()? != "AWS::SQS::Queue" {
+        return None;
+    }
+    let id = format!("{}DLQ", queue.key);
+    if resources.get(&id).is_some() {
+        return None;
+    }
+    let props = queue.value.get("Properties");
+    let fifo = match props.and_then(|p| p.get("FifoQueue")).map(|n| &n.kind) {
+        None => false,
+        Some(Kind::Bool(b)) => *b,
+        Some(Kind::String(s)) if s == "true" || s == "false" => s == "true",
+        Some(_) => return None,
+    };
+    // A literal FIFO name gives the new queue its `.fifo` name; otherwise
+    // CloudFormation names it (with `.fifo` for a FIFO queue).
+    let name = match props.and_then(|p| p.get("QueueName")).map(|n| &n.kind) {
+        Some(Kind::String(s)) if fifo => Some(dlq_name(s, true)),
+        _ => None,
+    };
+    // The new queue must keep messages longer than this one (SQS007):
+    // not possible when this one already keeps them the longest.
+    match props.and_then(|p| p.get("MessageRetentionPeriod")).map(|n| &n.kind) {
+        None => {}
+        Some(Kind::Number(n) | Kind::String(n)) if n.trim().parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
+        Some(_) => return None,
+    }
+    let dlq = Dlq { fifo, name, max_receive_count, retention_seconds };
+    let condition = match queue.value.get("Condition") {
+        Some(c) => Some(c.as_str()?.to_string()),
+        None => None,
+    };
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let edit = |pos: usize, replacement: String| Edit { file: file.clone(), span: Span::new(pos, pos), replacement };
+    if json {
+        let (redrive_at, redrive) = json_redrive(text, queue, &id, &dlq, nl)?;
+        let (queue_at, new_queue) = json_queue(text, queue, &id, &dlq, condition.as_deref(), nl)?;
+        return Some(vec![edit(redrive_at, redrive), edit(queue_at, new_queue)]);
+    }
+    if text[queue.value.span.start..].starts_with('{') {
+        return None;
+    }
+    let key_indent = indent_of(text, queue.key_span.start)?;
+    let first = queue.value.as_map()?.first()?;
+    let step = indent_of(text, first.key_span.start)?.len().checked_sub(key_indent.len()).filter(|s| *s > 0)?;
+    let pad = |n: usize| format!("{key_indent}{}", " ".repeat(step * n));
+    let redrive_lines = |indent: &str| {
+        format!(
+            "{indent}RedrivePolicy:{nl}{indent}{s}deadLetterTargetArn: !GetAtt {id}.Arn{nl}{indent}{s}maxReceiveCount: {}{nl}",
+            dlq.max_receive_count,
+            s = " ".repeat(step)
+        )
+    };
+    let (redrive_at, redrive) = match props {
+        Some(p) if text[p.span.start..].starts_with('{') => {
+            let close = flow_close(text, p)?;
+            let before = text[..close].trim_end();
+            let sep = match before.chars().last() {
+                Some('{' | ',') => " ",
+                _ => ", ",
+            };
+            let inline = format!(
+                "{sep}RedrivePolicy: {{deadLetterTargetArn: !GetAtt {id}.Arn, maxReceiveCount: {}}}",
+                dlq.max_receive_count
+            );
+            (before.len(), inline)
+        }
+        Some(p) => {
+            let entries = p.as_map()?;
+            let indent = indent_of(text, entries.first()?.key_span.start)?;
+            let (at, end_line) = block_end(text, props_key(queue)?.start)?;
+            (at, format!("{}{}", if end_line { nl } else { "" }, redrive_lines(indent)))
+        }
+        None => {
+            let (at, end_line) = block_end(text, queue.key_span.start)?;
+            (at, format!("{}{}Properties:{nl}{}", if end_line { nl } else { "" }, pad(1), redrive_lines(&pad(2))))
+        }
+    };
+    // The new resource after the queue's block, separated as the queue is
+    // from what comes before it.
+    let (queue_end, end_line) = block_end(text, queue.key_span.start)?;
+    let line_start = text[..queue.key_span.start].rfind('\n').map_or(0, |i| i + 1);
+    let spaced = text[..line_start].trim_end_matches(' ').ends_with(&format!("{nl}{nl}"));
+    let mut new_queue = String::new();
+    if end_line && queue_end != redrive_at {
+        new_queue.push_str(nl);
+    }
+    if spaced {
+        new_queue.push_str(nl);
+    }
+    new_queue.push_str(&format!("{key_indent}{id}:{nl}{}Type: AWS::SQS::Queue{nl}", pad(1)));
+    if let Some(c) = &condition {
+        new_queue.push_str(&format!("{}Condition: {c}{nl}", pad(1)));
+    }
+    new_queue.push_str(&format!("{}Properties:{nl}", pad(1)));
+    new_queue.push_str(&format!("{}MessageRetentionPeriod: {}{nl}", pad(2), dlq.retention_seconds));
+    if dlq.fifo {
+        new_queue.push_str(&format!("{}FifoQueue: true{nl}", pad(2)));
+    }
+    if let Some(name) = &dlq.name {
+        new_queue.push_str(&format!("{}QueueName: {}{nl}", pad(2), serde_json::Value::from(name.as_str())));
+    }
+    if queue_end == redrive_at {
+        return Some(vec![edit(redrive_at, format!("{redrive}{new_queue}"))]);
+    }
+    Some(vec![edit(redrive_at, redrive), edit(queue_end, new_queue)])
+}
+
+/// `"RedrivePolicy": {...}` added to the queue's JSON Properties (or a
+/// new Properties holding it).
+fn json_redrive(text: &str, queue: &Entry, id: &str, dlq: &Dlq, nl: &str) -> Option<(usize, String)> {
+    let policy = format!(
+        "{{\"deadLetterTargetArn\": {{\"Fn::GetAtt\": [\"{id}\", \"Arn\"]}}, \"maxReceiveCount\": {}}}",
+        dlq.max_receive_count
+    );
+    let entries = queue.value.as_map()?;
+    match queue.value.get("Properties") {
+        Some(props) => {
+            let inner = props.as_map()?;
+            let indent = indent_of(text, inner.first()?.key_span.start)?;
+            Some((inner.last()?.value.span.end, format!(",{nl}{indent}\"RedrivePolicy\": {policy}")))
+        }
+        None => {
+            let indent = indent_of(text, entries.first()?.key_span.start)?;
+            Some((
+                entries.last()?.value.span.end,
+                format!(",{nl}{indent}\"Properties\": {{\"RedrivePolicy\": {policy}}}"),
+            ))
+        }
+    }
+}
+
+/// The new queue as a JSON member after the queue's.
+fn json_queue(
+    text: &str,
+    queue: &Entry,
+    id: &str,
+    dlq: &Dlq,
+    condition: Option<&str>,
+    nl: &str,
+) -> Option<(usize, String)> {
+    let key_indent = indent_of(text, queue.key_span.start)?;
+    let inner = indent_of(text, queue.value.as_map()?.first()?.key_span.start)?;
+    let step = inner.len().checked_sub(key_indent.len()).filter(|s| *s > 0)?;
+    let deeper = format!("{inner}{}", " ".repeat(step));
+    let mut props = vec![format!("\"MessageRetentionPeriod\": {}", dlq.retention_seconds)];
+    if dlq.fifo {
+        props.push("\"FifoQueue\": true".into());
+    }
+    if let Some(name) = &dlq.name {
+        props.push(format!("\"QueueName\": {}", serde_json::Value::from(name.as_str())));
+    }
+    let mut members = vec!["\"Type\": \"AWS::SQS::Queue\"".to_string()];
+    if let Some(c) = condition {
+        members.push(format!("\"Condition\": {}", serde_json::Value::from(c)));
+    }
+    let props = props.iter().map(|p| format!("{deeper}{p}")).collect::<Vec<_>>().join(&format!(",{nl}"));
+    members.push(format!("\"Properties\": {{{nl}{props}{nl}{inner}}}"));
+    let members = members.iter().map(|m| format!("{inner}{m}")).collect::<Vec<_>>().join(&format!(",{nl}"));
+    Some((queue.value.span.end, format!(",{nl}{key_indent}\"{id}\": {{{nl}{members}{nl}{key_indent}}}")))
+}
+
+/// The fix in a `.tf` file: `redrive_policy` added as the queue block's
+/// last attribute (after a blank line, so `terraform fmt` keeps its
+/// answer), and `resource "aws_sqs_queue" "<name>_dlq"` after the block.
+/// `taken` says whether a resource address is already declared in the
+/// module.
+pub fn hcl(
+    file: &Source,
+    body: &Body,
+    at: Span,
+    max_receive_count: i64,
+    retention_seconds: i64,
+    taken: impl Fn(&str) -> bool,
+) -> Option<Vec<Edit>> {
+    let text = &file.text;
+    let block = body.blocks().find(|b| b.span().is_some_and(|s| s.start == at.start))?;
+    if block.ident.as_str() != "resource" || block.labels.len() != 2 || block.labels[0].as_str() != "aws_sqs_queue" {
+        return None;
+    }
+    let attr = |k: &str| block.body.attributes().find(|a| a.key.as_str() == k);
+    if ["count", "for_each", "redrive_policy"].iter().any(|k| attr(k).is_some())
+        || block.body.blocks().any(|b| b.ident.as_str() == "dynamic")
+    {
+        return None;
+    }
+    let new = format!("{}_dlq", block.labels[1].as_str());
+    if taken(&format!("aws_sqs_queue.{new}")) {
+        return None;
+    }
+    let literal = |k: &str| {
+        attr(k).map(|a| {
+            let span = a.value.span()?;
+            Some(text.get(span)?.trim().to_string())
+        })
+    };
+    let fifo = match literal("fifo_queue") {
+        None => false,
+        Some(Some(v)) if v == "true" || v == "false" => v == "true",
+        Some(_) => return None,
+    };
+    match literal("message_retention_seconds") {
+        None => {}
+        Some(Some(v)) if v.trim_matches('"').parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
+        Some(_) => return None,
+    }
+    let name = match literal("name") {
+        Some(Some(v)) if fifo && v.len() > 2 && v.starts_with('"') && v.ends_with('"') && !v.contains("${") => {
+            Some(dlq_name(&v[1..v.len() - 1], true))
+        }
+        Some(_) if fifo => return None,
+        _ => None,
+    };
+    let span = block.span()?;
+    let close = span.end.checked_sub(1).filter(|&c| text.as_bytes().get(c) == Some(&b'}'))?;
+    let line_start = text[..close].rfind('\n').map(|i| i + 1)?;
+    if !text[line_start..close].chars().all(|c| c == ' ' || c == '\t') {
+        return None;
+    }
+    let header_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let outer = &text[header_start..span.start];
+    if !outer.chars().all(|c| c == ' ') {
+        return None;
+    }
+    let indent = format!("{outer}  ");
+    let nl = if text[..line_start].ends_with("\r\n") { "\r\n" } else { "\n" };
+    let before = text[..line_start].trim_end_matches(['\n', '\r']);
+    let blank = if before.ends_with('{') { "" } else { nl };
+    let redrive = format!(
+        "{blank}{indent}redrive_policy = jsonencode({{{nl}{indent}  deadLetterTargetArn = aws_sqs_queue.{new}.arn{nl}{indent}  maxReceiveCount     = {max_receive_count}{nl}{indent}}}){nl}"
+    );
+    let mut attrs: Vec<(&str, String)> = Vec::new();
+    if let Some(name) = &name {
+        attrs.push(("name", serde_json::Value::from(name.as_str()).to_string()));
+    }
+    if fifo {
+        attrs.push(("fifo_queue", "true".into()));
+    }
+    attrs.push(("message_retention_seconds", retention_seconds.to_string()));
+    let width = attrs.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    let lines: String = attrs.iter().map(|(k, v)| format!("{indent}{k:width$} = {v}{nl}")).collect();
+    let new_block = format!("{nl}{nl}{outer}resource \"aws_sqs_queue\" \"{new}\" {{{nl}{lines}{outer}}}");
+    let edit = |pos: usize, replacement: String| Edit { file: file.clone(), span: Span::new(pos, pos), replacement };
+    Some(vec![edit(line_start, redrive), edit(span.end, new_block)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_letter_queue_keeps_the_fifo_suffix_last() {
+        assert_eq!(dlq_name("orders.fifo", true), "orders-dlq.fifo");
+        assert_eq!(dlq_name("orders", false), "orders-dlq");
+    }
+}
