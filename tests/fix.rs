@@ -114,6 +114,7 @@ const UNSAFE_KEYS: &[&str] = &[
     "resource \"aws_sqs_queue\"",
     "fifo_queue",
     "name ",
+    "\"name\": ",
     "})",
     "{",
     "}",

@@ -14,9 +14,9 @@
 //! the resource, and SQS004 gets a new dead-letter queue (see
 //! [`dead_letter`]). A value behind `!Ref Param` is fixed in the
 //! parameter's Default, as an unsafe fix; a Terraform `var.x` is not
-//! followed yet. Plans (generated output), SQS013's renamed queue and
-//! values inside a JSON string get no edit: their findings keep their
-//! hint.
+//! followed yet. SQS013 renames a queue whose name is a literal. Plans
+//! (generated output) and values inside a JSON string get no edit: their
+//! findings keep their hint.
 
 mod apply;
 mod dead_letter;
@@ -99,7 +99,15 @@ impl Fixer {
             let edits = self.dead_letter_queue(file, *span, remedy, max_receive_count, retention_seconds)?;
             return Some(Fix { edits, applicability: remedy.applicability });
         }
-        let Want::Value(value) = &remedy.want else { return None };
+        let renamed;
+        let value = match &remedy.want {
+            Want::Value(value) => value,
+            Want::NameSuffix(suffix, add) => {
+                renamed = Scalar::Str(with_suffix(file, *span, suffix, *add)?);
+                &renamed
+            }
+            Want::DeadLetterQueue { .. } => return None,
+        };
         let (edit, indirect) = match Format::of(file) {
             Format::Hcl => {
                 let body = self.hcl(file)?;
@@ -245,6 +253,19 @@ impl Fixer {
     }
 }
 
+/// SQS013: the literal name at `span` with `suffix` added or dropped. A
+/// name that is not a plain literal (`!Sub`, `${...}`) gets no fix, nor
+/// one that would pass SQS's 80 characters.
+fn with_suffix(file: &Source, span: Span, suffix: &str, add: bool) -> Option<String> {
+    let text = file.text.get(span.start..span.end)?.trim();
+    let name = text.strip_prefix(['"', '\'']).and_then(|t| t.strip_suffix(['"', '\''])).unwrap_or(text);
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        return None;
+    }
+    let renamed = if add { format!("{name}{suffix}") } else { name.strip_suffix(suffix)?.to_string() };
+    (!renamed.is_empty() && renamed.len() <= 80).then_some(renamed)
+}
+
 /// Whether a resource `type.name` may already be declared in the module
 /// of `file` (its folder's `.tf` and `.tf.json` files). Conservative: a
 /// file that cannot be read, or that names it anywhere, counts.
@@ -344,6 +365,21 @@ fn key(remedy: &Remedy) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_literal_names_are_renamed() {
+        let name = |text: &str, add: bool| {
+            let file = crate::source::SourceFile::new("t.yaml", text.to_string());
+            with_suffix(&file, Span::new(0, text.len()), ".fifo", add)
+        };
+        assert_eq!(name("orders", true).as_deref(), Some("orders.fifo"));
+        assert_eq!(name("\"orders.fifo\"", false).as_deref(), Some("orders"));
+        assert_eq!(name("'a-b_c'", true).as_deref(), Some("a-b_c.fifo"));
+        assert_eq!(name("\"${var.env}-orders\"", true), None);
+        assert_eq!(name("!Sub x", true), None);
+        assert_eq!(name(".fifo", false), None);
+        assert_eq!(name(&"q".repeat(76), true), None, "over 80 characters");
+    }
 
     #[test]
     fn yaml_plain_strings_stay_unquoted_and_keywords_do_not() {
