@@ -534,3 +534,49 @@ fn read_only_files_and_files_outside_the_linted_paths_are_left_alone() {
     sqsguard_in(dir.path(), &["lint", "shared", "--fix"]);
     assert!(fs::read_to_string(dir.path().join("shared/main.tf")).unwrap().contains("receive_wait_time_seconds = 20"));
 }
+
+/// SQS004's new queue takes the queue's type, FIFO name and Condition,
+/// and lints clean of SQS004 and SQS009 (a standard DLQ for a FIFO queue);
+/// a name the module already declares, in another file, gets no fix.
+#[test]
+fn a_new_dead_letter_queue_matches_its_queue_and_never_takes_a_used_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = "Conditions:
+  IsProd: !Equals [a, b]
+Resources:
+  Orders:
+    Type: AWS::SQS::Queue
+    Properties: {FifoQueue: true, QueueName: orders.fifo, ReceiveMessageWaitTimeSeconds: 20}
+  Other:
+    Type: AWS::SQS::Queue
+    Condition: IsProd
+    Properties:
+      ReceiveMessageWaitTimeSeconds: 20
+";
+    fs::write(dir.path().join("t.yaml"), template).unwrap();
+    let out = sqsguard_in(dir.path(), &["lint", "t.yaml", "--fix", "--unsafe-fixes", "--select", "SQS004,SQS009"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let fixed = fs::read_to_string(dir.path().join("t.yaml")).unwrap();
+    for expected in [
+        "RedrivePolicy: {deadLetterTargetArn: !GetAtt OrdersDLQ.Arn, maxReceiveCount: 5}}",
+        "  OrdersDLQ:\n    Type: AWS::SQS::Queue\n    Properties:\n      MessageRetentionPeriod: 1209600\n      FifoQueue: true\n      QueueName: \"orders-dlq.fifo\"\n",
+        "  OtherDLQ:\n    Type: AWS::SQS::Queue\n    Condition: IsProd\n",
+    ] {
+        assert!(fixed.contains(expected), "{expected:?} not in:\n{fixed}");
+    }
+
+    // Terraform: `orders_dlq` is taken in another file of the module.
+    let module = dir.path().join("module");
+    fs::create_dir(&module).unwrap();
+    let queue = "resource \"aws_sqs_queue\" \"orders\" {\n  name = \"orders\"\n}\n";
+    fs::write(module.join("main.tf"), queue).unwrap();
+    fs::write(module.join("other.tf"), "resource \"aws_sqs_queue\" \"orders_dlq\" {\n  name = \"x\"\n}\n").unwrap();
+    let diff = sqsguard_in(dir.path(), &["lint", "module", "--diff", "--unsafe-fixes", "--select", "SQS004"]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(!text.contains("+++ b/module/main.tf"), "a second aws_sqs_queue.orders_dlq:\n{text}");
+    // Without the other file the fix is offered.
+    fs::remove_file(module.join("other.tf")).unwrap();
+    let diff = sqsguard_in(dir.path(), &["lint", "module", "--diff", "--unsafe-fixes", "--select", "SQS004"]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(text.contains("+resource \"aws_sqs_queue\" \"orders_dlq\" {"), "{text}");
+}

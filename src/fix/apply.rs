@@ -32,7 +32,7 @@ pub fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> (String, usize) {
             applied += 1;
             continue;
         }
-        if fix.iter().any(|e| conflicts(&kept, e.span)) || disjoint(&fix).is_none() {
+        if !disjoint(&fix) || fix.iter().any(|e| conflicts(&kept, e.span)) {
             continue;
         }
         kept.extend(fix.into_iter().map(|e| ((e.span.start, e.span.end), e)));
@@ -67,10 +67,10 @@ fn conflicts(kept: &BTreeMap<(usize, usize), Edit>, span: Span) -> bool {
 }
 
 /// A fix's own edits must not overlap each other either.
-fn disjoint(fix: &[Edit]) -> Option<()> {
+fn disjoint(fix: &[Edit]) -> bool {
     let mut spans: Vec<Span> = fix.iter().map(|e| e.span).collect();
     spans.sort_by_key(|s| (s.start, s.end));
-    spans.windows(2).all(|w| w[0].end <= w[1].start && !(w[0] == w[1] && w[0].is_empty())).then_some(())
+    spans.windows(2).all(|w| w[0].end <= w[1].start && !(w[0] == w[1] && w[0].is_empty()))
 }
 
 /// The number a replacement writes (`180`, `"180"`), to keep the larger.

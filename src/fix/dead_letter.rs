@@ -17,6 +17,7 @@ use hcl_edit::structure::Body;
 
 use super::Edit;
 use super::locate::{block_end, flow_close, indent_of, props_key};
+use super::terraform::BlockTail;
 use crate::source::{Source, Span};
 use crate::syntax::{Entry, Kind, Node};
 
@@ -260,20 +261,8 @@ pub fn hcl(
         _ => None,
     };
     let span = block.span()?;
-    let close = span.end.checked_sub(1).filter(|&c| text.as_bytes().get(c) == Some(&b'}'))?;
-    let line_start = text[..close].rfind('\n').map(|i| i + 1)?;
-    if !text[line_start..close].chars().all(|c| c == ' ' || c == '\t') {
-        return None;
-    }
-    let header_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let outer = &text[header_start..span.start];
-    if !outer.chars().all(|c| c == ' ') {
-        return None;
-    }
-    let indent = format!("{outer}  ");
-    let nl = if text[..line_start].ends_with("\r\n") { "\r\n" } else { "\n" };
-    let before = text[..line_start].trim_end_matches(['\n', '\r']);
-    let blank = if before.ends_with('{') { "" } else { nl };
+    let tail = BlockTail::of(text, span.clone())?;
+    let BlockTail { at: line_start, outer, indent, nl, blank } = tail;
     let redrive = format!(
         "{blank}{indent}redrive_policy = jsonencode({{{nl}{indent}  deadLetterTargetArn = aws_sqs_queue.{new}.arn{nl}{indent}  maxReceiveCount     = {max_receive_count}{nl}{indent}}}){nl}"
     );

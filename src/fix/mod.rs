@@ -23,7 +23,7 @@ mod dead_letter;
 mod locate;
 mod terraform;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 
 pub use apply::{Written, unified_diff, write_fixed};
@@ -64,6 +64,8 @@ pub struct Plan {
 pub struct Fixer {
     trees: HashMap<PathBuf, Option<Node>>,
     bodies: HashMap<PathBuf, Option<hcl_edit::structure::Body>>,
+    /// Module folder -> the resources its files declare.
+    modules: HashMap<PathBuf, Option<HashSet<String>>>,
 }
 
 /// How a file is edited.
@@ -179,10 +181,18 @@ impl Fixer {
                 dead_letter::template(file, resources, queue, json, max_receive_count, retention_seconds)
             }
             Format::Hcl => {
-                let body = self.hcl(file)?;
                 let module = file.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+                // Read once per module, not once per queue: a module of
+                // many queues without a DLQ stays linear.
+                let declared =
+                    self.modules.entry(module.clone()).or_insert_with(|| declared_in_module(&module)).as_ref()?;
+                let body = self
+                    .bodies
+                    .entry(file.path.clone())
+                    .or_insert_with(|| crate::frontend::terraform::parse::parse_text(&file.text).ok())
+                    .as_ref()?;
                 dead_letter::hcl(file, body, at, max_receive_count, retention_seconds, |address| {
-                    declared_in_module(&module, file, address)
+                    declared.contains(address)
                 })
             }
             Format::TerraformJson => None,
@@ -193,8 +203,10 @@ impl Fixer {
         self.trees
             .entry(file.path.clone())
             .or_insert_with(|| {
-                // A file whose text was freed (a large plan) has nothing to edit.
-                if file.text.is_empty() {
+                // A plan is generated output, never edited: not even parsed
+                // into a tree (a plan can be megabytes), nor a file whose
+                // text was freed (a large plan).
+                if file.text.is_empty() || is_plan(&file.text) {
                     return None;
                 }
                 let tree = if file.text.trim_start().starts_with('{') {
@@ -266,29 +278,47 @@ fn with_suffix(file: &Source, span: Span, suffix: &str, add: bool) -> Option<Str
     (!renamed.is_empty() && renamed.len() <= 80).then_some(renamed)
 }
 
-/// Whether a resource `type.name` may already be declared in the module
-/// of `file` (its folder's `.tf` and `.tf.json` files). Conservative: a
-/// file that cannot be read, or that names it anywhere, counts.
-fn declared_in_module(module: &std::path::Path, file: &Source, address: &str) -> bool {
-    let Some((kind, name)) = address.split_once('.') else { return true };
-    let hcl = format!("\"{kind}\" \"{name}\"");
-    let json = format!("\"{name}\"");
-    if file.text.contains(&hcl) {
-        return true;
-    }
+/// `terraform show -json` output: it starts with its `format_version`.
+fn is_plan(text: &str) -> bool {
+    let head = text.trim_start();
+    let head = head.char_indices().nth(256).map_or(head, |(i, _)| &head[..i]);
+    head.starts_with('{') && head.contains("\"format_version\"")
+}
+
+/// The resources (`type.name`) declared in the module of folder `module`
+/// (its `.tf` and `.tf.json` files); `None` when a file of it cannot be
+/// read or parsed, so nothing can be known to be free.
+fn declared_in_module(module: &std::path::Path) -> Option<HashSet<String>> {
     let dir = if module.as_os_str().is_empty() { std::path::Path::new(".") } else { module };
-    let Ok(entries) = std::fs::read_dir(dir) else { return true };
-    entries.flatten().any(|e| {
-        let path = e.path();
-        let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if file_name.ends_with(".tf") {
-            std::fs::read_to_string(&path).map_or(true, |t| t.contains(&hcl))
-        } else if file_name.ends_with(".tf.json") {
-            std::fs::read_to_string(&path).map_or(true, |t| t.contains(&json))
-        } else {
-            false
+    let mut declared = HashSet::new();
+    for entry in std::fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.ends_with(".tf") {
+            let body = crate::frontend::terraform::parse::parse_text(&std::fs::read_to_string(&path).ok()?).ok()?;
+            for block in body.blocks().filter(|b| b.ident.as_str() == "resource" && b.labels.len() == 2) {
+                declared.insert(format!("{}.{}", block.labels[0].as_str(), block.labels[1].as_str()));
+            }
+        } else if name.ends_with(".tf.json") {
+            let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).ok()?).ok()?;
+            // `resource` is an object, or an array of objects, by type, then by name.
+            fn members(v: &serde_json::Value) -> Vec<(&String, &serde_json::Value)> {
+                match v {
+                    serde_json::Value::Object(m) => m.iter().collect(),
+                    serde_json::Value::Array(items) => {
+                        items.iter().filter_map(serde_json::Value::as_object).flat_map(|m| m.iter()).collect()
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            for (kind, names) in members(&doc["resource"]) {
+                for (resource, _) in members(names) {
+                    declared.insert(format!("{kind}.{resource}"));
+                }
+            }
         }
-    })
+    }
+    Some(declared)
 }
 
 fn file_of(origin: &Origin) -> Option<&PathBuf> {
@@ -365,6 +395,13 @@ fn key(remedy: &Remedy) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plans_are_known_without_being_parsed() {
+        assert!(is_plan("{\"format_version\":\"1.2\",\"terraform_version\":\"1.11.0\",\"planned_values\":{}}"));
+        assert!(!is_plan("{\"AWSTemplateFormatVersion\": \"2010-09-09\", \"Resources\": {}}"));
+        assert!(!is_plan("Resources:\n  format_version: x\n"));
+    }
 
     #[test]
     fn only_literal_names_are_renamed() {

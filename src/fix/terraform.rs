@@ -43,18 +43,7 @@ pub fn hcl(file: &Source, body: &Body, at: Span, remedy: &Remedy, value: &Scalar
         if span.start != at.start {
             return None;
         }
-        let close = span.end.checked_sub(1).filter(|&c| text.as_bytes().get(c) == Some(&b'}'))?;
-        let line_start = text[..close].rfind('\n').map(|i| i + 1)?;
-        // The closing brace alone on its line (not `resource "x" "y" {}`).
-        if !text[line_start..close].chars().all(|c| c == ' ' || c == '\t') {
-            return None;
-        }
-        let header_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-        let indent = format!("{}  ", &text[header_start..span.start]);
-        let nl = if text[..line_start].ends_with("\r\n") { "\r\n" } else { "\n" };
-        let before = text[..line_start].trim_end_matches(['\n', '\r']);
-        // A blank line first, unless the block is empty or one is there.
-        let blank = if before.ends_with('{') || text[..line_start].ends_with(&format!("{nl}{nl}")) { "" } else { nl };
+        let BlockTail { at: line_start, indent, nl, blank, .. } = BlockTail::of(text, span)?;
         let line = format!("{blank}{indent}{name} = {}{nl}", hcl_value(value));
         return Some((edit(Span::new(line_start, line_start), line), false));
     }
@@ -62,6 +51,42 @@ pub fn hcl(file: &Source, body: &Body, at: Span, remedy: &Remedy, value: &Scalar
     let replacement = literal_replacement(old, value)?;
     let inside = block.and_then(|b| b.span()).is_some_and(|s| s.start <= at.start && at.end <= s.end);
     Some((edit(at, replacement), !inside))
+}
+
+/// Where a new last line of an HCL block goes, and how it is written.
+pub struct BlockTail<'t> {
+    /// The start of the closing brace's line: the new line goes there.
+    pub at: usize,
+    /// The block header's indentation, and its body's (two more spaces).
+    pub outer: &'t str,
+    pub indent: String,
+    /// The file's line ending.
+    pub nl: &'static str,
+    /// A line ending to start with: a blank line before the new line,
+    /// unless the block is empty or ends with a blank line already.
+    pub blank: &'static str,
+}
+
+impl<'t> BlockTail<'t> {
+    /// The tail of the block spanning `span` in `text`, when its closing
+    /// brace stands alone on its line (not `resource "x" "y" {}`) and its
+    /// header is indented with spaces only.
+    pub fn of(text: &'t str, span: std::ops::Range<usize>) -> Option<Self> {
+        let close = span.end.checked_sub(1).filter(|&c| text.as_bytes().get(c) == Some(&b'}'))?;
+        let at = text[..close].rfind('\n').map(|i| i + 1)?;
+        if !text[at..close].chars().all(|c| c == ' ' || c == '\t') {
+            return None;
+        }
+        let header_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+        let outer = &text[header_start..span.start];
+        if !outer.chars().all(|c| c == ' ') {
+            return None;
+        }
+        let nl = if text[..at].ends_with("\r\n") { "\r\n" } else { "\n" };
+        let before = text[..at].trim_end_matches(['\n', '\r']);
+        let blank = if before.ends_with('{') || text[..at].ends_with(&format!("{nl}{nl}")) { "" } else { nl };
+        Some(BlockTail { at, outer, indent: format!("{outer}  "), nl, blank })
+    }
 }
 
 /// `value` written where the literal `old` is, in its style; `None` when
