@@ -304,18 +304,24 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
     if args.diff {
         return show_fixes(&args, &config, baseline.as_ref());
     }
-    if args.fix {
-        apply_fixes(&args, &config, baseline.as_ref());
-    }
-    let mut outcome = lint::lint_paths(&args.paths, &config);
-    if let Some(path) = &args.write_baseline {
-        let n = crate::baseline::write(path, &outcome)?;
-        eprintln!("sqsguard: recorded {n} finding(s) in {}", path.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(baseline) = baseline {
-        outcome.baselined = Some(baseline.apply(&mut outcome));
-    }
+    // After --fix, its last lint is what remains (baseline applied), unless
+    // that lint was followed by a write.
+    let remaining = if args.fix { apply_fixes(&args, &config, baseline.as_ref()) } else { None };
+    let outcome = match remaining {
+        Some(outcome) => outcome,
+        None => {
+            let mut outcome = lint::lint_paths(&args.paths, &config);
+            if let Some(path) = &args.write_baseline {
+                let n = crate::baseline::write(path, &outcome)?;
+                eprintln!("sqsguard: recorded {n} finding(s) in {}", path.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            if let Some(baseline) = baseline {
+                outcome.baselined = Some(baseline.apply(&mut outcome));
+            }
+            outcome
+        }
+    };
     print_with(|out| report::write(args.format.reporter(args.unsafe_fixes), &outcome, out))?;
     let status = exit_status(args.fail_on, &outcome);
     // A large run's findings and model are freed by the exit, not one by one.
@@ -360,18 +366,22 @@ const FIX_PASSES: usize = 8;
 /// `--fix`: apply the fixes file by file, atomically, and lint again until
 /// nothing more is fixable. A file that cannot be written, or changed on
 /// disk meanwhile, is left alone with one line on standard error; the
-/// other files are still fixed. The caller then reports what remains.
-fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) {
+/// other files are still fixed. Returns the last lint when nothing was
+/// written after it (what remains, without linting once more), else
+/// `None` and the caller lints again.
+fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Option<Outcome> {
     let mut left_alone: std::collections::BTreeSet<PathBuf> = std::collections::BTreeSet::new();
     let (mut fixes, mut files) = (0, std::collections::BTreeSet::new());
     // Only files under the paths named are written: not a module followed
     // out of them, not a file reached through a symlinked folder.
     let roots: Vec<PathBuf> = args.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    let mut settled = None;
     for _ in 0..FIX_PASSES {
         let outcome = actionable(args, config, baseline);
         let mut plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
         plan.files.retain(|path, _| !left_alone.contains(path));
         if plan.files.is_empty() {
+            settled = Some(outcome);
             break;
         }
         fixes += plan.fixed;
@@ -400,6 +410,7 @@ fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseli
         }
     }
     eprintln!("sqsguard: fixed {fixes} finding(s) in {} file(s)", files.len());
+    settled
 }
 
 /// Whether `path` is, or is inside, one of `roots` (canonical paths).
