@@ -67,7 +67,9 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
     match found.value.get("Properties") {
         Some(props) => {
             let Kind::Map(entries) = &props.kind else { return None };
-            let last = entries.last()?;
+            let Some(last) = entries.last() else {
+                return insert_first(file, props, &format!("{}: {value}", quoted_key(remedy, json)), json);
+            };
             if json {
                 let indent = indent_of(text, entries.first()?.key_span.start)?;
                 return edit(last.value.span.end, format!(",{nl}{indent}\"{}\": {value}", key(remedy)));
@@ -107,6 +109,23 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
             edit(at, format!("{first}{indent}Properties:{nl}{inner}{}: {value}{nl}", key(remedy)))
         }
     }
+}
+
+/// The key of `remedy`'s field as the file writes keys.
+fn quoted_key(remedy: &Remedy, json: bool) -> String {
+    if json { format!("\"{}\"", key(remedy)) } else { key(remedy).to_string() }
+}
+
+/// `member` into the empty mapping `props` (`Properties: {}`), on its
+/// line: `{"Key": value}`, `{Key: value}`.
+fn insert_first(file: &Source, props: &Node, member: &str, json: bool) -> Option<Edit> {
+    let text = &file.text;
+    let open = props.span.start + text.get(props.span.start..)?.find('{')?;
+    let close = if json { props.span.end.checked_sub(1)? } else { flow_close(text, props)? };
+    if text.get(close..close + 1) != Some("}") || !text.get(open + 1..close)?.trim().is_empty() {
+        return None;
+    }
+    Some(Edit { file: file.clone(), span: Span::new(open, close + 1), replacement: format!("{{{member}}}") })
 }
 
 /// Where the closing bracket of the flow collection `node` is. The

@@ -123,13 +123,17 @@ impl Fixer {
                     let found = found.filter(|f| f.key_span == *span)?;
                     (locate::insert_member(file, &found.value, Dialect::Terraform.name(remedy.field), value)?, false)
                 } else {
-                    let node = locate::node_at(tree, *span)?;
                     let inside =
                         found.is_some_and(|f| f.value.span.start <= span.start && span.end <= f.value.span.end);
-                    (
-                        Edit { file: file.clone(), span: node.span, replacement: render(file, node, value, true)? },
-                        !inside,
-                    )
+                    let edit = match locate::node_at(tree, *span) {
+                        Some(node) => {
+                            Edit { file: file.clone(), span: node.span, replacement: render(file, node, value, true)? }
+                        }
+                        // A literal of the expression inside a `"${...}"`
+                        // string (`maxReceiveCount = 1` in a jsonencode).
+                        None => in_template(file, *span, value)?,
+                    };
+                    (edit, !inside)
                 }
             }
             Format::Template => {
@@ -324,7 +328,7 @@ fn declared_in_module(module: &std::path::Path) -> Option<HashSet<String>> {
 fn file_of(origin: &Origin) -> Option<&PathBuf> {
     match origin {
         Origin::File { file, .. } => Some(&file.path),
-        Origin::Live { .. } => None,
+        Origin::Live(_) => None,
     }
 }
 
@@ -388,6 +392,19 @@ fn is_plain_yaml(s: &str) -> bool {
 }
 
 /// The field's key as the file writes it.
+/// The edit of a number or bool literal at `span` inside a string of a
+/// `*.tf.json` file: the front-end located it there only where the
+/// string's text is the expression's, without escapes.
+fn in_template(file: &Source, span: Span, value: &Scalar) -> Option<Edit> {
+    let text = file.text.get(span.start..span.end)?;
+    let replacement = match value {
+        Scalar::Int(n) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'-') => n.to_string(),
+        Scalar::Bool(b) if text == "true" || text == "false" => b.to_string(),
+        _ => return None,
+    };
+    Some(Edit { file: file.clone(), span, replacement })
+}
+
 fn key(remedy: &Remedy) -> &'static str {
     Dialect::CloudFormation.name(remedy.field)
 }
