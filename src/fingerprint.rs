@@ -28,7 +28,7 @@ impl Identity {
     pub fn of(f: &Finding) -> Self {
         let file = match &f.origin {
             Origin::File { file, .. } => relative_to_cwd(&file.path),
-            Origin::Live { .. } => String::new(),
+            Origin::Live(_) => String::new(),
         };
         Identity { rule: f.code.to_string(), file, resource: f.resource.clone(), subject: subject(&f.message) }
     }

@@ -60,6 +60,6 @@ impl Outcome {
 fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, &str) {
     match &f.origin {
         Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code, &f.message),
-        Origin::Live { id, .. } => (Cow::Borrowed(id.as_str()), 0, f.code, &f.message),
+        Origin::Live(live) => (Cow::Borrowed(live.id.as_str()), 0, f.code, &f.message),
     }
 }

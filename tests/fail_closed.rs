@@ -120,6 +120,64 @@ fn a_truncated_plan_is_an_sqs000_where_it_ends() {
     assert!(f["message"].as_str().unwrap().contains("EOF"), "{f}");
 }
 
+/// `plan` with a member of 11 MB added at its end: past a template's
+/// limit, so read in two passes from disk, with every offset before the
+/// padding where it was.
+fn padded(plan: &str) -> String {
+    let end = plan.trim_end().len() - 1;
+    assert_eq!(&plan[end..end + 1], "}");
+    format!("{},\n  \"padding\": \"{}\"\n}}\n", plan[..end].trim_end(), "é".repeat(5_500_000))
+}
+
+#[test]
+fn a_plan_too_large_to_hold_gives_the_findings_of_the_same_plan_held_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let plans = ["root_bad", "nested_modules", "count_for_each", "sns_dead_letter", "root_good"];
+    let mut compared = 0;
+    for name in plans {
+        let plan =
+            fs::read_to_string(common::root().join(format!("tests/fixtures/terraform/plan/{name}/plan.json"))).unwrap();
+        for (file, text) in [("small", plan.clone()), ("large", padded(&plan))] {
+            fs::create_dir_all(dir.path().join(file)).unwrap();
+            fs::write(dir.path().join(file).join(format!("{name}.json")), text).unwrap();
+        }
+        assert!(fs::metadata(dir.path().join(format!("large/{name}.json"))).unwrap().len() > 10 * 1024 * 1024);
+        let (small_code, small) = json_in(dir.path(), &[&format!("small/{name}.json")]);
+        let (large_code, large) = json_in(dir.path(), &[&format!("large/{name}.json")]);
+        assert_eq!(small_code, large_code, "{name}");
+        // The same rules, resources, lines and columns; only the folder differs.
+        let same = |doc: &Value| {
+            let mut findings = doc["findings"].clone();
+            for f in findings.as_array_mut().unwrap() {
+                f["file"] = f["file"].as_str().unwrap().split_once('/').unwrap().1.into();
+                f.as_object_mut().unwrap().remove("fingerprint");
+                f.as_object_mut().unwrap().remove("edits");
+            }
+            findings
+        };
+        assert_eq!(same(&small), same(&large), "{name}");
+        compared += small["findings"].as_array().unwrap().len();
+    }
+    assert!(compared > 10, "the fixtures have findings to compare");
+}
+
+#[test]
+fn a_large_plan_cut_short_is_an_sqs000_where_it_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = padded(&plan_fixture());
+    let cut = &plan[..plan.len() - 1_000_000];
+    fs::write(dir.path().join("plan.json"), cut).unwrap();
+    let (code, doc) = json_in(dir.path(), &["plan.json"]);
+    assert_eq!(code, Some(1));
+    let f = &doc["findings"][0];
+    assert_eq!(f["rule"], "SQS000", "{f}");
+    assert_eq!(f["line"].as_u64(), Some(cut.lines().count() as u64), "{f}");
+    // Columns count characters: the padding's are two bytes each.
+    let last = cut.lines().last().unwrap();
+    assert_eq!(f["column"].as_u64(), Some(last.chars().count() as u64 + 1), "{f}");
+    assert!(f["message"].as_str().unwrap().contains("EOF"), "{f}");
+}
+
 #[test]
 fn a_plan_of_an_unknown_format_version_is_noted_and_linted() {
     let dir = tempfile::tempdir().unwrap();

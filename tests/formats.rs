@@ -443,11 +443,7 @@ fn live_outcome() -> Outcome {
             severity: rule.severity,
             resource: resource.to_string(),
             related: Vec::new(),
-            origin: Origin::Live {
-                id: resource.to_string(),
-                account: account.map(str::to_string),
-                region: Some("eu-west-1".into()),
-            },
+            origin: Origin::live(resource, account.map(str::to_string), Some("eu-west-1".into())),
             message: format!("{resource} is wrong, 100%: really"),
             fix: "fix it".into(),
             remedy: None,
@@ -459,7 +455,7 @@ fn live_outcome() -> Outcome {
             live("SQS005", "6b1c2f0e-2a4d-4a8e-9f1b-0c2d3e4f5a6b", None),
         ],
         notes: vec![Note {
-            origin: Origin::Live { id: "eu-west-1".into(), account: None, region: Some("eu-west-1".into()) },
+            origin: Origin::live("eu-west-1", None, Some("eu-west-1".into())),
             message: "ListEventSourceMappings was denied".into(),
         }],
         api_calls: Some(7),

@@ -7,11 +7,11 @@
 use sqsguard::model::{Attr, LiveQueue, Model, Origin, Queue, Redrive, Target};
 
 fn origin(name: &str) -> Origin {
-    Origin::Live {
-        id: format!("https://sqs.eu-west-1.amazonaws.com/123456789012/{name}"),
-        account: Some("123456789012".into()),
-        region: Some("eu-west-1".into()),
-    }
+    Origin::live(
+        format!("https://sqs.eu-west-1.amazonaws.com/123456789012/{name}"),
+        Some("123456789012".into()),
+        Some("eu-west-1".into()),
+    )
 }
 
 fn queue(name: &str, live: LiveQueue) -> Queue {

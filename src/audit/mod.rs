@@ -81,7 +81,7 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
         outcome.skipped += read.skipped.len();
         for (what, why) in &read.skipped {
             outcome.notes.push(Note {
-                origin: Origin::Live { id: what.clone(), account: None, region: Some(region.clone()) },
+                origin: Origin::live(what.clone(), None, Some(region.clone())),
                 message: format!("skipped {what}: {why}"),
             });
         }

@@ -151,7 +151,7 @@ pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Sup
 fn key(s: &Resolved, code: &str) -> Key {
     match &s.origin {
         Origin::File { file, span } => (file.path.clone(), span.start, code.to_string()),
-        Origin::Live { id, .. } => (PathBuf::from(id), 0, code.to_string()),
+        Origin::Live(live) => (PathBuf::from(&live.id), 0, code.to_string()),
     }
 }
 

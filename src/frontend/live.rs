@@ -66,11 +66,7 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
     for q in &read.queues {
         linker.add_queue(&q.url, Some(&Text::lit(queue_name(&q.url))));
     }
-    let live = |id: &str, account: Option<String>| Origin::Live {
-        id: id.to_string(),
-        account,
-        region: Some(region.to_string()),
-    };
+    let live = |id: &str, account: Option<String>| Origin::live(id, account, Some(region.to_string()));
     let arn = |text: &str| R::new(RV::Str(Text::lit(text)), Default::default());
     for q in &read.queues {
         let origin = live(&q.url, account_of(&q.url));

@@ -97,7 +97,7 @@ pub fn document(file: &Source) -> Document {
         }
     }
     // What is not a plan is a template: past its limit, not parsed.
-    let size = file.text.len() as u64;
+    let size = file.size() as u64;
     if size > crate::source::MAX_TEMPLATE_BYTES {
         let message = crate::source::too_large(size);
         return Document::Unparsable(syntax::ParseError { message, span: Span::new(0, 0) });

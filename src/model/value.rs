@@ -19,9 +19,24 @@ use crate::source::{Location, Source, Span};
 pub enum Origin {
     /// A span in a file that was read.
     File { file: Source, span: Span },
-    /// A live AWS resource (queue URL, mapping UUID, ARN) in an account and
-    /// Region.
-    Live { id: String, account: Option<String>, region: Option<String> },
+    /// A live AWS resource (boxed: most origins are spans, and a model
+    /// holds one at every value).
+    Live(Box<Live>),
+}
+
+/// A live AWS resource (queue URL, mapping UUID, ARN) in an account and
+/// Region.
+#[derive(Clone, Debug)]
+pub struct Live {
+    pub id: String,
+    pub account: Option<String>,
+    pub region: Option<String>,
+}
+
+impl Origin {
+    pub fn live(id: impl Into<String>, account: Option<String>, region: Option<String>) -> Self {
+        Origin::Live(Box::new(Live { id: id.into(), account, region }))
+    }
 }
 
 impl Origin {
@@ -38,7 +53,7 @@ impl Origin {
     pub fn location(&self) -> Option<Location> {
         match self {
             Origin::File { file, span } => Some(file.location(*span)),
-            Origin::Live { .. } => None,
+            Origin::Live(_) => None,
         }
     }
 }

@@ -42,7 +42,7 @@ fn finding_command(f: &Finding) -> String {
     props.push(("title", format!("{} {}", f.code, f.name)));
     // A live finding has no file: name the queue (or mapping) in the text.
     let message = match &f.origin {
-        Origin::Live { .. } => format!("{}: {}\nfix: {}", f.resource, f.message, f.fix),
+        Origin::Live(_) => format!("{}: {}\nfix: {}", f.resource, f.message, f.fix),
         Origin::File { .. } => format!("{}\nfix: {}", f.message, f.fix),
     };
     command(name, &props, &message)
@@ -126,11 +126,11 @@ mod tests {
     #[test]
     fn a_live_finding_has_no_file_and_names_its_resource() {
         let f = Finding {
-            origin: Origin::Live {
-                id: "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq".into(),
-                account: Some("123456789012".into()),
-                region: Some("eu-west-1".into()),
-            },
+            origin: Origin::live(
+                "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq",
+                Some("123456789012".into()),
+                Some("eu-west-1".into()),
+            ),
             resource: "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq".into(),
             related: Vec::new(),
             code: "SQS101",

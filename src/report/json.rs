@@ -99,7 +99,7 @@ fn edit(e: &Edit) -> JsonEdit {
 fn shape(f: &Finding) -> JsonFinding<'_> {
     let loc = location(f);
     let (account, region) = match &f.origin {
-        crate::model::Origin::Live { account, region, .. } => (account.as_deref(), region.as_deref()),
+        crate::model::Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
         crate::model::Origin::File { .. } => (None, None),
     };
     JsonFinding {

@@ -72,8 +72,8 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
 fn suite_of(origin: &Origin) -> Suite {
     match origin {
         Origin::File { file, .. } => Suite::File(file.display_path()),
-        Origin::Live { account, region, .. } => {
-            let scope: Vec<&str> = [account, region].into_iter().flatten().map(String::as_str).collect();
+        Origin::Live(live) => {
+            let scope: Vec<&str> = [&live.account, &live.region].into_iter().flatten().map(String::as_str).collect();
             Suite::Live(if scope.is_empty() { "live".to_string() } else { format!("live {}", scope.join("/")) })
         }
     }
@@ -82,7 +82,7 @@ fn suite_of(origin: &Origin) -> Suite {
 fn test_case(f: &Finding) -> TestCase {
     let place = match (&f.origin, location(f)) {
         (_, Some(l)) => format!("{}:{}:{}", l.file, l.line, l.column),
-        (Origin::Live { id, .. }, None) => id.clone(),
+        (Origin::Live(live), None) => live.id.clone(),
         (Origin::File { .. }, None) => String::new(),
     };
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);

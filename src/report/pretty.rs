@@ -130,10 +130,10 @@ impl<'a> Report<'a> {
                 let label = LabeledSpan::new(text, span.start, len);
                 (Some(source), Some(label))
             }
-            Origin::Live { .. } => (None, None),
+            Origin::Live(_) => (None, None),
         };
         let title = match &finding.origin {
-            Origin::Live { id, .. } => format!("{} ({id})", finding.message),
+            Origin::Live(live) => format!("{} ({})", finding.message, live.id),
             Origin::File { file, span } if file.is_detached() => {
                 let l = file.location(*span);
                 format!("{} ({}:{}:{})", finding.message, l.file, l.line, l.column)

@@ -296,10 +296,10 @@ fn result(f: &Finding, fixer: &mut Fixer) -> SarifResult {
                 kind: "resource",
             }],
         },
-        Origin::Live { id, account, region } => {
-            properties.extend(account.clone().map(|a| ("account", a)));
-            properties.extend(region.clone().map(|r| ("region", r)));
-            let resource = if f.resource.is_empty() { id } else { &f.resource };
+        Origin::Live(live) => {
+            properties.extend(live.account.clone().map(|a| ("account", a)));
+            properties.extend(live.region.clone().map(|r| ("region", r)));
+            let resource = if f.resource.is_empty() { &live.id } else { &f.resource };
             Location {
                 physical_location: None,
                 logical_locations: vec![LogicalLocation {

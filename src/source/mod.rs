@@ -58,7 +58,6 @@ pub struct Location {
 
 /// One file's text, shared cheaply between the model, the rules and the
 /// reporters.
-#[derive(Debug)]
 pub struct SourceFile {
     /// The path as the user gave it (or as found under a folder they gave).
     pub path: PathBuf,
@@ -74,6 +73,14 @@ pub struct SourceFile {
 }
 
 pub type Source = Arc<SourceFile>;
+
+/// The path and size: a model's debug print names its files without
+/// repeating their text at every value.
+impl std::fmt::Debug for SourceFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SourceFile").field("path", &self.path).field("len", &self.len).finish()
+    }
+}
 
 /// A path as printed in findings: forward slashes, as given.
 pub fn display_path(path: &Path) -> String {
@@ -107,6 +114,18 @@ impl SourceFile {
             wide: file.wide.clone(),
             len: file.len,
         })
+    }
+
+    /// A file of `len` bytes not read into memory (a plan, which its
+    /// front-end reads itself), with the `head` that was read to tell what
+    /// it is. It locates nothing until read.
+    pub fn unread(path: impl Into<PathBuf>, head: String, len: usize) -> Source {
+        Arc::new(SourceFile { path: path.into(), text: head, line_starts: vec![0], wide: Vec::new(), len })
+    }
+
+    /// The file's size in bytes, whether or not its text is held.
+    pub fn size(&self) -> usize {
+        self.len
     }
 
     /// True when the text is gone (see [`SourceFile::detached`]).

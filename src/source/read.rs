@@ -2,7 +2,7 @@
 //! that cannot be read looks like infrastructure (worth an SQS000) or not
 //! (skipped: a Helm template, a binary that happens to end in `.json`).
 
-use std::io::{Read as _, Seek as _};
+use std::io::Read as _;
 use std::path::Path;
 
 use super::{Source, SourceFile, Span};
@@ -62,6 +62,10 @@ pub fn read(path: &Path) -> Result<Source, Unreadable> {
     };
     let bytes = match read_limited(path, limit_for(path)) {
         Ok(Contents::All(bytes)) => bytes,
+        Ok(Contents::Unread { size, head }) => {
+            let size = usize::try_from(size).unwrap_or(usize::MAX);
+            return Ok(SourceFile::unread(path.to_path_buf(), String::from_utf8_lossy(&head).into_owned(), size));
+        }
         Ok(Contents::TooLarge { size, head }) => {
             return Err(Unreadable {
                 too_large: true,
@@ -86,7 +90,15 @@ pub fn read(path: &Path) -> Result<Source, Unreadable> {
 
 enum Contents {
     All(Vec<u8>),
-    TooLarge { size: u64, head: Vec<u8> },
+    /// Larger than a template and marked as a plan at its start.
+    Unread {
+        size: u64,
+        head: Vec<u8>,
+    },
+    TooLarge {
+        size: u64,
+        head: Vec<u8>,
+    },
 }
 
 /// Read a file unless it is over `limit` (then only its head, to tell
@@ -106,7 +118,8 @@ fn read_limited(path: &Path, limit: u64) -> Result<Contents, String> {
         if meta.len() > limit || !head.windows(PLAN_MARK.len()).any(|w| w == PLAN_MARK) {
             return Ok(Contents::TooLarge { size: meta.len(), head });
         }
-        f.seek(std::io::SeekFrom::Start(0)).map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+        // A plan this large is streamed by its front-end, never held whole.
+        return Ok(Contents::Unread { size: meta.len(), head });
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     f.by_ref()

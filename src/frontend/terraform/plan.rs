@@ -10,11 +10,22 @@
 //! into the plan file.
 //!
 //! Plans of real estates run to hundreds of megabytes, so the document is
-//! never built as a tree: serde reads it once into the few structures
-//! below, borrowing every value it does not need to understand yet as raw
-//! text of the file (which also gives its byte offset), and only the
-//! values of the resources the rules read are parsed, one resource at a
-//! time, keeping only the attributes the readers look at.
+//! never built as a tree, and a large one is never held beside its model.
+//! It is read in two passes:
+//! 1. serde reads the whole text once into the few structures below,
+//!    borrowing every value it does not need to understand yet as raw text
+//!    (which also gives its byte offset). What this pass keeps is an
+//!    [`Index`]: the SQS and Lambda resources with the byte ranges of their
+//!    values, their names, and what is only known after apply. A plan
+//!    larger than a template's limit is read from disk here, and its text
+//!    freed when the pass ends.
+//! 2. The `configuration` and then the resources' values, a chunk at a
+//!    time, are taken again by their byte ranges (re-read from disk for a
+//!    large plan), and each resource is read into the model, keeping only
+//!    the attributes the readers look at.
+//!
+//! So memory grows with the SQS and Lambda part of a plan, not with the
+//! file (`benches/plan.sh`).
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -176,80 +187,306 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
 }
 
 fn entries(raw: &RawValue) -> Vec<(Cow<'_, str>, &RawValue)> {
-    serde_json::from_str::<Entries<'_>>(raw.get()).map(|e| e.0).unwrap_or_default()
+    entries_of(raw.get())
+}
+
+/// The members of the object written in `text` (none when it is not one).
+fn entries_of(text: &str) -> Vec<(Cow<'_, str>, &RawValue)> {
+    serde_json::from_str::<Entries<'_>>(text).map(|e| e.0).unwrap_or_default()
 }
 
 /// The plan in `file`: `None` when it is not a plan document, `Some(Err)`
-/// when it is one that cannot be read (truncated, say).
+/// when it is one that cannot be read (truncated, say). A plan too large
+/// to hold beside its model ([`SourceFile::unread`]) is read from its path.
 pub fn load(file: &Source) -> Option<Result<Loaded, Broken>> {
+    if file.is_detached() {
+        return load_unread(file);
+    }
     let text = file.text.as_str();
-    // Cheap: a plan is a JSON object with these two keys.
-    if !text.trim_start().starts_with('{')
-        || !text.contains("\"format_version\"")
-        || !text.contains("\"planned_values\"")
-    {
+    if !looks_like_plan(text) {
         return None;
     }
-    let doc: Doc<'_> = match serde_json::from_str(text) {
-        Ok(doc) => doc,
+    let index = match Index::read(text, file) {
+        Ok(index) => index?,
+        Err(broken) => return Some(Err(broken)),
+    };
+    Some(index.loaded(file, |span: Span| Ok(Cow::Borrowed(text.get(span.start..span.end).unwrap_or_default()))))
+}
+
+/// Cheap: a plan is a JSON object with these two keys.
+fn looks_like_plan(text: &str) -> bool {
+    text.trim_start().starts_with('{') && text.contains("\"format_version\"") && text.contains("\"planned_values\"")
+}
+
+/// A plan read from disk: whole for the first pass, then by ranges.
+fn load_unread(file: &Source) -> Option<Result<Loaded, Broken>> {
+    let broken = |file: &Source, at: usize, message: String| {
+        Some(Err(Broken { file: file.clone(), span: Span::new(at, at), message }))
+    };
+    let path = &file.path;
+    let (bytes, stamp) = match std::fs::read(path).and_then(|bytes| Ok((bytes, Stamp::of(path)?))) {
+        Ok(read) => read,
+        Err(e) => return broken(file, 0, format!("cannot read file: {e}")),
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
         Err(e) => {
-            let at = match e.classify() {
-                // Where the text ends, not on the last character read.
-                serde_json::error::Category::Eof => text.len(),
-                // serde_json counts the column in bytes.
-                _ => {
-                    file.line_offset(e.line().saturating_sub(1)).map_or(0, |start| start + e.column().saturating_sub(1))
-                }
-            };
-            let mut at = at.min(text.len());
-            while !text.is_char_boundary(at) {
-                at -= 1;
-            }
-            let message = match e.classify() {
-                serde_json::error::Category::Data => {
-                    format!("not a Terraform plan as `terraform show -json` writes it: {e}")
-                }
-                _ => format!("JSON syntax error: {e}"),
-            };
-            return Some(Err(Broken { file: file.clone(), span: Span::new(at, at), message }));
+            let bad = e.utf8_error().valid_up_to();
+            let message =
+                format!("file is not valid UTF-8 (byte 0x{:02x})", e.as_bytes().get(bad).copied().unwrap_or(0));
+            let lossy = SourceFile::new(path.clone(), String::from_utf8_lossy(e.as_bytes()).into_owned());
+            return broken(&SourceFile::detached(&lossy), bad, message);
         }
     };
-    let version = doc.format_version.as_deref()?;
-    let root = doc.planned_values.as_ref().and_then(|p| p.root_module.as_ref())?;
-    // Findings locate into a plan too large to keep in memory without its
-    // text, which is freed once the plan is read.
-    let located = if file.text.len() as u64 > crate::source::MAX_TEMPLATE_BYTES {
-        SourceFile::detached(file)
-    } else {
-        file.clone()
+    if !looks_like_plan(&text) {
+        return None;
+    }
+    let full = SourceFile::new(path.clone(), text);
+    let located = SourceFile::detached(&full);
+    let index = match Index::read(&full.text, &full) {
+        Ok(index) => index?,
+        Err(b) => return broken(&located, b.span.start, b.message),
     };
-    let mut notes = Vec::new();
-    if !version.starts_with(FORMAT_MAJOR) {
-        notes.push(Note {
-            origin: Origin::file(&located, Span::new(0, 0)),
-            message: format!(
-                "plan format_version {version} is newer than the 1.x sqsguard knows; it was read as far as it could be"
-            ),
-        });
+    drop(full);
+    Some(index.loaded(&located, |span: Span| stamp.read(path, span).map(Cow::Owned)))
+}
+
+/// What tells that a file changed between the two passes.
+#[derive(PartialEq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Stamp {
+    fn of(path: &std::path::Path) -> std::io::Result<Stamp> {
+        let meta = std::fs::metadata(path)?;
+        Ok(Stamp { len: meta.len(), modified: meta.modified().ok() })
     }
-    let mut modules = HashMap::new();
-    if let Some(root) = doc.configuration.as_ref().and_then(|c| c.root_module) {
-        read_modules(root, Vec::new(), &mut modules);
+
+    /// The bytes of `span`, unless the file changed since it was stamped.
+    fn read(&self, path: &std::path::Path, span: Span) -> Result<String, String> {
+        use std::io::{Read as _, Seek as _};
+        let changed = || "the file changed while it was read; lint it again".to_string();
+        let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read file: {e}"))?;
+        if Stamp::of(path).ok().as_ref() != Some(self) {
+            return Err(changed());
+        }
+        let mut bytes = vec![0; span.len()];
+        f.seek(std::io::SeekFrom::Start(span.start as u64))
+            .and_then(|_| f.read_exact(&mut bytes))
+            .map_err(|e| format!("cannot read file: {e}"))?;
+        String::from_utf8(bytes).map_err(|_| changed())
     }
-    let plan = Plan {
-        file,
-        located: &located,
-        unknown: doc
+}
+
+fn syntax_message(e: &serde_json::Error) -> String {
+    match e.classify() {
+        serde_json::error::Category::Data => {
+            format!("not a Terraform plan as `terraform show -json` writes it: {e}")
+        }
+        _ => format!("JSON syntax error: {e}"),
+    }
+}
+
+/// What the first pass keeps of a plan: enough to read each resource on
+/// its own in the second.
+struct Index {
+    version: String,
+    /// The resources the readers use, in the plan's order.
+    planned: Vec<Instance>,
+    /// Queue and function names, so that references link.
+    linker: Linker,
+    /// The attributes of each resource known only after apply.
+    unknown: HashMap<String, Vec<&'static str>>,
+    /// `configuration.root_module`.
+    configuration: Option<Span>,
+}
+
+/// A resource read in the second pass: into the model, or (a redrive
+/// policy declared apart from its queue) once every queue is in it.
+// Held a chunk at a time, moved once: boxing would allocate per resource.
+#[allow(clippy::large_enum_variant)]
+enum Read {
+    Parts(Parts),
+    Later(Resource),
+}
+
+/// A resource instance of the plan, its values left in the file.
+struct Instance {
+    address: String,
+    /// The address string: where findings about the resource point.
+    header: Span,
+    kind: String,
+    values: Option<Span>,
+}
+
+impl Index {
+    /// The first pass over the whole `text` of `file`: `Ok(None)` when it
+    /// is not a plan document after all.
+    fn read(text: &str, file: &Source) -> Result<Option<Index>, Broken> {
+        let doc: Doc<'_> = match serde_json::from_str(text) {
+            Ok(doc) => doc,
+            Err(e) => {
+                let at = match e.classify() {
+                    // Where the text ends, not on the last character read.
+                    serde_json::error::Category::Eof => text.len(),
+                    // serde_json counts the column in bytes.
+                    _ => file
+                        .line_offset(e.line().saturating_sub(1))
+                        .map_or(0, |start| start + e.column().saturating_sub(1)),
+                };
+                let mut at = at.min(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                return Err(Broken { file: file.clone(), span: Span::new(at, at), message: syntax_message(&e) });
+            }
+        };
+        let Some(version) = doc.format_version.clone() else { return Ok(None) };
+        let Some(root) = doc.planned_values.as_ref().and_then(|p| p.root_module.as_ref()) else { return Ok(None) };
+        let after_unknown: HashMap<&str, &RawValue> = doc
             .resource_changes
             .iter()
             .filter_map(|c| Some((c.address.as_ref(), c.change.as_ref()?.after_unknown?)))
-            .collect(),
-        modules,
-    };
-    let mut planned = Vec::new();
-    collect(root, &mut planned, 0);
-    let model = plan.model(&planned);
-    Some(Ok(Loaded { model, notes, files: vec![file.path.clone()], ..Loaded::default() }))
+            .collect();
+        let configuration = doc.configuration.as_ref().and_then(|c| c.root_module);
+        let mut all = Vec::new();
+        collect(root, &mut all, 0);
+        // Another resource matters for a dead-letter target it holds: in its
+        // values, or among what is only known after apply (an SNS
+        // subscription's redrive policy naming a queue's ARN, say).
+        let holds = |raw: &RawValue| DEAD_LETTER_MARKERS.iter().any(|m| raw.get().contains(m));
+        let mut planned = Vec::new();
+        let mut unknown = HashMap::new();
+        for r in all {
+            let Ok(address) = serde_json::from_str::<String>(r.address.get()) else { continue };
+            let after = after_unknown.get(address.as_str()).copied();
+            if !(READ_TYPES.contains(&r.kind.as_ref()) || r.values.is_some_and(holds) || after.is_some_and(holds)) {
+                continue;
+            }
+            // Only what the readers look at: a plan lists most attributes
+            // of a new resource as unknown.
+            let read = resources::arguments(&r.kind);
+            let entries = after.map(entries).unwrap_or_default();
+            let later: Vec<&'static str> = entries
+                .iter()
+                .filter(|(_, v)| v.get() == "true")
+                .filter_map(|(k, _)| read.iter().find(|a| **a == k.as_ref()).copied())
+                .collect();
+            if !later.is_empty() {
+                unknown.insert(address.clone(), later);
+            }
+            planned.push((address, r));
+        }
+        // The configuration says what a name unknown until apply is made
+        // of; it is indexed here only when some name is.
+        let mut modules = HashMap::new();
+        let unknown_name = |(address, r): &(String, &PlannedResource<'_>)| {
+            resources::name_argument(&r.kind).is_some_and(|key| unknown.get(address).is_some_and(|u| u.contains(&key)))
+        };
+        if let Some(root) = configuration
+            && planned.iter().any(unknown_name)
+        {
+            read_modules(root, Vec::new(), &mut modules);
+        }
+        let plan = Plan { texts: vec![(text, 0)], located: file, unknown: &unknown, modules: &modules };
+        let mut linker = Linker::new(Dialect::Terraform.name(Field::QueueName));
+        // Every alias after every function, as `resources::link` does.
+        for alias in [false, true] {
+            for (address, r) in planned.iter().filter(|(_, r)| (r.kind == "aws_lambda_alias") == alias) {
+                let Some(key) = resources::name_argument(&r.kind) else { continue };
+                let name = plan.argument(r.values, address, key, plan.span(r.address));
+                resources::register(&mut linker, &r.kind, address, name.as_ref());
+            }
+        }
+        let planned = planned
+            .into_iter()
+            .map(|(address, r)| Instance {
+                address,
+                header: plan.span(r.address),
+                kind: r.kind.to_string(),
+                values: r.values.map(|v| plan.span(v)),
+            })
+            .collect();
+        let configuration = configuration.map(|c| plan.span(c));
+        Ok(Some(Index { version, planned, linker, unknown, configuration }))
+    }
+
+    /// The second pass: the model, its findings located in `located`, the
+    /// text of each range taken with `fetch`.
+    fn loaded<'t>(
+        self,
+        located: &Source,
+        fetch: impl Fn(Span) -> Result<Cow<'t, str>, String>,
+    ) -> Result<Loaded, Broken> {
+        let broken = |span: Span, message: String| Broken {
+            file: located.clone(),
+            span: Span::new(span.start, span.start),
+            message,
+        };
+        let mut notes = Vec::new();
+        if !self.version.starts_with(FORMAT_MAJOR) {
+            notes.push(Note {
+                origin: Origin::file(located, Span::new(0, 0)),
+                message: format!(
+                    "plan format_version {} is newer than the 1.x sqsguard knows; it was read as far as it could be",
+                    self.version
+                ),
+            });
+        }
+        let configuration = match self.configuration {
+            Some(span) => Some((fetch(span).map_err(|m| broken(span, m))?, span.start)),
+            None => None,
+        };
+        let mut modules = HashMap::new();
+        if let Some((text, _)) = &configuration
+            && let Ok(root) = serde_json::from_str::<&RawValue>(text)
+        {
+            read_modules(root, Vec::new(), &mut modules);
+        }
+        let mut model = Model { dialect: Dialect::Terraform, ..Model::default() };
+        let count = |kind: &str| self.planned.iter().filter(|r| r.kind == kind).count();
+        model.queues.reserve_exact(count("aws_sqs_queue"));
+        model.consumers.reserve_exact(count("aws_lambda_event_source_mapping"));
+        let mut redrive = Vec::new();
+        // In chunks: the values of a chunk's resources are taken at once
+        // (the plan writes them one after another), read in parallel, and
+        // dropped once their parts are in the model.
+        for chunk in self.planned.chunks(4096) {
+            let spans = || chunk.iter().filter_map(|r| r.values);
+            let region = match (spans().map(|s| s.start).min(), spans().map(|s| s.end).max()) {
+                (Some(start), Some(end)) => Span::new(start, end),
+                _ => Span::default(),
+            };
+            let values =
+                if region.is_empty() { Cow::Borrowed("") } else { fetch(region).map_err(|m| broken(region, m))? };
+            let mut texts = vec![(values.as_ref(), region.start)];
+            texts.extend(configuration.as_ref().map(|(text, start)| (text.as_ref(), *start)));
+            let plan = Plan { texts, located, unknown: &self.unknown, modules: &modules };
+            let read: Vec<Read> = chunk
+                .par_iter()
+                .map(|r| {
+                    // Read as the object it was in the first pass.
+                    let text = r.values.and_then(|span| values.get(span.start - region.start..span.end - region.start));
+                    let resource = plan.resource(r, text);
+                    if resource.kind == resources::REDRIVE_POLICY {
+                        Read::Later(resource)
+                    } else {
+                        Read::Parts(resources::read_one(&resource, &self.linker))
+                    }
+                })
+                .collect();
+            for r in read {
+                match r {
+                    Read::Parts(parts) => parts.add_to(&mut model),
+                    Read::Later(resource) => redrive.push(resource),
+                }
+            }
+        }
+        resources::read_redrive_policies(redrive.iter(), &self.linker, &mut model);
+        Ok(Loaded { model, notes, files: vec![located.path.clone()], ..Loaded::default() })
+    }
 }
 
 /// Every managed resource instance of a module and its children, in order.
@@ -280,14 +517,14 @@ fn read_modules<'a>(raw: &'a RawValue, path: Vec<String>, out: &mut HashMap<Vec<
 }
 
 struct Plan<'p, 'a> {
-    /// The plan's text, which raw values point into.
-    file: &'p Source,
-    /// What findings point at (the same file, maybe without its text).
+    /// The texts raw values point into, with where each starts in the file.
+    texts: Vec<(&'a str, usize)>,
+    /// What findings point at.
     located: &'p Source,
-    /// `after_unknown` of each resource instance, by address.
-    unknown: HashMap<&'a str, &'a RawValue>,
+    /// The attributes of each resource known only after apply.
+    unknown: &'p HashMap<String, Vec<&'static str>>,
     /// The configuration's modules, by module path.
-    modules: HashMap<Vec<String>, Indexed<'a>>,
+    modules: &'p HashMap<Vec<String>, Indexed<'a>>,
 }
 
 /// A configuration module with its resources by address.
@@ -297,106 +534,59 @@ struct Indexed<'a> {
 }
 
 impl<'p, 'a> Plan<'p, 'a> {
-    /// Where a raw value starts in the file.
-    fn offset(&self, raw: &RawValue) -> usize {
-        let text = self.file.text.as_str();
-        (raw.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize).min(text.len())
-    }
-
     fn span(&self, raw: &RawValue) -> Span {
-        let start = self.offset(raw);
-        Span::new(start, start + raw.get().len())
+        self.span_of(raw.get())
     }
 
-    /// The model of the planned resources: their names first, so that
-    /// references link, then each resource read on its own, in parallel
-    /// (only a resource's values being read are ever held as a tree), then
-    /// the redrive policies declared apart from their queues.
-    fn model(&self, planned: &[&PlannedResource<'a>]) -> Model {
-        // Another resource matters for a dead-letter target it holds: in its
-        // values, or among what is only known after apply (an SNS
-        // subscription's redrive policy naming a queue's ARN, say).
-        let relevant = |r: &PlannedResource<'_>| {
-            let holds = |raw: &RawValue| DEAD_LETTER_MARKERS.iter().any(|m| raw.get().contains(m));
-            READ_TYPES.contains(&r.kind.as_ref())
-                || r.values.is_some_and(holds)
-                || serde_json::from_str::<String>(r.address.get())
-                    .ok()
-                    .and_then(|a| self.unknown.get(a.as_str()).copied())
-                    .is_some_and(holds)
-        };
-        let planned: Vec<&PlannedResource<'a>> = planned.iter().copied().filter(|r| relevant(r)).collect();
-        let mut linker = Linker::new(Dialect::Terraform.name(Field::QueueName));
-        // Every alias after every function, as `resources::link` does.
-        for alias in [false, true] {
-            for r in planned.iter().filter(|r| (r.kind == "aws_lambda_alias") == alias) {
-                let Some(key) = resources::name_argument(&r.kind) else { continue };
-                let Ok(address) = serde_json::from_str::<String>(r.address.get()) else { continue };
-                let name = self.argument(r, &address, key);
-                resources::register(&mut linker, &r.kind, &address, name.as_ref());
-            }
-        }
-        let mut model = Model { dialect: Dialect::Terraform, ..Model::default() };
-        let count = |kind: &str| planned.iter().filter(|r| r.kind == kind).count();
-        model.queues.reserve_exact(count("aws_sqs_queue"));
-        model.consumers.reserve_exact(count("aws_lambda_event_source_mapping"));
-        let mut redrive = Vec::new();
-        // In chunks, so that what is read waits for its place in the model
-        // a chunk at a time, not all at once.
-        for chunk in planned.chunks(4096) {
-            let read: Vec<Result<Parts, Resource>> = chunk
-                .par_iter()
-                .filter_map(|r| {
-                    let resource = self.resource(r)?;
-                    Some(if resource.kind == resources::REDRIVE_POLICY {
-                        Err(resource)
-                    } else {
-                        Ok(resources::read_one(&resource, &linker))
-                    })
-                })
-                .collect();
-            for r in read {
-                match r {
-                    Ok(parts) => parts.add_to(&mut model),
-                    Err(resource) => redrive.push(resource),
-                }
-            }
-        }
-        resources::read_redrive_policies(redrive.iter(), &linker, &mut model);
-        model
+    /// Where a slice of one of the texts is in the file.
+    fn span_of(&self, text: &str) -> Span {
+        let at = text.as_ptr() as usize;
+        let start = self
+            .texts
+            .iter()
+            .find_map(|&(whole, start)| {
+                let base = whole.as_ptr() as usize;
+                (base..=base + whole.len()).contains(&at).then(|| start + (at - base))
+            })
+            .unwrap_or(0);
+        Span::new(start, start + text.len())
     }
 
-    /// One planned resource, its values kept to what the readers look at.
-    fn resource(&self, r: &PlannedResource<'a>) -> Option<Resource> {
-        let address = serde_json::from_str::<String>(r.address.get()).ok()?;
-        let header = self.span(r.address);
-        let mut props = match r.values {
+    /// One planned resource, its values (the text of a JSON object) kept
+    /// to what the readers look at.
+    fn resource(&self, r: &Instance, values: Option<&'a str>) -> Resource {
+        let mut props = match values {
             Some(values) => self.values(values, &r.kind),
-            None => R::new(RV::Map(Vec::new()), header),
+            None => R::new(RV::Map(Vec::new()), r.header),
         };
-        self.overlay_unknown(&address, &mut props, header);
-        Some(Resource { kind: r.kind.to_string(), address, source: self.located.clone(), header, props })
+        self.overlay_unknown(&r.address, &mut props, r.header);
+        Resource {
+            kind: r.kind.clone(),
+            address: r.address.clone(),
+            source: self.located.clone(),
+            header: r.header,
+            props,
+        }
     }
 
     /// One argument of a resource: its planned value, or what the
     /// configuration says it is made of when it is only known after apply.
-    fn argument(&self, r: &PlannedResource<'a>, address: &str, key: &str) -> Option<R> {
-        let planned = r.values.map(entries).unwrap_or_default().into_iter().find(|(k, _)| k == key);
+    fn argument(&self, values: Option<&'a RawValue>, address: &str, key: &str, header: Span) -> Option<R> {
+        let planned = values.map(entries).unwrap_or_default().into_iter().find(|(k, _)| k == key);
         if let Some((_, v)) = planned {
             let value = self.value(v, 1);
             if value.v != RV::Null {
                 return Some(value);
             }
         }
-        let unknown = self.unknown.get(address).map(|u| entries(u)).unwrap_or_default();
-        if !unknown.iter().any(|(k, v)| k == key && v.get() == "true") {
+        if !self.unknown.get(address).is_some_and(|later| later.contains(&key)) {
             return None;
         }
         let (module_path, config_address) = split_address(address);
         let expressions = self.config_expressions(&module_path, &config_address);
         let (_, expression) = expressions.into_iter().find(|(k, _)| k == key)?;
         let expression = serde_json::from_str::<Expression<'_>>(expression.get()).ok()?;
-        Some(self.expression(key, &expression, &module_path, self.span(r.address)))
+        Some(self.expression(key, &expression, &module_path, header))
     }
 
     /// A raw value of the file as a resolved value, located.
@@ -439,9 +629,9 @@ impl<'p, 'a> Plan<'p, 'a> {
     /// A resource's values, with only the arguments its readers look at and
     /// what holds a dead-letter target: most of a plan's size is dropped
     /// here, so memory grows with the SQS part of a plan.
-    fn values(&self, raw: &'a RawValue, kind: &str) -> R {
+    fn values(&self, text: &'a str, kind: &str) -> R {
         let keep = resources::arguments(kind);
-        let kept = entries(raw)
+        let kept = entries_of(text)
             .into_iter()
             .filter(|(k, v)| keep.contains(&k.as_ref()) || DEAD_LETTER_MARKERS.iter().any(|m| v.get().contains(m)))
             .map(|(k, v)| {
@@ -449,29 +639,25 @@ impl<'p, 'a> Plan<'p, 'a> {
                 (k.into_owned(), value.span, value)
             })
             .collect();
-        R::new(RV::Map(kept), self.span(raw))
+        R::new(RV::Map(kept), self.span_of(text))
     }
 
     /// Attributes unknown until apply: what the configuration says they
     /// are made of, or absent when it does not set them.
     fn overlay_unknown(&self, address: &str, props: &mut R, header: Span) {
         let Some(unknown) = self.unknown.get(address) else { return };
-        let unknown: Vec<_> = entries(unknown).into_iter().filter(|(_, v)| v.get() == "true").collect();
-        if unknown.is_empty() {
-            return;
-        }
         let (module_path, config_address) = split_address(address);
         let expressions = self.config_expressions(&module_path, &config_address);
         let RV::Map(props) = &mut props.v else { return };
-        for (key, _) in unknown {
-            let at = props.iter().find(|(k, _, _)| *k == key).map_or(header, |(_, _, v)| v.span);
-            let expression = expressions.iter().find(|(k, _)| *k == key).map(|(_, e)| *e);
+        for key in unknown {
+            let at = props.iter().find(|(k, _, _)| k == key).map_or(header, |(_, _, v)| v.span);
+            let expression = expressions.iter().find(|(k, _)| k == key).map(|(_, e)| *e);
             let value = match expression.and_then(|e| serde_json::from_str::<Expression<'_>>(e.get()).ok()) {
                 None => R::new(RV::Null, at),
-                Some(expr) => self.expression(&key, &expr, &module_path, at),
+                Some(expr) => self.expression(key, &expr, &module_path, at),
             };
-            props.retain(|(k, _, _)| *k != key);
-            props.push((key.into_owned(), at, value));
+            props.retain(|(k, _, _)| k != key);
+            props.push((key.to_string(), at, value));
         }
     }
 
@@ -600,6 +786,18 @@ mod tests {
         let Some(Err(broken)) = load(&file) else { panic!("not broken") };
         assert!(broken.message.contains("EOF"), "{}", broken.message);
         assert_eq!(broken.span.start, text.len());
+    }
+
+    #[test]
+    fn a_plan_that_changes_between_the_passes_is_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plan.json");
+        std::fs::write(&path, "{\"a\": 1}").unwrap();
+        let stamp = Stamp::of(&path).unwrap();
+        assert_eq!(stamp.read(&path, Span::new(1, 4)).unwrap(), "\"a\"");
+        std::fs::write(&path, "{\"a\": 12}").unwrap();
+        let e = stamp.read(&path, Span::new(1, 4)).unwrap_err();
+        assert!(e.contains("changed while it was read"), "{e}");
     }
 
     #[test]
