@@ -357,23 +357,30 @@ impl Index {
         // values, or among what is only known after apply (an SNS
         // subscription's redrive policy naming a queue's ARN, say).
         let holds = |raw: &RawValue| DEAD_LETTER_MARKERS.iter().any(|m| raw.get().contains(m));
-        let mut planned = Vec::new();
+        // Each resource on its own, in parallel; the index in order.
+        let read: Vec<(String, &PlannedResource<'_>, Vec<&'static str>)> = all
+            .par_iter()
+            .filter_map(|&r| {
+                let address = serde_json::from_str::<String>(r.address.get()).ok()?;
+                let after = after_unknown.get(address.as_str()).copied();
+                if !(READ_TYPES.contains(&r.kind.as_ref()) || r.values.is_some_and(holds) || after.is_some_and(holds)) {
+                    return None;
+                }
+                // Only what the readers look at: a plan lists most
+                // attributes of a new resource as unknown.
+                let read = resources::arguments(&r.kind);
+                let entries = after.map(entries).unwrap_or_default();
+                let later = entries
+                    .iter()
+                    .filter(|(_, v)| v.get() == "true")
+                    .filter_map(|(k, _)| read.iter().find(|a| **a == k.as_ref()).copied())
+                    .collect();
+                Some((address, r, later))
+            })
+            .collect();
+        let mut planned = Vec::with_capacity(read.len());
         let mut unknown = HashMap::new();
-        for r in all {
-            let Ok(address) = serde_json::from_str::<String>(r.address.get()) else { continue };
-            let after = after_unknown.get(address.as_str()).copied();
-            if !(READ_TYPES.contains(&r.kind.as_ref()) || r.values.is_some_and(holds) || after.is_some_and(holds)) {
-                continue;
-            }
-            // Only what the readers look at: a plan lists most attributes
-            // of a new resource as unknown.
-            let read = resources::arguments(&r.kind);
-            let entries = after.map(entries).unwrap_or_default();
-            let later: Vec<&'static str> = entries
-                .iter()
-                .filter(|(_, v)| v.get() == "true")
-                .filter_map(|(k, _)| read.iter().find(|a| **a == k.as_ref()).copied())
-                .collect();
+        for (address, r, later) in read {
             if !later.is_empty() {
                 unknown.insert(address.clone(), later);
             }
@@ -391,13 +398,20 @@ impl Index {
             read_modules(root, Vec::new(), &mut modules);
         }
         let plan = Plan { texts: vec![(text, 0)], located: file, unknown: &unknown, modules: &modules };
+        let names: Vec<Option<Option<R>>> = planned
+            .par_iter()
+            .map(|(address, r)| {
+                let key = resources::name_argument(&r.kind)?;
+                Some(plan.argument(r.values, address, key, plan.span(r.address)))
+            })
+            .collect();
         let mut linker = Linker::new(Dialect::Terraform.name(Field::QueueName));
         // Every alias after every function, as `resources::link` does.
         for alias in [false, true] {
-            for (address, r) in planned.iter().filter(|(_, r)| (r.kind == "aws_lambda_alias") == alias) {
-                let Some(key) = resources::name_argument(&r.kind) else { continue };
-                let name = plan.argument(r.values, address, key, plan.span(r.address));
-                resources::register(&mut linker, &r.kind, address, name.as_ref());
+            for ((address, r), name) in planned.iter().zip(&names) {
+                if let Some(name) = name.as_ref().filter(|_| (r.kind == "aws_lambda_alias") == alias) {
+                    resources::register(&mut linker, &r.kind, address, name.as_ref());
+                }
             }
         }
         let planned = planned
