@@ -375,6 +375,10 @@ fn check(case: &Case, unsafe_too: bool) -> Result<(), TestCaseError> {
     for f in after.iter().filter(|(code, _)| SAFE.contains(&code.as_str())) {
         prop_assert!(false, "a safely fixable finding remains: {f:?}\n{text}\n---\n{fixed}");
     }
+    // SQS004's fix exists in every style here: literal names, no count.
+    if unsafe_too {
+        prop_assert!(!after.iter().any(|(code, _)| code == "SQS004"), "SQS004 remains:\n{fixed}");
+    }
     if case.visibility.is_some_and(|v| v < 6 * case.timeout + case.window.unwrap_or(0))
         && 6 * case.timeout + case.window.unwrap_or(0) <= 43_200
     {

@@ -6,8 +6,8 @@
 //! Two edits that go in together or not at all (see [`super::apply`]):
 //! where they meet (the queue's last property is the end of its resource)
 //! they are one edit. Only shapes whose result is certain are fixed: a
-//! queue written as a YAML block or in JSON, or an HCL block without
-//! `count`/`for_each`. No fix when the result would still be wrong or
+//! queue written as a YAML block or in JSON, an HCL block or a `*.tf.json`
+//! object without `count`/`for_each`. No fix when the result would still be wrong or
 //! cannot be known: a FIFO flag, name or retention that is not a literal,
 //! a queue that already keeps messages 14 days (its dead-letter queue could
 //! not keep them longer, SQS007), a name already taken.
@@ -16,7 +16,7 @@ use hcl_edit::Span as _;
 use hcl_edit::structure::Body;
 
 use super::Edit;
-use super::locate::{block_end, flow_close, indent_of, props_key};
+use super::locate::{block_end, flow_close, indent_of, json_member, props_key};
 use super::terraform::BlockTail;
 use crate::source::{Source, Span};
 use crate::syntax::{Entry, Kind, Node};
@@ -166,8 +166,15 @@ fn json_redrive(text: &str, queue: &Entry, id: &str, dlq: &Dlq, nl: &str) -> Opt
     match queue.value.get("Properties") {
         Some(props) => {
             let inner = props.as_map()?;
-            let indent = indent_of(text, inner.first()?.key_span.start)?;
-            Some((inner.last()?.value.span.end, format!(",{nl}{indent}\"RedrivePolicy\": {policy}")))
+            if inner.is_empty() {
+                // `"Properties": {}`: inside the braces, on their line.
+                let open = props.span.start;
+                let body = text.get(open + 1..props.span.end.checked_sub(1)?)?;
+                return (text.get(open..open + 1) == Some("{") && body.trim().is_empty())
+                    .then(|| (open + 1, format!("\"RedrivePolicy\": {policy}")));
+            }
+            let end = inner.last()?.value.span.end;
+            Some((end, json_member(text, inner, &format!("\"RedrivePolicy\": {policy}"), nl)))
         }
         None => {
             let indent = indent_of(text, entries.first()?.key_span.start)?;
@@ -279,6 +286,73 @@ pub fn hcl(
     let new_block = format!("{nl}{nl}{outer}resource \"aws_sqs_queue\" \"{new}\" {{{nl}{lines}{outer}}}");
     let edit = |pos: usize, replacement: String| Edit { file: file.clone(), span: Span::new(pos, pos), replacement };
     Some(vec![edit(line_start, redrive), edit(span.end, new_block)])
+}
+
+/// The fix in a `*.tf.json` file: a `"<name>_dlq"` object beside the
+/// queue's under `resource.aws_sqs_queue`, and a `redrive_policy` member
+/// to it, written as Terraform's JSON syntax writes an expression.
+pub fn terraform_json(
+    file: &Source,
+    root: &Node,
+    at: Span,
+    address: &str,
+    max_receive_count: i64,
+    retention_seconds: i64,
+    taken: impl Fn(&str) -> bool,
+) -> Option<Vec<Edit>> {
+    let text = &file.text;
+    let name = address.strip_prefix("aws_sqs_queue.")?;
+    // The object of queues by name (not the list form), and the queue's.
+    let queues = root.get("resource")?.get("aws_sqs_queue")?;
+    let Kind::Map(siblings) = &queues.kind else { return None };
+    let queue = siblings.iter().find(|e| e.key == name && e.key_span == at)?;
+    let Kind::Map(members) = &queue.value.kind else { return None };
+    let member = |k: &str| members.iter().find(|e| e.key == k).map(|e| &e.value.kind);
+    if ["count", "for_each", "redrive_policy", "dynamic"].iter().any(|k| member(k).is_some()) {
+        return None;
+    }
+    let new = format!("{name}_dlq");
+    if taken(&format!("aws_sqs_queue.{new}")) || siblings.iter().any(|e| e.key == new) {
+        return None;
+    }
+    let fifo = match member("fifo_queue") {
+        None => false,
+        Some(Kind::Bool(b)) => *b,
+        Some(_) => return None,
+    };
+    let number = |k: &Kind| match k {
+        Kind::Number(n) | Kind::String(n) => n.parse::<i64>().ok(),
+        _ => None,
+    };
+    if let Some(retention) = member("message_retention_seconds") {
+        number(retention).filter(|n| *n < retention_seconds)?;
+    }
+    let dlq_name = match member("name") {
+        Some(Kind::String(n)) if fifo && !n.contains("${") => Some(dlq_name(n, true)),
+        Some(_) | None if fifo => return None,
+        _ => None,
+    };
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let outer = indent_of(text, siblings.first()?.key_span.start)?;
+    let inner = indent_of(text, members.first()?.key_span.start)?;
+    let policy = format!(
+        "${{jsonencode({{deadLetterTargetArn = aws_sqs_queue.{new}.arn, maxReceiveCount = {max_receive_count}}})}}"
+    );
+    let redrive = format!(",{nl}{inner}\"redrive_policy\": {}", serde_json::Value::from(policy));
+    let mut attrs: Vec<(&str, String)> = Vec::new();
+    if let Some(n) = &dlq_name {
+        attrs.push(("name", serde_json::Value::from(n.as_str()).to_string()));
+    }
+    if fifo {
+        attrs.push(("fifo_queue", "true".into()));
+    }
+    attrs.push(("message_retention_seconds", retention_seconds.to_string()));
+    let lines: Vec<String> = attrs.iter().map(|(k, v)| format!("{inner}\"{k}\": {v}")).collect();
+    let new_queue = format!(",{nl}{outer}\"{new}\": {{{nl}{}{nl}{outer}}}", lines.join(&format!(",{nl}")));
+    let last_member = members.last()?.value.span.end;
+    let last_sibling = siblings.last()?.value.span.end;
+    let edit = |pos: usize, replacement: String| Edit { file: file.clone(), span: Span::new(pos, pos), replacement };
+    Some(vec![edit(last_member, redrive), edit(last_sibling, new_queue)])
 }
 
 #[cfg(test)]

@@ -71,8 +71,10 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
                 return insert_first(file, props, &format!("{}: {value}", quoted_key(remedy, json)), json);
             };
             if json {
-                let indent = indent_of(text, entries.first()?.key_span.start)?;
-                return edit(last.value.span.end, format!(",{nl}{indent}\"{}\": {value}", key(remedy)));
+                return edit(
+                    last.value.span.end,
+                    json_member(text, entries, &format!("\"{}\": {value}", key(remedy)), nl),
+                );
             }
             if text[props.span.start..].starts_with('{') {
                 // A flow mapping: before its closing brace, after a
@@ -169,13 +171,24 @@ pub fn insert_member(file: &Source, object: &Node, name: &str, value: &Scalar) -
     if entries.iter().any(|e| e.key == name) {
         return None;
     }
-    let (first, last) = (entries.first()?, entries.last()?);
     let text = &file.text;
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let indent = indent_of(text, first.key_span.start)?;
-    let replacement = format!(",{nl}{indent}\"{name}\": {}", literal(value, true));
-    let at = last.value.span.end;
+    let replacement = json_member(text, entries, &format!("\"{name}\": {}", literal(value, true)), nl);
+    let at = entries.last()?.value.span.end;
     Some(Edit { file: file.clone(), span: Span::new(at, at), replacement })
+}
+
+/// `member` after the last of `entries` (a JSON object that has some): on
+/// a line of its own at their indentation, or after a comma on the same
+/// line when they share one (`{"A": 1}`).
+pub(super) fn json_member(text: &str, entries: &[Entry], member: &str, nl: &str) -> String {
+    let pos = entries.first().map_or(0, |first| first.key_span.start);
+    let line = text.get(..pos).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
+    match text.get(line..pos) {
+        // Spaces or tabs, as the file indents.
+        Some(indent) if indent.chars().all(|c| c == ' ' || c == '\t') => format!(",{nl}{indent}{member}"),
+        _ => format!(", {member}"),
+    }
 }
 
 /// The whitespace before `pos` on its line, when nothing else is there.

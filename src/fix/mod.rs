@@ -11,8 +11,8 @@
 //! What is fixed: CloudFormation, SAM and Serverless Framework files
 //! (YAML and JSON), Terraform `.tf` and `*.tf.json` (see [`terraform`]):
 //! a value written as a literal is replaced, a missing key is added to
-//! the resource, and SQS004 gets a new dead-letter queue (see
-//! [`dead_letter`]). A value behind `!Ref Param` is fixed in the
+//! the resource (inside its `{}` when it has no member yet), and SQS004
+//! gets a new dead-letter queue (see [`dead_letter`]). A value behind `!Ref Param` is fixed in the
 //! parameter's Default, as an unsafe fix; a Terraform `var.x` is not
 //! followed yet. SQS013 renames a queue whose name is a literal. Plans
 //! (generated output) and values inside a JSON string get no edit: their
@@ -199,31 +199,26 @@ impl Fixer {
                     declared.contains(address)
                 })
             }
-            Format::TerraformJson => None,
+            Format::TerraformJson => {
+                let module = file.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+                let declared =
+                    self.modules.entry(module.clone()).or_insert_with(|| declared_in_module(&module)).as_ref()?;
+                let tree = tree_in(&mut self.trees, file, Format::TerraformJson)?;
+                dead_letter::terraform_json(
+                    file,
+                    tree,
+                    at,
+                    &remedy.resource,
+                    max_receive_count,
+                    retention_seconds,
+                    |address| declared.contains(address),
+                )
+            }
         }
     }
 
     fn tree(&mut self, file: &Source, format: Format) -> Option<&Node> {
-        self.trees
-            .entry(file.path.clone())
-            .or_insert_with(|| {
-                // A plan is generated output, never edited: not even parsed
-                // into a tree (a plan can be megabytes), nor a file whose
-                // text was freed (a large plan).
-                if file.text.is_empty() || is_plan(&file.text) {
-                    return None;
-                }
-                let tree = if file.text.trim_start().starts_with('{') {
-                    crate::syntax::json::parse(file)
-                } else {
-                    crate::syntax::yaml::parse(file)
-                };
-                tree.ok().filter(|root| match format {
-                    Format::Template => locate::is_fixable_document(root),
-                    Format::TerraformJson | Format::Hcl => true,
-                })
-            })
-            .as_ref()
+        tree_in(&mut self.trees, file, format)
     }
 
     fn hcl(&mut self, file: &Source) -> Option<&hcl_edit::structure::Body> {
@@ -287,6 +282,30 @@ fn is_plan(text: &str) -> bool {
     let head = text.trim_start();
     let head = head.char_indices().nth(256).map_or(head, |(i, _)| &head[..i]);
     head.starts_with('{') && head.contains("\"format_version\"")
+}
+
+/// `file` parsed as a tree once per run (see [`Fixer::tree`]).
+fn tree_in<'t>(trees: &'t mut HashMap<PathBuf, Option<Node>>, file: &Source, format: Format) -> Option<&'t Node> {
+    trees
+        .entry(file.path.clone())
+        .or_insert_with(|| {
+            // A plan is generated output, never edited: not even parsed
+            // into a tree (a plan can be megabytes), nor a file whose
+            // text was freed (a large plan).
+            if file.text.is_empty() || is_plan(&file.text) {
+                return None;
+            }
+            let tree = if file.text.trim_start().starts_with('{') {
+                crate::syntax::json::parse(file)
+            } else {
+                crate::syntax::yaml::parse(file)
+            };
+            tree.ok().filter(|root| match format {
+                Format::Template => locate::is_fixable_document(root),
+                Format::TerraformJson | Format::Hcl => true,
+            })
+        })
+        .as_ref()
 }
 
 /// The resources (`type.name`) declared in the module of folder `module`
