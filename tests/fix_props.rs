@@ -203,11 +203,6 @@ impl Case {
     fn template_json(&self) -> Value {
         let n = |v: Option<u64>| v.map(|v| self.json_number(v));
         let mut queue = serde_json::Map::new();
-        let put = |map: &mut serde_json::Map<String, Value>, key: &str, value: Option<Value>| {
-            if let Some(v) = value {
-                map.insert(key.to_string(), v);
-            }
-        };
         put(&mut queue, "VisibilityTimeout", n(self.visibility));
         put(&mut queue, "ReceiveMessageWaitTimeSeconds", n(self.wait));
         put(&mut queue, "MessageRetentionPeriod", n(self.retention));
@@ -282,11 +277,6 @@ impl Case {
         let n = |v: Option<u64>| v.map(|v| self.json_number(v));
         let mut queue = serde_json::Map::new();
         queue.insert("name".into(), json!("jobs"));
-        let put = |map: &mut serde_json::Map<String, Value>, key: &str, value: Option<Value>| {
-            if let Some(v) = value {
-                map.insert(key.to_string(), v);
-            }
-        };
         put(&mut queue, "visibility_timeout_seconds", n(self.visibility));
         put(&mut queue, "receive_wait_time_seconds", n(self.wait));
         put(&mut queue, "message_retention_seconds", n(self.retention));
@@ -320,6 +310,13 @@ impl Case {
                 "timeout": self.json_number(self.timeout)}},
             "aws_lambda_event_source_mapping": {"jobs": Value::Object(mapping)},
         }})
+    }
+}
+
+/// `key: value` into `map` when there is a value.
+fn put(map: &mut serde_json::Map<String, Value>, key: &str, value: Option<Value>) {
+    if let Some(v) = value {
+        map.insert(key.to_string(), v);
     }
 }
 

@@ -36,6 +36,20 @@ fn dlq_name(name: &str, fifo: bool) -> String {
     if fifo { format!("{base}-dlq.fifo") } else { format!("{base}-dlq") }
 }
 
+/// The new queue's arguments in Terraform, each value as HCL and JSON
+/// write it alike.
+fn terraform_attributes(name: Option<&str>, fifo: bool, retention_seconds: i64) -> Vec<(&'static str, String)> {
+    let mut attrs = Vec::new();
+    if let Some(name) = name {
+        attrs.push(("name", serde_json::Value::from(name).to_string()));
+    }
+    if fifo {
+        attrs.push(("fifo_queue", "true".into()));
+    }
+    attrs.push(("message_retention_seconds", retention_seconds.to_string()));
+    attrs
+}
+
 /// The fix in a CloudFormation/SAM template or a Serverless service's
 /// `resources`: `resources` is the mapping holding the queue's entry.
 pub fn template(
@@ -273,14 +287,7 @@ pub fn hcl(
     let redrive = format!(
         "{blank}{indent}redrive_policy = jsonencode({{{nl}{indent}  deadLetterTargetArn = aws_sqs_queue.{new}.arn{nl}{indent}  maxReceiveCount     = {max_receive_count}{nl}{indent}}}){nl}"
     );
-    let mut attrs: Vec<(&str, String)> = Vec::new();
-    if let Some(name) = &name {
-        attrs.push(("name", serde_json::Value::from(name.as_str()).to_string()));
-    }
-    if fifo {
-        attrs.push(("fifo_queue", "true".into()));
-    }
-    attrs.push(("message_retention_seconds", retention_seconds.to_string()));
+    let attrs = terraform_attributes(name.as_deref(), fifo, retention_seconds);
     let width = attrs.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let lines: String = attrs.iter().map(|(k, v)| format!("{indent}{k:width$} = {v}{nl}")).collect();
     let new_block = format!("{nl}{nl}{outer}resource \"aws_sqs_queue\" \"{new}\" {{{nl}{lines}{outer}}}");
@@ -339,14 +346,7 @@ pub fn terraform_json(
         "${{jsonencode({{deadLetterTargetArn = aws_sqs_queue.{new}.arn, maxReceiveCount = {max_receive_count}}})}}"
     );
     let redrive = format!(",{nl}{inner}\"redrive_policy\": {}", serde_json::Value::from(policy));
-    let mut attrs: Vec<(&str, String)> = Vec::new();
-    if let Some(n) = &dlq_name {
-        attrs.push(("name", serde_json::Value::from(n.as_str()).to_string()));
-    }
-    if fifo {
-        attrs.push(("fifo_queue", "true".into()));
-    }
-    attrs.push(("message_retention_seconds", retention_seconds.to_string()));
+    let attrs = terraform_attributes(dlq_name.as_deref(), fifo, retention_seconds);
     let lines: Vec<String> = attrs.iter().map(|(k, v)| format!("{inner}\"{k}\": {v}")).collect();
     let new_queue = format!(",{nl}{outer}\"{new}\": {{{nl}{}{nl}{outer}}}", lines.join(&format!(",{nl}")));
     let last_member = members.last()?.value.span.end;
