@@ -224,7 +224,8 @@ fn load_unread(file: &Source) -> Option<Result<Loaded, Broken>> {
         Some(Err(Broken { file: file.clone(), span: Span::new(at, at), message }))
     };
     let path = &file.path;
-    let (bytes, stamp) = match std::fs::read(path).and_then(|bytes| Ok((bytes, Stamp::of(path)?))) {
+    // Stamped before it is read: a change while it is read shows too.
+    let (stamp, bytes) = match Stamp::of(path).and_then(|stamp| Ok((stamp, std::fs::read(path)?))) {
         Ok(read) => read,
         Err(e) => return broken(file, 0, format!("cannot read file: {e}")),
     };
