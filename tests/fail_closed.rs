@@ -179,6 +179,26 @@ fn a_large_plan_cut_short_is_an_sqs000_where_it_ends() {
 }
 
 #[test]
+fn a_large_plan_with_a_byte_that_is_not_utf8_is_an_sqs000_at_that_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = padded(&plan_fixture());
+    // Inside the padding, 1 MB past its start: the line is the padding's.
+    let at = plan.find("\"padding\"").unwrap() + 1_000_000;
+    let at = (at..).find(|&i| plan.is_char_boundary(i)).unwrap();
+    let mut bytes = plan.clone().into_bytes();
+    bytes[at] = 0xff;
+    fs::write(dir.path().join("plan.json"), &bytes).unwrap();
+    let (code, doc) = json_in(dir.path(), &["plan.json"]);
+    assert_eq!(code, Some(1));
+    let f = &doc["findings"][0];
+    assert_eq!(f["rule"], "SQS000", "{f}");
+    assert_eq!(f["message"], "file is not valid UTF-8 (byte 0xff)", "{f}");
+    assert_eq!(f["line"].as_u64(), Some(plan[..at].lines().count() as u64), "{f}");
+    let line_start = plan[..at].rfind('\n').unwrap() + 1;
+    assert_eq!(f["column"].as_u64(), Some(plan[line_start..at].chars().count() as u64 + 1), "{f}");
+}
+
+#[test]
 fn a_plan_of_an_unknown_format_version_is_noted_and_linted() {
     let dir = tempfile::tempdir().unwrap();
     let known = dir.path().join("known");

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use read::{
-    MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, Unreadable, has_infra_extension, is_serverless_code, limit_for,
-    looks_like_infrastructure, read, too_large,
+    MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, NotUtf8, Unreadable, has_infra_extension, is_serverless_code, limit_for,
+    looks_like_infrastructure, plain_io_error, read, text_of, too_large,
 };
 
 /// A half-open byte range `start..end` into a source file.

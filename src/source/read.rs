@@ -74,18 +74,35 @@ pub fn read(path: &Path) -> Result<Source, Unreadable> {
         }
         Err(message) => return Err(unreadable(String::new(), Span::default(), message, has_infra_extension(path))),
     };
-    match String::from_utf8(bytes) {
+    match text_of(bytes) {
         Ok(text) => Ok(SourceFile::new(path.to_path_buf(), text)),
         Err(e) => {
-            let bad = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let infrastructure = looks_like_infrastructure(path, &bytes);
-            let message = format!("file is not valid UTF-8 (byte 0x{:02x})", bytes[bad]);
-            // The lossy text is identical up to the bad byte.
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            Err(unreadable(text, Span::new(bad, bad), message, infrastructure))
+            let infrastructure = looks_like_infrastructure(path, e.text.as_bytes());
+            Err(unreadable(e.text, Span::new(e.at, e.at), e.message, infrastructure))
         }
     }
+}
+
+/// Bytes that are not UTF-8, kept for the location of the first bad one.
+#[derive(Debug)]
+pub struct NotUtf8 {
+    /// The lossy text: identical to the file up to `at`.
+    pub text: String,
+    /// The offset of the first bad byte.
+    pub at: usize,
+    /// "file is not valid UTF-8 (byte 0xff)".
+    pub message: String,
+}
+
+/// A file's bytes as text, or where and why they are not: one answer for
+/// every reader (templates, and plans read in two passes).
+pub fn text_of(bytes: Vec<u8>) -> Result<String, NotUtf8> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let message = format!("file is not valid UTF-8 (byte 0x{:02x})", bytes[at]);
+        NotUtf8 { text: String::from_utf8_lossy(&bytes).into_owned(), at, message }
+    })
 }
 
 enum Contents {
@@ -134,7 +151,8 @@ fn read_limited(path: &Path, limit: u64) -> Result<Contents, String> {
     Ok(Contents::All(bytes))
 }
 
-fn plain_io_error(e: &std::io::Error) -> String {
+/// An I/O error as a short sentence ("permission denied").
+pub fn plain_io_error(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         std::io::ErrorKind::NotFound => "no such file".to_string(),

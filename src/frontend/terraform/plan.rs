@@ -41,7 +41,7 @@ use crate::frontend::link::Linker;
 use crate::frontend::value::{Part, R, RV, Text};
 use crate::frontend::{Broken, Loaded};
 use crate::model::{Dialect, Field, Model, Origin};
-use crate::source::{Source, SourceFile, Span};
+use crate::source::{Source, SourceFile, Span, plain_io_error, text_of};
 use crate::syntax::MAX_DEPTH;
 
 /// The resource types whose values the readers use (the others are read
@@ -227,16 +227,13 @@ fn load_unread(file: &Source) -> Option<Result<Loaded, Broken>> {
     // Stamped before it is read: a change while it is read shows too.
     let (stamp, bytes) = match Stamp::of(path).and_then(|stamp| Ok((stamp, std::fs::read(path)?))) {
         Ok(read) => read,
-        Err(e) => return broken(file, 0, format!("cannot read file: {e}")),
+        Err(e) => return broken(file, 0, format!("cannot read file: {}", plain_io_error(&e))),
     };
-    let text = match String::from_utf8(bytes) {
+    let text = match text_of(bytes) {
         Ok(text) => text,
         Err(e) => {
-            let bad = e.utf8_error().valid_up_to();
-            let message =
-                format!("file is not valid UTF-8 (byte 0x{:02x})", e.as_bytes().get(bad).copied().unwrap_or(0));
-            let lossy = SourceFile::new(path.clone(), String::from_utf8_lossy(e.as_bytes()).into_owned());
-            return broken(&SourceFile::detached(&lossy), bad, message);
+            let lossy = SourceFile::new(path.clone(), e.text);
+            return broken(&SourceFile::detached(&lossy), e.at, e.message);
         }
     };
     if !looks_like_plan(&text) {
@@ -269,14 +266,14 @@ impl Stamp {
     fn read(&self, path: &std::path::Path, span: Span) -> Result<String, String> {
         use std::io::{Read as _, Seek as _};
         let changed = || "the file changed while it was read; lint it again".to_string();
-        let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read file: {e}"))?;
+        let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
         if Stamp::of(path).ok().as_ref() != Some(self) {
             return Err(changed());
         }
         let mut bytes = vec![0; span.len()];
         f.seek(std::io::SeekFrom::Start(span.start as u64))
             .and_then(|_| f.read_exact(&mut bytes))
-            .map_err(|e| format!("cannot read file: {e}"))?;
+            .map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
         String::from_utf8(bytes).map_err(|_| changed())
     }
 }
