@@ -339,78 +339,102 @@ fn actionable(args: &LintArgs, config: &Config, baseline: Option<&crate::baselin
     outcome
 }
 
-/// `--diff`: every fix as a unified diff on standard output, nothing
-/// written; exit 1 when there is a diff.
+/// `--diff`: what `--fix` would write, as a unified diff on standard
+/// output, every pass included; nothing written; exit 1 when there is a
+/// diff.
 fn show_fixes(
     args: &LintArgs,
     config: &Config,
     baseline: Option<&crate::baseline::Baseline>,
 ) -> Result<ExitCode, Stop> {
-    let outcome = actionable(args, config, baseline);
-    let plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
+    let fixed = fix_in_memory(args, config, baseline);
     print_with(|out| {
-        for (path, (file, fixed)) in &plan.files {
-            out.write_all(crate::fix::unified_diff(path, &file.text, fixed).as_bytes())?;
+        for (path, (file, text)) in &fixed.files {
+            out.write_all(crate::fix::unified_diff(path, &file.text, text).as_bytes())?;
         }
         Ok(())
     })?;
-    eprintln!("sqsguard: {} fix(es) in {} file(s)", plan.fixed, plan.files.len());
-    std::mem::forget(outcome);
-    Ok(if plan.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
+    eprintln!("sqsguard: {} fix(es) in {} file(s)", fixed.fixes, fixed.files.len());
+    std::mem::forget(fixed.last);
+    Ok(if fixed.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
 }
 
 /// Passes of `--fix` at most: a fix can make another possible (or two
 /// overlapping ones wait for the next pass), never forever.
 const FIX_PASSES: usize = 8;
 
-/// `--fix`: apply the fixes file by file, atomically, and lint again until
-/// nothing more is fixable. A file that cannot be written, or changed on
-/// disk meanwhile, is left alone with one line on standard error; the
-/// other files are still fixed. Returns the last lint when nothing was
-/// written after it (what remains, without linting once more), else
-/// `None` and the caller lints again.
-fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Option<Outcome> {
-    let mut left_alone: std::collections::BTreeSet<PathBuf> = std::collections::BTreeSet::new();
-    let (mut fixes, mut files) = (0, std::collections::BTreeSet::new());
-    // Only files under the paths named are written: not a module followed
-    // out of them, not a file reached through a symlinked folder.
+/// Every pass of `--fix`, in memory.
+struct Fixed {
+    /// Each changed file: its text on disk, and its text after every pass.
+    files: std::collections::BTreeMap<PathBuf, (crate::source::Source, String)>,
+    fixes: usize,
+    /// The lint of the fixed texts that found nothing more to fix (none
+    /// when the passes ran out first).
+    last: Option<Outcome>,
+}
+
+/// Apply the fixes and lint the fixed texts again, in memory, until
+/// nothing more is fixable: what `--fix` writes and `--diff` shows. Only
+/// files under the paths named are changed: not a module followed out of
+/// them, nor a file reached through a symlinked folder.
+fn fix_in_memory(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Fixed {
     let roots: Vec<PathBuf> = args.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
-    let mut settled = None;
+    let mut config = config.clone();
+    let mut fixed = Fixed { files: std::collections::BTreeMap::new(), fixes: 0, last: None };
+    let mut outside = std::collections::BTreeSet::new();
     for _ in 0..FIX_PASSES {
-        let outcome = actionable(args, config, baseline);
+        let outcome = actionable(args, &config, baseline);
         let mut plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
-        plan.files.retain(|path, _| !left_alone.contains(path));
-        if plan.files.is_empty() {
-            settled = Some(outcome);
-            break;
-        }
-        fixes += plan.fixed;
-        for (path, (file, fixed)) in &plan.files {
-            if !within(&roots, path) {
+        plan.files.retain(|path, _| {
+            let inside = within(&roots, path);
+            if !inside && outside.insert(path.clone()) {
                 eprintln!(
                     "sqsguard: {}: outside the paths being linted (a module followed from them?); not fixed",
                     path.display()
                 );
-                left_alone.insert(path.clone());
-                continue;
             }
-            match crate::fix::write_fixed(path, &file.text, fixed) {
-                Ok(crate::fix::Written::Fixed) => {
-                    files.insert(path.clone());
-                }
-                Ok(crate::fix::Written::ChangedMeanwhile) => {
-                    eprintln!("sqsguard: {}: changed since it was read; not fixed", path.display());
-                    left_alone.insert(path.clone());
-                }
-                Err(e) => {
-                    eprintln!("sqsguard: {e}; not fixed");
-                    left_alone.insert(path.clone());
-                }
+            inside
+        });
+        if plan.files.is_empty() {
+            fixed.last = Some(outcome);
+            break;
+        }
+        fixed.fixes += plan.fixed;
+        for (path, (file, text)) in plan.files {
+            // The text on disk is the one the first pass read.
+            fixed.files.entry(path).or_insert_with(|| (file, String::new())).1 = text;
+        }
+        let texts = fixed.files.iter().map(|(path, (_, text))| (path.clone(), text.clone())).collect();
+        config.overlay = crate::source::Overlay::new(texts);
+    }
+    fixed.files.retain(|_, (file, text)| file.text != *text);
+    fixed
+}
+
+/// `--fix`: every pass computed in memory, then each changed file written
+/// once, atomically. A file that cannot be written, or changed on disk
+/// meanwhile, is left alone with one line on standard error; the other
+/// files are still fixed. Returns the last lint when it is what is on disk
+/// now (what remains, without linting once more), else `None` and the
+/// caller lints again.
+fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Option<Outcome> {
+    let fixed = fix_in_memory(args, config, baseline);
+    let mut written = 0;
+    for (path, (file, text)) in &fixed.files {
+        match crate::fix::write_fixed(path, &file.text, text) {
+            Ok(crate::fix::Written::Fixed) => written += 1,
+            Ok(crate::fix::Written::ChangedMeanwhile) => {
+                eprintln!("sqsguard: {}: changed since it was read; not fixed", path.display());
             }
+            Err(e) => eprintln!("sqsguard: {e}; not fixed"),
         }
     }
-    eprintln!("sqsguard: fixed {fixes} finding(s) in {} file(s)", files.len());
-    settled
+    eprintln!("sqsguard: fixed {} finding(s) in {written} file(s)", fixed.fixes);
+    if written < fixed.files.len() {
+        std::mem::forget(fixed.last);
+        return None;
+    }
+    fixed.last
 }
 
 /// Whether `path` is, or is inside, one of `roots` (canonical paths).

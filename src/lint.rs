@@ -66,9 +66,10 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
         .par_iter()
         .map(|job| match job {
             Job::File(path, explicit) => (None, lint_file(path, *explicit, config)),
-            Job::Module(dir) => {
-                (dir.canonicalize().ok(), checked(terraform::load_module(dir, &config.var_files), config))
-            }
+            Job::Module(dir) => (
+                dir.canonicalize().ok(),
+                checked(terraform::load_module(dir, &config.var_files, &config.overlay), config),
+            ),
         })
         .collect();
     // A module folder that another module of the walk calls was linted as
@@ -116,7 +117,7 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
         }
         return done;
     }
-    let file = match crate::source::read(path) {
+    let file = match config.overlay.read(path) {
         Ok(file) => file,
         Err(e) if e.infrastructure => return broken(Broken { file: e.file, span: e.span, message: e.message }, config),
         // Named on the command line, it may be anything: say it was not read.

@@ -86,9 +86,11 @@ const FIXED_KEYS: &[&str] = &[
 ];
 
 /// What unsafe fixes write besides (RULES.md, "Fixes"): a parameter's
-/// default, FunctionResponseTypes, SQS012's clamped attributes.
+/// or a Terraform variable's default, FunctionResponseTypes, SQS012's
+/// clamped attributes.
 const UNSAFE_KEYS: &[&str] = &[
     "Default",
+    "default",
     "FunctionResponseTypes",
     "functionResponseType",
     "DelaySeconds",
@@ -142,14 +144,43 @@ fn fix_the_corpus(unsafe_too: bool) {
     copy_tree(&common::root().join("tests/fixtures/terraform/json"), &root.join("terraform-json"));
     let before_texts = texts(root);
     let before = findings(root, &["."]);
+    // The lines the first pass's edits replace, by file: a value written
+    // away from its resource (a variable's default, a local, a `.tfvars`
+    // value, a module argument) has a key no list of settings can name.
+    let listed: Value = serde_json::from_slice(&sqsguard_in(root, &["lint", ".", "--format", "json"]).stdout).unwrap();
+    let mut edited_lines = std::collections::HashSet::new();
+    for edit in listed["findings"].as_array().unwrap().iter().flat_map(|f| f["edits"].as_array().into_iter().flatten())
+    {
+        let (first, last) = (edit["line"].as_u64().unwrap(), edit["end_line"].as_u64().unwrap());
+        for line in first..=last {
+            edited_lines.insert((PathBuf::from(edit["file"].as_str().unwrap()), line));
+        }
+    }
 
     let mode: &[&str] = if unsafe_too { &["--unsafe-fixes"] } else { &[] };
     let with_mode = |args: &[&str]| -> Output { sqsguard_in(root, &[args, mode].concat()) };
+    // --diff first: applied to a copy, it must give what --fix writes,
+    // the fixes of every pass included.
+    let diff = with_mode(&["lint", ".", "--diff"]);
+    let shown = String::from_utf8_lossy(&diff.stderr).trim().to_string();
+    let copy = tempfile::tempdir().unwrap();
+    copy_tree(root, copy.path());
     let fixed = with_mode(&["lint", ".", "--fix", "--format", "json"]);
     let stderr = String::from_utf8_lossy(&fixed.stderr);
     assert!(stderr.contains("sqsguard: fixed "), "{stderr}");
     let after = findings(root, &["."]);
     let after_texts = texts(root);
+    let mut apply = Command::new("git")
+        .args(["apply", "--whitespace=nowarn", "-"])
+        .current_dir(copy.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut apply.stdin.take().unwrap(), &diff.stdout).unwrap();
+    assert!(apply.wait().unwrap().success(), "the --diff output does not apply");
+    assert!(texts(copy.path()) == after_texts, "--diff and --fix differ");
+    let count = |s: &str, word: &str| s.split_whitespace().skip_while(|w| *w != word).nth(1).map(str::to_string);
+    assert_eq!(count(&shown, "sqsguard:"), count(&stderr, "fixed"), "{shown} / {stderr}");
 
     // Fewer findings, and none that was not there before (SQS000 included).
     let mut remaining = before.clone();
@@ -179,8 +210,22 @@ fn fix_the_corpus(unsafe_too: bool) {
             |t: &str| -> String { t.lines().map(|l| format!("{}\n", l.trim_end_matches([',', '\r']))).collect() };
         let (old, new) = (tidy(old), tidy(new));
         let diff = similar::TextDiff::from_lines(&old, &new);
-        for change in diff.iter_all_changes().filter(|c| c.tag() != similar::ChangeTag::Equal) {
+        // Whether the line a fix replaced (the last one removed) was an
+        // edit's: then its replacement is too.
+        let mut replaced_edited = false;
+        for change in diff.iter_all_changes() {
             let line = change.value();
+            let edited = match (change.tag(), change.old_index()) {
+                (similar::ChangeTag::Equal, _) => {
+                    replaced_edited = false;
+                    continue;
+                }
+                (similar::ChangeTag::Delete, Some(i)) => {
+                    replaced_edited = edited_lines.contains(&(path.clone(), i as u64 + 1));
+                    replaced_edited
+                }
+                _ => replaced_edited,
+            };
             // A Terraform attribute is added after a blank line of its own;
             // a new dead-letter queue is spaced as its neighbours are.
             if change.tag() == similar::ChangeTag::Insert
@@ -191,7 +236,7 @@ fn fix_the_corpus(unsafe_too: bool) {
             }
             let keys = if unsafe_too { [FIXED_KEYS, UNSAFE_KEYS].concat() } else { FIXED_KEYS.to_vec() };
             assert!(
-                keys.iter().any(|k| line.contains(k)),
+                edited || keys.iter().any(|k| line.contains(k)),
                 "{}: a fix changed a line it does not own: {line:?}",
                 path.display()
             );
@@ -579,4 +624,122 @@ Resources:
     let diff = sqsguard_in(dir.path(), &["lint", "module", "--diff", "--unsafe-fixes", "--select", "SQS004"]);
     let text = String::from_utf8_lossy(&diff.stdout);
     assert!(text.contains("+resource \"aws_sqs_queue\" \"orders_dlq\" {"), "{text}");
+}
+
+/// A Terraform value from a variable's default (in another file), a
+/// `.tfvars` value, a local or a module argument.
+const TF_VARIABLES: &str = r#"variable "visibility" {
+  type    = number
+  default = 30
+}
+
+variable "sse" {
+  type    = bool
+  default = true
+}
+"#;
+
+const TF_MAIN: &str = r#"locals {
+  retention = 86400
+}
+
+resource "aws_sqs_queue" "jobs" {
+  visibility_timeout_seconds = var.visibility
+  sqs_managed_sse_enabled    = var.sse
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = aws_sqs_queue.jobs_dlq.arn
+    maxReceiveCount     = 5
+  })
+}
+
+resource "aws_sqs_queue" "jobs_dlq" {
+  message_retention_seconds = local.retention
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  role          = "arn:aws:iam::123456789012:role/worker"
+  handler       = "index.handler"
+  runtime       = "python3.12"
+  filename      = "worker.zip"
+  timeout       = 60
+}
+
+resource "aws_lambda_event_source_mapping" "jobs" {
+  event_source_arn        = aws_sqs_queue.jobs.arn
+  function_name           = aws_lambda_function.worker.arn
+  function_response_types = ["ReportBatchItemFailures"]
+}
+
+module "orders" {
+  source = "./modules/queue"
+  sse    = false
+}
+"#;
+
+const TF_MODULE: &str = r#"variable "sse" {
+  type = bool
+}
+
+resource "aws_sqs_queue" "this" {
+  sqs_managed_sse_enabled   = var.sse
+  receive_wait_time_seconds = 20
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = aws_sqs_queue.dlq.arn
+    maxReceiveCount     = 5
+  })
+}
+
+resource "aws_sqs_queue" "dlq" {
+  message_retention_seconds = 1209600
+}
+"#;
+
+#[test]
+fn a_terraform_value_is_fixed_where_it_is_written_as_an_unsafe_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("modules/queue")).unwrap();
+    let files = [
+        ("variables.tf", TF_VARIABLES),
+        ("main.tf", TF_MAIN),
+        ("terraform.tfvars", "# Staging turns encryption off.\nsse = false\n"),
+        ("modules/queue/main.tf", TF_MODULE),
+    ];
+    for (name, text) in files {
+        fs::write(root.join(name), text).unwrap();
+    }
+    let fixable = ["--select", "SQS002,SQS007,SQS016"];
+    let rules = |dir: &Path| findings(dir, &[&["."][..], &fixable[..]].concat());
+    // The findings stay where the value is used.
+    assert_eq!(
+        rules(root),
+        [
+            ("SQS002".into(), "main.tf".into(), "aws_sqs_queue.jobs".into()),
+            ("SQS007".into(), "main.tf".into(), "aws_sqs_queue.jobs".into()),
+            ("SQS016".into(), "main.tf".into(), "aws_sqs_queue.jobs".into()),
+            ("SQS016".into(), "modules/queue/main.tf".into(), "module.orders.aws_sqs_queue.this".into()),
+        ]
+    );
+
+    // Unsafe: a safe --fix leaves them all.
+    let safe = sqsguard_in(root, &[&["lint", ".", "--fix"][..], &fixable[..]].concat());
+    assert_eq!(safe.status.code(), Some(1));
+    for (name, text) in files {
+        assert_eq!(fs::read_to_string(root.join(name)).unwrap(), text, "{name} changed by a safe --fix");
+    }
+
+    let fixed = sqsguard_in(root, &[&["lint", ".", "--fix", "--unsafe-fixes"][..], &fixable[..]].concat());
+    assert_eq!(fixed.status.code(), Some(0), "{}", String::from_utf8_lossy(&fixed.stderr));
+    let now = |name: &str| fs::read_to_string(root.join(name)).unwrap();
+    // The default 6 x 60 s, in variables.tf; the .tfvars value that wins
+    // over the default; the local; the module's argument.
+    assert_eq!(now("variables.tf"), TF_VARIABLES.replace("default = 30", "default = 360"));
+    assert_eq!(now("terraform.tfvars"), "# Staging turns encryption off.\nsse = true\n");
+    assert_eq!(
+        now("main.tf"),
+        TF_MAIN.replace("retention = 86400", "retention = 1209600").replace("sse    = false", "sse    = true")
+    );
+    assert_eq!(now("modules/queue/main.tf"), TF_MODULE);
+    assert!(rules(root).is_empty());
 }

@@ -31,6 +31,9 @@ pub struct Config {
     /// Terraform variable files named with `--var-file`, in order (the
     /// command line's, not the config file's).
     pub var_files: Vec<PathBuf>,
+    /// Fixed texts to lint in place of the files on disk (`--fix` and
+    /// `--diff` between passes).
+    pub overlay: crate::source::Overlay,
 }
 
 /// `include`/`exclude`, relative to the config file's folder.

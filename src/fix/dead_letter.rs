@@ -6,8 +6,8 @@
 //! Two edits that go in together or not at all (see [`super::apply`]):
 //! where they meet (the queue's last property is the end of its resource)
 //! they are one edit. Only shapes whose result is certain are fixed: a
-//! queue written as a YAML block or in JSON, an HCL block or a `*.tf.json`
-//! object without `count`/`for_each`. No fix when the result would still be wrong or
+//! queue written as a YAML block, a YAML flow mapping or in JSON, an HCL
+//! block or a `*.tf.json` object without `count`/`for_each`. No fix when the result would still be wrong or
 //! cannot be known: a FIFO flag, name or retention that is not a literal,
 //! a queue that already keeps messages 14 days (its dead-letter queue could
 //! not keep them longer, SQS007), a name already taken.
@@ -16,7 +16,7 @@ use hcl_edit::Span as _;
 use hcl_edit::structure::Body;
 
 use super::Edit;
-use super::locate::{block_end, flow_close, indent_of, json_member, props_key};
+use super::locate::{block_end, flow_close, flow_member, indent_of, json_member, props_key};
 use super::terraform::BlockTail;
 use crate::source::{Source, Span};
 use crate::syntax::{Entry, Kind, Node};
@@ -101,7 +101,8 @@ pub fn template(
         return Some(vec![edit(redrive_at, redrive), edit(queue_at, new_queue)]);
     }
     if text[queue.value.span.start..].starts_with('{') {
-        return None;
+        return flow(text, resources, queue, &id, &dlq, condition.as_deref(), nl)
+            .map(|edits| edits.into_iter().map(|(pos, replacement)| edit(pos, replacement)).collect());
     }
     let key_indent = indent_of(text, queue.key_span.start)?;
     let first = queue.value.as_map()?.first()?;
@@ -115,19 +116,14 @@ pub fn template(
         )
     };
     let (redrive_at, redrive) = match props {
-        Some(p) if text[p.span.start..].starts_with('{') => {
-            let close = flow_close(text, p)?;
-            let before = text[..close].trim_end();
-            let sep = match before.chars().last() {
-                Some('{' | ',') => " ",
-                _ => ", ",
-            };
-            let inline = format!(
-                "{sep}RedrivePolicy: {{deadLetterTargetArn: !GetAtt {id}.Arn, maxReceiveCount: {}}}",
+        Some(p) if text[p.span.start..].starts_with('{') => flow_member(
+            text,
+            p,
+            format!(
+                "RedrivePolicy: {{deadLetterTargetArn: !GetAtt {id}.Arn, maxReceiveCount: {}}}",
                 dlq.max_receive_count
-            );
-            (before.len(), inline)
-        }
+            ),
+        )?,
         Some(p) => {
             let entries = p.as_map()?;
             let indent = indent_of(text, entries.first()?.key_span.start)?;
@@ -167,6 +163,50 @@ pub fn template(
         return Some(vec![edit(redrive_at, format!("{redrive}{new_queue}"))]);
     }
     Some(vec![edit(redrive_at, redrive), edit(queue_end, new_queue)])
+}
+
+/// The fix of a queue written whole as a YAML flow mapping (`Jobs: {Type:
+/// AWS::SQS::Queue, Properties: {...}}`): the RedrivePolicy inside its
+/// Properties (or a new Properties), and the new queue as a flow mapping
+/// too, on a line of its own after the queue's under a block `Resources`,
+/// or as the next member of a flow one.
+fn flow(
+    text: &str,
+    resources: &Node,
+    queue: &Entry,
+    id: &str,
+    dlq: &Dlq,
+    condition: Option<&str>,
+    nl: &str,
+) -> Option<Vec<(usize, String)>> {
+    let policy =
+        format!("RedrivePolicy: {{deadLetterTargetArn: !GetAtt {id}.Arn, maxReceiveCount: {}}}", dlq.max_receive_count);
+    let redrive = match queue.value.get("Properties") {
+        Some(p) if text[p.span.start..].starts_with('{') => flow_member(text, p, policy)?,
+        Some(_) => return None,
+        None => flow_member(text, &queue.value, format!("Properties: {{{policy}}}"))?,
+    };
+    let mut props = vec![format!("MessageRetentionPeriod: {}", dlq.retention_seconds)];
+    if dlq.fifo {
+        props.push("FifoQueue: true".into());
+    }
+    if let Some(name) = &dlq.name {
+        props.push(format!("QueueName: {}", serde_json::Value::from(name.as_str())));
+    }
+    let condition = condition.map(|c| format!("Condition: {c}, ")).unwrap_or_default();
+    let new_queue = format!("{id}: {{Type: AWS::SQS::Queue, {condition}Properties: {{{}}}}}", props.join(", "));
+    let end = flow_close(text, &queue.value)? + 1;
+    if text[resources.span.start..].starts_with('{') {
+        return Some(vec![redrive, (end, format!(", {new_queue}"))]);
+    }
+    // A block `Resources`: a line of its own, at the queue's indentation,
+    // after a blank line when the queue has one before it.
+    let key_indent = indent_of(text, queue.key_span.start)?;
+    let line_end = text[end..].find(['\r', '\n']).map_or(text.len(), |i| end + i);
+    let line_start = text[..queue.key_span.start].rfind('\n').map_or(0, |i| i + 1);
+    let spaced = text[..line_start].trim_end_matches(' ').ends_with(&format!("{nl}{nl}"));
+    let blank = if spaced { nl } else { "" };
+    Some(vec![redrive, (line_end, format!("{nl}{blank}{key_indent}{new_queue}"))])
 }
 
 /// `"RedrivePolicy": {...}` added to the queue's JSON Properties (or a

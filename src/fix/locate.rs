@@ -77,12 +77,8 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
                 );
             }
             if text[props.span.start..].starts_with('{') {
-                // A flow mapping: before its closing brace, after a
-                // trailing comma if there is one.
-                let close = flow_close(text, props)?;
-                let before = text[..close].trim_end();
-                let sep = if before.ends_with(',') { " " } else { ", " };
-                return edit(before.len(), format!("{sep}{}: {value}", key(remedy)));
+                let (at, member) = flow_member(text, props, format!("{}: {value}", key(remedy)))?;
+                return edit(at, member);
             }
             let indent = indent_of(text, entries.first()?.key_span.start)?;
             let (at, end_line) = block_end(text, props_key(found)?.start)?;
@@ -101,7 +97,10 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
                 );
             }
             if text[found.value.span.start..].starts_with('{') {
-                return None;
+                // A resource written whole as a flow mapping.
+                let (at, member) =
+                    flow_member(text, &found.value, format!("Properties: {{{}: {value}}}", key(remedy)))?;
+                return edit(at, member);
             }
             let indent = indent_of(text, first.key_span.start)?;
             let step = indent.len().checked_sub(indent_of(text, found.key_span.start)?.len()).filter(|s| *s > 0)?;
@@ -111,6 +110,20 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
             edit(at, format!("{first}{indent}Properties:{nl}{inner}{}: {value}{nl}", key(remedy)))
         }
     }
+}
+
+/// `member` added as the last of the YAML flow mapping `node`: where to
+/// insert it, and the text (`{}` becomes `{member}`, `{a: 1}` becomes
+/// `{a: 1, member}`).
+pub(super) fn flow_member(text: &str, node: &Node, member: String) -> Option<(usize, String)> {
+    let close = flow_close(text, node)?;
+    let before = text[..close].trim_end();
+    let sep = match before.chars().last() {
+        Some('{') => "",
+        Some(',') => " ",
+        _ => ", ",
+    };
+    Some((before.len(), format!("{sep}{member}")))
 }
 
 /// The key of `remedy`'s field as the file writes keys.

@@ -13,8 +13,10 @@
 //! a value written as a literal is replaced, a missing key is added to
 //! the resource (inside its `{}` when it has no member yet), and SQS004
 //! gets a new dead-letter queue (see [`dead_letter`]). A value behind `!Ref Param` is fixed in the
-//! parameter's Default, as an unsafe fix; a Terraform `var.x` is not
-//! followed yet. SQS013 renames a queue whose name is a literal. Plans
+//! parameter's Default, and a Terraform value where its literal is written
+//! (a variable's default, a `.tfvars` value, a local, a module argument:
+//! the front-end remembers it, see [`crate::model::Alt::written`]), both
+//! as unsafe fixes. SQS013 renames a queue whose name is a literal. Plans
 //! (generated output) and values inside a JSON string get no edit: their
 //! findings keep their hint.
 
@@ -410,7 +412,6 @@ fn is_plain_yaml(s: &str) -> bool {
         && !keyword.contains(&s.to_ascii_lowercase().as_str())
 }
 
-/// The field's key as the file writes it.
 /// The edit of a number or bool literal at `span` inside a string of a
 /// `*.tf.json` file: the front-end located it there only where the
 /// string's text is the expression's, without escapes.

@@ -3,8 +3,9 @@
 //!
 //! A value is replaced only where it is a literal of the right kind (`30`,
 //! `"30"`, `false`, `["x"]`, a number inside `jsonencode({...})` or a
-//! heredoc): an expression (`var.x`, `local.y`, `max(...)`) is not
-//! rewritten. A literal outside the resource's own block (a variable's
+//! heredoc): an expression (`max(...)`, `var.x * 2`) is not rewritten, but
+//! `var.x` and `local.y` lead to the literal they take (the remedy points
+//! there). A literal outside the resource's own block (a variable's
 //! `default`, a local, a `.tfvars` value, a module argument) may be shared,
 //! so its fix is unsafe (RULES.md). A missing attribute is added as the
 //! block's last line, after a blank line: `terraform fmt` aligns the `=`

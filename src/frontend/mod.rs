@@ -140,7 +140,7 @@ pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv:
         match map.entry(key) {
             None => return Attr::absent(Origin::file(file, absent_at)),
             Some((_, v)) if !matches!(v.v, RV::If { .. }) => {
-                return Attr::single(value_of(v), Origin::file(file, v.span));
+                return Attr { alts: vec![alt_of(file, value_of(v), v, When::always())] };
             }
             Some(_) => {}
         }
@@ -148,11 +148,11 @@ pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv:
     let mut alts = Vec::new();
     for (w, m) in map.alternatives() {
         match m.entry(key) {
-            None => alts.push(Alt { value: Value::Absent, origin: Origin::file(file, absent_at), when: w }),
+            None => alts.push(Alt::new(Value::Absent, Origin::file(file, absent_at), w)),
             Some((_, v)) => {
                 for (w2, v) in v.alternatives() {
                     let Some(when) = w.and(&w2) else { continue };
-                    alts.push(Alt { value: value_of(v), origin: Origin::file(file, v.span), when });
+                    alts.push(alt_of(file, value_of(v), v, when));
                 }
             }
         }
@@ -162,12 +162,13 @@ pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv:
 
 /// An attribute made of values found with [`value::values_at`].
 pub fn attr_of<T>(file: &Source, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-    Attr {
-        alts: found
-            .into_iter()
-            .map(|(when, r)| Alt { value: conv(r), origin: Origin::file(file, r.span), when })
-            .collect(),
-    }
+    Attr { alts: found.into_iter().map(|(when, r)| alt_of(file, conv(r), r, when)).collect() }
+}
+
+/// The alternative `value` read from `r`: used where `r` is, written
+/// where `r` remembers.
+fn alt_of<T>(file: &Source, value: Value<T>, r: &R, when: When) -> Alt<T> {
+    Alt { written: r.written.clone(), ..Alt::new(value, Origin::file(file, r.span), when) }
 }
 
 /// A queue's redrive policy (RedrivePolicy in the dialect's words), written
@@ -204,7 +205,7 @@ pub fn redrive(
                 Value::Unknown(why) => Value::Unknown(why),
                 Value::Absent => Value::Absent,
             };
-            Alt { value, origin: alt.origin, when: alt.when }
+            Alt { value, origin: alt.origin, when: alt.when, written: alt.written }
         })
         .collect();
     Attr { alts }

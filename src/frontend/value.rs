@@ -8,14 +8,25 @@
 
 use std::sync::Arc;
 
-use crate::model::When;
+use crate::model::{Origin, When};
 use crate::source::Span;
 
 /// A resolved value and the span it is used at.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct R {
     pub v: RV,
     pub span: Span,
+    /// A literal brought from another place (a Terraform variable's
+    /// default, a local, a `.tfvars` value, a module argument): where it is
+    /// written, for a fix to change it there (see [`R::written_in`]).
+    pub written: Option<Arc<Origin>>,
+}
+
+/// Values compare by what they hold and where they are used.
+impl PartialEq for R {
+    fn eq(&self, other: &R) -> bool {
+        self.v == other.v && self.span == other.span
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -114,7 +125,7 @@ impl Text {
 
 impl R {
     pub fn new(v: RV, span: Span) -> Self {
-        R { v, span }
+        R { v, span, written: None }
     }
 
     pub fn unknown(why: impl Into<String>, span: Span) -> Self {
@@ -203,6 +214,34 @@ impl R {
     /// is used: its top-level span moves there.
     pub fn relocated(mut self, span: Span) -> R {
         self.span = span;
+        self
+    }
+
+    /// This value, as brought from `file` where it is written: each literal
+    /// in it (number, bool, whole string) remembers its place there, unless
+    /// it already came from further away (a default passed on as a module
+    /// argument is written in the default).
+    pub fn written_in(mut self, file: &crate::source::Source) -> R {
+        fn walk(r: &mut R, file: &crate::source::Source, depth: usize) {
+            if depth > crate::syntax::MAX_DEPTH {
+                return;
+            }
+            match &mut r.v {
+                RV::Num(_) | RV::Bool(_) => {}
+                RV::Str(t) if t.literal().is_some() => {}
+                RV::List(items) => return items.iter_mut().for_each(|i| walk(i, file, depth + 1)),
+                RV::Map(entries) => return entries.iter_mut().for_each(|(_, _, v)| walk(v, file, depth + 1)),
+                RV::If { then, els, .. } => {
+                    walk(then, file, depth + 1);
+                    return walk(els, file, depth + 1);
+                }
+                _ => return,
+            }
+            if r.written.is_none() {
+                r.written = Some(Arc::new(Origin::file(file, r.span)));
+            }
+        }
+        walk(&mut self, file, 0);
         self
     }
 

@@ -166,6 +166,21 @@ pub struct Alt<T> {
     /// The value itself, or the resource when the attribute is absent.
     pub origin: Origin,
     pub when: When,
+    /// Where the value is written, when that is not where it is used: the
+    /// literal of a Terraform variable's default, a `.tfvars` value, a
+    /// local or a module argument. A fix changes it there.
+    pub written: Option<Arc<Origin>>,
+}
+
+impl<T> Alt<T> {
+    pub fn new(value: Value<T>, origin: Origin, when: When) -> Self {
+        Alt { value, origin, when, written: None }
+    }
+
+    /// Where a fix changes the value: where it is written.
+    pub fn written_at(&self) -> &Origin {
+        self.written.as_deref().unwrap_or(&self.origin)
+    }
 }
 
 /// An attribute: at least one alternative.
@@ -176,7 +191,7 @@ pub struct Attr<T> {
 
 impl<T> Attr<T> {
     pub fn single(value: Value<T>, origin: Origin) -> Self {
-        Attr { alts: vec![Alt { value, origin, when: When::always() }] }
+        Attr { alts: vec![Alt::new(value, origin, When::always())] }
     }
 
     pub fn known(value: T, origin: Origin) -> Self {

@@ -267,7 +267,7 @@ pub(crate) fn set<T>(
         resource: resource.to_string(),
         field,
         want: Want::Value(value),
-        at: alt.origin.clone(),
+        at: alt.written_at().clone(),
         absent: matches!(alt.value, crate::model::Value::Absent),
         conditional: !alt.when.is_always(),
         applicability,

@@ -74,6 +74,26 @@ pub struct SourceFile {
 
 pub type Source = Arc<SourceFile>;
 
+/// Texts that stand in for files on disk, by path: the fixed texts of
+/// `lint --fix`'s passes, linted again before anything is written. Empty
+/// in every other run.
+#[derive(Clone, Debug, Default)]
+pub struct Overlay(Arc<std::collections::HashMap<PathBuf, String>>);
+
+impl Overlay {
+    pub fn new(texts: std::collections::HashMap<PathBuf, String>) -> Self {
+        Overlay(Arc::new(texts))
+    }
+
+    /// The file's text: the overlay's, else what [`read`] finds on disk.
+    pub fn read(&self, path: &Path) -> Result<Source, Unreadable> {
+        match self.0.get(path) {
+            Some(text) => Ok(SourceFile::new(path.to_path_buf(), text.clone())),
+            None => read(path),
+        }
+    }
+}
+
 /// The path and size: a model's debug print names its files without
 /// repeating their text at every value.
 impl std::fmt::Debug for SourceFile {

@@ -180,6 +180,17 @@ impl Scope {
         R::new(RV::Map(entries), span)
     }
 
+    /// `expr` of file `file`, evaluated for use elsewhere (a variable's
+    /// default, a local, an output, a module argument): its literals
+    /// remember that they are written here.
+    pub fn eval_written(&self, expr: &Expression, file: usize) -> R {
+        let value = self.eval(expr, file);
+        match self.files.get(file) {
+            Some(f) => value.written_in(&f.source),
+            None => value,
+        }
+    }
+
     pub fn eval(&self, expr: &Expression, file: usize) -> R {
         let span = self.span(file, expr, Span::default());
         let v = match expr {
@@ -356,7 +367,9 @@ impl Scope {
             match child {
                 Child::Local { name, scope } if name == module => {
                     return match scope.outputs.get(output) {
-                        Some((file, expr)) => scope.guarded(&format!("output.{output}"), span, |s| s.eval(expr, *file)),
+                        Some((file, expr)) => {
+                            scope.guarded(&format!("output.{output}"), span, |s| s.eval_written(expr, *file))
+                        }
                         None => R::unknown(format!("module {module} has no output {output}"), span),
                     };
                 }
@@ -378,7 +391,9 @@ impl Scope {
             return value.clone();
         }
         match self.defaults.get(name) {
-            Some((file, Some(default))) => self.guarded(&format!("var.{name}"), span, |s| s.eval(default, *file)),
+            Some((file, Some(default))) => {
+                self.guarded(&format!("var.{name}"), span, |s| s.eval_written(default, *file))
+            }
             Some((_, None)) => R::unknown(format!("variable {name} has no default"), span),
             None => R::unknown(format!("variable {name} is not declared"), span),
         }
@@ -386,7 +401,7 @@ impl Scope {
 
     fn local(&self, name: &str, span: Span) -> R {
         match self.locals.get(name) {
-            Some((file, expr)) => self.guarded(&format!("local.{name}"), span, |s| s.eval(expr, *file)),
+            Some((file, expr)) => self.guarded(&format!("local.{name}"), span, |s| s.eval_written(expr, *file)),
             None => R::unknown(format!("local {name} is not declared"), span),
         }
     }

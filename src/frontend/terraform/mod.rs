@@ -22,14 +22,15 @@ use eval::{File, Scope};
 use super::value::{R, RV};
 use super::{Broken, Loaded};
 use crate::model::{Dialect, Model, Suppression};
-use crate::source::Source;
+use crate::source::{Overlay, Source};
 
 /// The module in `dir`: every `.tf` file in it, with the variables set by
 /// `terraform.tfvars`, `*.auto.tfvars` and then `var_files` (as
 /// `terraform plan -var-file`), and the modules it calls.
-pub fn load_module(dir: &Path, var_files: &[PathBuf]) -> Loaded {
-    let (inputs, mut broken) = tfvars(dir, var_files);
-    let loaded = module::load(dir, String::new(), inputs);
+/// Files in `overlay` are read from it.
+pub fn load_module(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> Loaded {
+    let (inputs, mut broken) = tfvars(dir, var_files, overlay);
+    let loaded = module::load(dir, String::new(), inputs, overlay);
     broken.extend(loaded.broken);
     // Before collecting, which takes the module calls apart.
     let suppressions = loaded.scope.all_suppressions();
@@ -157,11 +158,11 @@ pub(crate) fn tf_files(dir: &Path, ext: &str) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// Parse each file; the ones that cannot be read or parsed are broken.
-pub(crate) fn read_files(paths: &[PathBuf]) -> (Vec<File>, Vec<Broken>) {
+pub(crate) fn read_files(paths: &[PathBuf], overlay: &Overlay) -> (Vec<File>, Vec<Broken>) {
     let mut files = Vec::new();
     let mut broken = Vec::new();
     for path in paths {
-        match crate::source::read(path) {
+        match overlay.read(path) {
             Ok(source) => match parse_file(source) {
                 Ok(file) => files.push(file),
                 Err(b) => broken.push(b),
@@ -176,7 +177,7 @@ pub(crate) fn read_files(paths: &[PathBuf]) -> (Vec<File>, Vec<Broken>) {
 /// Variable values from `terraform.tfvars`, `terraform.tfvars.json`, then
 /// `*.auto.tfvars` and `*.auto.tfvars.json` in name order (later files
 /// win), as Terraform loads them.
-fn tfvars(dir: &Path, var_files: &[PathBuf]) -> (HashMap<String, R>, Vec<Broken>) {
+fn tfvars(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> (HashMap<String, R>, Vec<Broken>) {
     let name_of = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
     // A folder that cannot be listed is reported by the module load.
     let mut paths: Vec<PathBuf> = tf_files(dir, "tfvars").unwrap_or_default();
@@ -189,11 +190,10 @@ fn tfvars(dir: &Path, var_files: &[PathBuf]) -> (HashMap<String, R>, Vec<Broken>
     paths.sort_by_key(|p| (!name_of(p).starts_with("terraform.tfvars"), name_of(p)));
     // Named files last: they win, as in `terraform plan -var-file`.
     paths.extend(var_files.iter().cloned());
-    let constants = Scope::new(Vec::new(), String::new(), HashMap::new());
     let mut values = HashMap::new();
     let mut broken = Vec::new();
     for path in paths {
-        let source = match crate::source::read(&path) {
+        let source = match overlay.read(&path) {
             Ok(source) => source,
             Err(e) if e.infrastructure => {
                 broken.push(Broken { file: e.file, span: e.span, message: e.message });
@@ -205,7 +205,7 @@ fn tfvars(dir: &Path, var_files: &[PathBuf]) -> (HashMap<String, R>, Vec<Broken>
             match crate::syntax::json::parse(&source) {
                 Ok(root) => {
                     for entry in root.as_map().unwrap_or_default() {
-                        values.insert(entry.key.clone(), super::value::from_node(&entry.value, 0));
+                        values.insert(entry.key.clone(), super::value::from_node(&entry.value, 0).written_in(&source));
                     }
                 }
                 Err(e) => broken.push(Broken { file: source, span: e.span, message: e.message }),
@@ -214,8 +214,12 @@ fn tfvars(dir: &Path, var_files: &[PathBuf]) -> (HashMap<String, R>, Vec<Broken>
         }
         match parse::parse(&source) {
             Ok(body) => {
-                for attr in body.attributes() {
-                    values.insert(attr.key.as_str().to_string(), constants.eval(&attr.value, 0));
+                // Evaluated as a file of its own, so its values keep their
+                // places in it (for a fix) and can use no variable.
+                let file = File { source: source.clone(), body, remap: None, suppressions: Vec::new() };
+                let scope = Scope::new(vec![file], String::new(), HashMap::new());
+                for attr in scope.files[0].body.attributes() {
+                    values.insert(attr.key.as_str().to_string(), scope.eval_written(&attr.value, 0));
                 }
             }
             Err(e) => broken.push(Broken { file: source, span: e.span, message: e.message }),

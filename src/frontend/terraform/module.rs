@@ -13,7 +13,7 @@ use crate::finding::Note;
 use crate::frontend::Broken;
 use crate::frontend::value::R;
 use crate::model::Origin;
-use crate::source::Span;
+use crate::source::{Overlay, Span};
 
 /// Nested module calls followed at most this deep (cycles are cut too).
 const MAX_MODULE_DEPTH: usize = 8;
@@ -36,7 +36,7 @@ pub struct Tree {
 }
 
 /// Load the module in `dir` with `inputs` bound to its variables.
-pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Tree {
+pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>, overlay: &Overlay) -> Tree {
     let mut files = std::collections::HashSet::new();
     let mut paths = Vec::new();
     let mut broken = Vec::new();
@@ -50,6 +50,7 @@ pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>) -> Tree {
         broken: &mut broken,
         called: &mut called,
         notes: &mut notes,
+        overlay,
     };
     let scope = load_at(dir, prefix, inputs, &mut walk);
     Tree { scope, paths, broken, called, notes }
@@ -63,6 +64,7 @@ struct Walk<'a> {
     broken: &'a mut Vec<Broken>,
     called: &'a mut Vec<PathBuf>,
     notes: &'a mut Vec<Note>,
+    overlay: &'a Overlay,
 }
 
 fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Walk<'_>) -> Scope {
@@ -79,7 +81,7 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             Vec::new()
         }
     };
-    let (files, broken) = read_files(&paths);
+    let (files, broken) = read_files(&paths, walk.overlay);
     let mut first_visit = false;
     for p in &paths {
         if walk.files.insert(p.canonicalize().unwrap_or_else(|_| p.clone())) {
@@ -118,7 +120,7 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             .body
             .attributes()
             .filter(|a| !META.contains(&a.key.as_str()))
-            .map(|a| (a.key.as_str().to_string(), scope.eval(&a.value, fi)))
+            .map(|a| (a.key.as_str().to_string(), scope.eval_written(&a.value, fi)))
             .collect();
         let child_prefix = format!("{}module.{name}.", scope.prefix);
         let child = if source.starts_with("./") || source.starts_with("../") {
