@@ -30,6 +30,9 @@ enum Command {
     Generate(GenerateArgs),
     /// Check live queues, event source mappings and alarms (read-only).
     Audit(AuditArgs),
+    /// Work with reports: `report merge` combines the JSON outputs of audit shards.
+    #[command(subcommand)]
+    Report(ReportCommand),
     /// List the rule catalog.
     Rules {
         #[arg(long, value_enum, default_value_t = CatalogFormat::Table)]
@@ -39,6 +42,21 @@ enum Command {
     Explain {
         /// A rule code, such as SQS001.
         code: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ReportCommand {
+    /// Merge the `--format json` outputs of `audit --shard I/N` runs into one
+    /// report, with the exit status the whole audit would have had.
+    Merge {
+        /// The JSON documents, one per shard.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Pretty)]
+        format: Format,
+        #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+        fail_on: FailOn,
     },
 }
 
@@ -109,6 +127,26 @@ struct AuditArgs {
     /// Regions to audit (repeatable); default: the credential chain's Region.
     #[arg(long = "region")]
     regions: Vec<String>,
+    /// Accounts to audit: IDs separated by commas, or @FILE (one ID a line,
+    /// `#` comments). Needs --role-name for accounts other than the caller's.
+    #[arg(long, conflicts_with = "organization")]
+    accounts: Option<String>,
+    /// Every ACTIVE account of the caller's organization (organizations
+    /// ListAccounts: the management or a delegated administrator account).
+    #[arg(long)]
+    organization: bool,
+    /// The role assumed in each audited account (arn:aws:iam::ACCOUNT:role/NAME).
+    #[arg(long)]
+    role_name: Option<String>,
+    /// The ExternalId the role's trust policy asks for.
+    #[arg(long, requires = "role_name")]
+    external_id: Option<String>,
+    /// Audit only the I-th of N slices of the sorted (account, Region) pairs.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// How long one account-Region may take before it is listed as unaudited.
+    #[arg(long, default_value = "10m")]
+    pair_deadline: String,
     /// A named profile of the shared AWS config.
     #[arg(long)]
     profile: Option<String>,
@@ -125,7 +163,7 @@ struct AuditArgs {
     /// CloudWatch window: 30m, 1h, 1d ... (or seconds).
     #[arg(long, default_value = "1h")]
     lookback: String,
-    /// Queues read at once.
+    /// Requests in flight at once, over every account and Region.
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
     /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
@@ -225,6 +263,7 @@ pub fn main() -> ExitCode {
         Command::Lint(args) => run_lint(args),
         Command::Generate(args) => run_generate(args),
         Command::Audit(args) => run_audit(args),
+        Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on),
         Command::Rules { format } => print(&catalog(format)).map(|()| ExitCode::SUCCESS),
         Command::Explain { code } => match rules::by_code(&code) {
             Some(rule) => print(&rule.page()).map(|()| ExitCode::SUCCESS),
@@ -502,6 +541,13 @@ fn run_generate(args: GenerateArgs) -> Result<ExitCode, Stop> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `report merge`: the shards' documents as one audit.
+fn run_merge(files: &[PathBuf], format: Format, fail_on: FailOn) -> Result<ExitCode, Stop> {
+    let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
+    print_with(|out| report::write(format.reporter(false), &outcome, out))?;
+    Ok(exit_status(fail_on, &outcome))
+}
+
 #[cfg(not(feature = "audit"))]
 fn run_audit(_: AuditArgs) -> Result<ExitCode, Stop> {
     Err(Error::Usage("this build has no live audit; build with `cargo build --release --features audit`".into()).into())
@@ -516,8 +562,28 @@ fn run_audit(args: AuditArgs) -> Result<ExitCode, Stop> {
             return Err(Error::Usage(message).into());
         }
     };
+    let usage = |message: String| -> Stop { Error::Usage(message).into() };
+    let accounts = match (&args.accounts, args.organization) {
+        (Some(list), _) => crate::audit::Accounts::List(crate::audit::scope::accounts(list).map_err(usage)?),
+        (None, true) => crate::audit::Accounts::Organization,
+        (None, false) => crate::audit::Accounts::Caller,
+    };
+    let shard = args.shard.as_deref().map(crate::audit::scope::Shard::parse).transpose().map_err(usage)?;
+    let pair_deadline = match crate::syntax::duration::seconds(&args.pair_deadline) {
+        Some(s) if s > 0 => std::time::Duration::from_secs(s),
+        _ => return Err(usage(format!("--pair-deadline {}: use a duration (90s, 10m, 1h)", args.pair_deadline))),
+    };
+    if args.concurrency == 0 {
+        return Err(usage("--concurrency 0: at least one request must be in flight".into()));
+    }
     let opts = crate::audit::Options {
         regions: args.regions,
+        accounts,
+        role_name: args.role_name,
+        external_id: args.external_id,
+        shard,
+        pair_deadline,
+        progress: args.format == Format::Pretty && std::io::stderr().is_terminal(),
         profile: args.profile,
         endpoint_url: args.endpoint_url,
         queue_prefix: args.queue_prefix,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::model::{Field, Origin, Scalar};
 
 /// How bad a finding is; ordered so `Error > Warning > Info`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,

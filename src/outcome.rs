@@ -26,6 +26,11 @@ pub struct Outcome {
     pub baselined: Option<usize>,
     /// Audit only: AWS operations sent.
     pub api_calls: Option<usize>,
+    /// Audit only: the operations sent with each account's credentials.
+    pub api_calls_by_account: std::collections::BTreeMap<String, usize>,
+    /// Audit only: the (account, Region) pairs that were not read, or read
+    /// only in part. They fail the run: a partial audit never looks clean.
+    pub unaudited: Vec<Unaudited>,
     /// The display path of every file linted (`files` of them), sorted:
     /// reporters that list clean files too (JUnit) need their names.
     pub linted: Vec<String>,
@@ -38,7 +43,11 @@ impl Outcome {
         // A module's file is read once per caller: say each note once.
         let mut seen = std::collections::HashSet::new();
         self.notes.retain(|n| {
-            let at = n.origin.location().map(|l| (l.file, l.line, l.column));
+            let at = match &n.origin {
+                Origin::File { .. } => n.origin.location().map(|l| (l.file, l.line, l.column)),
+                // A live note is its account's and Region's.
+                Origin::Live(live) => Some((format!("{:?}/{:?}/{}", live.account, live.region, live.id), 0, 0)),
+            };
             seen.insert((at, n.message.clone()))
         });
         self.findings.retain(|f| config.filter.keeps(f.code));
@@ -48,18 +57,67 @@ impl Outcome {
         self.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     }
 
-    /// Whether a finding is at or above `threshold`, or a file named on the
-    /// command line went unlinted (the exit status).
+    /// Whether a finding is at or above `threshold`, a file named on the
+    /// command line went unlinted, or an audit left a pair unread (the exit
+    /// status).
     pub fn fails(&self, threshold: Option<Severity>) -> bool {
-        threshold.is_some_and(|t| !self.unlinted.is_empty() || self.findings.iter().any(|f| f.severity >= t))
+        threshold.is_some_and(|t| {
+            !self.unlinted.is_empty() || !self.unaudited.is_empty() || self.findings.iter().any(|f| f.severity >= t)
+        })
+    }
+}
+
+/// An (account, Region) pair the audit could not read, or read in part.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Unaudited {
+    /// `None`: the credentials' own account, when it was not learnt.
+    pub account: Option<String>,
+    pub region: String,
+    /// Some of it was read: the findings of the rest are reported.
+    pub partial: bool,
+    /// What went wrong, in AWS's words where it gave some.
+    pub reason: String,
+    /// Partial: the operations that failed, and the rules blind without
+    /// them (no finding of theirs comes from the missing data).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apis: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
+}
+
+impl std::fmt::Display for Unaudited {
+    /// `account 111111111111 in us-east-1: not audited: AccessDenied: ...`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.account {
+            Some(a) => write!(f, "account {a} in {}", self.region)?,
+            None => write!(f, "{}", self.region)?,
+        }
+        if self.partial {
+            write!(f, ": read in part ({})", self.reason)?;
+            if !self.rules.is_empty() {
+                write!(f, "; blind: {}", self.rules.join(", "))?;
+            }
+            Ok(())
+        } else {
+            write!(f, ": not audited ({})", self.reason)
+        }
     }
 }
 
 /// File order: by path, offset, rule and words (borrowed, not copied: a
-/// large plan has a hundred thousand findings).
+/// large plan has a hundred thousand findings); live findings by account,
+/// Region, then resource.
 fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, &str) {
     match &f.origin {
         Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code, &f.message),
-        Origin::Live(live) => (Cow::Borrowed(live.id.as_str()), 0, f.code, &f.message),
+        Origin::Live(live) => {
+            let place = format!(
+                "{}\u{0}{}\u{0}{}",
+                live.account.as_deref().unwrap_or_default(),
+                live.region.as_deref().unwrap_or_default(),
+                live.id
+            );
+            (Cow::Owned(place), 0, f.code, &f.message)
+        }
     }
 }

@@ -140,13 +140,8 @@ fn the_audit_only_reads() {
     }
     let opts = sqsguard::audit::Options {
         regions: vec!["us-east-1".into()],
-        profile: None,
         endpoint_url: Some(moto.endpoint.clone()),
-        queue_prefix: None,
-        lookback_seconds: 3600,
-        concurrency: 16,
-        connect_timeout: Duration::from_secs(3),
-        settings: Default::default(),
+        ..Default::default()
     };
     let audit = sqsguard::audit::run(&opts).unwrap();
     let operations = audit.calls.operations();
@@ -245,6 +240,29 @@ fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
     assert_eq!(doc["summary"]["files"], 1, "the readable queue was audited");
     let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
     assert!(rules.contains(&"SQS016"), "{rules:?}");
+    // The Region was read in part, and says which rules went blind: no
+    // SQS015 comes from alarms that could not be listed.
+    let gaps = doc["summary"]["unaudited"].as_array().unwrap();
+    assert_eq!(gaps.len(), 1, "{gaps:?}");
+    assert_eq!(gaps[0]["partial"], true);
+    assert_eq!(gaps[0]["region"], "us-east-1");
+    assert_eq!(gaps[0]["account"], "123456789012");
+    let apis: Vec<&str> = gaps[0]["apis"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    assert!(apis.contains(&"DescribeAlarms") && apis.contains(&"GetQueueAttributes"), "{apis:?}");
+    assert!(gaps[0]["rules"].as_array().unwrap().iter().any(|r| r == "SQS015"));
+    assert!(!rules.contains(&"SQS015"));
+    // Even with nothing to report, a partial audit fails the run.
+    let quiet = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["audit", "--region", "us-east-1", "--endpoint-url", &moto.endpoint, "--queue-prefix", "none-such"])
+        .env("AWS_ACCESS_KEY_ID", keys["key"].as_str().unwrap())
+        .env("AWS_SECRET_ACCESS_KEY", keys["secret"].as_str().unwrap())
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&quiet.stdout);
+    assert_eq!(quiet.status.code(), Some(1), "{text}");
+    // No queue, no URL to learn the account from: the Region alone.
+    assert!(text.contains("unaudited: us-east-1: read in part"), "{text}");
 }
 
 fn rules_of(json: &str) -> std::collections::BTreeSet<String> {

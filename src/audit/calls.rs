@@ -28,8 +28,10 @@ impl CallLog {
     }
 }
 
+/// Counts into the run's log and, when accounts are named, the log of the
+/// account whose credentials send the call.
 #[derive(Debug, Clone)]
-pub struct Counter(pub Arc<CallLog>);
+pub struct Counter(pub Arc<CallLog>, pub Option<Arc<CallLog>>);
 
 impl Intercept for Counter {
     fn name(&self) -> &'static str {
@@ -42,7 +44,9 @@ impl Intercept for Counter {
         _runtime_components: &RuntimeComponents,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
-        self.0.count.fetch_add(1, Ordering::Relaxed);
+        for log in std::iter::once(&self.0).chain(&self.1) {
+            log.count.fetch_add(1, Ordering::Relaxed);
+        }
         if let Some(meta) = cfg.load::<Metadata>()
             && let Ok(mut ops) = self.0.operations.lock()
         {

@@ -14,7 +14,7 @@ use aws_sdk_sqs::types::QueueAttributeName;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use tokio::sync::Semaphore;
 
-pub use crate::frontend::live::{LiveAlarm, LiveQueueData, Mapping, Region};
+pub use crate::frontend::live::{LiveAlarm, LiveQueueData, Mapping, Region, Skipped};
 
 pub struct Clients {
     pub sqs: aws_sdk_sqs::Client,
@@ -42,13 +42,28 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ").replace('\n', " ")
 }
 
-/// Read one Region. `Err` only when AWS cannot be reached at all.
+/// Why a Region could not be read at all.
+#[derive(Debug)]
+pub enum Unread {
+    /// AWS cannot be reached, or the credentials are not accepted by the
+    /// client (no endpoint, no credentials): the same for every pair.
+    Unreachable(String),
+    /// The service refused ListQueues (AccessDenied, a Region not enabled).
+    Refused(String),
+}
+
+fn skipped(api: &'static str, what: impl Into<String>, why: String) -> Skipped {
+    Skipped { api, what: what.into(), why }
+}
+
+/// Read one Region; `semaphore` bounds the queue reads of every Region
+/// read at once.
 pub async fn region(
     c: &Clients,
     prefix: Option<&str>,
     lookback_seconds: u64,
-    concurrency: usize,
-) -> Result<Region, String> {
+    semaphore: Arc<Semaphore>,
+) -> Result<Region, Unread> {
     let mut out = Region::default();
     let mut urls = Vec::new();
     let mut pages =
@@ -56,15 +71,11 @@ pub async fn region(
     while let Some(page) = pages.next().await {
         match page {
             Ok(page) => urls.extend(page.queue_urls().iter().cloned()),
-            Err(e) if e.as_service_error().is_some() => {
-                out.skipped.push(("ListQueues".into(), service_reason_or(&e)));
-                return Ok(out);
-            }
-            Err(e) => return Err(fatal(e)),
+            Err(e) if e.as_service_error().is_some() => return Err(Unread::Refused(service_reason_or(&e))),
+            Err(e) => return Err(Unread::Unreachable(fatal(e))),
         }
     }
 
-    let semaphore = Arc::new(Semaphore::new(concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
     for (i, url) in urls.into_iter().enumerate() {
         let sqs = c.sqs.clone();
@@ -87,7 +98,7 @@ pub async fn region(
             }
             // Deleted between ListQueues and now: nothing to say.
             Err(e) if e.code().is_some_and(|c| c.contains("NonExistentQueue") || c.contains("QueueDoesNotExist")) => {}
-            Err(e) => out.skipped.push((url, service_reason_or(&e))),
+            Err(e) => out.skipped.push(skipped("GetQueueAttributes", url, service_reason_or(&e))),
         }
     }
     read.sort_by_key(|(i, _)| *i);
@@ -103,7 +114,7 @@ pub async fn region(
         }
         match c.sqs.list_queue_tags().queue_url(&q.url).send().await {
             Ok(o) => q.tags = o.tags().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            Err(e) => out.skipped.push((format!("{} (tags)", q.url), service_reason_or(&e))),
+            Err(e) => out.skipped.push(skipped("ListQueueTags", q.url.clone(), service_reason_or(&e))),
         }
     }
 
@@ -122,7 +133,7 @@ pub async fn region(
                 });
             }
             Err(e) => {
-                out.skipped.push(("ListEventSourceMappings".into(), service_reason_or(&e)));
+                out.skipped.push(skipped("ListEventSourceMappings", "ListEventSourceMappings", service_reason_or(&e)));
                 break;
             }
         }
@@ -133,7 +144,7 @@ pub async fn region(
         let timeout = match c.lambda.get_function_configuration().function_name(&arn).send().await {
             Ok(f) => f.timeout(),
             Err(e) => {
-                out.skipped.push((format!("{arn} (configuration)"), service_reason_or(&e)));
+                out.skipped.push(skipped("GetFunctionConfiguration", arn.clone(), service_reason_or(&e)));
                 None
             }
         };
@@ -176,7 +187,7 @@ pub async fn region(
                 }
             }
             Err(e) => {
-                out.skipped.push(("DescribeAlarms".into(), service_reason_or(&e)));
+                out.skipped.push(skipped("DescribeAlarms", "DescribeAlarms", service_reason_or(&e)));
                 break;
             }
         }
@@ -222,7 +233,7 @@ async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64) {
             let page = match result {
                 Ok(page) => page,
                 Err(e) => {
-                    out.skipped.push(("GetMetricData".into(), service_reason_or(&e)));
+                    out.skipped.push(skipped("GetMetricData", "GetMetricData", service_reason_or(&e)));
                     return;
                 }
             };
@@ -253,7 +264,9 @@ fn service_reason<E: ProvideErrorMetadata>(e: &E) -> String {
     }
 }
 
-fn service_reason_or<E>(e: &aws_sdk_sqs::error::SdkError<E, HttpResponse>) -> String
+/// A refusal in AWS's words (`AccessDenied: ...`), or its HTTP status when
+/// the body could not be read; a failure to reach AWS as [`fatal`] words it.
+pub(crate) fn service_reason_or<E>(e: &aws_sdk_sqs::error::SdkError<E, HttpResponse>) -> String
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
 {

@@ -1,13 +1,19 @@
 //! `sqsguard audit`: the same rules on live queues, read-only, through the
-//! AWS SDK for Rust (feature `audit`).
+//! AWS SDK for Rust (feature `audit`), from one account to an organization.
 //!
-//! `collect` makes the calls (and no more than needed), `calls` counts and
-//! records them, the live front-end ([`crate::frontend::live`]) turns what
-//! was read into the shared model, and `check` runs the rules on it as on
-//! any file.
+//! [`scope`] says which (account, Region) pairs to read, [`assume`] gets
+//! each account's credentials, `collect` makes the calls of one pair (and
+//! no more than needed), `calls` counts and records them, the live
+//! front-end ([`crate::frontend::live`]) turns what was read into the
+//! shared model, and `check` runs the rules on it as on any file. A pair
+//! that cannot be read, or is read only in part, is in
+//! [`Outcome::unaudited`] and fails the run: a partial audit never looks
+//! clean.
 
+pub mod assume;
 pub mod calls;
 pub mod collect;
+pub mod scope;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,22 +21,69 @@ use std::time::Duration;
 use aws_config::retry::RetryConfig;
 use aws_config::timeout::TimeoutConfig;
 use aws_config::{BehaviorVersion, Region};
+use tokio::sync::Semaphore;
 
-use crate::finding::Note;
+use crate::finding::{Finding, Note};
 use crate::model::Origin;
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Unaudited};
+use scope::{Pair, Shard};
+
+/// Which accounts to audit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Accounts {
+    /// The credentials' own account (no call to learn which).
+    #[default]
+    Caller,
+    /// These (sorted, each once).
+    List(Vec<String>),
+    /// The ACTIVE accounts of the caller's organization.
+    Organization,
+}
 
 pub struct Options {
     /// Regions to audit; empty: the one the credential chain gives.
     pub regions: Vec<String>,
+    pub accounts: Accounts,
+    /// Assumed in every account but the caller's own:
+    /// `arn:PARTITION:iam::ACCOUNT:role/NAME`.
+    pub role_name: Option<String>,
+    pub external_id: Option<String>,
+    pub shard: Option<Shard>,
     pub profile: Option<String>,
     pub endpoint_url: Option<String>,
     pub queue_prefix: Option<String>,
     pub lookback_seconds: u64,
+    /// Requests in flight at once, over every pair.
     pub concurrency: usize,
+    /// How long one pair may take before it is given up as unaudited.
+    pub pair_deadline: Duration,
     pub connect_timeout: Duration,
+    /// A progress line on standard error as pairs complete.
+    pub progress: bool,
     /// `.sqsguard.yaml`: rule options, severities, payload declarations.
     pub settings: crate::config::Config,
+}
+
+/// The command line's defaults.
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            regions: Vec::new(),
+            accounts: Accounts::Caller,
+            role_name: None,
+            external_id: None,
+            shard: None,
+            profile: None,
+            endpoint_url: None,
+            queue_prefix: None,
+            lookback_seconds: 3600,
+            concurrency: 16,
+            pair_deadline: Duration::from_secs(600),
+            connect_timeout: Duration::from_secs(3),
+            progress: false,
+            settings: crate::config::Config::default(),
+        }
+    }
 }
 
 /// What an audit found, and the operations it sent.
@@ -40,7 +93,8 @@ pub struct Audit {
 }
 
 /// Run the audit. `Err` is one line for the user: AWS cannot be reached,
-/// or there are no credentials or no Region.
+/// there are no credentials or no Region, or the organization's accounts
+/// cannot be listed.
 pub fn run(opts: &Options) -> Result<Audit, crate::error::Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -50,51 +104,278 @@ pub fn run(opts: &Options) -> Result<Audit, crate::error::Error> {
     runtime.block_on(audit(opts)).map_err(crate::error::Error::Aws)
 }
 
+/// What reading one pair came to.
+enum Read {
+    Checked {
+        outcome: Outcome,
+    },
+    /// Not read: no credentials for its account, ListQueues refused, the
+    /// deadline passed.
+    Unaudited(Unaudited),
+    /// AWS could not be reached at all from it.
+    Unreachable(Pair, String),
+}
+
 async fn audit(opts: &Options) -> Result<Audit, String> {
     let log = Arc::new(calls::CallLog::default());
-    let mut outcome = Outcome::default();
+    let base = loader(opts, None).load().await;
     let mut regions = opts.regions.clone();
     if regions.is_empty() {
-        let base = loader(opts, None).load().await;
         match base.region() {
             Some(r) => regions.push(r.to_string()),
             None => return Err("no AWS Region: pass --region or set AWS_REGION".into()),
         }
     }
-    for region in &regions {
-        let config = loader(opts, Some(region)).load().await;
-        let counter = calls::Counter(log.clone());
-        let clients = collect::Clients {
-            sqs: aws_sdk_sqs::Client::from_conf(
-                aws_sdk_sqs::config::Builder::from(&config).interceptor(counter.clone()).build(),
-            ),
-            lambda: aws_sdk_lambda::Client::from_conf(
-                aws_sdk_lambda::config::Builder::from(&config).interceptor(counter.clone()).build(),
-            ),
-            cloudwatch: aws_sdk_cloudwatch::Client::from_conf(
-                aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter).build(),
-            ),
-        };
-        let read =
-            collect::region(&clients, opts.queue_prefix.as_deref(), opts.lookback_seconds, opts.concurrency).await?;
-        outcome.files += read.queues.len();
-        outcome.skipped += read.skipped.len();
-        for (what, why) in &read.skipped {
-            outcome.notes.push(Note {
-                origin: Origin::live(what.clone(), None, Some(region.clone())),
-                message: format!("skipped {what}: {why}"),
-            });
+    let partition = assume::partition(&regions[0]);
+    // STS and Organizations are asked in the first Region (Organizations'
+    // endpoint is global; the SDK finds it from any Region of the partition).
+    let base = loader(opts, Some(&regions[0])).load().await;
+    let named = opts.accounts != Accounts::Caller;
+    let (accounts, caller) = match &opts.accounts {
+        Accounts::Caller => (vec![None], None),
+        Accounts::List(ids) => (ids.iter().cloned().map(Some).collect(), Some(assume::caller(&base, &log).await?)),
+        Accounts::Organization => {
+            let ids = assume::organization_accounts(&base, &log).await?;
+            (ids.into_iter().map(Some).collect(), Some(assume::caller(&base, &log).await?))
         }
-        let loaded = crate::frontend::live::load(&read, region, opts.lookback_seconds);
-        let checked = crate::check::check(loaded, &opts.settings);
-        outcome.findings.extend(checked.findings);
-        outcome.notes.extend(checked.notes);
-        outcome.notes.extend(crate::check::stale(&checked.used, checked.unused));
-        outcome.suppressed += checked.suppressed;
+    };
+    if named && opts.role_name.is_none() && accounts.iter().any(|a| a.as_ref() != caller.as_ref()) {
+        return Err("--accounts and --organization need --role-name, the role to assume in each account".into());
     }
+    let all = scope::pairs(&accounts, &regions);
+    let pairs = match opts.shard {
+        Some(shard) => shard.of(&all),
+        None => all,
+    };
+    let account_logs: std::collections::BTreeMap<String, Arc<calls::CallLog>> =
+        pairs.iter().filter_map(|p| p.account.clone()).map(|a| (a, Arc::new(calls::CallLog::default()))).collect();
+    let assumer = Arc::new(assume::Assumer::new(
+        base.clone(),
+        partition,
+        opts.role_name.clone().unwrap_or_default(),
+        opts.external_id.clone(),
+    ));
+    // One pool for the whole audit: queue reads of every pair share it,
+    // and at most as many pairs as it has permits are read at once.
+    let requests = Arc::new(Semaphore::new(opts.concurrency.max(1)));
+    let pairs_at_once = Arc::new(Semaphore::new(opts.concurrency.max(1)));
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, pair) in pairs.iter().cloned().enumerate() {
+        let ctx = PairContext {
+            opts: Options::for_pair(opts),
+            caller: caller.clone(),
+            assumer: assumer.clone(),
+            counter: calls::Counter(log.clone(), pair.account.as_ref().and_then(|a| account_logs.get(a)).cloned()),
+            requests: requests.clone(),
+        };
+        let permit = pairs_at_once.clone();
+        tasks.spawn(async move {
+            let _permit = permit.acquire_owned().await;
+            let deadline = ctx.opts.pair_deadline;
+            let read = match tokio::time::timeout(deadline, read_pair(&ctx, pair.clone())).await {
+                Ok(read) => read,
+                Err(_) => Read::Unaudited(Unaudited {
+                    account: pair.account.clone(),
+                    region: pair.region.clone(),
+                    partial: false,
+                    reason: format!("not read within {} s (the deadline of one account-Region)", deadline.as_secs()),
+                    apis: Vec::new(),
+                    rules: Vec::new(),
+                }),
+            };
+            (i, read)
+        });
+    }
+    let mut reads = Vec::with_capacity(pairs.len());
+    let mut findings_so_far = 0;
+    while let Some(joined) = tasks.join_next().await {
+        let Ok((i, read)) = joined else { continue };
+        if let Read::Checked { outcome, .. } = &read {
+            findings_so_far += outcome.findings.len();
+        }
+        reads.push((i, read));
+        if opts.progress {
+            eprint!("\raudited {}/{} account-Regions, {findings_so_far} findings", reads.len(), pairs.len());
+        }
+    }
+    if opts.progress && !pairs.is_empty() {
+        eprint!("\r\x1b[2K");
+    }
+    reads.sort_by_key(|(i, _)| *i);
+    // Nothing reached AWS at all: one line and exit 2, not a report of
+    // every pair failing the same way.
+    if let Some((_, Read::Unreachable(_, why))) = reads.first()
+        && reads.iter().all(|(_, r)| matches!(r, Read::Unreachable(..)))
+    {
+        return Err(why.clone());
+    }
+    let mut outcome = Outcome::default();
+    for (_, read) in reads {
+        match read {
+            Read::Checked { outcome: pair, .. } => {
+                outcome.findings.extend(pair.findings);
+                outcome.notes.extend(pair.notes);
+                outcome.unaudited.extend(pair.unaudited);
+                outcome.files += pair.files;
+                outcome.skipped += pair.skipped;
+                outcome.suppressed += pair.suppressed;
+            }
+            Read::Unaudited(gap) => outcome.unaudited.push(gap),
+            Read::Unreachable(pair, why) => outcome.unaudited.push(Unaudited {
+                account: pair.account,
+                region: pair.region,
+                partial: false,
+                reason: why,
+                apis: Vec::new(),
+                rules: Vec::new(),
+            }),
+        }
+    }
+    outcome.unaudited.sort();
     outcome.finish(&opts.settings);
     outcome.api_calls = Some(log.count());
+    outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
     Ok(Audit { outcome, calls: log })
+}
+
+/// What one pair's task needs.
+struct PairContext {
+    opts: Options,
+    caller: Option<String>,
+    assumer: Arc<assume::Assumer>,
+    counter: calls::Counter,
+    requests: Arc<Semaphore>,
+}
+
+impl Options {
+    /// The options a pair's task reads (a copy: tasks outlive borrows).
+    fn for_pair(opts: &Options) -> Options {
+        Options {
+            profile: opts.profile.clone(),
+            endpoint_url: opts.endpoint_url.clone(),
+            queue_prefix: opts.queue_prefix.clone(),
+            lookback_seconds: opts.lookback_seconds,
+            concurrency: opts.concurrency,
+            pair_deadline: opts.pair_deadline,
+            connect_timeout: opts.connect_timeout,
+            settings: opts.settings.clone(),
+            ..Options::default()
+        }
+    }
+}
+
+async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
+    let unaudited = |reason: String| Unaudited {
+        account: pair.account.clone(),
+        region: pair.region.clone(),
+        partial: false,
+        reason,
+        apis: Vec::new(),
+        rules: Vec::new(),
+    };
+    let mut loader = loader(&ctx.opts, Some(&pair.region));
+    // Another account than the caller's: its role's credentials.
+    if let Some(account) = pair.account.as_ref().filter(|a| Some(*a) != ctx.caller.as_ref()) {
+        match ctx.assumer.credentials(account, &ctx.counter).await {
+            Ok(credentials) => loader = loader.credentials_provider(credentials),
+            Err(assume::Failed::Refused(why)) => return Read::Unaudited(unaudited(why)),
+            Err(assume::Failed::Unreachable(why)) => return Read::Unreachable(pair, why),
+        }
+    }
+    let config = loader.load().await;
+    let counter = ctx.counter.clone();
+    let clients = collect::Clients {
+        sqs: aws_sdk_sqs::Client::from_conf(
+            aws_sdk_sqs::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        lambda: aws_sdk_lambda::Client::from_conf(
+            aws_sdk_lambda::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        cloudwatch: aws_sdk_cloudwatch::Client::from_conf(
+            aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter).build(),
+        ),
+    };
+    let prefix = ctx.opts.queue_prefix.as_deref();
+    let read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
+        Ok(read) => read,
+        Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
+        Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, why),
+    };
+    let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
+    let account = pair.account.clone().or_else(|| read.queues.first().and_then(|q| account_of(&q.url)));
+    for s in &read.skipped {
+        outcome.notes.push(Note {
+            origin: Origin::live(s.what.clone(), account.clone(), Some(pair.region.clone())),
+            message: format!("skipped {}: {}", s.what, s.why),
+        });
+    }
+    let loaded = crate::frontend::live::load(&read, &pair.region, ctx.opts.lookback_seconds);
+    let checked = crate::check::check(loaded, &ctx.opts.settings);
+    outcome.findings = checked.findings;
+    outcome.notes.extend(checked.notes);
+    outcome.notes.extend(crate::check::stale(&checked.used, checked.unused));
+    outcome.suppressed = checked.suppressed;
+    if let Some(gap) = blind(&read.skipped, &mut outcome.findings) {
+        outcome.unaudited.push(Unaudited { account, region: pair.region.clone(), ..gap });
+    }
+    Read::Checked { outcome }
+}
+
+/// The rules that cannot see without an operation's data (RULES.md), and
+/// of those the ones that would report the data's absence as a problem:
+/// their findings are dropped where the data is missing.
+fn blinded(api: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    const CONSUMERS: &[&str] = &["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011"];
+    match api {
+        "ListEventSourceMappings" => (CONSUMERS, &["SQS006"]),
+        "GetFunctionConfiguration" => (&["SQS001", "SQS002"], &[]),
+        "DescribeAlarms" => (&["SQS015"], &["SQS015"]),
+        "GetMetricData" => (&["SQS006", "SQS102"], &[]),
+        "ListQueueTags" => (&["SQS003"], &["SQS003"]),
+        // The queue itself is not read: no rule sees it.
+        _ => (&[], &[]),
+    }
+}
+
+/// A pair read in part: what failed, the rules blind without it, and its
+/// false findings removed from `findings`. `None` when all was read.
+fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Unaudited> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let mut apis: Vec<String> = skipped.iter().map(|s| s.api.to_string()).collect();
+    apis.sort();
+    apis.dedup();
+    let mut rules: Vec<String> = apis.iter().flat_map(|a| blinded(a).0).map(|r| r.to_string()).collect();
+    rules.sort();
+    rules.dedup();
+    findings.retain(|f| {
+        !skipped.iter().any(|s| {
+            let false_alarm = blinded(s.api).1.contains(&f.code);
+            // Tags are read per queue: only that queue's SQS003 is unknown.
+            false_alarm && (s.api != "ListQueueTags" || f.resource == s.what)
+        })
+    });
+    let reasons: Vec<String> =
+        skipped
+            .iter()
+            .map(|s| {
+                if s.what == s.api {
+                    format!("{}: {}", s.api, s.why)
+                } else {
+                    format!("{} {}: {}", s.api, s.what, s.why)
+                }
+            })
+            .collect();
+    let reason = match reasons.len() {
+        1 => reasons[0].clone(),
+        n => format!("{n} reads failed, the first {}", reasons[0]),
+    };
+    Some(Unaudited { account: None, region: String::new(), partial: true, reason, apis, rules })
+}
+
+fn account_of(url: &str) -> Option<String> {
+    url.rsplit('/').nth(1).filter(|a| a.len() == 12 && a.chars().all(|c| c.is_ascii_digit())).map(str::to_string)
 }
 
 fn loader(opts: &Options, region: Option<&str>) -> aws_config::ConfigLoader {

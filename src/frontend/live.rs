@@ -25,8 +25,19 @@ pub struct Region {
     /// Function ARN -> timeout in seconds (`None`: not readable).
     pub timeouts: HashMap<String, Option<i32>>,
     pub alarms: Vec<LiveAlarm>,
-    /// Queues or APIs that could not be read, with the reason.
-    pub skipped: Vec<(String, String)>,
+    /// Queues or APIs that could not be read.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Something one operation could not read.
+#[derive(Debug, Clone)]
+pub struct Skipped {
+    /// The operation: `ListEventSourceMappings`, `GetQueueAttributes`, ...
+    pub api: &'static str,
+    /// What it was reading: the operation, a queue URL, a function ARN.
+    pub what: String,
+    /// Why, in AWS's words.
+    pub why: String,
 }
 
 #[derive(Debug, Default)]

@@ -16,7 +16,7 @@ mod value;
 pub use field::{Dialect, Field, Scalar};
 pub use index::{ConsumerRead, DlqLink, Index, Watch, queue_alts};
 pub use suppression::{Scope, Suppression, Written};
-pub use value::{Alt, Attr, Origin, Value, When};
+pub use value::{Alt, Attr, Live, Origin, Value, When};
 
 /// Index of a queue in [`Model::queues`].
 pub type QueueIdx = usize;

@@ -25,6 +25,11 @@ struct JsonNote<'a> {
     file: Option<String>,
     line: Option<usize>,
     column: Option<usize>,
+    /// Audit notes: the account and Region they are about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    account: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<&'a str>,
     message: &'a str,
 }
 
@@ -128,10 +133,16 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
         .iter()
         .map(|n| {
             let loc = n.origin.location();
+            let (account, region) = match &n.origin {
+                crate::model::Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
+                crate::model::Origin::File { .. } => (None, None),
+            };
             JsonNote {
                 file: loc.as_ref().map(|l| l.file.clone()),
                 line: loc.as_ref().map(|l| l.line),
                 column: loc.as_ref().map(|l| l.column),
+                account,
+                region,
                 message: &n.message,
             }
         })

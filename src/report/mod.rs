@@ -5,6 +5,7 @@
 pub mod github;
 pub mod json;
 pub mod junit;
+pub mod merge;
 pub mod pretty;
 pub mod sarif;
 
@@ -45,7 +46,7 @@ pub fn render(format: Format, outcome: &Outcome) -> String {
 }
 
 /// The totals every format ends with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
     pub files: usize,
     pub skipped: usize,
@@ -63,6 +64,12 @@ pub struct Summary {
     /// not linted (they fail the run).
     #[serde(skip_serializing_if = "is_zero")]
     pub not_linted: usize,
+    /// Audit only: operations sent with each account's credentials.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub api_calls_by_account: std::collections::BTreeMap<String, usize>,
+    /// Audit only: pairs not read, or read in part (they fail the run).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unaudited: Vec<crate::outcome::Unaudited>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -82,6 +89,8 @@ impl Summary {
             baselined: outcome.baselined,
             api_calls: outcome.api_calls,
             not_linted: outcome.unlinted.len(),
+            api_calls_by_account: outcome.api_calls_by_account.clone(),
+            unaudited: outcome.unaudited.clone(),
         }
     }
 }

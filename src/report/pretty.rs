@@ -37,14 +37,42 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         Some(Applicability::Unsafe) => style.unsafe_fixes,
         None => false,
     };
-    let mut out = render_reports(outcome.findings.iter().zip(fixes.iter().map(marked)), style);
+    let mut out = String::new();
+    // An audit of several accounts or Regions: a heading for each, in the
+    // findings' order (account, then Region).
+    let place = |f: &Finding| match &f.origin {
+        Origin::Live(live) => live_place(live),
+        Origin::File { .. } => None,
+    };
+    let places: std::collections::BTreeSet<Option<String>> = outcome.findings.iter().map(place).collect();
+    let mut last = None;
+    for (finding, fix) in outcome.findings.iter().zip(&fixes) {
+        let here = place(finding);
+        if places.len() > 1 && here != last {
+            if let Some(p) = &here {
+                out.push_str(&format!("── {p} ──\n\n"));
+            }
+            last = here;
+        }
+        out.push_str(&render_reports(std::iter::once((finding, marked(fix))), style));
+    }
     for note in &outcome.notes {
-        match crate::model::Origin::location(&note.origin) {
-            Some(l) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
-            None => out.push_str(&format!("note: {}\n", note.message)),
+        match (&note.origin, crate::model::Origin::location(&note.origin)) {
+            (_, Some(l)) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
+            (Origin::Live(live), None) if live_place(live).is_some() => {
+                out.push_str(&format!("note: {}: {}\n", live_place(live).unwrap_or_default(), note.message));
+            }
+            _ => out.push_str(&format!("note: {}\n", note.message)),
         }
     }
     if !outcome.notes.is_empty() {
+        out.push('\n');
+    }
+    // A partial audit says so before its totals (CLI.md: it never looks clean).
+    for gap in &outcome.unaudited {
+        out.push_str(&format!("unaudited: {gap}\n"));
+    }
+    if !outcome.unaudited.is_empty() {
         out.push('\n');
     }
     out.push_str(&summary_line(&Summary::of(outcome)));
@@ -53,6 +81,16 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     let hidden = fixes.iter().filter(|a| a.is_some() && !marked(a)).count();
     out.push_str(&fixable_line(fixable, hidden));
     out
+}
+
+/// `account 111111111111 in us-east-1`, as far as it is known.
+fn live_place(live: &crate::model::Live) -> Option<String> {
+    match (&live.account, &live.region) {
+        (Some(a), Some(r)) => Some(format!("account {a} in {r}")),
+        (Some(a), None) => Some(format!("account {a}")),
+        (None, Some(r)) => Some(r.clone()),
+        (None, None) => None,
+    }
 }
 
 /// "[*] N fixable with `sqsguard lint --fix`", and how many more
@@ -95,8 +133,12 @@ pub fn summary_line(s: &Summary) -> String {
     let suppressed = if s.suppressed > 0 { format!(", {} suppressed", s.suppressed) } else { String::new() };
     let baselined = s.baselined.map(|n| format!(", {n} in the baseline")).unwrap_or_default();
     let not_linted = if s.not_linted > 0 { format!(", {} named but not linted", s.not_linted) } else { String::new() };
+    let unaudited = match s.unaudited.len() {
+        0 => String::new(),
+        n => format!(", {} not audited in full", plural(n, "account-Region", "account-Regions")),
+    };
     format!(
-        "sqsguard: {}, {}, {} in {} ({} skipped{not_linted}{suppressed}{baselined}{calls})",
+        "sqsguard: {}, {}, {} in {} ({} skipped{not_linted}{unaudited}{suppressed}{baselined}{calls})",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos"),

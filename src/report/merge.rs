@@ -1,0 +1,143 @@
+//! `sqsguard report merge`: the JSON documents of audit shards read back
+//! into one outcome (findings, notes, unaudited pairs, API calls), so any
+//! reporter prints it and the exit status is the whole audit's.
+//!
+//! Audit documents only: a lint finding's place is a span of a file's text,
+//! which a JSON document does not carry.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::finding::{Finding, Note, Severity};
+use crate::model::Origin;
+use crate::outcome::{Outcome, Unaudited};
+
+/// A document that cannot be merged: exit 2, naming the file.
+#[derive(Debug)]
+pub struct Unmergeable {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl std::fmt::Display for Unmergeable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+#[derive(Deserialize)]
+struct Document {
+    version: u32,
+    findings: Vec<JsonFinding>,
+    summary: JsonSummary,
+    #[serde(default)]
+    notes: Vec<JsonNote>,
+}
+
+#[derive(Deserialize)]
+struct JsonFinding {
+    rule: String,
+    severity: Severity,
+    file: Option<String>,
+    resource: String,
+    account: Option<String>,
+    region: Option<String>,
+    message: String,
+    fix: String,
+}
+
+#[derive(Deserialize)]
+struct JsonSummary {
+    files: usize,
+    skipped: usize,
+    #[serde(default)]
+    suppressed: usize,
+    api_calls: Option<usize>,
+    #[serde(default)]
+    api_calls_by_account: std::collections::BTreeMap<String, usize>,
+    #[serde(default)]
+    unaudited: Vec<Unaudited>,
+}
+
+#[derive(Deserialize)]
+struct JsonNote {
+    account: Option<String>,
+    region: Option<String>,
+    message: String,
+}
+
+/// The documents at `paths`, merged. Findings keep their rule's name and
+/// the severity they were reported with.
+pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
+    let mut outcome = Outcome { api_calls: Some(0), ..Outcome::default() };
+    let mut version = None;
+    for path in paths {
+        let doc = read(path)?;
+        let bad = |message: String| Unmergeable { path: path.clone(), message };
+        match version {
+            None => version = Some((doc.version, path.clone())),
+            Some((v, ref first)) if v != doc.version => {
+                return Err(bad(format!("version {} differs from {}'s version {v}", doc.version, first.display())));
+            }
+            Some(_) => {}
+        }
+        for f in doc.findings {
+            if f.file.is_some() {
+                return Err(bad("holds lint findings: report merge combines `sqsguard audit` outputs".into()));
+            }
+            let Some(rule) = crate::rules::ALL.iter().find(|r| r.code == f.rule) else {
+                return Err(bad(format!("unknown rule {}", f.rule)));
+            };
+            outcome.findings.push(Finding {
+                code: rule.code,
+                name: rule.name,
+                severity: f.severity,
+                origin: Origin::live(f.resource.clone(), f.account, f.region),
+                resource: f.resource,
+                related: Vec::new(),
+                message: f.message,
+                fix: f.fix,
+                remedy: None,
+            });
+        }
+        for n in doc.notes {
+            outcome.notes.push(Note { origin: Origin::live(String::new(), n.account, n.region), message: n.message });
+        }
+        let s = doc.summary;
+        outcome.files += s.files;
+        outcome.skipped += s.skipped;
+        outcome.suppressed += s.suppressed;
+        outcome.api_calls = outcome.api_calls.map(|n| n + s.api_calls.unwrap_or(0));
+        for (account, calls) in s.api_calls_by_account {
+            *outcome.api_calls_by_account.entry(account).or_default() += calls;
+        }
+        outcome.unaudited.extend(s.unaudited);
+    }
+    // As one audit orders them: by account and Region.
+    outcome.unaudited.sort();
+    outcome.notes.sort_by(|a, b| place(&a.origin).cmp(&place(&b.origin)));
+    // Severities and the selection were applied by each shard.
+    outcome.finish(&crate::config::Config::default());
+    Ok(outcome)
+}
+
+fn place(origin: &Origin) -> (Option<&str>, Option<&str>) {
+    match origin {
+        Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
+        Origin::File { .. } => (None, None),
+    }
+}
+
+fn read(path: &Path) -> Result<Document, Unmergeable> {
+    let bad = |message: String| Unmergeable { path: path.to_path_buf(), message };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(crate::source::plain_io_error(&e)))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| bad(format!("not an sqsguard JSON document (not JSON: {e})")))?;
+    if !value.get("version").is_some_and(serde_json::Value::is_u64)
+        || !value.get("findings").is_some_and(|f| f.is_array())
+    {
+        return Err(bad("not an sqsguard JSON document (no version and findings)".into()));
+    }
+    serde_json::from_value(value).map_err(|e| bad(format!("not an sqsguard JSON document: {e}")))
+}

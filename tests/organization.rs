@@ -1,0 +1,225 @@
+//! The audit of an AWS Organization against moto: an organization with a
+//! management account, three members (one whose role the auditor may not
+//! assume) and a closed account, queues with known problems in three
+//! accounts and two Regions, and moto's IAM enforcement on (so the
+//! assumed roles' credentials are what reads each member account).
+//! Needs `--features audit`. One test: it sets the process's AWS
+//! credentials for the in-process audit, which no other test may share.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+#![cfg(feature = "audit")]
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const ROLE: &str = "SqsguardAudit";
+const REGIONS: [&str; 2] = ["us-east-1", "eu-west-1"];
+
+struct Moto {
+    child: Child,
+    endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn moto() -> Option<Moto> {
+    let Some(server) = common::venv_tool("moto_server") else {
+        common::missing("moto");
+        return None;
+    };
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(server)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "moto did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Some(Moto { child, endpoint: format!("http://127.0.0.1:{port}") })
+}
+
+/// `sqsguard audit` over both Regions as the auditor, with `extra`.
+fn audit(moto: &Moto, org: &Value, extra: &[&str]) -> (Option<i32>, Value) {
+    let mut args = vec!["audit", "--endpoint-url", &moto.endpoint, "--role-name", ROLE, "--format", "json"];
+    for r in REGIONS {
+        args.extend(["--region", r]);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(&args)
+        .args(extra)
+        .env("AWS_ACCESS_KEY_ID", org["key"].as_str().unwrap())
+        .env("AWS_SECRET_ACCESS_KEY", org["secret"].as_str().unwrap())
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env_remove("AWS_PROFILE")
+        .env_remove("AWS_REGION")
+        .output()
+        .unwrap();
+    let doc = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code(), doc)
+}
+
+/// (rule, account, Region, queue name) of each finding.
+fn findings(doc: &Value) -> BTreeSet<(String, String, String, String)> {
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap_or_else(|| panic!("no {k}: {f}")).to_string();
+            (s("rule"), s("account"), s("region"), s("resource").rsplit('/').next().unwrap().to_string())
+        })
+        .collect()
+}
+
+fn unaudited(doc: &Value) -> Vec<Value> {
+    doc["summary"]["unaudited"].as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn an_organization_is_audited_account_by_account_and_no_gap_looks_clean() {
+    let Some(moto) = moto() else { return };
+    let setup = Command::new(common::venv_tool("python").unwrap())
+        .arg(common::root().join("tests/fixtures/audit/organization.py"))
+        .args([&moto.endpoint, ROLE])
+        .output()
+        .unwrap();
+    assert!(setup.status.success(), "{}", String::from_utf8_lossy(&setup.stderr));
+    let org: Value = serde_json::from_slice(&setup.stdout).unwrap();
+    let id = |k: &str| org[k].as_str().unwrap().to_string();
+    let members: Vec<String> = org["members"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().into()).collect();
+    let (management, denied, closed) = (id("management"), id("denied"), id("closed"));
+
+    let (code, whole) = audit(&moto, &org, &["--organization"]);
+    assert_eq!(code, Some(1), "{whole:#}");
+
+    // The pairs read in part: moto refuses Lambda's REST calls once its IAM
+    // checks are on (its signature check), so ListEventSourceMappings may
+    // fail; then SQS006 is blind there and must not be reported.
+    let gaps = unaudited(&whole);
+    let blind_consumers: BTreeSet<(String, String)> = gaps
+        .iter()
+        .filter(|g| {
+            g["partial"] == true && g["apis"].as_array().unwrap().iter().any(|a| a == "ListEventSourceMappings")
+        })
+        .map(|g| (g["account"].as_str().unwrap().into(), g["region"].as_str().unwrap().into()))
+        .collect();
+    let mut expected = BTreeSet::new();
+    for p in org["planted"].as_array().unwrap() {
+        let (account, region) = (p["account"].as_str().unwrap().to_string(), p["region"].as_str().unwrap().to_string());
+        for rule in p["rules"].as_array().unwrap() {
+            if rule == "SQS006" && blind_consumers.contains(&(account.clone(), region.clone())) {
+                continue;
+            }
+            expected.insert((
+                rule.as_str().unwrap().into(),
+                account.clone(),
+                region.clone(),
+                p["queue"].as_str().unwrap().into(),
+            ));
+        }
+    }
+    assert_eq!(findings(&whole), expected);
+    assert!(expected.iter().any(|f| f.1 == members[0]) && expected.iter().any(|f| f.1 == management));
+
+    // The account whose role cannot be assumed: both Regions, not audited,
+    // with STS's refusal; the closed account is not audited at all.
+    let refused: Vec<&Value> = gaps.iter().filter(|g| g["account"] == denied.as_str()).collect();
+    assert_eq!(refused.len(), 2, "{gaps:#?}");
+    for g in &refused {
+        assert_eq!(g["partial"], false);
+        let reason = g["reason"].as_str().unwrap();
+        assert!(reason.contains(&format!("cannot assume arn:aws:iam::{denied}:role/{ROLE}")), "{reason}");
+        assert!(reason.contains("AccessDenied"), "{reason}");
+    }
+    for g in gaps.iter().filter(|g| g["account"] != denied.as_str()) {
+        assert_eq!(g["partial"], true, "only the denied account is missing whole: {g}");
+    }
+    let audited: BTreeSet<&String> = whole["summary"]["api_calls_by_account"].as_object().unwrap().keys().collect();
+    let mut all = members.clone();
+    all.push(management.clone());
+    assert_eq!(audited, all.iter().collect(), "every ACTIVE account, and only those");
+    assert!(!whole.to_string().contains(&closed), "the closed account is not audited");
+    // The call budget: per account, two Regions of at most 5 calls and 1.1
+    // a queue, and one AssumeRole.
+    let queues = |account: &str| org["planted"].as_array().unwrap().iter().filter(|p| p["account"] == account).count();
+    for (account, calls) in whole["summary"]["api_calls_by_account"].as_object().unwrap() {
+        let budget = 2 * 5 + (queues(account) as f64 * 1.1).ceil() as u64 + 1;
+        assert!(calls.as_u64().unwrap() <= budget, "{account}: {calls} calls, budget {budget}");
+    }
+
+    // Named accounts, from a file with comments: the same findings there.
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("accounts.txt");
+    std::fs::write(&list, format!("# the payments team\n{}\n{management}  # the caller's own\n", members[0])).unwrap();
+    let (code, named) = audit(&moto, &org, &["--accounts", &format!("@{}", list.display())]);
+    assert_eq!(code, Some(1));
+    let in_named: BTreeSet<_> =
+        findings(&whole).into_iter().filter(|f| f.1 == management || f.1 == members[0]).collect();
+    assert_eq!(findings(&named), in_named);
+    assert!(unaudited(&named).iter().all(|g| g["account"] != denied.as_str()));
+
+    // Three shards, merged: the same findings, notes and gaps as one run.
+    let mut shards = Vec::new();
+    for i in 1..=3 {
+        let (_, doc) = audit(&moto, &org, &["--organization", "--shard", &format!("{i}/3")]);
+        let path = dir.path().join(format!("shard{i}.json"));
+        std::fs::write(&path, doc.to_string()).unwrap();
+        assert!(findings(&doc).len() < findings(&whole).len() || findings(&whole).is_empty(), "shard {i} is a slice");
+        shards.push(path);
+    }
+    let merged = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["report", "merge", "--format", "json"])
+        .args(&shards)
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), Some(1), "the whole audit's exit status");
+    let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(merged["findings"], whole["findings"]);
+    assert_eq!(merged["notes"], whole["notes"]);
+    assert_eq!(merged["summary"]["unaudited"], whole["summary"]["unaudited"]);
+    assert_eq!(merged["summary"]["files"], whole["summary"]["files"]);
+
+    // In-process, the operations it sent: reads, and AssumeRole.
+    // SAFETY: the only test of this binary; nothing else reads the
+    // environment meanwhile.
+    unsafe {
+        std::env::set_var("AWS_ACCESS_KEY_ID", org["key"].as_str().unwrap());
+        std::env::set_var("AWS_SECRET_ACCESS_KEY", org["secret"].as_str().unwrap());
+        std::env::set_var("AWS_EC2_METADATA_DISABLED", "true");
+    }
+    let opts = sqsguard::audit::Options {
+        regions: REGIONS.iter().map(|r| r.to_string()).collect(),
+        accounts: sqsguard::audit::Accounts::Organization,
+        role_name: Some(ROLE.into()),
+        endpoint_url: Some(moto.endpoint.clone()),
+        ..Default::default()
+    };
+    let run = sqsguard::audit::run(&opts).unwrap();
+    let operations = run.calls.operations();
+    assert!(operations.iter().any(|o| o.ends_with(".AssumeRole")), "{operations:?}");
+    assert!(operations.iter().any(|o| o.ends_with(".ListAccounts")), "{operations:?}");
+    for op in &operations {
+        let name = op.rsplit('.').next().unwrap();
+        assert!(
+            ["List", "Get", "Describe"].iter().any(|p| name.starts_with(p)) || name == "AssumeRole",
+            "the audit sent {op}, which is not a read"
+        );
+    }
+    assert_eq!(run.outcome.findings.len(), whole["findings"].as_array().unwrap().len());
+}
