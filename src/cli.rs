@@ -125,8 +125,12 @@ struct GenerateArgs {
 #[derive(clap::Args, Debug)]
 struct AuditArgs {
     /// Regions to audit (repeatable); default: the credential chain's Region.
-    #[arg(long = "region")]
-    regions: Vec<String>,
+    #[arg(long = "region", conflicts_with = "regions")]
+    region: Vec<String>,
+    /// `all`: every Region enabled in each account (account ListRegions,
+    /// else the partition's Regions, noting those not enabled).
+    #[arg(long, value_parser = ["all"])]
+    regions: Option<String>,
     /// Accounts to audit: IDs separated by commas, or @FILE (one ID a line,
     /// `#` comments). Needs --role-name for accounts other than the caller's.
     #[arg(long, conflicts_with = "organization")]
@@ -577,7 +581,8 @@ fn run_audit(args: AuditArgs) -> Result<ExitCode, Stop> {
         return Err(usage("--concurrency 0: at least one request must be in flight".into()));
     }
     let opts = crate::audit::Options {
-        regions: args.regions,
+        regions: args.region,
+        all_regions: args.regions.is_some(),
         accounts,
         role_name: args.role_name,
         external_id: args.external_id,

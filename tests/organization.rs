@@ -53,11 +53,14 @@ fn moto() -> Option<Moto> {
     Some(Moto { child, endpoint: format!("http://127.0.0.1:{port}") })
 }
 
-/// `sqsguard audit` over both Regions as the auditor, with `extra`.
+/// `sqsguard audit` as the auditor, with `extra`, over both Regions
+/// unless `extra` says `--regions all`.
 fn audit(moto: &Moto, org: &Value, extra: &[&str]) -> (Option<i32>, Value) {
     let mut args = vec!["audit", "--endpoint-url", &moto.endpoint, "--role-name", ROLE, "--format", "json"];
-    for r in REGIONS {
-        args.extend(["--region", r]);
+    if !extra.contains(&"--regions") {
+        for r in REGIONS {
+            args.extend(["--region", r]);
+        }
     }
     let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
         .args(&args)
@@ -194,6 +197,28 @@ fn an_organization_is_audited_account_by_account_and_no_gap_looks_clean() {
     assert_eq!(merged["notes"], whole["notes"]);
     assert_eq!(merged["summary"]["unaudited"], whole["summary"]["unaudited"]);
     assert_eq!(merged["summary"]["files"], whole["summary"]["files"]);
+
+    // Every Region: moto serves no account ListRegions, so each account
+    // says so in a note and the partition's Regions are read; the findings
+    // are the same (nothing was planted elsewhere), and the denied
+    // account is unaudited in every Region.
+    let (code, everywhere) = audit(&moto, &org, &["--organization", "--regions", "all"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(findings(&everywhere), findings(&whole));
+    let notes: Vec<&str> =
+        everywhere["notes"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap()).collect();
+    let readable: Vec<&String> = all.iter().filter(|a| **a != denied).collect();
+    for account in &readable {
+        let said = format!("account {account}: account ListRegions: HTTP 404");
+        assert!(
+            notes.iter().any(|n| n.starts_with(&said) && n.contains("every Region of the aws partition")),
+            "{notes:?}"
+        );
+    }
+    let gaps = unaudited(&everywhere);
+    assert!(gaps.iter().any(|g| g["account"] == denied.as_str() && g["region"] == "every Region"), "{gaps:#?}");
+    let eu_central: Vec<&Value> = gaps.iter().filter(|g| g["region"] == "eu-central-1").collect();
+    assert_eq!(eu_central.len(), readable.len(), "each readable account read eu-central-1 too: {eu_central:#?}");
 
     // In-process, the operations it sent: reads, and AssumeRole.
     // SAFETY: the only test of this binary; nothing else reads the

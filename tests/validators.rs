@@ -193,3 +193,27 @@ fn terraform_validate_accepts_the_json_fixture_twins() {
     .collect();
     terraform_validate(&dirs, false);
 }
+
+/// The audit's member-account role (README, "Auditing many accounts"):
+/// sqsguard lints it clean, cfn-lint reports nothing, checkov fails nothing.
+#[test]
+fn the_audit_role_template_passes_sqsguard_cfn_lint_and_checkov() {
+    let template = "examples/iam/audit-member-role.yaml";
+    let out = common::sqsguard(&["lint", template, "--format", "json", "--fail-on", "info"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stdout(&out));
+    let doc: Value = serde_json::from_str(&common::stdout(&out)).unwrap();
+    assert_eq!(doc["summary"]["files"], 1, "the template is linted, not skipped");
+    let Some(cfn_lint) = venv_tool("cfn-lint") else { return missing("cfn-lint") };
+    let out = Command::new(cfn_lint).arg(template).current_dir(common::root()).output().unwrap();
+    assert!(out.status.success(), "cfn-lint:\n{}", String::from_utf8_lossy(&out.stdout));
+    let Some(checkov) = venv_tool("checkov") else { return missing("checkov") };
+    let out = Command::new(checkov)
+        .args(["-f", template, "--framework", "cloudformation", "-o", "json", "--quiet", "--skip-download"])
+        .current_dir(common::root())
+        .env("BC_SKIP_MAPPING", "TRUE")
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["summary"]["passed"].as_u64().unwrap() > 0, "{doc}");
+    assert_eq!(doc["summary"]["failed"], 0, "{doc}");
+}

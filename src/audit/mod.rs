@@ -1,9 +1,9 @@
 //! `sqsguard audit`: the same rules on live queues, read-only, through the
 //! AWS SDK for Rust (feature `audit`), from one account to an organization.
 //!
-//! [`scope`] says which (account, Region) pairs to read, [`assume`] gets
-//! each account's credentials, `collect` makes the calls of one pair (and
-//! no more than needed), `calls` counts and records them, the live
+//! [`scope`] says which (account, Region) pairs to read ([`regions`] for
+//! `--regions all`), [`assume`] gets each account's credentials, `collect`
+//! makes the calls of one pair (and no more than needed), `calls` counts and records them, the live
 //! front-end ([`crate::frontend::live`]) turns what was read into the
 //! shared model, and `check` runs the rules on it as on any file. A pair
 //! that cannot be read, or is read only in part, is in
@@ -13,6 +13,7 @@
 pub mod assume;
 pub mod calls;
 pub mod collect;
+pub mod regions;
 pub mod scope;
 
 use std::sync::Arc;
@@ -43,6 +44,8 @@ pub enum Accounts {
 pub struct Options {
     /// Regions to audit; empty: the one the credential chain gives.
     pub regions: Vec<String>,
+    /// `--regions all`: every Region enabled in each account.
+    pub all_regions: bool,
     pub accounts: Accounts,
     /// Assumed in every account but the caller's own:
     /// `arn:PARTITION:iam::ACCOUNT:role/NAME`.
@@ -69,6 +72,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             regions: Vec::new(),
+            all_regions: false,
             accounts: Accounts::Caller,
             role_name: None,
             external_id: None,
@@ -114,22 +118,25 @@ enum Read {
     Unaudited(Unaudited),
     /// AWS could not be reached at all from it.
     Unreachable(Pair, String),
+    /// A Region of the partition's list that the account has not enabled.
+    NotEnabled(Pair, String),
 }
 
 async fn audit(opts: &Options) -> Result<Audit, String> {
     let log = Arc::new(calls::CallLog::default());
-    let base = loader(opts, None).load().await;
-    let mut regions = opts.regions.clone();
-    if regions.is_empty() {
-        match base.region() {
-            Some(r) => regions.push(r.to_string()),
-            None => return Err("no AWS Region: pass --region or set AWS_REGION".into()),
-        }
-    }
-    let partition = assume::partition(&regions[0]);
-    // STS and Organizations are asked in the first Region (Organizations'
-    // endpoint is global; the SDK finds it from any Region of the partition).
-    let base = loader(opts, Some(&regions[0])).load().await;
+    let chain = loader(opts, None).load().await;
+    // STS, Organizations and Account are asked in the first Region named,
+    // else the chain's (Organizations' and Account's endpoints are global:
+    // the SDK finds them from any Region of the partition).
+    let home = match (opts.regions.first(), chain.region()) {
+        (Some(r), _) => r.clone(),
+        (None, Some(r)) => r.to_string(),
+        (None, None) if opts.all_regions => "us-east-1".to_string(),
+        (None, None) => return Err("no AWS Region: pass --region or set AWS_REGION".into()),
+    };
+    let regions = if opts.regions.is_empty() { vec![home.clone()] } else { opts.regions.clone() };
+    let partition = assume::partition(&home);
+    let base = loader(opts, Some(&home)).load().await;
     let named = opts.accounts != Accounts::Caller;
     let (accounts, caller) = match &opts.accounts {
         Accounts::Caller => (vec![None], None),
@@ -142,19 +149,65 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
     if named && opts.role_name.is_none() && accounts.iter().any(|a| a.as_ref() != caller.as_ref()) {
         return Err("--accounts and --organization need --role-name, the role to assume in each account".into());
     }
-    let all = scope::pairs(&accounts, &regions);
-    let pairs = match opts.shard {
-        Some(shard) => shard.of(&all),
-        None => all,
-    };
     let account_logs: std::collections::BTreeMap<String, Arc<calls::CallLog>> =
-        pairs.iter().filter_map(|p| p.account.clone()).map(|a| (a, Arc::new(calls::CallLog::default()))).collect();
+        accounts.iter().flatten().map(|a| (a.clone(), Arc::new(calls::CallLog::default()))).collect();
+    let counter_of = |account: &Option<String>| {
+        calls::Counter(log.clone(), account.as_ref().and_then(|a| account_logs.get(a)).cloned())
+    };
     let assumer = Arc::new(assume::Assumer::new(
         base.clone(),
         partition,
         opts.role_name.clone().unwrap_or_default(),
         opts.external_id.clone(),
     ));
+    let mut outcome = Outcome::default();
+    let all = if opts.all_regions {
+        let mut all = Vec::new();
+        for account in &accounts {
+            let counter = counter_of(account);
+            let own = account.is_none() || account == &caller;
+            let config = if own {
+                base.clone()
+            } else {
+                match assumer.credentials(account.as_deref().unwrap_or_default(), &counter).await {
+                    Ok(credentials) => loader(opts, Some(&home)).credentials_provider(credentials).load().await,
+                    Err(assume::Failed::Refused(why) | assume::Failed::Unreachable(why)) => {
+                        outcome.unaudited.push(Unaudited {
+                            account: account.clone(),
+                            region: "every Region".into(),
+                            partial: false,
+                            reason: why,
+                            apis: Vec::new(),
+                            rules: Vec::new(),
+                        });
+                        continue;
+                    }
+                }
+            };
+            let (names, enabled) = match regions::enabled(&config, &counter).await {
+                Ok(names) => (names, true),
+                Err(why) => {
+                    let whose = account.as_ref().map(|a| format!("account {a}: ")).unwrap_or_default();
+                    outcome.notes.push(Note {
+                        origin: Origin::live(String::new(), account.clone(), None),
+                        message: format!(
+                            "{whose}{why}; reading every Region of the {partition} partition, and noting those not enabled"
+                        ),
+                    });
+                    (regions::of_partition(partition).iter().map(|r| r.to_string()).collect(), false)
+                }
+            };
+            all.extend(names.into_iter().map(|region| Pair { account: account.clone(), region, enabled }));
+        }
+        all.sort();
+        all
+    } else {
+        scope::pairs(&accounts, &regions)
+    };
+    let pairs = match opts.shard {
+        Some(shard) => shard.of(&all),
+        None => all,
+    };
     // One pool for the whole audit: queue reads of every pair share it,
     // and at most as many pairs as it has permits are read at once.
     let requests = Arc::new(Semaphore::new(opts.concurrency.max(1)));
@@ -165,7 +218,7 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
             opts: Options::for_pair(opts),
             caller: caller.clone(),
             assumer: assumer.clone(),
-            counter: calls::Counter(log.clone(), pair.account.as_ref().and_then(|a| account_logs.get(a)).cloned()),
+            counter: counter_of(&pair.account),
             requests: requests.clone(),
         };
         let permit = pairs_at_once.clone();
@@ -209,7 +262,6 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
     {
         return Err(why.clone());
     }
-    let mut outcome = Outcome::default();
     for (_, read) in reads {
         match read {
             Read::Checked { outcome: pair, .. } => {
@@ -221,6 +273,10 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
                 outcome.suppressed += pair.suppressed;
             }
             Read::Unaudited(gap) => outcome.unaudited.push(gap),
+            Read::NotEnabled(pair, why) => outcome.notes.push(Note {
+                origin: Origin::live(String::new(), pair.account.clone(), Some(pair.region.clone())),
+                message: format!("{} is not enabled for this account ({why})", pair.region),
+            }),
             Read::Unreachable(pair, why) => outcome.unaudited.push(Unaudited {
                 account: pair.account,
                 region: pair.region,
@@ -298,6 +354,11 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     let prefix = ctx.opts.queue_prefix.as_deref();
     let read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
         Ok(read) => read,
+        // A Region only the partition's list named: refusing the
+        // credentials means the account never opted into it.
+        Err(collect::Unread::Refused(why)) if !pair.enabled && regions::means_not_enabled(&why) => {
+            return Read::NotEnabled(pair, format!("ListQueues: {why}"));
+        }
         Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
         Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, why),
     };

@@ -85,13 +85,16 @@ pub struct Pair {
     /// (the audit learns it from the queue URLs, without a call).
     pub account: Option<String>,
     pub region: String,
+    /// The Region was named, or the account said it is enabled; `false`
+    /// for a Region of the partition's list, which may not be enabled.
+    pub enabled: bool,
 }
 
 /// Every (account, Region) pair, sorted by account then Region.
 pub fn pairs(accounts: &[Option<String>], regions: &[String]) -> Vec<Pair> {
     let mut out: Vec<Pair> = accounts
         .iter()
-        .flat_map(|a| regions.iter().map(move |r| Pair { account: a.clone(), region: r.clone() }))
+        .flat_map(|a| regions.iter().map(move |r| Pair { account: a.clone(), region: r.clone(), enabled: true }))
         .collect();
     out.sort();
     out.dedup();
@@ -134,7 +137,7 @@ mod tests {
             &[Some("222222222222".into()), Some("111111111111".into())],
             &["us-west-2".into(), "eu-west-1".into()],
         );
-        assert_eq!(all[0], Pair { account: Some("111111111111".into()), region: "eu-west-1".into() });
+        assert_eq!(all[0], Pair { account: Some("111111111111".into()), region: "eu-west-1".into(), enabled: true });
         let mut joined: Vec<Pair> = (1..=3).flat_map(|i| Shard { index: i, count: 3 }.of(&all)).collect();
         joined.sort();
         assert_eq!(joined, all);
