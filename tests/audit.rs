@@ -465,3 +465,29 @@ fn the_config_declares_payloads_and_severities_for_live_queues() {
         .unwrap();
     assert_eq!(rules(&["--config", config.to_str().unwrap()]), vec![("SQS003".to_string(), "info".to_string())]);
 }
+
+#[test]
+fn a_terminal_sees_progress_and_a_pipe_does_not() {
+    let Some(moto) = moto() else { return };
+    scenario(&moto, &["problems"]);
+    let (_, _, stderr) = audit(&moto.endpoint, &["--region", "eu-west-1"]);
+    assert!(!stderr.contains("audited "), "piped: {stderr}");
+    // script(1) runs it under a terminal: a progress line per pair read.
+    let command = format!(
+        "{} audit --region us-east-1 --region eu-west-1 --endpoint-url {}",
+        env!("CARGO_BIN_EXE_sqsguard"),
+        moto.endpoint
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("audited 1/2 account-Regions, "), "{text}");
+    assert!(text.contains("audited 2/2 account-Regions, "), "{text}");
+    assert!(text.contains("sqsguard: "), "the report follows: {text}");
+}

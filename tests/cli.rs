@@ -121,3 +121,81 @@ fn every_page_in_rules_folder_belongs_to_a_rule() {
         assert!(sqsguard::rules::by_code(code).is_some(), "rules/{name} documents no registered rule");
     }
 }
+
+/// One line on standard error, exit 2.
+fn refused(args: &[&str]) -> String {
+    let out = sqsguard(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    stderr
+}
+
+#[cfg(feature = "audit")]
+#[test]
+fn bad_audit_scopes_are_one_line_and_exit_2_before_any_call() {
+    // No endpoint would answer: these fail before AWS is asked anything.
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("accounts.txt");
+    std::fs::write(&list, "111111111111\n22222222222x # a typo\n").unwrap();
+    let file = format!("@{}", list.display());
+    let missing = format!("@{}", dir.path().join("none.txt").display());
+    for (args, says) in [
+        (&["audit", "--accounts", "12345"][..], "\"12345\" is not an AWS account ID"),
+        (&["audit", "--accounts", &file], "line 2: \"22222222222x\" is not an AWS account ID"),
+        (&["audit", "--accounts", &missing], "none.txt: no such file"),
+        (&["audit", "--shard", "4/3"], "--shard 4/3: use I/N with 1 <= I <= N"),
+        (&["audit", "--shard", "0/3"], "--shard 0/3"),
+        (&["audit", "--pair-deadline", "soon"], "--pair-deadline soon"),
+    ] {
+        assert!(refused(args).contains(says), "{args:?}");
+    }
+    // clap's own words, with its usage hint.
+    assert_eq!(sqsguard(&["audit", "--regions", "most"]).status.code(), Some(2));
+    assert_eq!(sqsguard(&["audit", "--regions", "all", "--region", "eu-west-1"]).status.code(), Some(2));
+}
+
+#[test]
+fn report_merge_names_the_file_it_cannot_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let shard = |version: u32| {
+        serde_json::json!({"version": version, "findings": [{
+            "rule": "SQS004", "name": "missing-dlq", "severity": "warning", "file": null, "line": null,
+            "column": null, "end_line": null, "end_column": null,
+            "resource": "https://sqs.eu-west-1.amazonaws.com/111111111111/orders", "account": "111111111111",
+            "region": "eu-west-1", "message": "queue orders has no RedrivePolicy", "fix": "add one"}],
+          "summary": {"files": 1, "skipped": 0, "errors": 0, "warnings": 1, "infos": 0, "suppressed": 0,
+                      "api_calls": 5}})
+        .to_string()
+    };
+    let good = write("a.json", &shard(1));
+    let newer = write("b.json", &shard(2));
+    let other = write("c.json", "{\"name\": \"a package.json\"}");
+    let broken = write("d.json", "{\"version\": 1, \"findings\": [");
+    let lint = write(
+        "e.json",
+        &String::from_utf8(sqsguard(&["lint", "tests/fixtures/cli/warnings-only.yaml", "--format", "json"]).stdout)
+            .unwrap(),
+    );
+    assert!(refused(&["report", "merge", &good, &newer]).contains("b.json: version 2 differs from"));
+    assert!(refused(&["report", "merge", &good, &other]).contains("c.json: not an sqsguard JSON document"));
+    assert!(refused(&["report", "merge", &broken]).contains("d.json: not an sqsguard JSON document"));
+    assert!(refused(&["report", "merge", &lint]).contains("e.json: holds lint findings"));
+    assert!(refused(&["report", "merge", &format!("{good}.gone")]).contains("a.json.gone: no such file"));
+
+    // A good shard: its finding, in any format, and the exit status it calls for.
+    let out = sqsguard(&["report", "merge", &good, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["findings"][0]["account"], "111111111111");
+    assert_eq!(doc["summary"]["api_calls"], 5);
+    assert_eq!(sqsguard(&["report", "merge", &good, "--fail-on", "error"]).status.code(), Some(0));
+    let junit = stdout(&sqsguard(&["report", "merge", &good, "--format", "junit"]));
+    assert!(junit.contains("111111111111") && junit.contains("eu-west-1"), "{junit}");
+}
