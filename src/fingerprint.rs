@@ -36,15 +36,21 @@ impl Identity {
     /// 16 hex digits of a stable 64-bit hash (FNV-1a) of the parts: the
     /// same in every build and on every platform, unlike std's hasher.
     pub fn hash(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for part in [&self.rule, &self.file, &self.resource, &self.subject] {
-            for b in part.bytes().chain([0]) {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-        format!("{h:016x}")
+        stable_hash([&self.rule, &self.file, &self.resource, &self.subject])
     }
+}
+
+/// 16 hex digits of FNV-1a over `parts`, each ended by a zero byte: the
+/// same in every build and on every platform, unlike std's hasher.
+pub fn stable_hash<S: AsRef<str>>(parts: impl IntoIterator<Item = S>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.as_ref().bytes().chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
 }
 
 /// The file relative to the working folder when it is inside it

@@ -31,6 +31,8 @@ pub struct Outcome {
     /// Audit only: the (account, Region) pairs that were not read, or read
     /// only in part. They fail the run: a partial audit never looks clean.
     pub unaudited: Vec<Unaudited>,
+    /// Audit only, with `--shard`: which slice of what this run is.
+    pub shard: Option<ShardOf>,
     /// The display path of every file linted (`files` of them), sorted:
     /// reporters that list clean files too (JUnit) need their names.
     pub linted: Vec<String>,
@@ -65,6 +67,18 @@ impl Outcome {
             !self.unlinted.is_empty() || !self.unaudited.is_empty() || self.findings.iter().any(|f| f.severity >= t)
         })
     }
+}
+
+/// `--shard I/N` of an audit: the slice, and a digest of the whole list it
+/// was cut from, so `report merge` can tell the slices of one audit.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ShardOf {
+    pub index: usize,
+    pub count: usize,
+    /// What was sliced (`pairs`, or `accounts` with `--regions all`) and
+    /// the digest of its sorted list.
+    pub of: String,
+    pub digest: String,
 }
 
 /// An (account, Region) pair the audit could not read, or read in part.

@@ -186,7 +186,7 @@ fn report_merge_names_the_file_it_cannot_merge() {
     assert!(refused(&["report", "merge", &good, &newer]).contains("b.json: version 2 differs from"));
     assert!(refused(&["report", "merge", &good, &other]).contains("c.json: not an sqsguard JSON document"));
     assert!(refused(&["report", "merge", &broken]).contains("d.json: not an sqsguard JSON document"));
-    assert!(refused(&["report", "merge", &lint]).contains("e.json: holds lint findings"));
+    assert!(refused(&["report", "merge", &lint]).contains("e.json: not an `sqsguard audit` output"));
     assert!(refused(&["report", "merge", &format!("{good}.gone")]).contains("a.json.gone: no such file"));
 
     // A good shard: its finding, in any format, and the exit status it calls for.

@@ -186,11 +186,22 @@ fn an_organization_is_audited_account_by_account_and_no_gap_looks_clean() {
         assert!(findings(&doc).len() < findings(&whole).len() || findings(&whole).is_empty(), "shard {i} is a slice");
         shards.push(path);
     }
-    let merged = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
-        .args(["report", "merge", "--format", "json"])
-        .args(&shards)
-        .output()
-        .unwrap();
+    // Every shard, each once: a missing or repeated one is refused, since
+    // the merge would look cleaner than the audit was.
+    let merge = |files: &[&std::path::PathBuf]| {
+        Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+            .args(["report", "merge", "--format", "json"])
+            .args(files)
+            .output()
+            .unwrap()
+    };
+    let partial = merge(&[&shards[0], &shards[2]]);
+    assert_eq!(partial.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&partial.stderr).contains("shard 2/3 missing"));
+    let twice = merge(&[&shards[0], &shards[1], &shards[1], &shards[2]]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("shard2.json: shard 2/3 again"));
+    let merged = merge(&shards.iter().collect::<Vec<_>>());
     assert_eq!(merged.status.code(), Some(1), "the whole audit's exit status");
     let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
     assert_eq!(merged["findings"], whole["findings"]);
@@ -219,6 +230,22 @@ fn an_organization_is_audited_account_by_account_and_no_gap_looks_clean() {
     assert!(gaps.iter().any(|g| g["account"] == denied.as_str() && g["region"] == "every Region"), "{gaps:#?}");
     let eu_central: Vec<&Value> = gaps.iter().filter(|g| g["region"] == "eu-central-1").collect();
     assert_eq!(eu_central.len(), readable.len(), "each readable account read eu-central-1 too: {eu_central:#?}");
+
+    // Shards of every Region slice the accounts (each account's Regions
+    // are its own answer): merged, they are the same audit.
+    let halves: Vec<std::path::PathBuf> = (1..=2)
+        .map(|i| {
+            let (_, doc) = audit(&moto, &org, &["--organization", "--regions", "all", "--shard", &format!("{i}/2")]);
+            assert_eq!(doc["summary"]["shard"]["of"], "accounts", "{}", doc["summary"]);
+            let path = dir.path().join(format!("half{i}.json"));
+            std::fs::write(&path, doc.to_string()).unwrap();
+            path
+        })
+        .collect();
+    let merged = merge(&halves.iter().collect::<Vec<_>>());
+    let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(merged["findings"], everywhere["findings"]);
+    assert_eq!(merged["summary"]["unaudited"], everywhere["summary"]["unaudited"]);
 
     // In-process, the operations it sent: reads, and AssumeRole.
     // SAFETY: the only test of this binary; nothing else reads the

@@ -17,9 +17,6 @@ use super::collect::service_reason_or;
 /// The session name CloudTrail shows for the audit's calls.
 pub const SESSION_NAME: &str = "sqsguard-audit";
 
-/// Credentials closer to their expiry than this are renewed first.
-const RENEW_BEFORE: Duration = Duration::from_secs(300);
-
 /// Why an account's credentials could not be had.
 #[derive(Debug)]
 pub enum Failed {
@@ -47,6 +44,9 @@ pub struct Assumer {
     partition: &'static str,
     role_name: String,
     external_id: Option<String>,
+    /// Credentials closer to their expiry than this are renewed first
+    /// (long enough for the longest pair read with them).
+    renew_before: Duration,
     /// Account -> its credentials; one lock per account, so two Regions of
     /// one account wait for one AssumeRole, and other accounts do not.
     cache: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Credentials>>>>>,
@@ -58,8 +58,9 @@ impl Assumer {
         partition: &'static str,
         role_name: String,
         external_id: Option<String>,
+        renew_before: Duration,
     ) -> Self {
-        Assumer { base, partition, role_name, external_id, cache: Mutex::new(HashMap::new()) }
+        Assumer { base, partition, role_name, external_id, renew_before, cache: Mutex::new(HashMap::new()) }
     }
 
     /// The role's ARN in `account`.
@@ -74,7 +75,7 @@ impl Assumer {
             Err(_) => return Err(Failed::Unreachable("the credentials cache is unusable".into())),
         };
         let mut held = slot.lock().await;
-        let fresh = |c: &Credentials| c.expiry().is_none_or(|e| e > SystemTime::now() + RENEW_BEFORE);
+        let fresh = |c: &Credentials| c.expiry().is_none_or(|e| e > SystemTime::now() + self.renew_before);
         if let Some(credentials) = held.as_ref().filter(|c| fresh(c)) {
             return Ok(credentials.clone());
         }

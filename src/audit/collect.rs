@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use aws_sdk_cloudwatch::primitives::DateTime;
-use aws_sdk_cloudwatch::types::{Dimension, Metric, MetricDataQuery, MetricStat};
+use aws_sdk_cloudwatch::types::{Dimension, Metric, MetricDataQuery, MetricStat, StatusCode};
 use aws_sdk_sqs::error::ProvideErrorMetadata;
 use aws_sdk_sqs::types::QueueAttributeName;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
@@ -77,19 +77,31 @@ pub async fn region(
     }
 
     let mut tasks = tokio::task::JoinSet::new();
+    // Task -> its queue, for a task that ends without an answer.
+    let mut urls_of = std::collections::HashMap::new();
     for (i, url) in urls.into_iter().enumerate() {
         let sqs = c.sqs.clone();
         let permit = semaphore.clone();
-        tasks.spawn(async move {
+        let task_url = url.clone();
+        let task = tasks.spawn(async move {
             let _permit = permit.acquire_owned().await;
             let result =
                 sqs.get_queue_attributes().queue_url(&url).attribute_names(QueueAttributeName::All).send().await;
             (i, url, result)
         });
+        urls_of.insert(task.id(), task_url);
     }
     let mut read = Vec::new();
-    while let Some(joined) = tasks.join_next().await {
-        let Ok((i, url, result)) = joined else { continue };
+    while let Some(joined) = tasks.join_next_with_id().await {
+        let (i, url, result) = match joined {
+            Ok((_, answer)) => answer,
+            // Never silently one queue fewer: it is skipped, with why.
+            Err(e) => {
+                let url = urls_of.remove(&e.id()).unwrap_or_default();
+                out.skipped.push(skipped("GetQueueAttributes", url, format!("the read ended without an answer ({e})")));
+                continue;
+            }
+        };
         match result {
             Ok(o) => {
                 let attributes =
@@ -192,6 +204,8 @@ pub async fn region(
             }
         }
     }
+    // In a fixed order whatever order the reads finished in.
+    out.skipped.sort_by(|a, b| (a.api, &a.what).cmp(&(b.api, &b.what)));
     Ok(out)
 }
 
@@ -238,9 +252,24 @@ async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64) {
                 }
             };
             for r in page.metric_data_results() {
-                let Some(id) = r.id() else { continue };
-                let (index, kind) = id[1..].split_at(id.len().saturating_sub(2));
+                // `q{index}{kind}`, as the queries were named above.
+                let Some(rest) = r.id().and_then(|id| id.strip_prefix('q')).filter(|r| r.len() >= 2) else { continue };
+                let (index, kind) = rest.split_at(rest.len() - 1);
                 let Some(q) = index.parse::<usize>().ok().and_then(|i| out.queues.get_mut(i)) else { continue };
+                // A query CloudWatch could not answer leaves its value
+                // unknown, and says so.
+                if let Some(status @ (StatusCode::Forbidden | StatusCode::InternalError)) = r.status_code() {
+                    let why = r.messages().iter().filter_map(|m| m.value()).collect::<Vec<_>>().join("; ");
+                    let reason = format!(
+                        "{}{}",
+                        status.as_str(),
+                        if why.is_empty() { String::new() } else { format!(": {why}") }
+                    );
+                    if !out.skipped.iter().any(|s| s.api == "GetMetricData" && s.what == q.url) {
+                        out.skipped.push(skipped("GetMetricData", q.url.clone(), reason));
+                    }
+                    continue;
+                }
                 let values = r.values();
                 match kind {
                     "e" => q.metrics.0 = Some(values.iter().sum()),

@@ -111,6 +111,7 @@ pub fn run(opts: &Options) -> Result<Audit, crate::error::Error> {
 /// What reading one pair came to.
 enum Read {
     Checked {
+        pair: Pair,
         outcome: Outcome,
     },
     /// Not read: no credentials for its account, ListQueues refused, the
@@ -159,8 +160,27 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
         partition,
         opts.role_name.clone().unwrap_or_default(),
         opts.external_id.clone(),
+        // Fresh enough to last a whole pair.
+        opts.pair_deadline + Duration::from_secs(300),
     ));
     let mut outcome = Outcome::default();
+    // With --regions all the pairs are only known account by account, and
+    // an account's answer may differ between two shards' runs: the
+    // accounts are sliced, so every shard keeps whole accounts.
+    let digest_of = |items: &[String]| crate::fingerprint::stable_hash(items);
+    let (accounts, sliced) = match (opts.shard, opts.all_regions) {
+        (Some(shard), true) => {
+            let names: Vec<String> = accounts.iter().map(|a| a.clone().unwrap_or_default()).collect();
+            let of = crate::outcome::ShardOf {
+                index: shard.index,
+                count: shard.count,
+                of: "accounts".into(),
+                digest: digest_of(&names),
+            };
+            (shard.of(&accounts), Some(of))
+        }
+        _ => (accounts, None),
+    };
     let all = if opts.all_regions {
         let mut all = Vec::new();
         for account in &accounts {
@@ -204,15 +224,31 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
     } else {
         scope::pairs(&accounts, &regions)
     };
-    let pairs = match opts.shard {
-        Some(shard) => shard.of(&all),
-        None => all,
+    let pairs = match (opts.shard, sliced) {
+        (_, Some(of)) => {
+            outcome.shard = Some(of);
+            all
+        }
+        (Some(shard), None) => {
+            let names: Vec<String> =
+                all.iter().map(|p| format!("{}/{}", p.account.as_deref().unwrap_or_default(), p.region)).collect();
+            outcome.shard = Some(crate::outcome::ShardOf {
+                index: shard.index,
+                count: shard.count,
+                of: "pairs".into(),
+                digest: digest_of(&names),
+            });
+            shard.of(&all)
+        }
+        (None, None) => all,
     };
     // One pool for the whole audit: queue reads of every pair share it,
     // and at most as many pairs as it has permits are read at once.
     let requests = Arc::new(Semaphore::new(opts.concurrency.max(1)));
     let pairs_at_once = Arc::new(Semaphore::new(opts.concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
+    // Task -> the pair it reads, for a task that ends without an answer.
+    let mut pair_of = std::collections::HashMap::new();
     for (i, pair) in pairs.iter().cloned().enumerate() {
         let ctx = PairContext {
             opts: Options::for_pair(opts),
@@ -222,7 +258,8 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
             requests: requests.clone(),
         };
         let permit = pairs_at_once.clone();
-        tasks.spawn(async move {
+        let task_pair = (i, pair.clone());
+        let task = tasks.spawn(async move {
             let _permit = permit.acquire_owned().await;
             let deadline = ctx.opts.pair_deadline;
             let read = match tokio::time::timeout(deadline, read_pair(&ctx, pair.clone())).await {
@@ -238,11 +275,28 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
             };
             (i, read)
         });
+        pair_of.insert(task.id(), task_pair);
     }
     let mut reads = Vec::with_capacity(pairs.len());
     let mut findings_so_far = 0;
-    while let Some(joined) = tasks.join_next().await {
-        let Ok((i, read)) = joined else { continue };
+    while let Some(joined) = tasks.join_next_with_id().await {
+        let (i, read) = match joined {
+            Ok((_, answer)) => answer,
+            // A pair is never dropped quietly: one whose task ended
+            // without an answer (a bug, caught) is unaudited.
+            Err(e) => {
+                let Some((i, pair)) = pair_of.remove(&e.id()) else { continue };
+                let gap = Unaudited {
+                    account: pair.account,
+                    region: pair.region,
+                    partial: false,
+                    reason: format!("the read ended without an answer ({e})"),
+                    apis: Vec::new(),
+                    rules: Vec::new(),
+                };
+                (i, Read::Unaudited(gap))
+            }
+        };
         if let Read::Checked { outcome, .. } = &read {
             findings_so_far += outcome.findings.len();
         }
@@ -262,6 +316,15 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
     {
         return Err(why.clone());
     }
+    // "Not enabled" is believed of a Region only when the same credentials
+    // read another Region of the account; else they may simply be bad.
+    let read_somewhere: std::collections::HashSet<Option<String>> = reads
+        .iter()
+        .filter_map(|(_, r)| match r {
+            Read::Checked { pair, .. } => Some(pair.account.clone()),
+            _ => None,
+        })
+        .collect();
     for (_, read) in reads {
         match read {
             Read::Checked { outcome: pair, .. } => {
@@ -273,9 +336,17 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
                 outcome.suppressed += pair.suppressed;
             }
             Read::Unaudited(gap) => outcome.unaudited.push(gap),
-            Read::NotEnabled(pair, why) => outcome.notes.push(Note {
+            Read::NotEnabled(pair, why) if read_somewhere.contains(&pair.account) => outcome.notes.push(Note {
                 origin: Origin::live(String::new(), pair.account.clone(), Some(pair.region.clone())),
                 message: format!("{} is not enabled for this account ({why})", pair.region),
+            }),
+            Read::NotEnabled(pair, why) => outcome.unaudited.push(Unaudited {
+                account: pair.account,
+                region: pair.region,
+                partial: false,
+                reason: format!("{why} (and no other Region of the account could be read)"),
+                apis: Vec::new(),
+                rules: Vec::new(),
             }),
             Read::Unreachable(pair, why) => outcome.unaudited.push(Unaudited {
                 account: pair.account,
@@ -288,6 +359,8 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
         }
     }
     outcome.unaudited.sort();
+    // Notes by account and Region, as report merge orders the shards'.
+    outcome.notes.sort_by(|a, b| live_place(&a.origin).cmp(&live_place(&b.origin)));
     outcome.finish(&opts.settings);
     outcome.api_calls = Some(log.count());
     outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
@@ -379,21 +452,25 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     if let Some(gap) = blind(&read.skipped, &mut outcome.findings) {
         outcome.unaudited.push(Unaudited { account, region: pair.region.clone(), ..gap });
     }
-    Read::Checked { outcome }
+    Read::Checked { pair, outcome }
 }
 
 /// The rules that cannot see without an operation's data (RULES.md), and
 /// of those the ones that would report the data's absence as a problem:
 /// their findings are dropped where the data is missing.
 fn blinded(api: &str) -> (&'static [&'static str], &'static [&'static str]) {
-    const CONSUMERS: &[&str] = &["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011"];
+    const CONSUMERS: &[&str] = &["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012"];
+    // A queue not read may be another's dead-letter queue or source: what
+    // is said of queue pairs is blind, and a dead-letter queue whose source
+    // was not read looks like an ordinary queue (SQS004, SQS006).
+    const QUEUES: &[&str] = &["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS101"];
     match api {
+        "GetQueueAttributes" => (QUEUES, &["SQS004", "SQS006"]),
         "ListEventSourceMappings" => (CONSUMERS, &["SQS006"]),
         "GetFunctionConfiguration" => (&["SQS001", "SQS002"], &[]),
         "DescribeAlarms" => (&["SQS015"], &["SQS015"]),
         "GetMetricData" => (&["SQS006", "SQS102"], &[]),
         "ListQueueTags" => (&["SQS003"], &["SQS003"]),
-        // The queue itself is not read: no rule sees it.
         _ => (&[], &[]),
     }
 }
@@ -433,6 +510,14 @@ fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Un
         n => format!("{n} reads failed, the first {}", reasons[0]),
     };
     Some(Unaudited { account: None, region: String::new(), partial: true, reason, apis, rules })
+}
+
+/// The account and Region a note or finding is about.
+pub fn live_place(origin: &Origin) -> (Option<&str>, Option<&str>) {
+    match origin {
+        Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
+        Origin::File { .. } => (None, None),
+    }
 }
 
 fn account_of(url: &str) -> Option<String> {

@@ -141,8 +141,10 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
     functions.sort();
     let function_index: HashMap<&str, usize> =
         functions.iter().enumerate().map(|(i, (f, _))| (f.as_str(), i)).collect();
+    // The account of everything read here: the queues' (a URL names it).
+    let account = read.queues.iter().find_map(|q| account_of(&q.url));
     for (arn, timeout) in &functions {
-        let origin = live(arn, None);
+        let origin = live(arn, arn_account(arn).or_else(|| account.clone()));
         model.functions.push(Function {
             resource: (*arn).clone(),
             origin: origin.clone(),
@@ -153,7 +155,7 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
         });
     }
     for m in &read.mappings {
-        let origin = live(&m.uuid, None);
+        let origin = live(&m.uuid, arn_account(&m.source_arn).or_else(|| account.clone()));
         let function = match m.function_arn.as_deref().and_then(|a| function_index.get(a)) {
             Some(&i) => Value::Known(Target::Function(i)),
             None => Value::Unknown("function not read".into()),
@@ -173,7 +175,7 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
         });
     }
     for a in &read.alarms {
-        let origin = live(&a.name, None);
+        let origin = live(&a.name, account.clone());
         let known = |v: &Option<String>| match v {
             Some(s) => Value::Known(s.clone()),
             None => Value::Absent,
@@ -252,6 +254,11 @@ impl ReadFields for Attributes<'_> {
 /// The account ID in a queue URL (`https://sqs.r.amazonaws.com/ACCOUNT/name`).
 fn account_of(url: &str) -> Option<String> {
     url.rsplit('/').nth(1).filter(|a| a.chars().all(|c| c.is_ascii_digit())).map(str::to_string)
+}
+
+/// The account of an ARN (`arn:aws:sqs:eu-west-1:111111111111:orders`).
+fn arn_account(arn: &str) -> Option<String> {
+    arn.split(':').nth(4).filter(|a| a.len() == 12 && a.chars().all(|c| c.is_ascii_digit())).map(str::to_string)
 }
 
 fn queue_name(url: &str) -> String {

@@ -11,18 +11,22 @@ use serde::Deserialize;
 
 use crate::finding::{Finding, Note, Severity};
 use crate::model::Origin;
-use crate::outcome::{Outcome, Unaudited};
+use crate::outcome::{Outcome, ShardOf, Unaudited};
 
-/// A document that cannot be merged: exit 2, naming the file.
+/// Documents that cannot be merged: exit 2, naming the file when one is
+/// to blame.
 #[derive(Debug)]
 pub struct Unmergeable {
-    pub path: PathBuf,
+    pub path: Option<PathBuf>,
     pub message: String,
 }
 
 impl std::fmt::Display for Unmergeable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
+        match &self.path {
+            Some(path) => write!(f, "{}: {}", path.display(), self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 
@@ -53,7 +57,10 @@ struct JsonSummary {
     skipped: usize,
     #[serde(default)]
     suppressed: usize,
-    api_calls: Option<usize>,
+    /// Present in every audit output (and in no lint output).
+    api_calls: usize,
+    #[serde(default)]
+    shard: Option<ShardOf>,
     #[serde(default)]
     api_calls_by_account: std::collections::BTreeMap<String, usize>,
     #[serde(default)]
@@ -72,9 +79,12 @@ struct JsonNote {
 pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
     let mut outcome = Outcome { api_calls: Some(0), ..Outcome::default() };
     let mut version = None;
+    // The slices seen, when the documents are shards of one audit.
+    let mut shards: Vec<(ShardOf, &PathBuf)> = Vec::new();
+    let mut unsharded = None;
     for path in paths {
         let doc = read(path)?;
-        let bad = |message: String| Unmergeable { path: path.clone(), message };
+        let bad = |message: String| Unmergeable { path: Some(path.clone()), message };
         match version {
             None => version = Some((doc.version, path.clone())),
             Some((v, ref first)) if v != doc.version => {
@@ -105,17 +115,64 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
             outcome.notes.push(Note { origin: Origin::live(String::new(), n.account, n.region), message: n.message });
         }
         let s = doc.summary;
+        match s.shard {
+            Some(shard) => {
+                if let Some((first, first_path)) = shards.first()
+                    && (first.count, &first.of, &first.digest) != (shard.count, &shard.of, &shard.digest)
+                {
+                    return Err(bad(format!(
+                        "shard {}/{} of another audit than {}'s shard {}/{} (other accounts, Regions or shard count)",
+                        shard.index,
+                        shard.count,
+                        first_path.display(),
+                        first.index,
+                        first.count
+                    )));
+                }
+                if let Some((_, twin)) = shards.iter().find(|(s, _)| s.index == shard.index) {
+                    return Err(bad(format!(
+                        "shard {}/{} again ({} is that shard)",
+                        shard.index,
+                        shard.count,
+                        twin.display()
+                    )));
+                }
+                shards.push((shard, path));
+            }
+            None => unsharded = Some(path),
+        }
         outcome.files += s.files;
         outcome.skipped += s.skipped;
         outcome.suppressed += s.suppressed;
-        outcome.api_calls = outcome.api_calls.map(|n| n + s.api_calls.unwrap_or(0));
+        outcome.api_calls = outcome.api_calls.map(|n| n + s.api_calls);
         for (account, calls) in s.api_calls_by_account {
             *outcome.api_calls_by_account.entry(account).or_default() += calls;
         }
         outcome.unaudited.extend(s.unaudited);
     }
+    // Shards of one audit: all of them, or the merge would look cleaner
+    // than the audit was.
+    if let (Some((first, _)), Some(path)) = (shards.first(), unsharded) {
+        return Err(Unmergeable {
+            path: Some(path.clone()),
+            message: format!("not a shard, merged with shards of {}", first.count),
+        });
+    }
+    if let Some((first, _)) = shards.first() {
+        let missing: Vec<String> = (1..=first.count)
+            .filter(|i| !shards.iter().any(|(s, _)| s.index == *i))
+            .map(|i| format!("{i}/{}", first.count))
+            .collect();
+        if !missing.is_empty() {
+            return Err(Unmergeable {
+                path: None,
+                message: format!("shard {} missing: merge every shard", missing.join(", ")),
+            });
+        }
+    }
     // As one audit orders them: by account and Region.
     outcome.unaudited.sort();
+    outcome.unaudited.dedup();
     outcome.notes.sort_by(|a, b| place(&a.origin).cmp(&place(&b.origin)));
     // Severities and the selection were applied by each shard.
     outcome.finish(&crate::config::Config::default());
@@ -130,7 +187,7 @@ fn place(origin: &Origin) -> (Option<&str>, Option<&str>) {
 }
 
 fn read(path: &Path) -> Result<Document, Unmergeable> {
-    let bad = |message: String| Unmergeable { path: path.to_path_buf(), message };
+    let bad = |message: String| Unmergeable { path: Some(path.to_path_buf()), message };
     let text = std::fs::read_to_string(path).map_err(|e| bad(crate::source::plain_io_error(&e)))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| bad(format!("not an sqsguard JSON document (not JSON: {e})")))?;
@@ -138,6 +195,9 @@ fn read(path: &Path) -> Result<Document, Unmergeable> {
         || !value.get("findings").is_some_and(|f| f.is_array())
     {
         return Err(bad("not an sqsguard JSON document (no version and findings)".into()));
+    }
+    if value.pointer("/summary/api_calls").is_none() {
+        return Err(bad("not an `sqsguard audit` output (no summary.api_calls): report merge combines audits".into()));
     }
     serde_json::from_value(value).map_err(|e| bad(format!("not an sqsguard JSON document: {e}")))
 }

@@ -70,6 +70,9 @@ pub struct Summary {
     /// Audit only: pairs not read, or read in part (they fail the run).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unaudited: Vec<crate::outcome::Unaudited>,
+    /// Audit only, with `--shard`: the slice this report is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::outcome::ShardOf>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -91,6 +94,7 @@ impl Summary {
             not_linted: outcome.unlinted.len(),
             api_calls_by_account: outcome.api_calls_by_account.clone(),
             unaudited: outcome.unaudited.clone(),
+            shard: outcome.shard.clone(),
         }
     }
 }
