@@ -7,48 +7,13 @@
 
 mod common;
 
-use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-struct Moto {
-    child: Child,
-    endpoint: String,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A fresh moto server, or `None` (loudly; a failure under CI) when it is
-/// not installed.
-fn moto() -> Option<Moto> {
-    let Some(server) = common::venv_tool("moto_server") else {
-        common::missing("moto");
-        return None;
-    };
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(server)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "moto did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(Moto { child, endpoint: format!("http://127.0.0.1:{port}") })
-}
-
-fn scenario(moto: &Moto, args: &[&str]) {
+fn scenario(moto: &common::Moto, args: &[&str]) {
     let python = common::venv_tool("python").unwrap();
     let out = Command::new(python)
         .arg(common::root().join("tests/fixtures/audit/scenario.py"))
@@ -78,7 +43,7 @@ fn audit(endpoint: &str, extra: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn each_live_problem_is_found_and_the_clean_pipeline_is_left_alone() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     scenario(&moto, &["problems"]);
     let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json"]);
     assert_eq!(code, Some(1), "{stderr}");
@@ -129,7 +94,7 @@ fn each_live_problem_is_found_and_the_clean_pipeline_is_left_alone() {
 
 #[test]
 fn the_audit_only_reads() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     scenario(&moto, &["problems"]);
     // SAFETY: this test runs the audit in-process; no other thread reads
     // the environment meanwhile.
@@ -157,7 +122,7 @@ fn the_audit_only_reads() {
 
 #[test]
 fn a_thousand_queues_stay_within_the_call_budget() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     scenario(&moto, &["load", "1000"]);
     let started = Instant::now();
     let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json", "--fail-on", "never"]);
@@ -197,21 +162,8 @@ fn an_unreachable_endpoint_or_missing_credentials_is_one_line_and_exit_2() {
 
 #[test]
 fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
-    let Some(server) = common::venv_tool("moto_server") else { return drop(moto()) };
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(server)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-        .env("INITIAL_NO_AUTH_ACTION_COUNT", "6")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let moto = Moto { child, endpoint: format!("http://127.0.0.1:{port}") };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "moto did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    // moto enforces IAM after its first six requests, which build the scene.
+    let Some(moto) = common::moto_with(&[("INITIAL_NO_AUTH_ACTION_COUNT", "6")]) else { return };
     let setup = Command::new(common::venv_tool("python").unwrap())
         .arg(common::root().join("tests/fixtures/audit/restricted.py"))
         .arg(&moto.endpoint)
@@ -277,7 +229,7 @@ const MOTO_GAPS: &[&str] = &["SQS015", "SQS017"];
 
 #[test]
 fn lint_and_audit_give_the_same_rules_for_a_deployed_template() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     let template = common::root().join("examples/cloudformation/legacy-worker.yaml");
     scenario(&moto, &["deploy", template.to_str().unwrap()]);
     let lint = common::sqsguard(&["lint", "--format", "json", template.to_str().unwrap()]);
@@ -293,7 +245,7 @@ fn lint_and_audit_give_the_same_rules_for_a_deployed_template() {
 
 #[test]
 fn generated_stacks_deploy_and_audit_clean() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     let templates: Vec<String> = [
         "mcp-probe/cloudformation/mcp-probe-results.yaml",
         "high-volume/cloudformation/clickstream.yaml",
@@ -350,7 +302,7 @@ fn moto_provider(endpoint: &str) -> String {
 /// created what they expect to exist (functions, role, code bucket). False,
 /// loudly (a failure under CI), where terraform or its offline provider is
 /// missing.
-fn terraform_apply(moto: &Moto, modules: &[PathBuf]) -> bool {
+fn terraform_apply(moto: &common::Moto, modules: &[PathBuf]) -> bool {
     let skip = |what: &str| {
         common::missing(what);
         false
@@ -406,7 +358,7 @@ fn terraform_apply(moto: &Moto, modules: &[PathBuf]) -> bool {
 
 #[test]
 fn lint_and_audit_give_the_same_rules_for_applied_terraform() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     let module = common::root().join("tests/fixtures/audit/legacy-worker-tf");
     if !terraform_apply(&moto, std::slice::from_ref(&module)) {
         return;
@@ -421,7 +373,7 @@ fn lint_and_audit_give_the_same_rules_for_applied_terraform() {
 
 #[test]
 fn generated_terraform_applies_and_audits_clean() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     let modules: Vec<PathBuf> = ["mcp-probe", "high-volume", "ecs-worker", "fifo-commands"]
         .iter()
         .map(|e| common::root().join("examples/generate").join(e).join("terraform"))
@@ -438,7 +390,7 @@ fn generated_terraform_applies_and_audits_clean() {
 
 #[test]
 fn the_config_declares_payloads_and_severities_for_live_queues() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     scenario(&moto, &["fifo"]);
     let rules = |extra: &[&str]| -> Vec<(String, String)> {
         let mut args = vec!["--format", "json"];
@@ -468,7 +420,7 @@ fn the_config_declares_payloads_and_severities_for_live_queues() {
 
 #[test]
 fn a_terminal_sees_progress_and_a_pipe_does_not() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     scenario(&moto, &["problems"]);
     let (_, _, stderr) = audit(&moto.endpoint, &["--region", "eu-west-1"]);
     assert!(!stderr.contains("audited "), "piped: {stderr}");

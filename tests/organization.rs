@@ -12,50 +12,16 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use serde_json::Value;
 
 const ROLE: &str = "SqsguardAudit";
 const REGIONS: [&str; 2] = ["us-east-1", "eu-west-1"];
 
-struct Moto {
-    child: Child,
-    endpoint: String,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn moto() -> Option<Moto> {
-    let Some(server) = common::venv_tool("moto_server") else {
-        common::missing("moto");
-        return None;
-    };
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(server)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "moto did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(Moto { child, endpoint: format!("http://127.0.0.1:{port}") })
-}
-
 /// `sqsguard audit` as the auditor, with `extra`, over both Regions
 /// unless `extra` says `--regions all`.
-fn audit(moto: &Moto, org: &Value, extra: &[&str]) -> (Option<i32>, Value) {
+fn audit(moto: &common::Moto, org: &Value, extra: &[&str]) -> (Option<i32>, Value) {
     let mut args = vec!["audit", "--endpoint-url", &moto.endpoint, "--role-name", ROLE, "--format", "json"];
     if !extra.contains(&"--regions") {
         for r in REGIONS {
@@ -96,7 +62,7 @@ fn unaudited(doc: &Value) -> Vec<Value> {
 
 #[test]
 fn an_organization_is_audited_account_by_account_and_no_gap_looks_clean() {
-    let Some(moto) = moto() else { return };
+    let Some(moto) = common::moto() else { return };
     let setup = Command::new(common::venv_tool("python").unwrap())
         .arg(common::root().join("tests/fixtures/audit/organization.py"))
         .args([&moto.endpoint, ROLE])

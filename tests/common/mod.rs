@@ -135,3 +135,46 @@ pub fn assert_good_fixture(path: &Path, code: &str) {
         assert!(outcome.findings.is_empty(), "{} with {rules}:\n{}", path.display(), render(&outcome));
     }
 }
+
+/// A moto server (the AWS emulator the audit tests run against) on a free
+/// loopback port, stopped when dropped.
+pub struct Moto {
+    child: std::process::Child,
+    pub endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A fresh moto server with `env` set for it, or `None` (loudly; a
+/// failure under CI) when moto is not installed.
+pub fn moto_with(env: &[(&str, &str)]) -> Option<Moto> {
+    let Some(server) = venv_tool("moto_server") else {
+        missing("moto");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(server)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Dropped (killed) if it never answers.
+    let moto = Moto { child, endpoint: format!("http://127.0.0.1:{port}") };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "moto did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    Some(moto)
+}
+
+pub fn moto() -> Option<Moto> {
+    moto_with(&[])
+}
