@@ -19,15 +19,21 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # ingestion rules) in tests/node/node_modules at the version
 # tests/node/package-lock.json pins. Both install in the background while
 # cargo compiles: they wait on the network and the disk, cargo on the CPU.
-install() {
-  local venv=.venv stamp=.venv/.requirements
-  if ! cmp -s tests/requirements.txt "$stamp" 2>/dev/null; then
-    echo "tests/run.sh: installing tests/requirements.txt into $venv" >&2
+# The wheel's tools (maturin, twine) get a venv of their own, .venv-wheel:
+# their requirements conflict with checkov's.
+venv_of() {
+  local requirements=$1 venv=$2 stamp=$2/.requirements
+  if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
+    echo "tests/run.sh: installing $requirements into $venv" >&2
     rm -rf "$venv"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/requirements.txt
-    cp tests/requirements.txt "$stamp"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$stamp"
   fi
+}
+install() {
+  venv_of tests/requirements.txt .venv
+  venv_of tests/requirements-wheel.txt .venv-wheel
   local node_stamp=tests/node/node_modules/.sqsguard-lock
   if ! cmp -s tests/node/package-lock.json "$node_stamp" 2>/dev/null; then
     echo "tests/run.sh: installing tests/node/package-lock.json into tests/node/node_modules" >&2
@@ -58,6 +64,15 @@ if ! wait "$installing"; then
   exit 1
 fi
 export SQSGUARD_VENV="$PWD/.venv"
+export SQSGUARD_WHEEL_VENV="$PWD/.venv-wheel"
+
+# The wheel `pip install sqsguard` gets, built by maturin from the
+# artifacts the build above made (the same dev profile, features and
+# compiler wrapper: only the binary is linked again, stripped), for
+# tests/wheel.rs to install into a fresh venv.
+step "wheel"
+rm -rf target/wheels
+"$SQSGUARD_WHEEL_VENV/bin/maturin" build --quiet --locked --profile dev --features audit --out target/wheels
 
 # Snapshots are reviewed, never written, when the tests run here.
 export INSTA_UPDATE=no
