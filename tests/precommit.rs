@@ -242,3 +242,60 @@ fn copy(from: &Path, to: &Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
     std::fs::copy(from, to).unwrap();
 }
+
+/// The README's `language: python` hook (`repo: local`), as a user copies
+/// it, pinned to this version.
+fn python_hook_config() -> String {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let block = readme
+        .split("```yaml\n")
+        .filter_map(|rest| rest.split("```").next())
+        .find(|b| b.contains("repo: local") && b.contains("language: python"))
+        .expect("README.md shows the python hook");
+    let pinned = block.split("sqsguard==").nth(1).and_then(|rest| rest.split('"').next()).unwrap();
+    block.replace(&format!("sqsguard=={pinned}"), &format!("sqsguard=={}", env!("CARGO_PKG_VERSION")))
+}
+
+#[test]
+fn the_python_hook_installs_the_wheel_and_needs_no_cargo() {
+    let Some(pre_commit_bin) = venv_tool("pre-commit") else { return missing("pre-commit") };
+    let wheels = common::root().join("target/wheels");
+    let built = std::fs::read_dir(&wheels)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| e.path().extension().is_some_and(|x| x == "whl"));
+    if !built {
+        return missing("the wheel (tests/run.sh builds it with maturin)");
+    }
+    // pre-commit builds a placeholder package for a local hook, with
+    // setuptools: tests/run.sh downloads its wheel (tests/requirements-wheel.txt).
+    let wheel_venv = std::env::var_os("SQSGUARD_WHEEL_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::root().join(".venv-wheel"));
+    let wheel_deps = wheel_venv.join("find-links");
+    if !wheel_deps.is_dir() {
+        return missing("setuptools' wheel in .venv-wheel/find-links (tests/run.sh downloads it)");
+    }
+    // Whatever holds a cargo is off the PATH: pip must not build anything.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let no_cargo: Vec<PathBuf> = std::env::split_paths(&path).filter(|d| !d.join("cargo").exists()).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let git = |args: &[&str]| run(git_cmd(&work).args(args));
+    ok(&git(&["init", "-q"]));
+    write(&work, ".pre-commit-config.yaml", &python_hook_config());
+    copy(&common::root().join("examples/cloudformation/legacy-worker.yaml"), &work.join("template.yaml"));
+    ok(&git(&["add", "-A"]));
+    let mut cmd = Command::new(&pre_commit_bin);
+    let out = run(isolated(&mut cmd, &work)
+        .args(["run", "--all-files", "--verbose", "--color", "never"])
+        .env("PRE_COMMIT_HOME", tmp.path().join("home"))
+        .env("PATH", std::env::join_paths(&no_cargo).unwrap())
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_FIND_LINKS", format!("{} {}", wheels.display(), wheel_deps.display())));
+    let text = hook_ran(&out, "Failed");
+    assert!(text.contains("SQS002 [*] visibility-timeout-below-function-timeout"), "{text}");
+    assert!(text.contains("[template.yaml:16:26]"), "{text}");
+}

@@ -28,6 +28,9 @@ venv_of() {
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+    # Wheels to download rather than install ("# name==version" lines).
+    sed -n 's/^# \([A-Za-z0-9_.-]*==[0-9][0-9.]*\)$/\1/p' "$requirements" |
+      xargs -r "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps --dest "$venv/find-links"
     cp "$requirements" "$stamp"
   fi
 }
