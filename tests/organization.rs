@@ -132,6 +132,12 @@ fn an_organization_is_audited_account_by_account_and_no_gap_looks_clean() {
         assert!(calls.as_u64().unwrap() <= budget, "{account}: {calls} calls, budget {budget}");
     }
 
+    // One request at a time over the whole audit: slower, and the same.
+    let (code, one_at_a_time) = audit(&moto, &org, &["--organization", "--concurrency", "1"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(findings(&one_at_a_time), findings(&whole));
+    assert_eq!(unaudited(&one_at_a_time), unaudited(&whole));
+
     // Named accounts, from a file with comments: the same findings there.
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("accounts.txt");

@@ -68,7 +68,7 @@ pub async fn region(
     let mut urls = Vec::new();
     let mut pages =
         c.sqs.list_queues().set_queue_name_prefix(prefix.map(str::to_string)).max_results(1000).into_paginator().send();
-    while let Some(page) = pages.next().await {
+    while let Some(page) = in_pool(&semaphore, pages.next()).await {
         match page {
             Ok(page) => urls.extend(page.queue_urls().iter().cloned()),
             Err(e) if e.as_service_error().is_some() => return Err(Unread::Refused(service_reason_or(&e))),
@@ -124,14 +124,14 @@ pub async fn region(
         if !wants {
             continue;
         }
-        match c.sqs.list_queue_tags().queue_url(&q.url).send().await {
+        match in_pool(&semaphore, c.sqs.list_queue_tags().queue_url(&q.url).send()).await {
             Ok(o) => q.tags = o.tags().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())).collect(),
             Err(e) => out.skipped.push(skipped("ListQueueTags", q.url.clone(), service_reason_or(&e))),
         }
     }
 
     let mut mappings = c.lambda.list_event_source_mappings().into_paginator().items().send();
-    while let Some(item) = mappings.next().await {
+    while let Some(item) = in_pool(&semaphore, mappings.next()).await {
         match item {
             Ok(m) => {
                 let Some(source) = m.event_source_arn().filter(|a| a.contains(":sqs:")) else { continue };
@@ -153,7 +153,8 @@ pub async fn region(
     let functions: std::collections::BTreeSet<String> =
         out.mappings.iter().filter_map(|m| m.function_arn.clone()).collect();
     for arn in functions {
-        let timeout = match c.lambda.get_function_configuration().function_name(&arn).send().await {
+        let timeout = match in_pool(&semaphore, c.lambda.get_function_configuration().function_name(&arn).send()).await
+        {
             Ok(f) => f.timeout(),
             Err(e) => {
                 out.skipped.push(skipped("GetFunctionConfiguration", arn.clone(), service_reason_or(&e)));
@@ -163,10 +164,10 @@ pub async fn region(
         out.timeouts.insert(arn, timeout);
     }
 
-    metrics(c, &mut out, lookback_seconds).await;
+    metrics(c, &mut out, lookback_seconds, &semaphore).await;
 
     let mut pages = c.cloudwatch.describe_alarms().into_paginator().send();
-    while let Some(page) = pages.next().await {
+    while let Some(page) = in_pool(&semaphore, pages.next()).await {
         match page {
             Ok(page) => {
                 for a in page.metric_alarms() {
@@ -210,7 +211,7 @@ pub async fn region(
 }
 
 /// Three statistics per queue over the lookback, 500 queries a call.
-async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64) {
+async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64, pool: &Semaphore) {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     // Whole minutes, so the single period covers the window exactly.
     let period = lookback_seconds.max(60) / 60 * 60;
@@ -235,15 +236,15 @@ async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64) {
     for chunk in queries.chunks(500) {
         let mut token = None;
         loop {
-            let result = c
+            let request = c
                 .cloudwatch
                 .get_metric_data()
                 .set_metric_data_queries(Some(chunk.to_vec()))
                 .start_time(start)
                 .end_time(end)
                 .set_next_token(token.clone())
-                .send()
-                .await;
+                .send();
+            let result = in_pool(pool, request).await;
             let page = match result {
                 Ok(page) => page,
                 Err(e) => {
@@ -283,6 +284,15 @@ async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64) {
             }
         }
     }
+}
+
+/// `request`, sent while holding a place in the audit's pool (one
+/// `--concurrency` for every request of every pair). Held only while it
+/// is in flight, never while waiting on other tasks: with one place the
+/// queue reads still take turns.
+async fn in_pool<T>(pool: &Semaphore, request: impl std::future::Future<Output = T>) -> T {
+    let _place = pool.acquire().await;
+    request.await
 }
 
 fn service_reason<E: ProvideErrorMetadata>(e: &E) -> String {
