@@ -99,6 +99,13 @@ pub struct Unaudited {
     pub rules: Vec<String>,
 }
 
+impl Unaudited {
+    /// A pair not read at all, and why.
+    pub fn whole(account: Option<String>, region: &str, reason: String) -> Self {
+        Unaudited { account, region: region.to_string(), partial: false, reason, apis: Vec::new(), rules: Vec::new() }
+    }
+}
+
 impl std::fmt::Display for Unaudited {
     /// `account 111111111111 in us-east-1: not audited: AccessDenied: ...`
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -270,10 +270,7 @@ fn the_python_hook_installs_the_wheel_and_needs_no_cargo() {
     }
     // pre-commit builds a placeholder package for a local hook, with
     // setuptools: tests/run.sh downloads its wheel (tests/requirements-wheel.txt).
-    let wheel_venv = std::env::var_os("SQSGUARD_WHEEL_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::root().join(".venv-wheel"));
-    let wheel_deps = wheel_venv.join("find-links");
+    let wheel_deps = common::wheel_venv().join("find-links");
     if !wheel_deps.is_dir() {
         return missing("setuptools' wheel in .venv-wheel/find-links (tests/run.sh downloads it)");
     }

@@ -27,10 +27,7 @@ fn wheel() -> Option<PathBuf> {
 }
 
 fn wheel_tool(name: &str) -> Option<PathBuf> {
-    let venv = std::env::var_os("SQSGUARD_WHEEL_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::root().join(".venv-wheel"));
-    let tool = venv.join("bin").join(name);
+    let tool = common::wheel_venv().join("bin").join(name);
     tool.exists().then_some(tool)
 }
 

@@ -192,14 +192,7 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
                 match assumer.credentials(account.as_deref().unwrap_or_default(), &counter).await {
                     Ok(credentials) => loader(opts, Some(&home)).credentials_provider(credentials).load().await,
                     Err(assume::Failed::Refused(why) | assume::Failed::Unreachable(why)) => {
-                        outcome.unaudited.push(Unaudited {
-                            account: account.clone(),
-                            region: "every Region".into(),
-                            partial: false,
-                            reason: why,
-                            apis: Vec::new(),
-                            rules: Vec::new(),
-                        });
+                        outcome.unaudited.push(Unaudited::whole(account.clone(), "every Region", why));
                         continue;
                     }
                 }
@@ -242,16 +235,18 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
         }
         (None, None) => all,
     };
-    // One pool for the whole audit: queue reads of every pair share it,
-    // and at most as many pairs as it has permits are read at once.
+    // One pool for the whole audit: every request of every pair takes a
+    // place in it, and at most as many pairs as it has places are read at once.
     let requests = Arc::new(Semaphore::new(opts.concurrency.max(1)));
     let pairs_at_once = Arc::new(Semaphore::new(opts.concurrency.max(1)));
+    // What every pair's task reads, copied once (tasks outlive borrows).
+    let shared = Arc::new(Options::for_pair(opts));
     let mut tasks = tokio::task::JoinSet::new();
     // Task -> the pair it reads, for a task that ends without an answer.
     let mut pair_of = std::collections::HashMap::new();
     for (i, pair) in pairs.iter().cloned().enumerate() {
         let ctx = PairContext {
-            opts: Options::for_pair(opts),
+            opts: shared.clone(),
             caller: caller.clone(),
             assumer: assumer.clone(),
             counter: counter_of(&pair.account),
@@ -264,14 +259,11 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
             let deadline = ctx.opts.pair_deadline;
             let read = match tokio::time::timeout(deadline, read_pair(&ctx, pair.clone())).await {
                 Ok(read) => read,
-                Err(_) => Read::Unaudited(Unaudited {
-                    account: pair.account.clone(),
-                    region: pair.region.clone(),
-                    partial: false,
-                    reason: format!("not read within {} s (the deadline of one account-Region)", deadline.as_secs()),
-                    apis: Vec::new(),
-                    rules: Vec::new(),
-                }),
+                Err(_) => Read::Unaudited(Unaudited::whole(
+                    pair.account.clone(),
+                    &pair.region,
+                    format!("not read within {} s (the deadline of one account-Region)", deadline.as_secs()),
+                )),
             };
             (i, read)
         });
@@ -286,14 +278,8 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
             // without an answer (a bug, caught) is unaudited.
             Err(e) => {
                 let Some((i, pair)) = pair_of.remove(&e.id()) else { continue };
-                let gap = Unaudited {
-                    account: pair.account,
-                    region: pair.region,
-                    partial: false,
-                    reason: format!("the read ended without an answer ({e})"),
-                    apis: Vec::new(),
-                    rules: Vec::new(),
-                };
+                let gap =
+                    Unaudited::whole(pair.account, &pair.region, format!("the read ended without an answer ({e})"));
                 (i, Read::Unaudited(gap))
             }
         };
@@ -340,27 +326,17 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
                 origin: Origin::live(String::new(), pair.account.clone(), Some(pair.region.clone())),
                 message: format!("{} is not enabled for this account ({why})", pair.region),
             }),
-            Read::NotEnabled(pair, why) => outcome.unaudited.push(Unaudited {
-                account: pair.account,
-                region: pair.region,
-                partial: false,
-                reason: format!("{why} (and no other Region of the account could be read)"),
-                apis: Vec::new(),
-                rules: Vec::new(),
-            }),
-            Read::Unreachable(pair, why) => outcome.unaudited.push(Unaudited {
-                account: pair.account,
-                region: pair.region,
-                partial: false,
-                reason: why,
-                apis: Vec::new(),
-                rules: Vec::new(),
-            }),
+            Read::NotEnabled(pair, why) => outcome.unaudited.push(Unaudited::whole(
+                pair.account,
+                &pair.region,
+                format!("{why} (and no other Region of the account could be read)"),
+            )),
+            Read::Unreachable(pair, why) => outcome.unaudited.push(Unaudited::whole(pair.account, &pair.region, why)),
         }
     }
     outcome.unaudited.sort();
     // Notes by account and Region, as report merge orders the shards'.
-    outcome.notes.sort_by(|a, b| live_place(&a.origin).cmp(&live_place(&b.origin)));
+    outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
     outcome.finish(&opts.settings);
     outcome.api_calls = Some(log.count());
     outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
@@ -369,7 +345,7 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
 
 /// What one pair's task needs.
 struct PairContext {
-    opts: Options,
+    opts: Arc<Options>,
     caller: Option<String>,
     assumer: Arc<assume::Assumer>,
     counter: calls::Counter,
@@ -377,7 +353,7 @@ struct PairContext {
 }
 
 impl Options {
-    /// The options a pair's task reads (a copy: tasks outlive borrows).
+    /// The options a pair's task reads.
     fn for_pair(opts: &Options) -> Options {
         Options {
             profile: opts.profile.clone(),
@@ -394,14 +370,7 @@ impl Options {
 }
 
 async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
-    let unaudited = |reason: String| Unaudited {
-        account: pair.account.clone(),
-        region: pair.region.clone(),
-        partial: false,
-        reason,
-        apis: Vec::new(),
-        rules: Vec::new(),
-    };
+    let unaudited = |reason: String| Unaudited::whole(pair.account.clone(), &pair.region, reason);
     let mut loader = loader(&ctx.opts, Some(&pair.region));
     // Another account than the caller's: its role's credentials.
     if let Some(account) = pair.account.as_ref().filter(|a| Some(*a) != ctx.caller.as_ref()) {
@@ -436,7 +405,8 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
         Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, why),
     };
     let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
-    let account = pair.account.clone().or_else(|| read.queues.first().and_then(|q| account_of(&q.url)));
+    let account =
+        pair.account.clone().or_else(|| read.queues.first().and_then(|q| crate::frontend::live::account_of(&q.url)));
     for s in &read.skipped {
         outcome.notes.push(Note {
             origin: Origin::live(s.what.clone(), account.clone(), Some(pair.region.clone())),
@@ -510,18 +480,6 @@ fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Un
         n => format!("{n} reads failed, the first {}", reasons[0]),
     };
     Some(Unaudited { account: None, region: String::new(), partial: true, reason, apis, rules })
-}
-
-/// The account and Region a note or finding is about.
-pub fn live_place(origin: &Origin) -> (Option<&str>, Option<&str>) {
-    match origin {
-        Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
-        Origin::File { .. } => (None, None),
-    }
-}
-
-fn account_of(url: &str) -> Option<String> {
-    url.rsplit('/').nth(1).filter(|a| a.len() == 12 && a.chars().all(|c| c.is_ascii_digit())).map(str::to_string)
 }
 
 fn loader(opts: &Options, region: Option<&str>) -> aws_config::ConfigLoader {

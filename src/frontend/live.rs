@@ -252,8 +252,9 @@ impl ReadFields for Attributes<'_> {
 }
 
 /// The account ID in a queue URL (`https://sqs.r.amazonaws.com/ACCOUNT/name`).
-fn account_of(url: &str) -> Option<String> {
-    url.rsplit('/').nth(1).filter(|a| a.chars().all(|c| c.is_ascii_digit())).map(str::to_string)
+/// The account of a queue URL (`https://sqs.../111111111111/orders`).
+pub fn account_of(url: &str) -> Option<String> {
+    url.rsplit('/').nth(1).filter(|a| a.len() == 12 && a.chars().all(|c| c.is_ascii_digit())).map(str::to_string)
 }
 
 /// The account of an ARN (`arn:aws:sqs:eu-west-1:111111111111:orders`).

@@ -49,6 +49,14 @@ impl Origin {
         Origin::File { file: crate::source::SourceFile::new(path.to_path_buf(), String::new()), span: Span::default() }
     }
 
+    /// The account and Region of a live resource, as far as known.
+    pub fn account_region(&self) -> (Option<&str>, Option<&str>) {
+        match self {
+            Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
+            Origin::File { .. } => (None, None),
+        }
+    }
+
     /// Where it is in its file; `None` for a live resource.
     pub fn location(&self) -> Option<Location> {
         match self {

@@ -133,10 +133,7 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
         .iter()
         .map(|n| {
             let loc = n.origin.location();
-            let (account, region) = match &n.origin {
-                crate::model::Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
-                crate::model::Origin::File { .. } => (None, None),
-            };
+            let (account, region) = n.origin.account_region();
             JsonNote {
                 file: loc.as_ref().map(|l| l.file.clone()),
                 line: loc.as_ref().map(|l| l.line),

@@ -173,17 +173,10 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
     // As one audit orders them: by account and Region.
     outcome.unaudited.sort();
     outcome.unaudited.dedup();
-    outcome.notes.sort_by(|a, b| place(&a.origin).cmp(&place(&b.origin)));
+    outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
     // Severities and the selection were applied by each shard.
     outcome.finish(&crate::config::Config::default());
     Ok(outcome)
-}
-
-fn place(origin: &Origin) -> (Option<&str>, Option<&str>) {
-    match origin {
-        Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
-        Origin::File { .. } => (None, None),
-    }
 }
 
 fn read(path: &Path) -> Result<Document, Unmergeable> {

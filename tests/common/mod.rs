@@ -97,6 +97,12 @@ pub fn venv_tool(name: &str) -> Option<PathBuf> {
     tool.exists().then_some(tool)
 }
 
+/// The venv of the wheel's tools (maturin, twine) and of the wheels the
+/// tests install offline (`find-links/`): tests/run.sh makes it.
+pub fn wheel_venv() -> PathBuf {
+    std::env::var_os("SQSGUARD_WHEEL_VENV").map(PathBuf::from).unwrap_or_else(|| root().join(".venv-wheel"))
+}
+
 /// Says loudly that a test did not run for want of `what`; under CI (env
 /// var CI set) that is a failure, so a missing install step cannot pass.
 pub fn missing(what: &str) {
