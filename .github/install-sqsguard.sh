@@ -6,11 +6,11 @@
 # step fails, when the platform has no binary, the download fails or the
 # checksum does not match. A file:// base URL works too (the tests use one).
 #
-#   SQSGUARD_VERSION=v0.2.0 SQSGUARD_BASE_URL=https://github.com/sqsguard/sqsguard/releases/download \
+#   SQSGUARD_VERSION=v0.1.0 SQSGUARD_BASE_URL=https://github.com/sqsguard/sqsguard/releases/download \
 #   RUNNER_OS=Linux RUNNER_ARCH=X64 SQSGUARD_INSTALL_DIR=/opt/sqsguard .github/install-sqsguard.sh
 set -euo pipefail
 
-version=${SQSGUARD_VERSION:?the sqsguard version to install (a release tag, v0.2.0)}
+version=${SQSGUARD_VERSION:?the sqsguard version to install (a release tag, v0.1.0)}
 base=${SQSGUARD_BASE_URL:?where the release archives are}
 dest=${SQSGUARD_INSTALL_DIR:?the folder to install into}
 os=${RUNNER_OS:?} arch=${RUNNER_ARCH:?}
