@@ -415,6 +415,29 @@ fn diff_writes_nothing_and_unsafe_fixes_wait_for_their_flag() {
     assert_eq!(fixed.status.code(), Some(1), "what remains still fails the run");
 }
 
+/// An absolute path's diff names it as git does (`a/tmp/...`, not
+/// `a//tmp/...`, which git refuses), and applies from `/`.
+#[test]
+fn the_diff_of_an_absolute_path_applies_from_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    fs::write(&path, QUEUE_AND_CONSUMER).unwrap();
+    let diff = sqsguard_in(dir.path(), &["lint", path.to_str().unwrap(), "--diff"]);
+    let text = String::from_utf8_lossy(&diff.stdout).into_owned();
+    let relative = path.to_str().unwrap().trim_start_matches('/');
+    assert!(text.starts_with(&format!("--- a/{relative}\n+++ b/{relative}\n")), "{text}");
+    let mut apply = std::process::Command::new("git")
+        .args(["apply", "-"])
+        .current_dir("/")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut apply.stdin.take().unwrap(), text.as_bytes()).unwrap();
+    assert!(apply.wait().unwrap().success());
+    let fixed = fs::read_to_string(&path).unwrap();
+    assert_eq!(fixed, QUEUE_AND_CONSUMER.replace("SqsManagedSseEnabled: 'false'", "SqsManagedSseEnabled: 'true'"));
+}
+
 #[test]
 fn a_symlink_is_not_written_through() {
     let dir = tempfile::tempdir().unwrap();

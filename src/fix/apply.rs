@@ -78,9 +78,12 @@ fn number(replacement: &str) -> Option<i64> {
     replacement.trim_matches(['"', '\'']).parse().ok()
 }
 
-/// A unified diff of `path` from `old` to `new`, as `git diff` prints it.
+/// A unified diff of `path` from `old` to `new`, as `git diff` prints it:
+/// an absolute path loses its leading `/` after `a/` and `b/` (git refuses
+/// `a//tmp/t.yaml`), so `git apply` or `patch -p1` from `/` applies it.
 pub fn unified_diff(path: &Path, old: &str, new: &str) -> String {
-    let name = crate::source::display_path(path);
+    let shown = crate::source::display_path(path);
+    let name = shown.trim_start_matches('/');
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
