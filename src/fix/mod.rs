@@ -140,7 +140,7 @@ impl Fixer {
             }
             Format::Template => {
                 let tree = self.tree(file, Format::Template)?;
-                let json = file.text.trim_start().starts_with('{');
+                let json = crate::syntax::is_json(&file.path, &file.text);
                 let found = locate::resource(tree, &remedy.resource)?;
                 if remedy.absent {
                     (locate::insert(file, found, *span, remedy, value, json)?, false)
@@ -181,7 +181,7 @@ impl Fixer {
         match Format::of(file) {
             Format::Template => {
                 let tree = self.tree(file, Format::Template)?;
-                let json = file.text.trim_start().starts_with('{');
+                let json = crate::syntax::is_json(&file.path, &file.text);
                 let resources = locate::resources_of(tree, &remedy.resource)?;
                 let queue = resources.entry(&remedy.resource).filter(|q| q.key_span == at)?;
                 dead_letter::template(file, resources, queue, json, max_receive_count, retention_seconds)
@@ -297,7 +297,7 @@ fn tree_in<'t>(trees: &'t mut HashMap<PathBuf, Option<Node>>, file: &Source, for
             if file.text.is_empty() || is_plan(&file.text) {
                 return None;
             }
-            let tree = if file.text.trim_start().starts_with('{') {
+            let tree = if crate::syntax::is_json(&file.path, &file.text) {
                 crate::syntax::json::parse(file)
             } else {
                 crate::syntax::yaml::parse(file)

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 
 use crate::finding::Note;
 use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Redrive, Suppression, Target, Value, When};
-use crate::source::{Source, SourceFile, Span};
+use crate::source::{Source, Span};
 use crate::syntax::{self, Node};
 use value::{R, RV};
 
@@ -102,7 +102,8 @@ pub fn document(file: &Source) -> Document {
         let message = crate::source::too_large(size);
         return Document::Unparsable(syntax::ParseError { message, span: Span::new(0, 0) });
     }
-    let parsed = if is_json(file) { syntax::json::parse(file) } else { syntax::yaml::parse(file) };
+    let parsed =
+        if syntax::is_json(&file.path, &file.text) { syntax::json::parse(file) } else { syntax::yaml::parse(file) };
     let root = match parsed {
         Ok(root) => root,
         Err(e) => return Document::Unparsable(e),
@@ -110,14 +111,6 @@ pub fn document(file: &Source) -> Document {
     match DOCUMENT_READERS.iter().find_map(|read| read(file, &root)) {
         Some(loaded) => Document::Loaded(Box::new(loaded)),
         None => Document::Other,
-    }
-}
-
-fn is_json(file: &SourceFile) -> bool {
-    match file.path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("json") => true,
-        Some(e) if e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml") => false,
-        _ => file.text.trim_start().starts_with('{'),
     }
 }
 

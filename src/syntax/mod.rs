@@ -104,6 +104,18 @@ impl Node {
     }
 }
 
+/// Whether a document is read as JSON: by its extension (`.json`; `.yaml`
+/// and `.yml` are YAML even when they start with `{`, a flow mapping),
+/// else by its first character. The front-ends and the fixer both ask
+/// here, so a file is never parsed one way and edited the other.
+pub fn is_json(path: &std::path::Path, text: &str) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("json") => true,
+        Some(e) if e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml") => false,
+        _ => text.trim_start().starts_with('{'),
+    }
+}
+
 /// The long-form key for a CloudFormation short-form tag, if it is one.
 pub fn intrinsic_for_tag(tag: &str) -> Option<&'static str> {
     Some(match tag {
