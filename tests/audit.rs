@@ -136,6 +136,32 @@ fn a_thousand_queues_stay_within_the_call_budget() {
     eprintln!("1000 queues: {calls} API calls in {elapsed:?}");
 }
 
+/// `--concurrency N` is the most requests in flight at once, counted by
+/// the server (each held 40 ms so that they overlap), and the audit does
+/// use all N. Three Regions of different sizes are audited at once, so a
+/// request of one Region (a ListEventSourceMappings after its queues) that
+/// did not wait for its place in the one pool would overlap the others'.
+#[test]
+fn concurrency_bounds_the_requests_in_flight_and_is_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("in-flight");
+    let Some(moto) = common::moto_counting_in_flight(&log) else { return };
+    scenario(&moto, &["load", "5", "eu-west-1"]);
+    scenario(&moto, &["load", "30", "us-east-1", "ap-southeast-2"]);
+    for n in [1, 3] {
+        std::fs::write(&log, "").unwrap();
+        let concurrency = n.to_string();
+        let args = ["--region", "eu-west-1", "--region", "ap-southeast-2", "--concurrency", &concurrency];
+        let (code, stdout, stderr) =
+            audit(&moto.endpoint, &[&["--format", "json", "--fail-on", "never"][..], &args].concat());
+        assert_eq!(code, Some(0), "{stderr}");
+        let doc: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(doc["summary"]["files"], 65);
+        let peak = std::fs::read_to_string(&log).unwrap().lines().map(|l| l.parse::<u64>().unwrap()).max().unwrap();
+        assert_eq!(peak, n, "--concurrency {n}: {peak} requests were in flight at once");
+    }
+}
+
 #[test]
 fn an_unreachable_endpoint_or_missing_credentials_is_one_line_and_exit_2() {
     let started = Instant::now();

@@ -246,4 +246,18 @@ fn an_organization_is_audited_account_by_account_and_no_gap_looks_clean() {
         );
     }
     assert_eq!(run.outcome.findings.len(), whole["findings"].as_array().unwrap().len());
+
+    // Assumed credentials are renewed when they might expire within a
+    // pair (its deadline + 5 min). moto's last an hour: with the default
+    // deadline one AssumeRole serves both Regions of an account; with a
+    // one-hour deadline every pair assumes the role anew. The denied
+    // account is tried once per pair either way.
+    let assumed =
+        |run: &sqsguard::audit::Audit| run.calls.operations().iter().filter(|o| o.ends_with(".AssumeRole")).count();
+    let long = sqsguard::audit::Options { pair_deadline: std::time::Duration::from_secs(3600), ..opts };
+    let renewing = sqsguard::audit::run(&long).unwrap();
+    let assumable = members.len() - 1;
+    assert_eq!(assumed(&run), assumable + REGIONS.len(), "once per assumable account, once per denied pair");
+    assert_eq!(assumed(&renewing), (assumable + 1) * REGIONS.len(), "once per pair");
+    assert_eq!(renewing.outcome.findings.len(), run.outcome.findings.len());
 }

@@ -163,14 +163,32 @@ pub fn moto_with(env: &[(&str, &str)]) -> Option<Moto> {
         missing("moto");
         return None;
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(server)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-        .envs(env.iter().copied())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let port = free_port();
+    let mut cmd = Command::new(server);
+    cmd.args(["-H", "127.0.0.1", "-p", &port.to_string()]).envs(env.iter().copied());
+    Some(start_moto(cmd, port))
+}
+
+/// moto's server that appends to `log` how many requests it is serving
+/// as each starts, each held 40 ms (tests/fixtures/audit/moto_in_flight.py).
+pub fn moto_counting_in_flight(log: &Path) -> Option<Moto> {
+    let Some(python) = venv_tool("python") else {
+        missing("moto");
+        return None;
+    };
+    let port = free_port();
+    let mut cmd = Command::new(python);
+    cmd.arg(root().join("tests/fixtures/audit/moto_in_flight.py")).arg(port.to_string()).arg(log);
+    Some(start_moto(cmd, port))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Starts `cmd` (a moto server on `port`) and waits until it answers.
+fn start_moto(mut cmd: Command, port: u16) -> Moto {
+    let child = cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
     // Dropped (killed) if it never answers.
     let moto = Moto { child, endpoint: format!("http://127.0.0.1:{port}") };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -178,7 +196,7 @@ pub fn moto_with(env: &[(&str, &str)]) -> Option<Moto> {
         assert!(std::time::Instant::now() < deadline, "moto did not start");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    Some(moto)
+    moto
 }
 
 pub fn moto() -> Option<Moto> {
