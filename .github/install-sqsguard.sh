@@ -48,10 +48,14 @@ fi
   fail "checksum mismatch for $archive: $archive.sha256 says ${expected:-nothing}, the download is $actual; nothing was installed"
 
 mkdir -p "$work/unpacked"
-case "$ext" in
-  tar.gz) tar -xzf "$work/$archive" -C "$work/unpacked" ;;
-  zip) unzip -q "$work/$archive" -d "$work/unpacked" ;;
-esac
+unpack() {
+  case "$ext" in
+    tar.gz) tar -xzf "$work/$archive" -C "$work/unpacked" ;;
+    # Windows runners have 7-Zip (the release packs with it); unzip elsewhere.
+    zip) if command -v 7z >/dev/null; then 7z x -y "-o$work/unpacked" "$work/$archive" >/dev/null; else unzip -q "$work/$archive" -d "$work/unpacked"; fi ;;
+  esac
+}
+unpack || fail "could not unpack $archive; nothing was installed"
 exe=sqsguard
 [ "$ext" = zip ] && exe=sqsguard.exe
 [ -f "$work/unpacked/$exe" ] || fail "$archive holds no $exe"

@@ -69,7 +69,7 @@ fn release_targets(release: &Value) -> Vec<String> {
 /// A release folder (`BASE/VERSION/...`) as the release workflow lays it
 /// out: its "Archive with its checksum" step run for every target it
 /// builds, each packing this build's binary. `7z` (which Windows runners
-/// have) is stood in for by `zip`, which makes the same archive here.
+/// have) is stood in for by `zip` and `unzip` (see [`shims`]).
 /// Packed once per test run (in cargo's scratch folder for tests); the
 /// tests only read it.
 fn releases(release: &Value) -> &'static Path {
@@ -81,14 +81,27 @@ fn releases(release: &Value) -> &'static Path {
     })
 }
 
-fn pack_releases(root: &Path, release: &Value) -> PathBuf {
-    let pack = text(&workflow_step(release, "binaries", "Archive with its checksum")["run"]);
+/// A PATH whose `7z` does what the release workflow (`7z a ARCHIVE FILE`)
+/// and the installer (`7z x -y -oDIR ARCHIVE`) ask of it, with zip and
+/// unzip: Windows runners have 7-Zip, this machine does not.
+fn shims(root: &Path) -> String {
     let shims = root.join("shims");
     std::fs::create_dir_all(&shims).unwrap();
     let seven_z = shims.join("7z");
-    std::fs::write(&seven_z, "#!/bin/sh\n[ \"$1\" = a ] || exit 2\nshift\nexec zip -q \"$@\"\n").unwrap();
+    let script = "#!/bin/sh\n\
+                  case \"$1\" in\n\
+                  a) shift; exec zip -q \"$@\" ;;\n\
+                  x) [ \"$2\" = -y ] || exit 2; exec unzip -q \"$4\" -d \"${3#-o}\" ;;\n\
+                  esac\n\
+                  exit 2\n";
+    std::fs::write(&seven_z, script).unwrap();
     Command::new("chmod").arg("+x").arg(&seven_z).status().unwrap();
-    let path = format!("{}:{}", shims.display(), std::env::var("PATH").unwrap_or_default());
+    format!("{}:{}", shims.display(), std::env::var("PATH").unwrap_or_default())
+}
+
+fn pack_releases(root: &Path, release: &Value) -> PathBuf {
+    let pack = text(&workflow_step(release, "binaries", "Archive with its checksum")["run"]);
+    let path = shims(root);
     let dir = root.join("releases").join(version());
     std::fs::create_dir_all(&dir).unwrap();
     for target in release_targets(release) {
@@ -109,8 +122,11 @@ fn pack_releases(root: &Path, release: &Value) -> PathBuf {
 }
 
 fn install(base: &Path, os: &str, arch: &str, dest: &Path) -> Output {
-    Command::new(common::root().join(".github/install-sqsguard.sh"))
-        .env("SQSGUARD_VERSION", version())
+    let mut cmd = Command::new(common::root().join(".github/install-sqsguard.sh"));
+    if os == "Windows" {
+        cmd.env("PATH", shims(dest.parent().unwrap()));
+    }
+    cmd.env("SQSGUARD_VERSION", version())
         .env("SQSGUARD_BASE_URL", format!("file://{}", base.display()))
         .env("SQSGUARD_INSTALL_DIR", dest)
         .env("RUNNER_OS", os)
@@ -185,6 +201,13 @@ fn a_bad_checksum_a_failed_download_or_an_unknown_runner_installs_nothing() {
     // An empty checksum file is no checksum.
     std::fs::write(&sum, "").unwrap();
     refused(&install(&base, "Linux", "X64", &dest), "says nothing");
+    // An archive that matches its checksum but is no archive.
+    let real = std::fs::read(&linux).unwrap();
+    std::fs::write(&linux, b"not a tarball").unwrap();
+    let garbage = Command::new("sha256sum").arg(&archive).current_dir(linux.parent().unwrap()).output().unwrap();
+    std::fs::write(&sum, garbage.stdout).unwrap();
+    refused(&install(&base, "Linux", "X64", &dest), "could not unpack");
+    std::fs::write(&linux, real).unwrap();
     // The archive is missing: the download fails.
     std::fs::write(&sum, good).unwrap();
     std::fs::remove_file(&linux).unwrap();
