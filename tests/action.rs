@@ -40,6 +40,23 @@ fn text(value: &Value) -> String {
     }
 }
 
+/// release.yml as JSON, when the venv and the tools the release chain
+/// runs here are present (else says which is missing, loudly).
+fn release_workflow() -> Option<Value> {
+    for tool in ["curl", "tar", "zip", "unzip", "sha256sum"] {
+        let found = Command::new("sh").args(["-c", &format!("command -v {tool}")]).output().unwrap();
+        if !found.status.success() {
+            common::missing(tool);
+            return None;
+        }
+    }
+    let release = yaml(".github/workflows/release.yml");
+    if release.is_none() {
+        common::missing("the test venv (PyYAML)");
+    }
+    release
+}
+
 /// The step named `name` of job `job` in a workflow.
 fn workflow_step<'a>(workflow: &'a Value, job: &str, name: &str) -> &'a Value {
     let steps = workflow["jobs"][job]["steps"].as_array().unwrap();
@@ -150,7 +167,7 @@ fn installer_targets() -> BTreeMap<String, String> {
 
 #[test]
 fn the_installer_installs_every_binary_the_release_workflow_packs() {
-    let Some(release) = yaml(".github/workflows/release.yml") else { return common::missing("the test venv (PyYAML)") };
+    let Some(release) = release_workflow() else { return };
     // One set of targets: a runner the installer knows has an archive, and
     // every archive built has a runner that installs it.
     let runners = installer_targets();
@@ -177,7 +194,7 @@ fn the_installer_installs_every_binary_the_release_workflow_packs() {
 
 #[test]
 fn a_bad_checksum_a_failed_download_or_an_unknown_runner_installs_nothing() {
-    let Some(release) = yaml(".github/workflows/release.yml") else { return common::missing("the test venv (PyYAML)") };
+    let Some(release) = release_workflow() else { return };
     // This test's own copy of the Linux x86-64 archive, to spoil.
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("releases");
@@ -225,7 +242,7 @@ fn a_bad_checksum_a_failed_download_or_an_unknown_runner_installs_nothing() {
 
 #[test]
 fn the_release_workflow_refuses_a_tag_that_is_not_the_crate_version() {
-    let Some(release) = yaml(".github/workflows/release.yml") else { return common::missing("the test venv (PyYAML)") };
+    let Some(release) = release_workflow() else { return };
     for job in ["wheels", "sdist", "binaries"] {
         assert_eq!(text(&release["jobs"][job]["needs"]), "version", "job {job} waits for the version check");
     }
@@ -260,6 +277,10 @@ fn the_docs_pin_the_version_being_released() {
             ("rev: ", "v"),
             ("download/", "v"),
             ("sqsguard-", "v"),
+            ("SQSGUARD_VERSION=", "v"),
+            ("as its tag (", "v"),
+            (" runs ", "v"),
+            ("such as ", "v"),
         ] {
             for (at, _) in body.match_indices(marker) {
                 let rest = &body[at + marker.len()..];
@@ -281,6 +302,8 @@ fn the_docs_pin_the_version_being_released() {
 /// SARIF file the upload step was given (if it ran), each step's outputs.
 struct ActionRun {
     failed: Option<(String, String)>,
+    /// The cache step's `path` and `key`.
+    cached: Option<(String, String)>,
     uploaded: Option<PathBuf>,
     outputs: BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -305,14 +328,17 @@ fn run_action(with: &serde_json::Map<String, Value>, workspace: &Path, tool_cach
     for name in with.keys() {
         assert!(declared.contains_key(name), "action.yml has no input {name}");
     }
-    let mut run = ActionRun { failed: None, uploaded: None, outputs: BTreeMap::new() };
+    let mut run = ActionRun { failed: None, cached: None, uploaded: None, outputs: BTreeMap::new() };
     let resolve = |expr: &str, outputs: &BTreeMap<String, BTreeMap<String, String>>| -> String {
         let expr = expr.trim();
         if let Some(name) = expr.strip_prefix("inputs.") {
             return inputs.get(name).cloned().unwrap_or_else(|| panic!("no input {name}"));
         }
-        if expr == "runner.tool_cache" {
-            return tool_cache.display().to_string();
+        match expr {
+            "runner.tool_cache" => return tool_cache.display().to_string(),
+            "runner.os" => return "Linux".into(),
+            "runner.arch" => return "X64".into(),
+            _ => {}
         }
         if let Some(rest) = expr.strip_prefix("steps.") {
             let (id, key) = rest.split_once(".outputs.").unwrap_or_else(|| panic!("unknown expression {expr}"));
@@ -352,6 +378,8 @@ fn run_action(with: &serde_json::Map<String, Value>, workspace: &Path, tool_cach
         let id = step.get("id").map(text).unwrap_or_default();
         if let Some(uses) = step.get("uses").map(text) {
             if uses.starts_with("actions/cache@") {
+                let with = |k: &str| expand(&text(&step["with"][k]), &run.outputs);
+                run.cached = Some((with("path"), with("key")));
                 run.outputs.insert(id, BTreeMap::from([("cache-hit".to_string(), "false".to_string())]));
             } else if uses.starts_with("github/codeql-action/upload-sarif@") {
                 let file = expand(&text(&step["with"]["sarif_file"]), &run.outputs);
@@ -393,10 +421,8 @@ fn run_action(with: &serde_json::Map<String, Value>, workspace: &Path, tool_cach
 /// a broken pipeline and on one without findings.
 #[test]
 fn the_example_workflow_runs_the_action_which_installs_uploads_and_gates() {
-    let (Some(example), Some(release)) = (yaml("examples/github-workflow.yml"), yaml(".github/workflows/release.yml"))
-    else {
-        return common::missing("the test venv (PyYAML)");
-    };
+    let Some(release) = release_workflow() else { return };
+    let example = yaml("examples/github-workflow.yml").unwrap();
     let steps = example["jobs"]["lint"]["steps"].as_array().unwrap();
     let call = steps
         .iter()
@@ -424,7 +450,14 @@ fn the_example_workflow_runs_the_action_which_installs_uploads_and_gates() {
     )
     .unwrap();
     let run = run_action(&with, &broken, &tool_cache);
-    assert!(tool_cache.join("sqsguard").join(version()).join("sqsguard").exists(), "installed into the tool cache");
+    let installed = tool_cache.join("sqsguard").join(version());
+    assert!(installed.join("sqsguard").exists(), "installed into the tool cache");
+    // What is cached is that folder, under a key of this release and runner.
+    let (path, key) = run.cached.clone().expect("the cache step ran");
+    assert_eq!(
+        (path.as_str(), key.as_str()),
+        (installed.to_str().unwrap(), &*format!("sqsguard-{}-Linux-X64", version()))
+    );
     let (step, why) = run.failed.expect("findings fail the job");
     assert_eq!(step, "Fail on findings", "{why}");
     assert!(why.contains("::error title=sqsguard::findings at or above --fail-on warning"), "{why}");

@@ -420,7 +420,8 @@ fn diff_writes_nothing_and_unsafe_fixes_wait_for_their_flag() {
 #[test]
 fn the_diff_of_an_absolute_path_applies_from_the_root() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.yaml");
+    // git refuses a path through a symbolic link (macOS's /var).
+    let path = dir.path().canonicalize().unwrap().join("t.yaml");
     fs::write(&path, QUEUE_AND_CONSUMER).unwrap();
     let diff = sqsguard_in(dir.path(), &["lint", path.to_str().unwrap(), "--diff"]);
     let text = String::from_utf8_lossy(&diff.stdout).into_owned();
@@ -429,6 +430,10 @@ fn the_diff_of_an_absolute_path_applies_from_the_root() {
     let mut apply = std::process::Command::new("git")
         .args(["apply", "-"])
         .current_dir("/")
+        // Outside any repository, even when run from a git hook.
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
         .stdin(std::process::Stdio::piped())
         .spawn()
         .unwrap();
