@@ -16,7 +16,7 @@ use hcl_edit::Span as _;
 use hcl_edit::structure::Body;
 
 use super::Edit;
-use super::locate::{block_end, flow_close, flow_member, indent_of, json_member, props_key};
+use super::locate::{block_end, flow_close, flow_member, indent_of, json_member, line_ending, props_key};
 use super::terraform::BlockTail;
 use crate::source::{Source, Span};
 use crate::syntax::{Entry, Kind, Node};
@@ -93,7 +93,7 @@ pub fn template(
         Some(c) => Some(c.as_str()?.to_string()),
         None => None,
     };
-    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let nl = line_ending(text);
     let edit = |pos: usize, replacement: String| Edit { file: file.clone(), span: Span::new(pos, pos), replacement };
     if json {
         let (redrive_at, redrive) = json_redrive(text, queue, &id, &dlq, nl)?;
@@ -379,7 +379,7 @@ pub fn terraform_json(
         Some(_) | None if fifo => return None,
         _ => None,
     };
-    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let nl = line_ending(text);
     let outer = indent_of(text, siblings.first()?.key_span.start)?;
     let inner = indent_of(text, members.first()?.key_span.start)?;
     let policy = format!(

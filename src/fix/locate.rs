@@ -6,6 +6,7 @@ use crate::finding::Remedy;
 use crate::model::Scalar;
 use crate::source::{Source, Span};
 use crate::syntax::{Entry, Kind, Node};
+use std::collections::HashMap;
 
 /// A CloudFormation/SAM template or a Serverless Framework service (not a
 /// plan, not a workflow).
@@ -13,21 +14,63 @@ pub fn is_fixable_document(root: &Node) -> bool {
     root.get("Resources").is_some() || (root.get("service").is_some() && root.get("provider").is_some())
 }
 
+/// The entries of a file's large maps by key, each map indexed the first
+/// time it is asked: a template of 18,000 resources has about as many
+/// findings, and finding each one's resource by scanning made the fixes
+/// that `--format json`, `pretty` and `sarif` show quadratic in the file.
+/// A map is known by its span (an alias's copy has its anchor's span and
+/// the same entries, so the same positions).
+#[derive(Default)]
+pub struct Keys(HashMap<Span, HashMap<String, usize>>);
+
+impl Keys {
+    /// The entry for `key` in `map`: the first of that key, as
+    /// [`Node::entry`] finds it.
+    pub fn entry<'n>(&mut self, map: &'n Node, key: &str) -> Option<&'n Entry> {
+        let entries = map.as_map()?;
+        if entries.len() < 32 {
+            return map.entry(key);
+        }
+        let index = self.0.entry(map.span).or_insert_with(|| {
+            let mut index = HashMap::with_capacity(entries.len());
+            for (i, e) in entries.iter().enumerate() {
+                index.entry(e.key.clone()).or_insert(i);
+            }
+            index
+        });
+        entries.get(*index.get(key)?)
+    }
+}
+
 /// The resource entry named `id`: under `Resources`, a Serverless
 /// service's `resources.Resources`, or its `functions`.
-pub fn resource<'n>(root: &'n Node, id: &str) -> Option<&'n Entry> {
-    root.get("Resources")
-        .and_then(|r| r.entry(id))
-        .or_else(|| root.get("resources").and_then(|r| r.get("Resources")).and_then(|r| r.entry(id)))
-        .or_else(|| root.get("functions").and_then(|f| f.entry(id)))
+pub fn resource<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n Entry> {
+    if let Some(found) = root.get("Resources").and_then(|r| keys.entry(r, id)) {
+        return Some(found);
+    }
+    if let Some(found) = root.get("resources").and_then(|r| r.get("Resources")).and_then(|r| keys.entry(r, id)) {
+        return Some(found);
+    }
+    root.get("functions").and_then(|f| keys.entry(f, id))
 }
 
 /// The mapping of resources that holds `id`: a template's `Resources`,
 /// or a Serverless service's `resources.Resources`.
-pub fn resources_of<'n>(root: &'n Node, id: &str) -> Option<&'n Node> {
-    root.get("Resources")
-        .filter(|r| r.entry(id).is_some())
-        .or_else(|| root.get("resources").and_then(|r| r.get("Resources")).filter(|r| r.entry(id).is_some()))
+pub fn resources_of<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n Node> {
+    if let Some(r) = root.get("Resources").filter(|r| keys.entry(r, id).is_some()) {
+        return Some(r);
+    }
+    root.get("resources").and_then(|r| r.get("Resources")).filter(|r| keys.entry(r, id).is_some())
+}
+
+/// The file's line ending, as its first line ends: `\r\n` or `\n`. Read
+/// from the first line only: a fix is made per finding, and scanning the
+/// whole text each time made `--format json` quadratic in a big template.
+pub fn line_ending(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(i) if text[..i].ends_with('\r') => "\r\n",
+        _ => "\n",
+    }
 }
 
 /// The node whose span is exactly `span`.
@@ -61,7 +104,7 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
     let text = &file.text;
     let value = literal(value, json);
     // The file's line ending.
-    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let nl = line_ending(text);
     let edit =
         |pos: usize, replacement: String| Some(Edit { file: file.clone(), span: Span::new(pos, pos), replacement });
     match found.value.get("Properties") {
@@ -185,7 +228,7 @@ pub fn insert_member(file: &Source, object: &Node, name: &str, value: &Scalar) -
         return None;
     }
     let text = &file.text;
-    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let nl = line_ending(text);
     let replacement = json_member(text, entries, &format!("\"{name}\": {}", literal(value, true)), nl);
     let at = entries.last()?.value.span.end;
     Some(Edit { file: file.clone(), span: Span::new(at, at), replacement })

@@ -65,9 +65,11 @@ pub struct Plan {
 #[derive(Default)]
 pub struct Fixer {
     trees: HashMap<PathBuf, Option<Node>>,
-    bodies: HashMap<PathBuf, Option<hcl_edit::structure::Body>>,
+    bodies: HashMap<PathBuf, Option<terraform::Parsed>>,
     /// Module folder -> the resources its files declare.
     modules: HashMap<PathBuf, Option<HashSet<String>>>,
+    /// File -> its large maps by key (resources by name).
+    keys: HashMap<PathBuf, locate::Keys>,
 }
 
 /// How a file is edited.
@@ -118,9 +120,10 @@ impl Fixer {
                 terraform::hcl(file, body, *span, remedy, value)?
             }
             Format::TerraformJson => {
-                let tree = self.tree(file, Format::TerraformJson)?;
+                let tree = tree_in(&mut self.trees, file, Format::TerraformJson)?;
+                let keys = self.keys.entry(file.path.clone()).or_default();
                 // The resource, when it is in the file of the value.
-                let found = terraform::json_resource(tree, &remedy.resource);
+                let found = terraform::json_resource(keys, tree, &remedy.resource);
                 if remedy.absent {
                     let found = found.filter(|f| f.key_span == *span)?;
                     (locate::insert_member(file, &found.value, Dialect::Terraform.name(remedy.field), value)?, false)
@@ -139,9 +142,10 @@ impl Fixer {
                 }
             }
             Format::Template => {
-                let tree = self.tree(file, Format::Template)?;
+                let tree = tree_in(&mut self.trees, file, Format::Template)?;
+                let keys = self.keys.entry(file.path.clone()).or_default();
                 let json = crate::syntax::is_json(&file.path, &file.text);
-                let found = locate::resource(tree, &remedy.resource)?;
+                let found = locate::resource(keys, tree, &remedy.resource)?;
                 if remedy.absent {
                     (locate::insert(file, found, *span, remedy, value, json)?, false)
                 } else {
@@ -180,10 +184,11 @@ impl Fixer {
         }
         match Format::of(file) {
             Format::Template => {
-                let tree = self.tree(file, Format::Template)?;
+                let tree = tree_in(&mut self.trees, file, Format::Template)?;
+                let keys = self.keys.entry(file.path.clone()).or_default();
                 let json = crate::syntax::is_json(&file.path, &file.text);
-                let resources = locate::resources_of(tree, &remedy.resource)?;
-                let queue = resources.entry(&remedy.resource).filter(|q| q.key_span == at)?;
+                let resources = locate::resources_of(keys, tree, &remedy.resource)?;
+                let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == at)?;
                 dead_letter::template(file, resources, queue, json, max_receive_count, retention_seconds)
             }
             Format::Hcl => {
@@ -192,12 +197,8 @@ impl Fixer {
                 // many queues without a DLQ stays linear.
                 let declared =
                     self.modules.entry(module.clone()).or_insert_with(|| declared_in_module(&module)).as_ref()?;
-                let body = self
-                    .bodies
-                    .entry(file.path.clone())
-                    .or_insert_with(|| crate::frontend::terraform::parse::parse_text(&file.text).ok())
-                    .as_ref()?;
-                dead_letter::hcl(file, body, at, max_receive_count, retention_seconds, |address| {
+                let parsed = self.bodies.entry(file.path.clone()).or_insert_with(|| parse_hcl(file)).as_ref()?;
+                dead_letter::hcl(file, &parsed.body, at, max_receive_count, retention_seconds, |address| {
                     declared.contains(address)
                 })
             }
@@ -219,15 +220,8 @@ impl Fixer {
         }
     }
 
-    fn tree(&mut self, file: &Source, format: Format) -> Option<&Node> {
-        tree_in(&mut self.trees, file, format)
-    }
-
-    fn hcl(&mut self, file: &Source) -> Option<&hcl_edit::structure::Body> {
-        self.bodies
-            .entry(file.path.clone())
-            .or_insert_with(|| crate::frontend::terraform::parse::parse_text(&file.text).ok())
-            .as_ref()
+    fn hcl(&mut self, file: &Source) -> Option<&terraform::Parsed> {
+        self.bodies.entry(file.path.clone()).or_insert_with(|| parse_hcl(file)).as_ref()
     }
 
     /// The fixes `--fix` applies to `findings` (with `unsafe_too`, the
@@ -284,6 +278,11 @@ fn is_plan(text: &str) -> bool {
     let head = text.trim_start();
     let head = head.char_indices().nth(256).map_or(head, |(i, _)| &head[..i]);
     head.starts_with('{') && head.contains("\"format_version\"")
+}
+
+/// A `.tf` file parsed once per run, with its resource blocks indexed.
+fn parse_hcl(file: &Source) -> Option<terraform::Parsed> {
+    crate::frontend::terraform::parse::parse_text(&file.text).ok().map(terraform::Parsed::new)
 }
 
 /// `file` parsed as a tree once per run (see [`Fixer::tree`]).
