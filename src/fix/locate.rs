@@ -18,8 +18,8 @@ pub fn is_fixable_document(root: &Node) -> bool {
 /// time it is asked: a template of 18,000 resources has about as many
 /// findings, and finding each one's resource by scanning made the fixes
 /// that `--format json`, `pretty` and `sarif` show quadratic in the file.
-/// A map is known by its span (an alias's copy has its anchor's span and
-/// the same entries, so the same positions).
+/// A map is known by its span: two maps share one only when one is an
+/// alias's copy of the other, with the same entries at the same positions.
 #[derive(Default)]
 pub struct Keys(HashMap<Span, HashMap<String, usize>>);
 
@@ -289,6 +289,36 @@ pub(super) fn block_end(text: &str, key: usize) -> Option<(usize, bool)> {
 mod tests {
     use super::*;
     use crate::source::SourceFile;
+
+    /// A large map (the index) answers as a small one (the scan): the
+    /// first entry of a repeated key, nothing for a missing one, in a map
+    /// and in an alias's copy of it.
+    #[test]
+    fn keys_find_what_a_scan_finds() {
+        let mut text = String::from("Resources: &all\n");
+        for i in 0..40 {
+            text.push_str(&format!("  R{i}: {i}\n"));
+        }
+        text.push_str("  R7: second\nCopy: *all\n");
+        let file = SourceFile::new("t.yaml", text);
+        let root = crate::syntax::yaml::parse(&file).unwrap();
+        let mut keys = Keys::default();
+        for map in [root.get("Resources").unwrap(), root.get("Copy").unwrap()] {
+            assert_eq!(map.as_map().unwrap().len(), 41);
+            for key in ["R0", "R7", "R39", "R40", "Nope"] {
+                assert_eq!(keys.entry(map, key), map.entry(key), "{key}");
+            }
+            assert_eq!(keys.entry(map, "R7").unwrap().value.kind, Kind::Number("7".into()));
+        }
+    }
+
+    #[test]
+    fn the_line_ending_is_the_first_lines() {
+        assert_eq!(line_ending("a: 1\r\nb: 2\r\n"), "\r\n");
+        assert_eq!(line_ending("a: 1\nb: 2\r\n"), "\n");
+        assert_eq!(line_ending("a: 1"), "\n");
+        assert_eq!(line_ending("\r\n"), "\r\n");
+    }
 
     /// The closing bracket of each `P` flow mapping, however it ends.
     #[test]

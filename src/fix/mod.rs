@@ -285,7 +285,7 @@ fn parse_hcl(file: &Source) -> Option<terraform::Parsed> {
     crate::frontend::terraform::parse::parse_text(&file.text).ok().map(terraform::Parsed::new)
 }
 
-/// `file` parsed as a tree once per run (see [`Fixer::tree`]).
+/// `file` parsed as a tree once per run (the fixer keeps `trees`).
 fn tree_in<'t>(trees: &'t mut HashMap<PathBuf, Option<Node>>, file: &Source, format: Format) -> Option<&'t Node> {
     trees
         .entry(file.path.clone())

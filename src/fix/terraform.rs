@@ -108,8 +108,6 @@ fn literal_replacement(old: &str, value: &Scalar) -> Option<String> {
     }
 }
 
-/// The `resource "type" "name"` block of `address` (`aws_sqs_queue.q`,
-/// `module.m.aws_sqs_queue.q`, `aws_sqs_queue.q["a"]`) in `body`.
 /// A parsed `.tf` file and where each of its resource blocks is, found
 /// once: a module of 18,000 resources has about as many findings, and
 /// scanning the blocks for each one's made the fixes that `--format json`
@@ -135,6 +133,8 @@ impl Parsed {
         Parsed { body, resources }
     }
 
+    /// The `resource "type" "name"` block of `address` (`aws_sqs_queue.q`,
+    /// `module.m.aws_sqs_queue.q`, `aws_sqs_queue.q["a"]`).
     fn resource_block(&self, address: &str) -> Option<&Block> {
         let (kind, name) = resource_labels(address)?;
         self.body.get(*self.resources.get(&format!("{kind}.{name}"))?)?.as_block()
