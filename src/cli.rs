@@ -392,12 +392,12 @@ fn show_fixes(
 ) -> Result<ExitCode, Stop> {
     let fixed = fix_in_memory(args, config, baseline);
     print_with(|out| {
-        for (path, (file, text)) in &fixed.files {
+        for (path, (file, text, _)) in &fixed.files {
             out.write_all(crate::fix::unified_diff(path, &file.text, text).as_bytes())?;
         }
         Ok(())
     })?;
-    eprintln!("sqsguard: {} fix(es) in {} file(s)", fixed.fixes, fixed.files.len());
+    eprintln!("sqsguard: {} fix(es) in {} file(s)", fixed.fixes(), fixed.files.len());
     std::mem::forget(fixed.last);
     Ok(if fixed.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
 }
@@ -408,25 +408,35 @@ const FIX_PASSES: usize = 8;
 
 /// Every pass of `--fix`, in memory.
 struct Fixed {
-    /// Each changed file: its text on disk, and its text after every pass.
-    files: std::collections::BTreeMap<PathBuf, (crate::source::Source, String)>,
-    fixes: usize,
+    /// Each changed file: its text on disk, its text after every pass, and
+    /// how many findings those passes fixed in it.
+    files: std::collections::BTreeMap<PathBuf, (crate::source::Source, String, usize)>,
     /// The lint of the fixed texts that found nothing more to fix (none
     /// when the passes ran out first).
     last: Option<Outcome>,
 }
 
+impl Fixed {
+    fn fixes(&self) -> usize {
+        self.files.values().map(|(_, _, n)| n).sum()
+    }
+}
+
 /// Apply the fixes and lint the fixed texts again, in memory, until
 /// nothing more is fixable: what `--fix` writes and `--diff` shows. Only
 /// files under the paths named are changed: not a module followed out of
-/// them, nor a file reached through a symlinked folder.
+/// them, nor a file reached through a symlinked folder. A file whose
+/// fixed text no longer parses, or whose other findings did not stay where
+/// the edits put them, keeps the text of the pass before, is fixed no
+/// further, and is named on standard error with the reason.
 fn fix_in_memory(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Fixed {
     let roots: Vec<PathBuf> = args.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     let mut config = config.clone();
-    let mut fixed = Fixed { files: std::collections::BTreeMap::new(), fixes: 0, last: None };
+    let mut fixed = Fixed { files: std::collections::BTreeMap::new(), last: None };
     let mut outside = std::collections::BTreeSet::new();
+    let mut refused = std::collections::BTreeSet::new();
+    let mut outcome = actionable(args, &config, baseline);
     for _ in 0..FIX_PASSES {
-        let outcome = actionable(args, &config, baseline);
         let mut plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
         plan.files.retain(|path, _| {
             let inside = within(&roots, path);
@@ -436,44 +446,79 @@ fn fix_in_memory(args: &LintArgs, config: &Config, baseline: Option<&crate::base
                     path.display()
                 );
             }
-            inside
+            inside && !refused.contains(path)
         });
         if plan.files.is_empty() {
             fixed.last = Some(outcome);
             break;
         }
-        fixed.fixes += plan.fixed;
-        for (path, (file, text)) in plan.files {
-            // The text on disk is the one the first pass read.
-            fixed.files.entry(path).or_insert_with(|| (file, String::new())).1 = text;
+        // The texts so far, with this pass's.
+        let texts = |plan: &crate::fix::Plan| {
+            let mut texts: std::collections::HashMap<PathBuf, String> =
+                fixed.files.iter().map(|(path, (_, text, _))| (path.clone(), text.clone())).collect();
+            texts.extend(plan.files.iter().map(|(path, f)| (path.clone(), f.text.clone())));
+            crate::source::Overlay::new(texts)
+        };
+        config.overlay = texts(&plan);
+        let mut next = actionable(args, &config, baseline);
+        // A file the lint read before (a template, a module's `.tf`; a
+        // `.tfvars` is read but not linted as a file) must still be read.
+        let was: std::collections::HashSet<&str> = outcome.linted.iter().map(String::as_str).collect();
+        let is: std::collections::HashSet<&str> = next.linted.iter().map(String::as_str).collect();
+        let bad: Vec<(PathBuf, String)> = plan
+            .files
+            .iter()
+            .filter_map(|(path, f)| {
+                let shown = crate::source::display_path(path);
+                let read = is.contains(shown.as_str()) || !was.contains(shown.as_str());
+                crate::fix::check(f, &outcome.findings, &next.findings, read).err().map(|why| (path.clone(), why))
+            })
+            .collect();
+        if !bad.is_empty() {
+            for (path, why) in bad {
+                eprintln!("sqsguard: {}: not fixed: {why}", path.display());
+                plan.files.remove(&path);
+                refused.insert(path);
+            }
+            // Lint again without them: what the next pass plans from.
+            config.overlay = texts(&plan);
+            next = actionable(args, &config, baseline);
         }
-        let texts = fixed.files.iter().map(|(path, (_, text))| (path.clone(), text.clone())).collect();
-        config.overlay = crate::source::Overlay::new(texts);
+        for (path, f) in plan.files {
+            // The text on disk is the one the first pass read.
+            let entry = fixed.files.entry(path).or_insert_with(|| (f.file, String::new(), 0));
+            entry.1 = f.text;
+            entry.2 += f.fixed.len();
+        }
+        outcome = next;
     }
-    fixed.files.retain(|_, (file, text)| file.text != *text);
+    fixed.files.retain(|_, (file, text, _)| file.text != *text);
     fixed
 }
 
 /// `--fix`: every pass computed in memory, then each changed file written
 /// once, atomically. A file that cannot be written, or changed on disk
 /// meanwhile, is left alone with one line on standard error; the other
-/// files are still fixed. Returns the last lint when it is what is on disk
-/// now (what remains, without linting once more), else `None` and the
-/// caller lints again.
+/// files are still fixed. The count says what was written. Returns the
+/// last lint when it is what is on disk now (what remains, without linting
+/// once more), else `None` and the caller lints again.
 fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Option<Outcome> {
     let fixed = fix_in_memory(args, config, baseline);
-    let mut written = 0;
-    for (path, (file, text)) in &fixed.files {
+    let (mut files, mut fixes) = (0, 0);
+    for (path, (file, text, n)) in &fixed.files {
         match crate::fix::write_fixed(path, &file.text, text) {
-            Ok(crate::fix::Written::Fixed) => written += 1,
+            Ok(crate::fix::Written::Fixed) => {
+                files += 1;
+                fixes += n;
+            }
             Ok(crate::fix::Written::ChangedMeanwhile) => {
                 eprintln!("sqsguard: {}: changed since it was read; not fixed", path.display());
             }
             Err(e) => eprintln!("sqsguard: {e}; not fixed"),
         }
     }
-    eprintln!("sqsguard: fixed {} finding(s) in {written} file(s)", fixed.fixes);
-    if written < fixed.files.len() {
+    eprintln!("sqsguard: fixed {fixes} finding(s) in {files} file(s)");
+    if files < fixed.files.len() {
         std::mem::forget(fixed.last);
         return None;
     }

@@ -168,6 +168,8 @@ fn fix_the_corpus(unsafe_too: bool) {
     let fixed = with_mode(&["lint", ".", "--fix", "--format", "json"]);
     let stderr = String::from_utf8_lossy(&fixed.stderr);
     assert!(stderr.contains("sqsguard: fixed "), "{stderr}");
+    // No fix of a real file is refused by the check of its result.
+    assert!(!stderr.contains(": not fixed: "), "{stderr}");
     let after = findings(root, &["."]);
     let after_texts = texts(root);
     let mut apply = Command::new("git")
@@ -770,4 +772,62 @@ fn a_terraform_value_is_fixed_where_it_is_written_as_an_unsafe_fix() {
     );
     assert_eq!(now("modules/queue/main.tf"), TF_MODULE);
     assert!(rules(root).is_empty());
+}
+
+/// Every fix of every rule fixture, on the fixture written with each line
+/// ending YAML and JSON know (LF, CRLF, a lone CR; HCL has no lone CR):
+/// the fixed text is the LF file's fixed text with the same line endings,
+/// byte for byte, and no fix is refused.
+#[test]
+fn every_fix_is_byte_exact_whatever_ends_the_lines() {
+    let root = common::root().join("tests/fixtures");
+    let fixed_with = |from: &Path, breaks: &str| -> BTreeMap<PathBuf, String> {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(from, dir.path());
+        for (path, text) in texts(dir.path()) {
+            fs::write(dir.path().join(path), text.replace('\n', breaks)).unwrap();
+        }
+        let out = sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--format", "json", "."]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("not fixed"), "{breaks:?}: {stderr}");
+        assert!(stderr.contains("fixed "), "{breaks:?}: {stderr}");
+        texts(dir.path())
+    };
+    for (fixtures, styles) in [("rules", &["\r\n", "\r"][..]), ("terraform/rules", &["\r\n"][..])] {
+        let from = root.join(fixtures);
+        let original = texts(&from);
+        assert!(original.values().all(|t| !t.contains('\r')), "a fixture already holds a CR");
+        let lf = fixed_with(&from, "\n");
+        let changed = lf.iter().filter(|(path, text)| original.get(*path) != Some(text)).count();
+        assert!(changed > 20, "only {changed} fixture files fixed in {fixtures}");
+        for breaks in styles {
+            let other = fixed_with(&from, breaks);
+            for (path, text) in &lf {
+                assert_eq!(
+                    other.get(path),
+                    Some(&text.replace('\n', breaks)),
+                    "{fixtures}/{} with {breaks:?}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// A bare CR pasted into a quoted Description (what an outside tester found
+/// corrupting files): the fixes land on their values, as in the LF file.
+#[test]
+fn a_lone_cr_in_a_quoted_string_does_not_move_the_fixes() {
+    let text = "AWSTemplateFormatVersion: '2010-09-09'\nDescription: 'pasted\r  text'\nResources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties:\n      ReceiveMessageWaitTimeSeconds: 0\n";
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("t.yaml"), text).unwrap();
+    // The location counts the CR as the line break it is to YAML.
+    let out = sqsguard_in(dir.path(), &["lint", "--format", "json", "--select", "SQS006", "t.yaml"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let at = |k: &str| doc["findings"][0][k].as_u64();
+    assert_eq!((at("line"), at("column"), at("end_column")), (Some(8), Some(38), Some(38)), "{doc:#}");
+    let out = sqsguard_in(dir.path(), &["lint", "--fix", "--select", "SQS006", "t.yaml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let fixed = fs::read_to_string(dir.path().join("t.yaml")).unwrap();
+    assert_eq!(fixed, text.replace("Seconds: 0", "Seconds: 20"));
 }

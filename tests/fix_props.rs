@@ -43,9 +43,22 @@ enum Quote {
     Double,
 }
 
+/// How the file's lines end (YAML 1.2 and LSP: LF, CRLF or a lone CR).
+#[derive(Clone, Copy, Debug)]
+enum Breaks {
+    Lf,
+    CrLf,
+    /// A classic Mac file: every line ends with a CR alone.
+    Cr,
+    /// LF lines, with one lone CR early on: pasted into a quoted
+    /// Description in YAML, a line break of its own in JSON.
+    LoneCr,
+}
+
 #[derive(Clone, Debug)]
 struct Case {
     style: Style,
+    breaks: Breaks,
     quote: Quote,
     timeout: u64,
     window: Option<u64>,
@@ -71,6 +84,7 @@ fn case() -> impl Strategy<Value = Case> {
             Style::TfJson,
         ]),
         prop::sample::select(vec![Quote::Plain, Quote::Single, Quote::Double]),
+        prop::sample::select(vec![Breaks::Lf, Breaks::CrLf, Breaks::Cr, Breaks::LoneCr]),
         prop_oneof![8 => 1u64..=120, 2 => 121u64..=900],
         prop::option::of(prop_oneof![0u64..=5, 6u64..=300]),
         prop::option::of(prop_oneof![0u64..=60, 61u64..=43_200]),
@@ -81,9 +95,22 @@ fn case() -> impl Strategy<Value = Case> {
         any::<bool>(),
     )
         .prop_map(
-            |(style, quote, timeout, window, visibility, wait, retention, dead_letter, batch_size, response_types)| {
+            |(
+                style,
+                quote,
+                breaks,
+                timeout,
+                window,
+                visibility,
+                wait,
+                retention,
+                dead_letter,
+                batch_size,
+                response_types,
+            )| {
                 Case {
                     style,
+                    breaks,
                     quote,
                     timeout,
                     window,
@@ -120,6 +147,24 @@ impl Case {
     }
 
     fn text(&self) -> String {
+        let text = self.lf_text();
+        match (self.breaks, self.style) {
+            (Breaks::Lf, _) => text,
+            (Breaks::CrLf, _) => text.replace('\n', "\r\n"),
+            // HCL ends lines with LF or CRLF only.
+            (Breaks::Cr | Breaks::LoneCr, Style::Hcl) => text,
+            (Breaks::Cr, _) => text.replace('\n', "\r"),
+            (Breaks::LoneCr, Style::Json | Style::TfJson) => text.replacen('\n', "\r", 1),
+            (Breaks::LoneCr, Style::YamlFlowDocument) => text.replacen(
+                "{AWSTemplateFormatVersion: '2010-09-09', ",
+                "{Description: 'pasted\r  text', AWSTemplateFormatVersion: '2010-09-09', ",
+                1,
+            ),
+            (Breaks::LoneCr, _) => text.replacen("\nResources:", "\nDescription: 'pasted\r  text'\nResources:", 1),
+        }
+    }
+
+    fn lf_text(&self) -> String {
         match self.style {
             Style::YamlBlock | Style::YamlFlow | Style::YamlFlowResource | Style::YamlFlowDocument => self.yaml(),
             Style::Json => serde_json::to_string_pretty(&self.template_json()).unwrap() + "\n",
@@ -390,13 +435,26 @@ fn check(case: &Case, unsafe_too: bool) -> Result<(), TestCaseError> {
             settled = true;
             break;
         }
-        for (file, (_, fixed)) in &plan.files {
-            std::fs::write(file, fixed).unwrap();
+        for (file, f) in &plan.files {
+            std::fs::write(file, &f.text).unwrap();
         }
     }
     let fixed = std::fs::read_to_string(&path).unwrap();
     prop_assert!(settled, "fixes did not settle in 8 passes:\n{fixed}");
     prop_assert!(!after.iter().any(|(code, _)| code == "SQS000"), "a fix broke the file: {after:?}\n{fixed}");
+    // What a fix adds ends its lines as the file does.
+    let lone_lf = fixed.match_indices('\n').filter(|(i, _)| !fixed[..*i].ends_with('\r')).count();
+    let lone_cr = fixed.match_indices('\r').filter(|(i, _)| !fixed[i + 1..].starts_with('\n')).count();
+    let crlf = fixed.matches("\r\n").count();
+    let expected = match (case.breaks, case.style) {
+        (Breaks::Lf, _) | (Breaks::Cr | Breaks::LoneCr, Style::Hcl) => (crlf == 0 && lone_cr == 0, "LF"),
+        (Breaks::CrLf, _) => (lone_lf == 0 && lone_cr == 0, "CRLF"),
+        (Breaks::Cr, _) => (lone_lf == 0 && crlf == 0, "CR"),
+        (Breaks::LoneCr, Style::Json | Style::TfJson) => (crlf == 0, "LF but for its first line"),
+        // The CR in the Description, and LF lines.
+        (Breaks::LoneCr, _) => (lone_cr == 1 && crlf == 0, "LF but for one lone CR"),
+    };
+    prop_assert!(expected.0, "the lines do not end as the file's ({}): {fixed:?}", expected.1);
     let before_set: BTreeSet<&(String, String)> = before.iter().collect();
     for f in &after {
         let new_dlq = unsafe_too && f.0 == "SQS015" && (f.1.ends_with("DLQ") || f.1.ends_with("_dlq"));

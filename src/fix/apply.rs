@@ -10,18 +10,30 @@ use super::Edit;
 use crate::error::Error;
 use crate::source::Span;
 
-/// `text` with `fixes` applied (each fix a list of edits), and how many
-/// were. A fix is applied whole or not at all: one whose edit overlaps an
-/// edit already taken (or inserts at the same place) waits for the next
-/// pass, so a new dead-letter queue is never added without the
-/// RedrivePolicy that points at it. Two one-edit fixes of one span keep
-/// the larger number (SQS001 for two consumers of a queue).
-pub fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> (String, usize) {
+/// What applying a file's fixes came to.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The text with the fixes applied.
+    pub text: String,
+    /// The fixes applied, as indices into the list given.
+    pub fixes: Vec<usize>,
+    /// The edits made, in order: each one's span in the old text and the
+    /// length of what replaced it (what moves the text after it).
+    pub edits: Vec<(Span, usize)>,
+}
+
+/// `text` with `fixes` applied (each fix a list of edits). A fix is
+/// applied whole or not at all: one whose edit overlaps an edit already
+/// taken (or inserts at the same place) waits for the next pass, so a new
+/// dead-letter queue is never added without the RedrivePolicy that points
+/// at it. Two one-edit fixes of one span keep the larger number (SQS001
+/// for two consumers of a queue), and both count as applied.
+pub fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> Applied {
     // Taken edits by (start, end): disjoint, so a few neighbours are all
     // an edit can overlap, and a file of many fixes costs n log n.
     let mut kept: BTreeMap<(usize, usize), Edit> = BTreeMap::new();
-    let mut applied = 0;
-    for fix in fixes {
+    let mut applied = Vec::new();
+    for (n, fix) in fixes.into_iter().enumerate() {
         if let [edit] = fix.as_slice()
             && !edit.span.is_empty()
             && let Some(same) = kept.get_mut(&(edit.span.start, edit.span.end))
@@ -29,14 +41,14 @@ pub fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> (String, usize) {
             if number(&edit.replacement) > number(&same.replacement) {
                 same.replacement.clone_from(&edit.replacement);
             }
-            applied += 1;
+            applied.push(n);
             continue;
         }
         if !disjoint(&fix) || fix.iter().any(|e| conflicts(&kept, e.span)) {
             continue;
         }
         kept.extend(fix.into_iter().map(|e| ((e.span.start, e.span.end), e)));
-        applied += 1;
+        applied.push(n);
     }
     let mut out = String::with_capacity(text.len() + 64);
     let mut at = 0;
@@ -46,7 +58,8 @@ pub fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> (String, usize) {
         at = edit.span.end;
     }
     out.push_str(&text[at..]);
-    (out, applied)
+    let edits = kept.values().map(|e| (e.span, e.replacement.len())).collect();
+    Applied { text: out, fixes: applied, edits }
 }
 
 /// Whether `span` overlaps a taken edit, or inserts where one inserts.
@@ -150,7 +163,9 @@ mod tests {
             vec![edit(text, 4, 5, "x")],
             vec![edit(text, 9, 10, "3")],
         ];
-        assert_eq!(apply(text, fixes), ("a: 185\nb: 3\n".to_string(), 3));
+        let applied = apply(text, fixes);
+        assert_eq!((applied.text.as_str(), applied.fixes), ("a: 185\nb: 3\n", vec![0, 1, 3]));
+        assert_eq!(applied.edits, vec![(Span::new(3, 5), 3), (Span::new(9, 10), 1)]);
     }
 
     /// A fix of two edits whose second collides with a taken edit waits
@@ -163,7 +178,8 @@ mod tests {
             vec![edit(text, 0, 0, "z: 0\n"), edit(text, 10, 10, "d: 4\n")],
             vec![edit(text, 3, 4, "9")],
         ];
-        assert_eq!(apply(text, fixes), ("a: 9\nb: 2\nc: 3\n".to_string(), 2));
+        let applied = apply(text, fixes);
+        assert_eq!((applied.text.as_str(), applied.fixes), ("a: 9\nb: 2\nc: 3\n", vec![0, 2]));
     }
 
     #[test]

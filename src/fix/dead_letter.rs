@@ -18,7 +18,7 @@ use hcl_edit::structure::Body;
 use super::Edit;
 use super::locate::{block_end, flow_close, flow_member, indent_of, json_member, line_ending, props_key};
 use super::terraform::BlockTail;
-use crate::source::{Source, Span};
+use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
 
 /// What the new queue is.
@@ -138,7 +138,7 @@ pub fn template(
     // The new resource after the queue's block, separated as the queue is
     // from what comes before it.
     let (queue_end, end_line) = block_end(text, queue.key_span.start)?;
-    let line_start = text[..queue.key_span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = lines::line_start(text, queue.key_span.start);
     let spaced = text[..line_start].trim_end_matches(' ').ends_with(&format!("{nl}{nl}"));
     let mut new_queue = String::new();
     if end_line && queue_end != redrive_at {
@@ -202,8 +202,8 @@ fn flow(
     // A block `Resources`: a line of its own, at the queue's indentation,
     // after a blank line when the queue has one before it.
     let key_indent = indent_of(text, queue.key_span.start)?;
-    let line_end = text[end..].find(['\r', '\n']).map_or(text.len(), |i| end + i);
-    let line_start = text[..queue.key_span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = lines::content_end(text, end);
+    let line_start = lines::line_start(text, queue.key_span.start);
     let spaced = text[..line_start].trim_end_matches(' ').ends_with(&format!("{nl}{nl}"));
     let blank = if spaced { nl } else { "" };
     Some(vec![redrive, (line_end, format!("{nl}{blank}{key_indent}{new_queue}"))])

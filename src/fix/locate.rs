@@ -4,7 +4,7 @@
 use super::{Edit, key, literal};
 use crate::finding::Remedy;
 use crate::model::Scalar;
-use crate::source::{Source, Span};
+use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
 use std::collections::HashMap;
 
@@ -63,15 +63,8 @@ pub fn resources_of<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n
     root.get("resources").and_then(|r| r.get("Resources")).filter(|r| keys.entry(r, id).is_some())
 }
 
-/// The file's line ending, as its first line ends: `\r\n` or `\n`. Read
-/// from the first line only: a fix is made per finding, and scanning the
-/// whole text each time made `--format json` quadratic in a big template.
-pub fn line_ending(text: &str) -> &'static str {
-    match text.find('\n') {
-        Some(i) if text[..i].ends_with('\r') => "\r\n",
-        _ => "\n",
-    }
-}
+/// The file's line ending, as its first line ends: `\r\n`, `\r` or `\n`.
+pub use crate::source::lines::ending as line_ending;
 
 /// The node whose span is exactly `span`.
 pub fn node_at(node: &Node, span: Span) -> Option<&Node> {
@@ -212,7 +205,7 @@ pub(super) fn flow_close(text: &str, node: &Node) -> Option<usize> {
         match c {
             _ if c == closer => return Some(pos),
             ' ' | '\t' | '\r' | '\n' | ',' => pos += 1,
-            '#' => pos += rest.find('\n').unwrap_or(rest.len()),
+            '#' => pos = lines::content_end(text, pos),
             _ => return None,
         }
     }
@@ -239,7 +232,7 @@ pub fn insert_member(file: &Source, object: &Node, name: &str, value: &Scalar) -
 /// line when they share one (`{"A": 1}`).
 pub(super) fn json_member(text: &str, entries: &[Entry], member: &str, nl: &str) -> String {
     let pos = entries.first().map_or(0, |first| first.key_span.start);
-    let line = text.get(..pos).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
+    let line = lines::line_start(text, pos);
     match text.get(line..pos) {
         // Spaces or tabs, as the file indents.
         Some(indent) if indent.chars().all(|c| c == ' ' || c == '\t') => format!(",{nl}{indent}{member}"),
@@ -249,7 +242,7 @@ pub(super) fn json_member(text: &str, entries: &[Entry], member: &str, nl: &str)
 
 /// The whitespace before `pos` on its line, when nothing else is there.
 pub(super) fn indent_of(text: &str, pos: usize) -> Option<&str> {
-    let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let start = lines::line_start(text, pos);
     let indent = &text[start..pos];
     indent.chars().all(|c| c == ' ').then_some(indent)
 }
@@ -265,12 +258,11 @@ pub(super) fn props_key(found: &Entry) -> Option<Span> {
 /// line, without a newline). Read from the text, not from the parser's spans, which
 /// may run past a block scalar's trailing blank lines.
 pub(super) fn block_end(text: &str, key: usize) -> Option<(usize, bool)> {
-    let line_start = text[..key].rfind('\n').map_or(0, |i| i + 1);
-    let key_indent = key - line_start;
-    let mut pos = text[key..].find('\n').map(|i| key + i + 1)?;
+    let key_indent = key - lines::line_start(text, key);
+    let mut pos = lines::next_line(text, key)?;
     let mut end = pos;
     while pos < text.len() {
-        let next = text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1);
+        let next = lines::next_line(text, pos).unwrap_or(text.len());
         let line = &text[pos..next];
         let content = line.trim_start_matches(' ');
         let blank = content.trim().is_empty();
@@ -282,7 +274,7 @@ pub(super) fn block_end(text: &str, key: usize) -> Option<(usize, bool)> {
         }
         pos = next;
     }
-    Some((end, !text[..end].ends_with('\n')))
+    Some((end, !lines::ends_with_break(&text[..end])))
 }
 
 #[cfg(test)]
@@ -310,14 +302,6 @@ mod tests {
             }
             assert_eq!(keys.entry(map, "R7").unwrap().value.kind, Kind::Number("7".into()));
         }
-    }
-
-    #[test]
-    fn the_line_ending_is_the_first_lines() {
-        assert_eq!(line_ending("a: 1\r\nb: 2\r\n"), "\r\n");
-        assert_eq!(line_ending("a: 1\nb: 2\r\n"), "\n");
-        assert_eq!(line_ending("a: 1"), "\n");
-        assert_eq!(line_ending("\r\n"), "\r\n");
     }
 
     /// The closing bracket of each `P` flow mapping, however it ends.

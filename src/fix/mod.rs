@@ -24,11 +24,13 @@ mod apply;
 mod dead_letter;
 mod locate;
 mod terraform;
+mod verify;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 
 pub use apply::{Written, unified_diff, write_fixed};
+pub use verify::check;
 
 use crate::finding::{Applicability, Finding, Remedy, Want};
 use crate::model::{Dialect, Origin, Scalar};
@@ -51,14 +53,32 @@ pub struct Fix {
     pub applicability: Applicability,
 }
 
-/// Every file's fixes of one run, ready to apply: the new text of each
-/// file a fix changes.
+/// Every file's fixes of one pass, ready to apply.
 #[derive(Debug, Default)]
 pub struct Plan {
-    /// File -> (its text when it was linted, its fixed text).
-    pub files: BTreeMap<PathBuf, (Source, String)>,
+    pub files: BTreeMap<PathBuf, FileFix>,
+}
+
+impl Plan {
     /// How many findings the plan fixes.
-    pub fixed: usize,
+    pub fn fixed(&self) -> usize {
+        self.files.values().map(|f| f.fixed.len()).sum()
+    }
+}
+
+/// One file's fixes of one pass.
+#[derive(Debug)]
+pub struct FileFix {
+    /// The file as it was linted.
+    pub file: Source,
+    /// Its text with the fixes applied.
+    pub text: String,
+    /// The findings fixed, as indices into the findings the plan was made
+    /// from.
+    pub fixed: Vec<usize>,
+    /// The edits made: each one's span in the linted text and the length
+    /// of what replaced it.
+    pub edits: Vec<(Span, usize)>,
 }
 
 /// Computes fixes, parsing each file once.
@@ -231,9 +251,11 @@ impl Fixer {
     pub fn plan(&mut self, findings: &[Finding], unsafe_too: bool) -> Plan {
         let broken: Vec<&PathBuf> =
             findings.iter().filter(|f| f.code == "SQS000").filter_map(|f| file_of(&f.origin)).collect();
-        // File -> (its text, the fixes of it, each a list of edits).
-        let mut per_file: BTreeMap<PathBuf, (Source, Vec<Vec<Edit>>)> = BTreeMap::new();
-        for finding in findings {
+        // File -> its text, the fixes of it (each a list of edits), and
+        // the finding each fixes.
+        type Fixes = (Source, Vec<Vec<Edit>>, Vec<usize>);
+        let mut per_file: BTreeMap<PathBuf, Fixes> = BTreeMap::new();
+        for (n, finding) in findings.iter().enumerate() {
             let Some(fix) = self.fix(finding) else { continue };
             if fix.applicability == Applicability::Unsafe && !unsafe_too {
                 continue;
@@ -243,20 +265,21 @@ impl Fixer {
             if broken.contains(&&file.path) || fix.edits.iter().any(|e| e.file.path != file.path) {
                 continue;
             }
-            per_file.entry(file.path.clone()).or_insert_with(|| (file, Vec::new())).1.push(fix.edits);
+            let entry = per_file.entry(file.path.clone()).or_insert_with(|| (file, Vec::new(), Vec::new()));
+            entry.1.push(fix.edits);
+            entry.2.push(n);
         }
-        let mut fixed = 0;
         let files = per_file
             .into_iter()
-            .filter_map(|(path, (file, fixes))| {
-                let (text, applied) = apply::apply(&file.text, fixes);
-                (text != file.text).then(|| {
-                    fixed += applied;
-                    (path, (file, text))
+            .filter_map(|(path, (file, fixes, of))| {
+                let applied = apply::apply(&file.text, fixes);
+                (applied.text != file.text).then(|| {
+                    let fixed = applied.fixes.iter().filter_map(|&i| of.get(i).copied()).collect();
+                    (path, FileFix { file, text: applied.text, fixed, edits: applied.edits })
                 })
             })
             .collect();
-        Plan { files, fixed }
+        Plan { files }
     }
 }
 
@@ -368,7 +391,18 @@ fn render(file: &Source, node: &Node, value: &Scalar, json: bool) -> Option<Stri
         (Kind::Seq(_), Scalar::List(_)) => old.starts_with('['),
         _ => false,
     };
-    if !same_kind {
+    // The bytes replaced must be the value the tree says is there: were
+    // the tree's spans and the text ever to disagree (as once over what
+    // ends a line), the edit would land in other bytes.
+    let unquoted = old.trim().trim_matches(|c| c == '"' || c == '\'');
+    let same_text = match &node.kind {
+        Kind::Number(n) => unquoted == n.as_str(),
+        Kind::Bool(_) => unquoted.eq_ignore_ascii_case("true") || unquoted.eq_ignore_ascii_case("false"),
+        Kind::String(s) => unquoted == s.as_str() || old.contains('\\') || old.contains("''"),
+        Kind::Seq(_) => old.ends_with(']'),
+        Kind::Null | Kind::Map(_) => false,
+    };
+    if !same_kind || !same_text {
         return None;
     }
     Some(match old.chars().next() {
@@ -452,6 +486,21 @@ mod tests {
         assert_eq!(name("!Sub x", true), None);
         assert_eq!(name(".fifo", false), None);
         assert_eq!(name(&"q".repeat(76), true), None, "over 80 characters");
+    }
+
+    /// A node whose span does not hold its value gets no edit: the edit
+    /// would land in other bytes.
+    #[test]
+    fn only_the_bytes_of_the_value_are_replaced() {
+        use crate::syntax::Kind;
+        let file = crate::source::SourceFile::new("t.yaml", "a: 0\nb: 60\nc: 'x'\n".to_string());
+        let at = |k, s: usize, e: usize| Node::new(k, Span::new(s, e));
+        assert_eq!(render(&file, &at(Kind::Number("0".into()), 3, 4), &Scalar::Int(20), false).as_deref(), Some("20"));
+        assert_eq!(render(&file, &at(Kind::Number("0".into()), 8, 10), &Scalar::Int(20), false), None);
+        assert_eq!(render(&file, &at(Kind::Number("0".into()), 10, 10), &Scalar::Int(20), false), None);
+        let x = at(Kind::String("x".into()), 14, 17);
+        assert_eq!(render(&file, &x, &Scalar::Str("y".into()), false).as_deref(), Some("'y'"));
+        assert_eq!(render(&file, &at(Kind::String("z".into()), 14, 17), &Scalar::Str("y".into()), false), None);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use super::locate::Keys;
 use crate::finding::Remedy;
 use crate::model::field::hcl_value;
 use crate::model::{Dialect, Scalar};
-use crate::source::{Source, Span};
+use crate::source::{Source, Span, lines};
 use crate::syntax::{Kind, Node};
 
 /// The fix of `remedy` in a `.tf` file parsed as `body`: the edit, and
@@ -75,16 +75,24 @@ impl<'t> BlockTail<'t> {
     /// header is indented with spaces only.
     pub fn of(text: &'t str, span: std::ops::Range<usize>) -> Option<Self> {
         let close = span.end.checked_sub(1).filter(|&c| text.as_bytes().get(c) == Some(&b'}'))?;
-        let at = text[..close].rfind('\n').map(|i| i + 1)?;
+        let at = lines::line_start(text, close);
+        if at == 0 {
+            return None;
+        }
         if !text[at..close].chars().all(|c| c == ' ' || c == '\t') {
             return None;
         }
-        let header_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+        let header_start = lines::line_start(text, span.start);
         let outer = &text[header_start..span.start];
         if !outer.chars().all(|c| c == ' ') {
             return None;
         }
-        let nl = if text[..at].ends_with("\r\n") { "\r\n" } else { "\n" };
+        // The break that ends the line before the brace's.
+        let nl = match &text.as_bytes()[..at] {
+            [.., b'\r', b'\n'] => "\r\n",
+            [.., b'\r'] => "\r",
+            _ => "\n",
+        };
         let before = text[..at].trim_end_matches(['\n', '\r']);
         let blank = if before.ends_with('{') || text[..at].ends_with(&format!("{nl}{nl}")) { "" } else { nl };
         Some(BlockTail { at, outer, indent: format!("{outer}  "), nl, blank })

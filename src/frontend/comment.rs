@@ -4,7 +4,7 @@
 //! knows the rule catalog.
 
 use crate::model::{Origin, Scope, Suppression, Written};
-use crate::source::{Source, Span};
+use crate::source::{Source, Span, lines};
 
 pub(crate) const MARKER: &str = "sqsguard:ignore";
 
@@ -17,12 +17,12 @@ pub fn scan(file: &Source) -> Vec<Suppression> {
     if !text.contains(MARKER) {
         return Vec::new();
     }
-    let lines: Vec<&str> = text.split('\n').collect();
+    // Each line without its break, and where it starts; lines end where
+    // the file's positions say (LF, CRLF or a lone CR).
+    let starts: Vec<usize> = std::iter::once(0).chain(lines::break_ends(text)).collect();
+    let lines: Vec<&str> = starts.iter().map(|&start| &text[start..lines::content_end(text, start)]).collect();
     let mut out = Vec::new();
-    let mut offset = 0;
-    for (i, line) in lines.iter().enumerate() {
-        let start = offset;
-        offset += line.len() + 1;
+    for (i, (line, &start)) in lines.iter().zip(&starts).enumerate() {
         let Some((code_part, at, body)) = comment(line) else { continue };
         let scope = if code_part.trim().is_empty() {
             next_code_line(&lines[i + 1..]).map_or(Scope::Nowhere, |n| Scope::Line(i + 1 + n + 1))
@@ -112,6 +112,16 @@ mod tests {
     #[test]
     fn text_that_is_not_a_comment_is_no_suppression() {
         assert!(scan_text("a: \"sqsguard:ignore SQS004\"\n").is_empty());
+    }
+
+    /// Lines are counted as positions count them: a lone CR ends one.
+    #[test]
+    fn every_line_break_counts_in_the_line_a_comment_applies_to() {
+        for nl in ["\n", "\r\n", "\r"] {
+            let text = format!("a: 1{nl}# sqsguard:ignore SQS004 why{nl}Q:{nl}R: 2 # sqsguard:ignore SQS006 too{nl}");
+            let got = scan_text(&text);
+            assert_eq!(got, vec![("SQS004 why".to_string(), Some(3)), ("SQS006 too".to_string(), Some(4))], "{nl:?}");
+        }
     }
 
     #[test]

@@ -202,7 +202,8 @@ impl SourceCode for Window {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let text = self.file.text.as_bytes();
+        // miette ends lines at LF only: a lone CR is one to this file.
+        let text = self.file.text_with_lf_breaks().as_bytes();
         let end = span.offset().saturating_add(span.len());
         // One more line each way than miette shows, so it sees the line
         // breaks around its context as in the whole file.

@@ -45,17 +45,29 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         when
                     );
                     let max = guidance::MAX_RETENTION_SECONDS;
-                    let fix = format!(
-                        "set the DLQ's {} longer than the source's {} (the maximum, {max} s = {} days, is usual)",
-                        cx.name(Field::RetentionPeriod),
-                        secs(s),
-                        max / 86_400
-                    );
-                    // The fix is on the dead-letter queue; the finding names the source.
-                    let want = Scalar::Int(guidance::MAX_RETENTION_SECONDS);
-                    let remedy = set(&dlq.resource, Field::RetentionPeriod, want, dlq_ret, Applicability::Safe);
-                    findings
-                        .push(RULE.finding(&source.resource, &link.target.origin, message, fix).with_remedy(remedy));
+                    let finding = if s < max {
+                        let fix = format!(
+                            "set the DLQ's {} longer than the source's {} (the maximum, {max} s = {} days, is usual)",
+                            cx.name(Field::RetentionPeriod),
+                            secs(s),
+                            max / 86_400
+                        );
+                        // The fix is on the dead-letter queue; the finding names the source.
+                        let want = Scalar::Int(max);
+                        let remedy = set(&dlq.resource, Field::RetentionPeriod, want, dlq_ret, Applicability::Safe);
+                        RULE.finding(&source.resource, &link.target.origin, message, fix).with_remedy(remedy)
+                    } else {
+                        // No DLQ can keep messages longer than the maximum:
+                        // only the source can change, which is a decision.
+                        let fix = format!(
+                            "the source already keeps messages the maximum {} days, so no dead-letter queue can keep them longer: shorten the source's {} (4 days is SQS's default) and keep the DLQ's at {} days",
+                            max / 86_400,
+                            cx.name(Field::RetentionPeriod),
+                            max / 86_400
+                        );
+                        RULE.finding(&source.resource, &link.target.origin, message, fix)
+                    };
+                    findings.push(finding);
                 }
             }
         }

@@ -7,6 +7,7 @@
 //! templates, modules and plans from disk with their size limits (payload
 //! schemas and config files have their own small readers).
 
+pub mod lines;
 mod read;
 
 use std::path::{Path, PathBuf};
@@ -70,6 +71,10 @@ pub struct SourceFile {
     wide: Vec<(usize, usize)>,
     /// The text's length; the text itself may be gone (see [`SourceFile::detached`]).
     len: usize,
+    /// The text with its lone CRs made LFs, made when first asked for, and
+    /// only for a text that has one (see [`SourceFile::text_with_lf_breaks`]).
+    lf_text: std::sync::OnceLock<String>,
+    has_lone_cr: bool,
 }
 
 pub type Source = Arc<SourceFile>;
@@ -110,7 +115,8 @@ pub fn display_path(path: &Path) -> String {
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, text: String) -> Source {
         let mut line_starts = vec![0];
-        line_starts.extend(memchr_newlines(&text));
+        line_starts.extend(lines::break_ends(&text));
+        let has_lone_cr = lines::has_lone_cr(&text);
         let mut wide = Vec::new();
         if !text.is_ascii() {
             let mut extra = 0;
@@ -120,7 +126,15 @@ impl SourceFile {
             }
         }
         let len = text.len();
-        Arc::new(SourceFile { path: path.into(), text, line_starts, wide, len })
+        Arc::new(SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+            wide,
+            len,
+            lf_text: std::sync::OnceLock::new(),
+            has_lone_cr,
+        })
     }
 
     /// The same file's positions without its text: what findings about a
@@ -133,6 +147,8 @@ impl SourceFile {
             line_starts: file.line_starts.clone(),
             wide: file.wide.clone(),
             len: file.len,
+            lf_text: std::sync::OnceLock::new(),
+            has_lone_cr: false,
         })
     }
 
@@ -140,7 +156,26 @@ impl SourceFile {
     /// front-end reads itself), with the `head` that was read to tell what
     /// it is. It locates nothing until read.
     pub fn unread(path: impl Into<PathBuf>, head: String, len: usize) -> Source {
-        Arc::new(SourceFile { path: path.into(), text: head, line_starts: vec![0], wide: Vec::new(), len })
+        Arc::new(SourceFile {
+            path: path.into(),
+            text: head,
+            line_starts: vec![0],
+            wide: Vec::new(),
+            len,
+            lf_text: std::sync::OnceLock::new(),
+            has_lone_cr: false,
+        })
+    }
+
+    /// The text as a reader that knows only LF line breaks must be given it
+    /// to count the lines this file counts (CR, LF and CRLF): every lone CR
+    /// an LF, byte for byte the same length, so offsets still hold. The
+    /// text itself when it has no lone CR.
+    pub fn text_with_lf_breaks(&self) -> &str {
+        if !self.has_lone_cr {
+            return &self.text;
+        }
+        self.lf_text.get_or_init(|| lines::with_lf_breaks(&self.text))
     }
 
     /// The file's size in bytes, whether or not its text is held.
@@ -201,7 +236,12 @@ impl SourceFile {
     pub fn offset_of_char_column(&self, line: usize, char_col: usize) -> usize {
         let start = self.line_start(line);
         let line_idx = line.saturating_sub(1).min(self.line_starts.len() - 1);
-        let end = self.line_starts.get(line_idx + 1).map_or(self.len, |next| next - 1);
+        // The line's last character: before its break (LF, CRLF or CR).
+        let end = match self.line_starts.get(line_idx + 1) {
+            Some(&next) if next >= 2 && self.text.as_bytes().get(next - 2..next) == Some(b"\r\n") => next - 2,
+            Some(&next) => next - 1,
+            None => self.len,
+        };
         // The first byte offset at or after `start` whose characters since
         // `start` reach `char_col`: chars(start..x) grows with x.
         let (mut lo, mut hi) = (start, end.max(start));
@@ -273,11 +313,6 @@ impl SourceFile {
     }
 }
 
-/// The offset after each newline (std's search for a char is memchr).
-fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.match_indices('\n').map(|(i, _)| i + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,6 +358,25 @@ mod tests {
                 assert_eq!(d.location(span), f.location(span), "{span:?}");
             }
         }
+    }
+
+    /// A lone CR ends a line as LF and CRLF do (YAML 1.2, LSP): the
+    /// parser's line and column meet the same byte.
+    #[test]
+    fn every_line_break_ends_a_line() {
+        let text = "a: 1\rb: 'x\ry'\r\nc: 3\nd: 4";
+        let f = SourceFile::new("t.yaml", text.to_string());
+        for (needle, line, column) in [("b:", 2, 1), ("y'", 3, 1), ("c:", 4, 1), ("d:", 5, 1), ("3", 4, 4)] {
+            let at = text.find(needle).unwrap();
+            assert_eq!(f.position(at), Position { line, column }, "{needle}");
+            assert_eq!(f.offset_of_char_column(line, column - 1), at, "{needle}");
+        }
+        // A column past a line's end stops before its break.
+        assert_eq!(f.offset_of_char_column(3, 99), text.find("\r\n").unwrap());
+        assert_eq!(f.offset_of_char_column(1, 99), 4);
+        assert_eq!(f.text_with_lf_breaks(), "a: 1\nb: 'x\ny'\r\nc: 3\nd: 4");
+        let plain = SourceFile::new("t.yaml", "a\r\nb\n".to_string());
+        assert!(std::ptr::eq(plain.text_with_lf_breaks(), plain.text.as_str()));
     }
 
     #[test]
