@@ -12,7 +12,7 @@ use crate::finding::{Finding, Severity};
 use crate::lint;
 use crate::model::Origin;
 use crate::outcome::Outcome;
-use crate::report::{self, pretty::Style};
+use crate::report::{self, pretty::Style, printable};
 use crate::rules;
 
 #[derive(Parser, Debug)]
@@ -200,8 +200,7 @@ impl Format {
     fn reporter(self, unsafe_fixes: bool) -> report::Format {
         match self {
             Format::Pretty => {
-                let color =
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+                let color = std::io::stdout().is_terminal() && colour_allowed();
                 let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
                 report::Format::Pretty(Style { color, width, unsafe_fixes })
             }
@@ -242,6 +241,9 @@ impl FailOn {
 /// Exit statuses (CLI.md): 0 clean, 1 findings at or above --fail-on, 2 usage.
 const FINDINGS: u8 = 1;
 
+/// Exit status 2: usage, or what had to be read or written could not be.
+const TROUBLE: u8 = 2;
+
 /// Why a command stopped before its end.
 enum Stop {
     Failed(Error),
@@ -256,36 +258,133 @@ impl From<Error> for Stop {
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
-    };
-    let result = match cli.command {
-        Command::Lint(args) => run_lint(args),
-        Command::Generate(args) => run_generate(args),
-        Command::Audit(args) => run_audit(args),
-        Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on),
-        Command::Rules { format } => print(&catalog(format)).map(|()| ExitCode::SUCCESS),
-        Command::Explain { code } => match rules::by_code(&code) {
-            Some(rule) => print(&rule.page()).map(|()| ExitCode::SUCCESS),
-            None => Err(Error::Usage(format!("no rule {code}; `sqsguard rules` lists them")).into()),
-        },
-    };
-    match result {
+    let mut console = Console::default();
+    let status = match run(&mut console) {
         Ok(code) => code,
         Err(Stop::Closed) => ExitCode::SUCCESS,
         Err(Stop::Failed(error)) => {
-            say(&error);
+            say(&mut console, &error);
             ExitCode::from(error.exit_code())
         }
+    };
+    console.status(status)
+}
+
+fn run(console: &mut Console) -> Result<ExitCode, Stop> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return Ok(console.clap(&e)),
+    };
+    match cli.command {
+        Command::Lint(args) => run_lint(args, console),
+        Command::Generate(args) => run_generate(args, console),
+        Command::Audit(args) => run_audit(args, console),
+        Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on, console),
+        Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
+        Command::Explain { code } => match rules::by_code(&code) {
+            Some(rule) => console.print(&rule.page()).map(|()| ExitCode::SUCCESS),
+            None => Err(Error::Usage(format!("no rule {code}; `sqsguard rules` lists them")).into()),
+        },
     }
 }
 
+/// Standard output and standard error: every word the command line writes
+/// goes through here, as in ripgrep. A write never panics (`println!`
+/// does): a reader that stopped listening ends that stream quietly (on
+/// standard output it ends the run, with exit 0), and any other failure (a
+/// full disk, `2>/dev/full`) is remembered and makes the exit status 2, so
+/// a run whose words were lost never ends as if they had been read. The
+/// streams are locked for each write only, so a thread that must write
+/// (a panic message) is never kept waiting.
+#[derive(Default)]
+struct Console {
+    /// Standard error's reader has gone: nothing more is said there.
+    err_closed: bool,
+    /// A write failed, not on a closed pipe: the run ends with exit 2.
+    failed: bool,
+}
+
+impl Console {
+    /// Write to standard output through a buffer with `write`. A closed
+    /// pipe (`sqsguard lint | head`) ends the run quietly; any other
+    /// failure is an error, never a silently truncated report.
+    fn out(&mut self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Stop> {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        match write(&mut out).and_then(|()| out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Stop::Closed),
+            Err(e) => {
+                self.failed = true;
+                Err(Stop::Failed(Error::io("standard output", e)))
+            }
+        }
+    }
+
+    /// `text` on standard output, as [`Console::out`] writes.
+    fn print(&mut self, text: &str) -> Result<(), Stop> {
+        self.out(|out| out.write_all(text.as_bytes()))
+    }
+
+    /// `text` on standard error as it is (a progress line redrawn with
+    /// `\r`). A failure is remembered for the exit status; the run goes
+    /// on (`--fix` still writes its files).
+    fn eprint(&mut self, text: &str) {
+        if self.err_closed {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        match err.write_all(text.as_bytes()).and_then(|()| err.flush()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => self.err_closed = true,
+            Err(_) => self.failed = true,
+        }
+    }
+
+    /// A line on standard error.
+    fn eprintln(&mut self, line: impl std::fmt::Display) {
+        self.eprint(&format!("{line}\n"));
+    }
+
+    /// A command line clap refused, or `--help` and `--version`: its text
+    /// on standard error (standard output for help and version), coloured
+    /// as the rest of the output is.
+    fn clap(&mut self, e: &clap::Error) -> ExitCode {
+        let terminal = if e.use_stderr() { std::io::stderr().is_terminal() } else { std::io::stdout().is_terminal() };
+        let rendered = e.render();
+        let text = if terminal && colour_allowed() { rendered.ansi().to_string() } else { rendered.to_string() };
+        if e.use_stderr() {
+            self.eprint(&text);
+            return ExitCode::from(TROUBLE);
+        }
+        match self.print(&text) {
+            Ok(()) | Err(Stop::Closed) => ExitCode::SUCCESS,
+            Err(Stop::Failed(error)) => {
+                say(self, &error);
+                ExitCode::from(error.exit_code())
+            }
+        }
+    }
+
+    /// The exit status of a run that ended with `status`: 2 instead when
+    /// something it had to say could not be written.
+    fn status(&self, status: ExitCode) -> ExitCode {
+        if self.failed { ExitCode::from(TROUBLE) } else { status }
+    }
+}
+
+/// NO_COLOR (https://no-color.org) unset or empty.
+fn colour_allowed() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// A path as the command line's sentences name it: control characters
+/// written out, as every text format does.
+fn shown(path: &std::path::Path) -> String {
+    printable(&path.display().to_string()).into_owned()
+}
+
 /// An error on stderr: its located diagnostics, then one line.
-fn say(error: &Error) {
+fn say(console: &mut Console, error: &Error) {
     let findings: Vec<Finding> = match error {
         Error::Invalid { file, problems, .. } => problems
             .iter()
@@ -305,20 +404,22 @@ fn say(error: &Error) {
     };
     let reports = report::pretty::reports(&findings, stderr_style());
     match error {
-        // The generator's diagnostics end with their own sentence.
+        // The generator's diagnostics end with their own sentence (its
+        // lines, each written out as the reports are).
         Error::Spec { message, .. } | Error::Refused { message, .. } => {
-            eprintln!("{}", format!("{reports}{}", message.as_deref().unwrap_or_default()).trim_end());
+            let sentence: Vec<_> = message.as_deref().unwrap_or_default().split('\n').map(printable).collect();
+            console.eprintln(format!("{reports}{}", sentence.join("\n")).trim_end());
         }
         other => {
             if !findings.is_empty() {
-                eprintln!("{}", reports.trim_end());
+                console.eprintln(reports.trim_end());
             }
-            eprintln!("sqsguard: {other}");
+            console.eprintln(format_args!("sqsguard: {}", printable(&other.to_string())));
         }
     }
 }
 
-fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
+fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     for selector in args.select.iter().chain(&args.ignore) {
         if !rules::selects_any(selector) {
             return Err(Error::Usage(format!("`{selector}` matches no rule code; `sqsguard rules` lists them")).into());
@@ -345,18 +446,18 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
     config.var_files = args.var_files.clone();
     let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
     if args.diff {
-        return show_fixes(&args, &config, baseline.as_ref());
+        return show_fixes(&args, &config, baseline.as_ref(), console);
     }
     // After --fix, its last lint is what remains (baseline applied), unless
     // that lint was followed by a write.
-    let remaining = if args.fix { apply_fixes(&args, &config, baseline.as_ref()) } else { None };
+    let remaining = if args.fix { apply_fixes(&args, &config, baseline.as_ref(), console) } else { None };
     let outcome = match remaining {
         Some(outcome) => outcome,
         None => {
             let mut outcome = lint::lint_paths(&args.paths, &config);
             if let Some(path) = &args.write_baseline {
                 let n = crate::baseline::write(path, &outcome)?;
-                eprintln!("sqsguard: recorded {n} finding(s) in {}", path.display());
+                console.eprintln(format_args!("sqsguard: recorded {n} finding(s) in {}", shown(path)));
                 return Ok(ExitCode::SUCCESS);
             }
             if let Some(baseline) = baseline {
@@ -365,7 +466,7 @@ fn run_lint(args: LintArgs) -> Result<ExitCode, Stop> {
             outcome
         }
     };
-    print_with(|out| report::write(args.format.reporter(args.unsafe_fixes), &outcome, out))?;
+    console.out(|out| report::write(args.format.reporter(args.unsafe_fixes), &outcome, out))?;
     let status = exit_status(args.fail_on, &outcome);
     // A large run's findings and model are freed by the exit, not one by one.
     std::mem::forget(outcome);
@@ -389,15 +490,16 @@ fn show_fixes(
     args: &LintArgs,
     config: &Config,
     baseline: Option<&crate::baseline::Baseline>,
+    console: &mut Console,
 ) -> Result<ExitCode, Stop> {
-    let fixed = fix_in_memory(args, config, baseline);
-    print_with(|out| {
+    let fixed = fix_in_memory(args, config, baseline, console);
+    console.out(|out| {
         for (path, (file, text, _)) in &fixed.files {
             out.write_all(crate::fix::unified_diff(path, &file.text, text).as_bytes())?;
         }
         Ok(())
     })?;
-    eprintln!("sqsguard: {} fix(es) in {} file(s)", fixed.fixes(), fixed.files.len());
+    console.eprintln(format_args!("sqsguard: {} fix(es) in {} file(s)", fixed.fixes(), fixed.files.len()));
     std::mem::forget(fixed.last);
     Ok(if fixed.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
 }
@@ -429,7 +531,12 @@ impl Fixed {
 /// fixed text no longer parses, or whose other findings did not stay where
 /// the edits put them, keeps the text of the pass before, is fixed no
 /// further, and is named on standard error with the reason.
-fn fix_in_memory(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Fixed {
+fn fix_in_memory(
+    args: &LintArgs,
+    config: &Config,
+    baseline: Option<&crate::baseline::Baseline>,
+    console: &mut Console,
+) -> Fixed {
     let roots: Vec<PathBuf> = args.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     let mut config = config.clone();
     let mut fixed = Fixed { files: std::collections::BTreeMap::new(), last: None };
@@ -441,10 +548,10 @@ fn fix_in_memory(args: &LintArgs, config: &Config, baseline: Option<&crate::base
         plan.files.retain(|path, _| {
             let inside = within(&roots, path);
             if !inside && outside.insert(path.clone()) {
-                eprintln!(
+                console.eprintln(format_args!(
                     "sqsguard: {}: outside the paths being linted (a module followed from them?); not fixed",
-                    path.display()
-                );
+                    shown(path)
+                ));
             }
             inside && !refused.contains(path)
         });
@@ -476,7 +583,7 @@ fn fix_in_memory(args: &LintArgs, config: &Config, baseline: Option<&crate::base
             .collect();
         if !bad.is_empty() {
             for (path, why) in bad {
-                eprintln!("sqsguard: {}: not fixed: {why}", path.display());
+                console.eprintln(format_args!("sqsguard: {}: not fixed: {}", shown(&path), printable(&why)));
                 plan.files.remove(&path);
                 refused.insert(path);
             }
@@ -502,8 +609,13 @@ fn fix_in_memory(args: &LintArgs, config: &Config, baseline: Option<&crate::base
 /// files are still fixed. The count says what was written. Returns the
 /// last lint when it is what is on disk now (what remains, without linting
 /// once more), else `None` and the caller lints again.
-fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Option<Outcome> {
-    let fixed = fix_in_memory(args, config, baseline);
+fn apply_fixes(
+    args: &LintArgs,
+    config: &Config,
+    baseline: Option<&crate::baseline::Baseline>,
+    console: &mut Console,
+) -> Option<Outcome> {
+    let fixed = fix_in_memory(args, config, baseline, console);
     let (mut files, mut fixes) = (0, 0);
     for (path, (file, text, n)) in &fixed.files {
         match crate::fix::write_fixed(path, &file.text, text) {
@@ -512,12 +624,12 @@ fn apply_fixes(args: &LintArgs, config: &Config, baseline: Option<&crate::baseli
                 fixes += n;
             }
             Ok(crate::fix::Written::ChangedMeanwhile) => {
-                eprintln!("sqsguard: {}: changed since it was read; not fixed", path.display());
+                console.eprintln(format_args!("sqsguard: {}: changed since it was read; not fixed", shown(path)));
             }
-            Err(e) => eprintln!("sqsguard: {e}; not fixed"),
+            Err(e) => console.eprintln(format_args!("sqsguard: {}; not fixed", printable(&e.to_string()))),
         }
     }
-    eprintln!("sqsguard: fixed {fixes} finding(s) in {files} file(s)");
+    console.eprintln(format_args!("sqsguard: fixed {fixes} finding(s) in {files} file(s)"));
     if files < fixed.files.len() {
         std::mem::forget(fixed.last);
         return None;
@@ -554,7 +666,7 @@ fn exit_status(fail_on: FailOn, outcome: &Outcome) -> ExitCode {
     if outcome.fails(fail_on.threshold()) { ExitCode::from(FINDINGS) } else { ExitCode::SUCCESS }
 }
 
-fn run_generate(args: GenerateArgs) -> Result<ExitCode, Stop> {
+fn run_generate(args: GenerateArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     use crate::generate::{self, Format as F, Request, Target as T};
     let output = (args.output.as_os_str() != "-").then_some(args.output.as_path());
     // The output must pass `lint` where it goes: the config that applies
@@ -582,28 +694,28 @@ fn run_generate(args: GenerateArgs) -> Result<ExitCode, Stop> {
     match output {
         Some(dir) => {
             for p in generate::write(&outputs, dir, args.force)? {
-                eprintln!("wrote {}", p.display());
+                console.eprintln(format_args!("wrote {}", shown(&p)));
             }
         }
-        None => print(&generate::concatenated(&outputs))?,
+        None => console.print(&generate::concatenated(&outputs))?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `report merge`: the shards' documents as one audit.
-fn run_merge(files: &[PathBuf], format: Format, fail_on: FailOn) -> Result<ExitCode, Stop> {
+fn run_merge(files: &[PathBuf], format: Format, fail_on: FailOn, console: &mut Console) -> Result<ExitCode, Stop> {
     let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
-    print_with(|out| report::write(format.reporter(false), &outcome, out))?;
+    console.out(|out| report::write(format.reporter(false), &outcome, out))?;
     Ok(exit_status(fail_on, &outcome))
 }
 
 #[cfg(not(feature = "audit"))]
-fn run_audit(_: AuditArgs) -> Result<ExitCode, Stop> {
+fn run_audit(_: AuditArgs, _: &mut Console) -> Result<ExitCode, Stop> {
     Err(Error::Usage("this build has no live audit; build with `cargo build --release --features audit`".into()).into())
 }
 
 #[cfg(feature = "audit")]
-fn run_audit(args: AuditArgs) -> Result<ExitCode, Stop> {
+fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     let lookback = match crate::syntax::duration::seconds(&args.lookback) {
         Some(s) if s >= 60 => s,
         _ => {
@@ -642,13 +754,13 @@ fn run_audit(args: AuditArgs) -> Result<ExitCode, Stop> {
         connect_timeout: std::time::Duration::from_secs(3),
         settings: settings(args.config.as_deref())?,
     };
-    let audit = crate::audit::run(&opts)?;
-    print_with(|out| report::write(args.format.reporter(false), &audit.outcome, out))?;
+    let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
+    console.out(|out| report::write(args.format.reporter(false), &audit.outcome, out))?;
     Ok(exit_status(args.fail_on, &audit.outcome))
 }
 
 fn stderr_style() -> Style {
-    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = std::io::stderr().is_terminal() && colour_allowed();
     Style {
         color,
         width: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100),
@@ -686,22 +798,5 @@ fn catalog(format: CatalogFormat) -> String {
             }
             out
         }
-    }
-}
-
-/// Write to stdout. A closed pipe (`sqsguard lint | head`) ends the run
-/// quietly, as ripgrep does; any other failure (a full disk) is an error,
-/// never a silently truncated report.
-fn print(text: &str) -> Result<(), Stop> {
-    print_with(|out| out.write_all(text.as_bytes()))
-}
-
-/// Write to stdout through a buffer with `write`, as [`print`] does.
-fn print_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Stop> {
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    match write(&mut out).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Stop::Closed),
-        Err(e) => Err(Stop::Failed(Error::io("standard output", e))),
     }
 }

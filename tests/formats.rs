@@ -607,3 +607,49 @@ fn findings_that_differ_only_by_a_name_with_digits_have_different_fingerprints()
     assert_eq!(prints.len(), 2, "{doc}");
     assert_ne!(prints[0], prints[1]);
 }
+
+/// SARIF of runs that left something out: an audit with a pair not read
+/// and one read in part (through `report merge`), and a lint with a file
+/// named and not linted.
+fn incomplete_sarif() -> Vec<(String, Value)> {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = json!({
+        "version": 1,
+        "findings": [],
+        "summary": {
+            "files": 0, "skipped": 0, "errors": 0, "warnings": 0, "infos": 0, "api_calls": 3,
+            "unaudited": [
+                {"account": "111111111111", "region": "us-east-1", "partial": false, "reason": "AccessDenied"},
+                {"account": "111111111111", "region": "eu-west-1", "partial": true, "reason": "1 operation refused",
+                 "apis": ["DescribeAlarms"], "rules": ["SQS015"]}
+            ]
+        }
+    });
+    std::fs::write(dir.path().join("shard.json"), shard.to_string()).unwrap();
+    std::fs::write(dir.path().join("serverless.ts"), "export default {};\n").unwrap();
+    ["report merge --format sarif shard.json", "lint --format sarif serverless.ts"]
+        .iter()
+        .map(|args| {
+            let out = sqsguard_in(dir.path(), &args.split(' ').collect::<Vec<_>>());
+            assert_eq!(out.status.code(), Some(1), "{args}");
+            let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+            assert_eq!(doc["runs"][0]["invocations"][0]["executionSuccessful"], false, "{args}: {doc:#}");
+            (args.to_string(), doc)
+        })
+        .collect()
+}
+
+#[test]
+fn sarif_of_an_incomplete_run_is_valid_sarif() {
+    let validator = oasis_validator();
+    let docs = incomplete_sarif();
+    for (name, doc) in &docs {
+        let errors = schema_errors(&validator, doc);
+        assert!(errors.is_empty(), "{name}: SARIF does not match the schema:\n{}", errors.join("\n"));
+    }
+    let Some(tool) = multitool() else { return missing("the SARIF Multitool (npm @microsoft/sarif-multitool)") };
+    for (name, doc) in &docs {
+        let problems = multitool_problems(&tool, &doc.to_string());
+        assert!(problems.is_empty(), "the SARIF Multitool on {name}:\n{}", problems.join("\n"));
+    }
+}

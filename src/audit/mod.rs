@@ -61,7 +61,8 @@ pub struct Options {
     /// How long one pair may take before it is given up as unaudited.
     pub pair_deadline: Duration,
     pub connect_timeout: Duration,
-    /// A progress line on standard error as pairs complete.
+    /// A progress line as pairs complete (given to
+    /// [`run_with_progress`]'s `progress`, standard error's).
     pub progress: bool,
     /// `.sqsguard.yaml`: rule options, severities, payload declarations.
     pub settings: crate::config::Config,
@@ -100,12 +101,19 @@ pub struct Audit {
 /// there are no credentials or no Region, or the organization's accounts
 /// cannot be listed.
 pub fn run(opts: &Options) -> Result<Audit, crate::error::Error> {
+    run_with_progress(opts, &mut |_| {})
+}
+
+/// [`run`], giving `progress` the text that redraws the progress line
+/// (with `opts.progress`). This layer writes nothing itself: the command
+/// line's one way to its streams, which never panics on a write, does.
+pub fn run_with_progress(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, crate::error::Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| crate::error::Error::Aws(format!("cannot start the async runtime: {e}")))?;
-    runtime.block_on(audit(opts)).map_err(crate::error::Error::Aws)
+    runtime.block_on(audit(opts, progress)).map_err(crate::error::Error::Aws)
 }
 
 /// What reading one pair came to.
@@ -123,7 +131,7 @@ enum Read {
     NotEnabled(Pair, String),
 }
 
-async fn audit(opts: &Options) -> Result<Audit, String> {
+async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, String> {
     let log = Arc::new(calls::CallLog::default());
     let chain = loader(opts, None).load().await;
     // STS, Organizations and Account are asked in the first Region named,
@@ -288,11 +296,11 @@ async fn audit(opts: &Options) -> Result<Audit, String> {
         }
         reads.push((i, read));
         if opts.progress {
-            eprint!("\raudited {}/{} account-Regions, {findings_so_far} findings", reads.len(), pairs.len());
+            progress(&format!("\raudited {}/{} account-Regions, {findings_so_far} findings", reads.len(), pairs.len()));
         }
     }
     if opts.progress && !pairs.is_empty() {
-        eprint!("\r\x1b[2K");
+        progress("\r\x1b[2K");
     }
     reads.sort_by_key(|(i, _)| *i);
     // Nothing reached AWS at all: one line and exit 2, not a report of

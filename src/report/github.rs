@@ -1,10 +1,11 @@
 //! `--format github`: GitHub Actions workflow commands, one line per
 //! finding (`::error file=...,line=...::message`), so a workflow step shows
-//! each finding as an annotation on the pull request; then the summary
-//! line in plain text.
+//! each finding as an annotation on the pull request; an error annotation
+//! for each account-Region not audited in full and each file named and not
+//! linted; then the summary line in plain text.
 
 use super::pretty::summary_line;
-use super::{Location, Summary, location};
+use super::{Gaps, Location, Summary, location, printable};
 use crate::finding::{Finding, Severity};
 use crate::model::Origin;
 use crate::outcome::Outcome;
@@ -22,6 +23,19 @@ pub fn render(outcome: &Outcome) -> String {
         }
         props.push(("title", "sqsguard note".to_string()));
         out.push_str(&command("notice", &props, &note.message));
+        out.push('\n');
+    }
+    // What the run left out fails it: an error annotation each, so the
+    // workflow's summary never shows an incomplete run as clean.
+    let gaps = Gaps::of(outcome);
+    for (gap, sentence) in &gaps.unaudited {
+        let title = if gap.partial { "sqsguard: read in part" } else { "sqsguard: not audited" };
+        out.push_str(&command("error", &[("title", title.to_string())], sentence));
+        out.push('\n');
+    }
+    for (file, sentence, _) in &gaps.unlinted {
+        let props = [("file", crate::fingerprint::normalize_path(file)), ("title", "sqsguard: not linted".to_string())];
+        out.push_str(&command("error", &props, sentence));
         out.push('\n');
     }
     out.push_str(&summary_line(&Summary::of(outcome)));
@@ -71,9 +85,11 @@ fn command(name: &str, props: &[(&str, String)], message: &str) -> String {
     format!("::{name}{sep}{}::{}", props.join(","), escape_data(message))
 }
 
-/// The message of a workflow command: `%`, CR and LF are encoded.
+/// The message of a workflow command: `%`, CR and LF are encoded as the
+/// runner expects, then any other control character is written out
+/// ([`printable`]) so none reaches the log raw.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    printable(&s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")).into_owned()
 }
 
 /// A property value: as data, and `:` and `,` too, which would end it.

@@ -150,6 +150,5 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
         summary: Summary::of(outcome),
         notes,
     };
-    serde_json::to_writer_pretty(&mut *out, &doc).map_err(std::io::Error::from)?;
-    out.write_all(b"\n")
+    super::write_json(out, &doc)
 }

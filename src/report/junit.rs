@@ -1,13 +1,15 @@
 //! `--format junit`: one testsuite per file, a failing testcase per finding,
 //! a passing testcase for each file without one, so test dashboards show
 //! what was checked as well as what failed. Live findings are grouped in a
-//! suite per account and Region.
+//! suite per account and Region. What a run left out (an account-Region not
+//! audited in full, a file named and not linted) is an `<error>` testcase,
+//! so an incomplete run never counts as passing.
 
 use std::collections::BTreeMap;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use super::location;
+use super::{Gaps, location, printable};
 use crate::finding::Finding;
 use crate::model::Origin;
 use crate::outcome::Outcome;
@@ -34,6 +36,9 @@ impl Suite {
 struct Cases<'a> {
     findings: Vec<&'a Finding>,
     notes: Vec<String>,
+    /// What was left out (a pair not audited in full, a file named and not
+    /// linted): an `<error>` testcase each, and no passing one.
+    gaps: Vec<(&'static str, String)>,
 }
 
 pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
@@ -46,20 +51,30 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
     }
     for note in &outcome.notes {
         let text = match note.origin.location() {
-            Some(l) => format!("note: {}:{}:{}: {}", l.file, l.line, l.column, note.message),
-            None => format!("note: {}", note.message),
+            Some(l) => format!("note: {}:{}:{}: {}", printable(&l.file), l.line, l.column, printable(&note.message)),
+            None => format!("note: {}", printable(&note.message)),
         };
         suites.entry(suite_of(&note.origin)).or_default().notes.push(text);
+    }
+    let gaps = Gaps::of(outcome);
+    for (gap, sentence) in gaps.unaudited {
+        let scope: Vec<&str> = gap.account.iter().map(String::as_str).chain([gap.region.as_str()]).collect();
+        let name = if gap.partial { "read in part" } else { "not audited" };
+        suites.entry(Suite::Live(format!("live {}", scope.join("/")))).or_default().gaps.push((name, sentence));
+    }
+    for (file, sentence, _) in gaps.unlinted {
+        suites.entry(Suite::File(file.to_string())).or_default().gaps.push(("not linted", sentence));
     }
 
     let mut report = Report::new("sqsguard");
     for (suite, cases) in suites {
-        let mut ts = TestSuite::new(suite.name());
-        if cases.findings.is_empty() {
+        let mut ts = TestSuite::new(printable(suite.name()));
+        if cases.findings.is_empty() && cases.gaps.is_empty() {
             let mut case = TestCase::new(CLEAN_CASE, TestCaseStatus::success());
             case.set_classname("sqsguard");
             ts.add_test_case(case);
         }
+        ts.add_test_cases(cases.gaps.into_iter().map(|(name, sentence)| gap_case(name, &sentence)));
         ts.add_test_cases(cases.findings.into_iter().map(test_case));
         if !cases.notes.is_empty() {
             ts.set_system_out(cases.notes.join("\n"));
@@ -81,16 +96,28 @@ fn suite_of(origin: &Origin) -> Suite {
 
 fn test_case(f: &Finding) -> TestCase {
     let place = match (&f.origin, location(f)) {
-        (_, Some(l)) => format!("{}:{}:{}", l.file, l.line, l.column),
-        (Origin::Live(live), None) => live.id.clone(),
+        (_, Some(l)) => format!("{}:{}:{}", printable(&l.file), l.line, l.column),
+        (Origin::Live(live), None) => printable(&live.id).into_owned(),
         (Origin::File { .. }, None) => String::new(),
     };
+    let (message, fix) = (printable(&f.message), printable(&f.fix));
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
     status
-        .set_message(f.message.as_str())
+        .set_message(message.as_ref())
         .set_type(f.severity.as_str())
-        .set_description(format!("{place}: {} ({})\n{}\nfix: {}", f.code, f.name, f.message, f.fix));
-    let mut case = TestCase::new(format!("{} {}", f.code, f.resource), status);
+        .set_description(format!("{place}: {} ({})\n{message}\nfix: {fix}", f.code, f.name));
+    let mut case = TestCase::new(format!("{} {}", f.code, printable(&f.resource)), status);
     case.set_classname(f.name);
+    case
+}
+
+/// A run that left something out: an error (the run could not check it),
+/// not a failure (a finding).
+fn gap_case(name: &str, sentence: &str) -> TestCase {
+    let sentence = printable(sentence);
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    status.set_message(sentence.as_ref()).set_type("incomplete").set_description(sentence.as_ref());
+    let mut case = TestCase::new(name, status);
+    case.set_classname("sqsguard");
     case
 }

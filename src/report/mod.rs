@@ -9,7 +9,10 @@ pub mod merge;
 pub mod pretty;
 pub mod sarif;
 
+use std::borrow::Cow;
+
 use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
 
 use crate::finding::{Finding, Severity};
 use crate::outcome::Outcome;
@@ -96,6 +99,126 @@ impl Summary {
             unaudited: outcome.unaudited.clone(),
             shard: outcome.shard.clone(),
         }
+    }
+}
+
+/// `text` as the text formats print it: every control character but tab
+/// (the rest of C0, line breaks included, DEL and C1) written as `\u{1b}`,
+/// so a file name, a message or an AWS reason cannot move the cursor,
+/// colour a CI log, forge a line of it or a workflow command. JSON and
+/// SARIF need none of this: serde escapes control characters.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let control = |c: char| c != '\t' && c.is_control();
+    if !text.contains(control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if control(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `value` as pretty JSON (`--format json` and `sarif`). serde escapes C0
+/// controls (`\u001b`); DEL and C1 (U+009B is a terminal's CSI too) are
+/// escaped the same way here, so the document holds the same strings and
+/// no control character reaches a log that shows it.
+pub fn write_json<T: Serialize>(out: &mut dyn std::io::Write, value: &T) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Escaping(PrettyFormatter::new()));
+    value.serialize(&mut serializer).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// serde_json's pretty layout, with DEL and C1 written as `\u00XX`.
+struct Escaping(PrettyFormatter<'static>);
+
+impl Formatter for Escaping {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some((at, c)) = rest.char_indices().find(|(_, c)| c.is_control()) {
+            w.write_all(&rest.as_bytes()[..at])?;
+            write!(w, "\\u{:04x}", u32::from(c))?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// What an incomplete run leaves out, one sentence each, for the formats
+/// that must say so as a failure (SARIF, JUnit, GitHub): every
+/// (account, Region) pair not read or read in part, then every file named
+/// on the command line that was not linted.
+pub struct Gaps<'a> {
+    pub unaudited: Vec<(&'a crate::outcome::Unaudited, String)>,
+    /// The file's display path, the sentence, and the note that says why
+    /// (its place).
+    pub unlinted: Vec<(&'a str, String, Option<&'a crate::finding::Note>)>,
+}
+
+impl<'a> Gaps<'a> {
+    pub fn of(outcome: &'a Outcome) -> Self {
+        let unaudited = outcome.unaudited.iter().map(|gap| (gap, format!("unaudited: {gap}"))).collect();
+        let unlinted = outcome
+            .unlinted
+            .iter()
+            .map(|file| {
+                let note = outcome.notes.iter().find(|n| {
+                    n.origin.location().is_some_and(|l| l.file == *file) && n.message.starts_with("not linted")
+                });
+                let why = note.map(|n| n.message.trim_start_matches("not linted").trim_start_matches(": "));
+                let sentence = match why {
+                    Some(why) if !why.is_empty() => format!("{file}: named on the command line and not linted: {why}"),
+                    _ => format!("{file}: named on the command line and not linted"),
+                };
+                (file.as_str(), sentence, note)
+            })
+            .collect();
+        Gaps { unaudited, unlinted }
+    }
+
+    /// Nothing left out: the run did all it was asked.
+    pub fn is_empty(&self) -> bool {
+        self.unaudited.is_empty() && self.unlinted.is_empty()
     }
 }
 

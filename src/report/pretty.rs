@@ -10,7 +10,7 @@ use miette::{
     SourceSpan, SpanContents,
 };
 
-use super::Summary;
+use super::{Summary, printable};
 use crate::finding::{Applicability, Finding, Severity};
 use crate::fix::Fixer;
 use crate::model::Origin;
@@ -57,12 +57,15 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         out.push_str(&render_reports(std::iter::once((finding, marked(fix))), style));
     }
     for note in &outcome.notes {
+        let message = printable(&note.message);
         match (&note.origin, crate::model::Origin::location(&note.origin)) {
-            (_, Some(l)) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
-            (Origin::Live(live), None) if live_place(live).is_some() => {
-                out.push_str(&format!("note: {}: {}\n", live_place(live).unwrap_or_default(), note.message));
+            (_, Some(l)) => {
+                out.push_str(&format!("note: {}:{}:{}: {message}\n", printable(&l.file), l.line, l.column));
             }
-            _ => out.push_str(&format!("note: {}\n", note.message)),
+            (Origin::Live(live), None) if live_place(live).is_some() => {
+                out.push_str(&format!("note: {}: {message}\n", live_place(live).unwrap_or_default()));
+            }
+            _ => out.push_str(&format!("note: {message}\n")),
         }
     }
     if !outcome.notes.is_empty() {
@@ -70,7 +73,7 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     }
     // A partial audit says so before its totals (CLI.md: it never looks clean).
     for gap in &outcome.unaudited {
-        out.push_str(&format!("unaudited: {gap}\n"));
+        out.push_str(&format!("{}\n", printable(&format!("unaudited: {gap}"))));
     }
     if !outcome.unaudited.is_empty() {
         out.push('\n');
@@ -85,12 +88,13 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
 
 /// `account 111111111111 in us-east-1`, as far as it is known.
 fn live_place(live: &crate::model::Live) -> Option<String> {
-    match (&live.account, &live.region) {
-        (Some(a), Some(r)) => Some(format!("account {a} in {r}")),
-        (Some(a), None) => Some(format!("account {a}")),
-        (None, Some(r)) => Some(r.clone()),
-        (None, None) => None,
-    }
+    let place = match (&live.account, &live.region) {
+        (Some(a), Some(r)) => format!("account {a} in {r}"),
+        (Some(a), None) => format!("account {a}"),
+        (None, Some(r)) => r.clone(),
+        (None, None) => return None,
+    };
+    Some(printable(&place).into_owned())
 }
 
 /// "[*] N fixable with `sqsguard lint --fix`", and how many more
@@ -120,7 +124,7 @@ fn render_reports<'a>(findings: impl Iterator<Item = (&'a Finding, bool)>, style
     for (finding, fixable) in findings {
         let report = Report::new(finding, fixable);
         if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("{}: {}\n", finding.code, finding.message));
+            out.push_str(&format!("{}: {}\n", finding.code, report.title));
         }
         out.push('\n');
     }
@@ -147,11 +151,15 @@ pub fn summary_line(s: &Summary) -> String {
     )
 }
 
+/// A finding as miette draws it. Every text of the finding's own (its
+/// message, fix, resource and file name) is [`printable`]: miette prints
+/// what it is given raw.
 struct Report<'a> {
     finding: &'a Finding,
     /// `--fix` would fix it: `[*]` after the code.
     fixable: bool,
     title: String,
+    fix: String,
     source: Option<Window>,
     label: Option<LabeledSpan>,
 }
@@ -162,13 +170,13 @@ impl<'a> Report<'a> {
             // A plan too large to keep in memory: its place, without a snippet.
             Origin::File { file, .. } if file.is_detached() => (None, None),
             Origin::File { file, span } => {
-                let source = Window { file: file.clone(), name: file.display_path() };
+                let source = Window { file: file.clone(), name: printable(&file.display_path()).into_owned() };
                 let len = span.len().max(usize::from(!file.text.is_empty() && span.start < file.text.len()));
                 // Name the resource under the code frame unless the frame
                 // already shows it (a finding on the resource's own key).
                 let spanned = file.text.get(span.start..span.end).unwrap_or_default();
                 let text = (!finding.resource.is_empty() && spanned.trim_matches('"') != finding.resource)
-                    .then(|| format!("in {}", finding.resource));
+                    .then(|| format!("in {}", printable(&finding.resource)));
                 let label = LabeledSpan::new(text, span.start, len);
                 (Some(source), Some(label))
             }
@@ -182,7 +190,8 @@ impl<'a> Report<'a> {
             }
             Origin::File { .. } => finding.message.clone(),
         };
-        Report { finding, fixable, title, source, label }
+        let title = printable(&title).into_owned();
+        Report { finding, fixable, title, fix: printable(&finding.fix).into_owned(), source, label }
     }
 }
 
@@ -257,7 +266,7 @@ impl Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(&self.finding.fix))
+        Some(Box::new(&self.fix))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

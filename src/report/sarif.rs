@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Location as Span, Summary, location};
+use super::{Gaps, Location as Span, Summary, location};
 use crate::finding::{Applicability, Finding, Severity};
 use crate::fingerprint::{Identity, normalize_path};
 use crate::fix::{Fix, Fixer};
@@ -216,21 +216,45 @@ struct Notification {
     locations: Vec<Location>,
 }
 
+/// A note's place in its file, if it has one, as notification locations.
+fn note_locations(note: &crate::finding::Note) -> Vec<Location> {
+    note.origin
+        .location()
+        .map(|l| Location { physical_location: Some(physical(&l)), logical_locations: Vec::new() })
+        .into_iter()
+        .collect()
+}
+
 pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let notifications = outcome
+    let mut notifications: Vec<Notification> = outcome
         .notes
         .iter()
         .map(|n| Notification {
             level: "note",
             message: Text { text: n.message.clone() },
-            locations: n
-                .origin
-                .location()
-                .map(|l| Location { physical_location: Some(physical(&l)), logical_locations: Vec::new() })
-                .into_iter()
-                .collect(),
+            locations: note_locations(n),
         })
         .collect();
+    // A run that left something out did not succeed, whatever it found:
+    // an error notification for each pair not audited in full and each
+    // file named but not linted, so code scanning never shows it clean.
+    let gaps = Gaps::of(outcome);
+    for (_, sentence) in &gaps.unaudited {
+        notifications.push(Notification {
+            level: "error",
+            message: Text { text: sentence.clone() },
+            locations: Vec::new(),
+        });
+    }
+    for (file, sentence, note) in &gaps.unlinted {
+        // The file, at its note's place (its start).
+        let start = || {
+            let l = Span { file: file.to_string(), line: 1, column: 1, end_line: 1, end_column: 1 };
+            vec![Location { physical_location: Some(physical(&l)), logical_locations: Vec::new() }]
+        };
+        let locations = note.map(note_locations).filter(|l| !l.is_empty()).unwrap_or_else(start);
+        notifications.push(Notification { level: "error", message: Text { text: sentence.clone() }, locations });
+    }
     let run = Run {
         tool: Tool {
             driver: Driver {
@@ -240,7 +264,10 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
                 rules: rules::ALL.iter().map(|r| descriptor(r)).collect(),
             },
         },
-        invocations: vec![Invocation { execution_successful: true, tool_execution_notifications: notifications }],
+        invocations: vec![Invocation {
+            execution_successful: gaps.is_empty(),
+            tool_execution_notifications: notifications,
+        }],
         column_kind: "unicodeCodePoints",
         results: {
             let mut fixer = Fixer::default();
@@ -249,8 +276,7 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
         properties: RunProperties { summary: Summary::of(outcome) },
     };
     let log = Log { schema: SCHEMA_URI, version: "2.1.0", runs: vec![run] };
-    serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::from)?;
-    out.write_all(b"\n")
+    super::write_json(out, &log)
 }
 
 fn descriptor(rule: &Rule) -> ReportingDescriptor {
