@@ -3,7 +3,9 @@
 //! real file linted once; FIFOs, sockets and devices are notes, never
 //! opened to wait or read without end; a folder named on the command line
 //! that cannot be read fails the run; a file named with no template's name
-//! that is no YAML or JSON is skipped with a note, not an SQS000.
+//! that is no YAML or JSON is skipped with a note, not an SQS000; and the
+//! inputs of terraform-aws-modules/sqs/aws that set a queue policy or keep
+//! its DLQ encrypted are read.
 //!
 //! The hostile inputs are made at test time (FIFOs, sockets, symlinks,
 //! loops): they cannot be committed.
@@ -321,4 +323,74 @@ fn a_named_template_with_another_name_is_still_linted() {
         .collect();
     assert!(found.contains(&("stack.cfn".into(), "SQS004".into())), "{found:?}");
     assert!(found.contains(&("broken.yaml".into(), "SQS000".into())), "{found:?}");
+}
+
+// 5. terraform-aws-modules/sqs/aws.
+
+fn registry(name: &str) -> sqsguard::outcome::Outcome {
+    common::lint(&common::root().join("tests/fixtures/terraform/modules").join(name))
+}
+
+fn has(outcome: &sqsguard::outcome::Outcome, code: &str, resource: &str) -> bool {
+    outcome.findings.iter().any(|f| f.code == code && f.resource == resource)
+}
+
+#[test]
+fn registry_sqs_module_queue_policies_are_read() {
+    let outcome = registry("registry_policy");
+    let render = common::render(&outcome);
+    // Reported on the queue, naming the policy.
+    let public = |queue: &str, policy: &str| {
+        outcome.findings.iter().any(|f| f.code == "SQS017" && f.resource == queue && f.message.contains(policy))
+    };
+    for (queue, policy) in [
+        // queue_policy_statements with a `*` principal (v4, v5).
+        ("module.statements.aws_sqs_queue.this", "policy module.statements.aws_sqs_queue_policy.this "),
+        // dlq_queue_policy_statements with an AWS `*` principal.
+        ("module.statements.aws_sqs_queue.dlq", "policy module.statements.aws_sqs_queue_policy.dlq "),
+        // `policy`, passed to the queue itself by the oldest versions.
+        ("module.legacy.aws_sqs_queue.this", "policy module.legacy.aws_sqs_queue.this "),
+        // A public statement in source_queue_policy_documents.
+        ("module.documents.aws_sqs_queue.this", "policy module.documents.aws_sqs_queue_policy.this "),
+    ] {
+        assert!(public(queue, policy), "no SQS017 on {queue} for {policy}:\n{render}");
+    }
+    // Restricted by a condition, or to a service: not public. No policy
+    // without create_queue_policy.
+    for module in ["restricted", "off"] {
+        assert!(
+            !outcome
+                .findings
+                .iter()
+                .any(|f| f.code == "SQS017" && f.resource.starts_with(&format!("module.{module}."))),
+            "{render}"
+        );
+    }
+    let notes: Vec<&str> = outcome.notes.iter().map(|n| n.message.as_str()).collect();
+    for words in [
+        "module.documents: source_queue_policy_documents[1] is only known at plan time",
+        "module.documents: queue_policy_extra is no input of terraform-aws-modules/sqs/aws",
+        "module.unknown: create_queue_policy is only known at plan time",
+    ] {
+        assert!(notes.iter().any(|n| n.contains(words)), "no note {words:?} in {notes:#?}");
+    }
+}
+
+#[test]
+fn registry_sqs_module_dlq_keeps_its_defaults() {
+    let outcome = registry("registry_dlq");
+    let render = common::render(&outcome);
+    // The queue's SSE is off, the DLQ's (dlq_sqs_managed_sse_enabled,
+    // true unless set) is not.
+    assert!(has(&outcome, "SQS016", "module.plain.aws_sqs_queue.this"), "{render}");
+    assert!(!has(&outcome, "SQS016", "module.plain.aws_sqs_queue.dlq"), "{render}");
+    // Switched off for the DLQ too, or set to null (the queue's then).
+    assert!(has(&outcome, "SQS016", "module.both_off.aws_sqs_queue.dlq"), "{render}");
+    assert!(has(&outcome, "SQS016", "module.null_dlq.aws_sqs_queue.dlq"), "{render}");
+    // The DLQ carries the queue's tags merged with dlq_tags: its payload
+    // is declared, no SQS003.
+    assert!(!has(&outcome, "SQS003", "module.tagged.aws_sqs_queue.dlq"), "{render}");
+    assert!(!has(&outcome, "SQS003", "module.tagged.aws_sqs_queue.this"), "{render}");
+    // `create = false`: the module creates nothing.
+    assert!(!outcome.findings.iter().any(|f| f.resource.starts_with("module.off.")), "{render}");
 }
