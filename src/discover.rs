@@ -1,8 +1,9 @@
 //! Which files to look at: the paths given, folders walked with .gitignore
-//! respected (the `ignore` crate, as ripgrep does). A folder that cannot
-//! be walked is a note, never a silent gap.
+//! respected (the `ignore` crate, as ripgrep does) and symlinks followed.
+//! A folder that cannot be walked, a symlink loop or a link to nothing is a
+//! note, never a silent gap.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ignore::WalkBuilder;
 
@@ -17,14 +18,27 @@ pub struct Candidate {
     pub explicit: bool,
 }
 
-/// The files under `paths`, and what could not be walked (path, why).
+/// What a walk could not enter or follow.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Unwalked {
+    pub path: PathBuf,
+    /// The note's words: "not linted: the folder cannot be read: permission denied".
+    pub message: String,
+    /// The folder was named on the command line: not linting it fails the
+    /// run, as a named file that cannot be read does.
+    pub named: bool,
+}
+
+/// The files under `paths`, and what could not be walked.
 #[derive(Debug, Default)]
 pub struct Found {
     pub candidates: Vec<Candidate>,
-    pub unwalkable: Vec<(PathBuf, String)>,
+    pub unwalked: Vec<Unwalked>,
 }
 
-/// Every candidate under `paths`, in a stable order.
+/// Every candidate under `paths`, in a stable order. A FIFO, socket or
+/// device found with a template's name is a candidate too: reading it
+/// (which refuses it unopened) says what it is.
 pub fn candidates(paths: &[PathBuf]) -> Found {
     let mut out = Found::default();
     for path in paths {
@@ -32,33 +46,91 @@ pub fn candidates(paths: &[PathBuf]) -> Found {
             out.candidates.push(Candidate { path: path.clone(), explicit: true });
             continue;
         }
-        if has_infra_extension(path) && path.read_dir().is_ok_and(|mut d| d.next().is_none()) {
+        let mut listing = match path.read_dir() {
+            Ok(listing) => listing,
+            Err(e) => {
+                let message = format!("not linted: the folder cannot be read: {}", crate::source::plain_io_error(&e));
+                out.unwalked.push(Unwalked { path: tidy(path.clone()), message, named: true });
+                continue;
+            }
+        };
+        if has_infra_extension(path) && listing.next().is_none() {
             // An empty folder named like a template (`x.yaml/`): say so
             // rather than lint nothing in silence.
             out.candidates.push(Candidate { path: path.clone(), explicit: true });
             continue;
         }
-        let walker = WalkBuilder::new(path).sort_by_file_name(|a, b| a.cmp(b)).build();
+        // Symlinked templates and folders are followed (a loop is told
+        // apart from a folder and noted); the same file reached twice is
+        // linted once, by lint.
+        let walker = WalkBuilder::new(path).follow_links(true).sort_by_file_name(|a, b| a.cmp(b)).build();
         for entry in walker {
             match entry {
                 Ok(entry) => {
-                    if entry.file_type().is_some_and(|t| t.is_file())
+                    if entry.file_type().is_some_and(|t| !t.is_dir())
                         && (has_infra_extension(entry.path()) || is_serverless_code(entry.path()))
                     {
                         out.candidates.push(Candidate { path: tidy(entry.into_path()), explicit: false });
                     }
                 }
-                Err(e) => {
-                    let at = match &e {
-                        ignore::Error::WithPath { path, .. } => path.clone(),
-                        _ => path.clone(),
-                    };
-                    out.unwalkable.push((tidy(at), plain(&e)));
-                }
+                Err(e) => out.unwalked.push(unwalked(&e, path)),
             }
         }
     }
     out
+}
+
+/// A walk error as a note: a loop, a link to nothing, or a folder that
+/// cannot be read.
+fn unwalked(e: &ignore::Error, root: &Path) -> Unwalked {
+    let mut at = root.to_path_buf();
+    let mut inner = e;
+    loop {
+        match inner {
+            ignore::Error::WithPath { path, err } => {
+                at = path.clone();
+                inner = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => inner = err,
+            _ => break,
+        }
+    }
+    let message = match inner {
+        ignore::Error::Loop { ancestor, child } => {
+            at = child.clone();
+            format!(
+                "not followed: a symlink loop (it leads back to {}, a folder this walk is in)",
+                crate::source::display_path(&tidy(ancestor.clone()))
+            )
+        }
+        ignore::Error::Io(_) if is_symlink(&at) => match std::fs::metadata(&at) {
+            Err(e) if is_loop(&e) => "not followed: a symlink loop (it leads to itself)".to_string(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                "not followed: a symlink to nothing (its target does not exist)".to_string()
+            }
+            // A linked folder that cannot be read.
+            _ => format!("not linted: the folder cannot be read: {}", plain(e)),
+        },
+        _ => format!("not linted: the folder cannot be read: {}", plain(e)),
+    };
+    Unwalked { path: tidy(at), message, named: false }
+}
+
+/// ELOOP: a link that leads to itself, or a chain too long to follow.
+fn is_loop(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+fn is_symlink(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink())
 }
 
 /// A walked path as the user would write it: `locked`, not `./locked`.

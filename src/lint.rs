@@ -3,7 +3,7 @@
 //! cannot be read or parsed becomes an SQS000 finding when it looks like
 //! infrastructure, and never stops the others.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -41,13 +41,20 @@ struct Done {
 
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     let mut jobs = Vec::new();
-    let mut modules = BTreeSet::new();
+    // What is linted already, by canonical path: a file (or a module's
+    // folder) reached through a symlink and again directly is linted once,
+    // under the path met first.
+    let mut modules = HashSet::new();
+    let mut files = HashSet::new();
     let found = discover::candidates(paths);
     let mut outcome = Outcome::default();
-    for (path, why) in found.unwalkable {
-        let message = format!("not linted: the folder cannot be read: {why}");
-        outcome.notes.push(Note { origin: Origin::path(&path), message });
+    for u in found.unwalked {
+        if u.named {
+            outcome.unlinted.push(display_path(&u.path));
+        }
+        outcome.notes.push(Note { origin: Origin::path(&u.path), message: u.message });
     }
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     for c in found.candidates {
         if !config.files.keeps(&c.path, c.explicit) {
             continue;
@@ -55,10 +62,12 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
         if is_terraform(&c.path) && c.path.is_file() {
             // `main.tf` (named, or found under `.`) is in `.`, not in "".
             let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-            if modules.insert(dir.clone()) {
+            // The unit is the folder: two folders that share a symlinked
+            // file are two modules.
+            if modules.insert(canonical(&dir)) {
                 jobs.push(Job::Module(dir));
             }
-        } else {
+        } else if files.insert(canonical(&c.path)) {
             jobs.push(Job::File(c.path, c.explicit));
         }
     }
@@ -117,8 +126,23 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
         }
         return done;
     }
+    // Named on the command line with a name no template has (`README.md`,
+    // `pom.xml`, `stack.cfn`): linted when it is a template, skipped with a
+    // note when it is no YAML or JSON at all, never an SQS000.
+    let loose = explicit && !crate::source::has_template_extension(path);
     let file = match config.overlay.read(path) {
         Ok(file) => file,
+        // A FIFO, socket or device: refused unopened, and no template.
+        Err(e) if e.not_a_file => {
+            let mut done = not_linted(path, &e.message);
+            if !explicit {
+                done.unlinted = None;
+            }
+            return done;
+        }
+        Err(e) if loose && (e.not_text || e.too_large) => {
+            return skipped(path, &format!("{}{NO_TEMPLATE_NAME}", e.message));
+        }
         Err(e) if e.infrastructure => return broken(Broken { file: e.file, span: e.span, message: e.message }, config),
         // Named on the command line, it may be anything: say it was not read.
         Err(e) if explicit => return not_linted(path, &format!("it cannot be read: {}", e.message)),
@@ -138,6 +162,20 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
             checked(*loaded, config)
         }
         Document::Broken(b) => broken(b, config),
+        Document::Unparsable(e) if loose => {
+            if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) {
+                skipped(path, &format!("it is not YAML or JSON ({}){NO_TEMPLATE_NAME}", e.message))
+            } else {
+                Done { skipped: 1, ..Done::default() }
+            }
+        }
+        Document::Other if loose && !is_mapping(&file) => {
+            if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) {
+                skipped(path, &format!("its text is no YAML or JSON mapping{NO_TEMPLATE_NAME}"))
+            } else {
+                Done { skipped: 1, ..Done::default() }
+            }
+        }
         Document::Unparsable(e) if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) => {
             broken(Broken { file, span: e.span, message: e.message }, config)
         }
@@ -177,7 +215,27 @@ fn not_linted(path: &Path, why: &str) -> Done {
     Done { checked, skipped: 1, unlinted: Some(display_path(path)), ..Done::default() }
 }
 
-/// A note's place when it is about a whole file or folder.
+/// What the notes of a loosely named file that is no template end with.
+const NO_TEMPLATE_NAME: &str = ", and its name is no template's (.yaml, .yml, .json, .template, .tf, .tfvars), so it is taken for another kind of file";
+
+/// A file named on the command line that is no template: a note, counted
+/// as skipped, and no mark against `--fail-on`.
+fn skipped(path: &Path, why: &str) -> Done {
+    let note = Note { origin: Origin::path(path), message: format!("not linted: {why}") };
+    Done { checked: Checked { notes: vec![note], ..Checked::default() }, skipped: 1, ..Done::default() }
+}
+
+/// Whether a file that parsed holds a mapping at its top, as every
+/// template does (a Markdown file may parse as one long YAML string).
+fn is_mapping(file: &crate::source::SourceFile) -> bool {
+    let parsed = if crate::syntax::is_json(&file.path, &file.text) {
+        crate::syntax::json::parse(file)
+    } else {
+        crate::syntax::yaml::parse(file)
+    };
+    parsed.is_ok_and(|root| root.as_map().is_some())
+}
+
 /// A file that looks like infrastructure and could not be read: linted,
 /// with its SQS000.
 fn broken(b: Broken, config: &Config) -> Done {

@@ -181,7 +181,15 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
 
 fn read(path: &Path) -> Result<Document, Unmergeable> {
     let bad = |message: String| Unmergeable { path: Some(path.to_path_buf()), message };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(crate::source::plain_io_error(&e)))?;
+    // A FIFO or device is refused unopened (it would block, or never end),
+    // and no more than a plan's limit is read of a file that grows.
+    let (file, _) = crate::source::open_regular(path).map_err(|e| bad(e.to_string()))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, crate::source::MAX_PLAN_BYTES + 1), &mut text)
+        .map_err(|e| bad(crate::source::plain_io_error(&e)))?;
+    if text.len() as u64 > crate::source::MAX_PLAN_BYTES {
+        return Err(bad(format!("larger than the {} MiB sqsguard reads", crate::source::MAX_PLAN_BYTES / 1048576)));
+    }
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| bad(format!("not an sqsguard JSON document (not JSON: {e})")))?;
     if !value.get("version").is_some_and(serde_json::Value::is_u64)

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use read::{
-    MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, NotUtf8, Unreadable, has_infra_extension, is_serverless_code, limit_for,
-    looks_like_infrastructure, plain_io_error, read, text_of, too_large,
+    MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, NotOpened, NotUtf8, Unreadable, has_infra_extension, has_template_extension,
+    is_serverless_code, limit_for, looks_like_infrastructure, open_regular, plain_io_error, read, special_kind,
+    text_of, too_large,
 };
 
 /// A half-open byte range `start..end` into a source file.

@@ -49,6 +49,11 @@ pub struct Unreadable {
     pub infrastructure: bool,
     /// It was not read for its size.
     pub too_large: bool,
+    /// It is no regular file (a FIFO, a socket, a device): nothing was
+    /// read, and there is no template to report on.
+    pub not_a_file: bool,
+    /// Its bytes are not UTF-8 text.
+    pub not_text: bool,
 }
 
 /// A file's text.
@@ -59,6 +64,8 @@ pub fn read(path: &Path) -> Result<Source, Unreadable> {
         message,
         infrastructure,
         too_large: false,
+        not_a_file: false,
+        not_text: false,
     };
     let bytes = match read_limited(path, limit_for(path)) {
         Ok(Contents::All(bytes)) => bytes,
@@ -72,13 +79,23 @@ pub fn read(path: &Path) -> Result<Source, Unreadable> {
                 ..unreadable(String::new(), Span::default(), too_large(size), looks_like_infrastructure(path, &head))
             });
         }
-        Err(message) => return Err(unreadable(String::new(), Span::default(), message, has_infra_extension(path))),
+        Err(e @ NotOpened::Special(_)) => {
+            let message = e.to_string();
+            return Err(Unreadable { not_a_file: true, ..unreadable(String::new(), Span::default(), message, false) });
+        }
+        Err(e) => {
+            let message = match &e {
+                NotOpened::Io(_) => format!("cannot read file: {e}"),
+                _ => e.to_string(),
+            };
+            return Err(unreadable(String::new(), Span::default(), message, has_infra_extension(path)));
+        }
     };
     match text_of(bytes) {
         Ok(text) => Ok(SourceFile::new(path.to_path_buf(), text)),
         Err(e) => {
             let infrastructure = looks_like_infrastructure(path, e.text.as_bytes());
-            Err(unreadable(e.text, Span::new(e.at, e.at), e.message, infrastructure))
+            Err(Unreadable { not_text: true, ..unreadable(e.text, Span::new(e.at, e.at), e.message, infrastructure) })
         }
     }
 }
@@ -118,14 +135,81 @@ enum Contents {
     },
 }
 
+/// Why a file was not opened.
+#[derive(Debug)]
+pub enum NotOpened {
+    Io(std::io::Error),
+    Dir,
+    /// No regular file: "a FIFO", "a socket", "a device".
+    Special(&'static str),
+}
+
+impl std::fmt::Display for NotOpened {
+    /// "permission denied", "is a directory, not a file", "a FIFO, not a file".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotOpened::Io(e) => f.write_str(&plain_io_error(e)),
+            NotOpened::Dir => f.write_str("is a directory, not a file"),
+            NotOpened::Special(kind) => write!(f, "{kind}, not a file"),
+        }
+    }
+}
+
+/// What `file_type` is when it is neither a regular file nor a folder: "a
+/// FIFO", "a socket", "a device".
+pub fn special_kind(file_type: &std::fs::FileType) -> Option<&'static str> {
+    if file_type.is_file() || file_type.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if file_type.is_fifo() {
+            return Some("a FIFO");
+        }
+        if file_type.is_socket() {
+            return Some("a socket");
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return Some("a device");
+        }
+    }
+    Some("a special file")
+}
+
+/// Open `path` to read it, when it is a regular file (through any symlink).
+/// A FIFO, socket or device is refused before it is opened: opening a FIFO
+/// waits for a writer, and a device (`/dev/zero`) never ends. On Unix the
+/// open itself does not wait either (`O_NONBLOCK`), so a FIFO swapped in
+/// after the check is refused by the check of the opened file, not waited on.
+pub fn open_regular(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), NotOpened> {
+    let io = NotOpened::Io;
+    let check = |meta: &std::fs::Metadata| match special_kind(&meta.file_type()) {
+        _ if meta.is_dir() => Err(NotOpened::Dir),
+        Some(kind) => Err(NotOpened::Special(kind)),
+        None => Ok(()),
+    };
+    check(&std::fs::metadata(path).map_err(io)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        // Reads of a regular file ignore O_NONBLOCK: it only keeps the open
+        // of a FIFO from waiting, and O_NOCTTY a terminal from becoming ours.
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let f = options.open(path).map_err(io)?;
+    let meta = f.metadata().map_err(io)?;
+    check(&meta)?;
+    Ok((f, meta))
+}
+
 /// Read a file unless it is over `limit` (then only its head, to tell
 /// whether it is worth an error). Errors are plain sentences.
-fn read_limited(path: &Path, limit: u64) -> Result<Contents, String> {
-    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
-    let meta = f.metadata().map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
-    if meta.is_dir() {
-        return Err("is a directory, not a file".to_string());
-    }
+fn read_limited(path: &Path, limit: u64) -> Result<Contents, NotOpened> {
+    let (mut f, meta) = open_regular(path)?;
+    let io = NotOpened::Io;
     // Past a template's size only a plan is read, and a plan says so at
     // its start: other large JSON (data) is not read whole to find out.
     if meta.len() > limit.min(MAX_TEMPLATE_BYTES) {
@@ -138,11 +222,10 @@ fn read_limited(path: &Path, limit: u64) -> Result<Contents, String> {
         // A plan this large is streamed by its front-end, never held whole.
         return Ok(Contents::Unread { size: meta.len(), head });
     }
+    // Never more than the limit, whatever the size said (a file that grows
+    // while it is read).
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    f.by_ref()
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read file: {}", plain_io_error(&e)))?;
+    f.by_ref().take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > limit {
         let size = bytes.len() as u64;
         bytes.truncate(64 * 1024);
@@ -165,6 +248,14 @@ pub fn plain_io_error(e: &std::io::Error) -> String {
 /// `.template`, `.tf`): what a folder walk opens.
 pub fn has_infra_extension(path: &Path) -> bool {
     path.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// A name only a template, module, plan or variables file has (`.yaml`,
+/// `.yml`, `.json`, `.template`, `.tf`, `.tfvars`): a file so named that does
+/// not parse is an SQS000; a file named otherwise (`README.md`, `stack.cfn`)
+/// is linted when it parses, and skipped with a note when it does not.
+pub fn has_template_extension(path: &Path) -> bool {
+    has_infra_extension(path) || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tfvars"))
 }
 
 /// `serverless.ts`, `.js`, `.mjs`, `.cjs`: a Serverless service written as

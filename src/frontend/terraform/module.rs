@@ -150,7 +150,12 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
         } else {
             let header = header_span(&scope.files[fi], block, block_span);
             match registry::model(&source, &child_prefix, &args, &scope.files[fi].source, header) {
-                Some((resources, outputs)) => Child::Registry { name, resources, outputs },
+                Some((resources, outputs, notes)) => {
+                    if first_visit {
+                        walk.notes.extend(notes);
+                    }
+                    Child::Registry { name, resources, outputs }
+                }
                 None => {
                     if first_visit {
                         walk.notes.push(Note {

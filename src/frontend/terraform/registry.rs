@@ -4,19 +4,63 @@
 //! module's defaults, located at the arguments that set them (or at the
 //! `module` block when an input is absent).
 //!
-//! Modelled: terraform-aws-modules/sqs/aws (queue, and its DLQ with
-//! `create_dlq`) and terraform-aws-modules/lambda/aws (function and its
-//! `event_source_mapping` entries).
+//! Modelled: terraform-aws-modules/sqs/aws (queue, its DLQ with
+//! `create_dlq`, and the queue policies of either: `policy` of the oldest
+//! versions, `create_queue_policy` with `queue_policy_statements` and the
+//! policy documents of later ones) and terraform-aws-modules/lambda/aws
+//! (function and its `event_source_mapping` entries). An input of the SQS
+//! module that the model does not read and that may matter, or a value of
+//! one it cannot read, is a note naming the input.
 
 use std::collections::HashMap;
 
 use super::resources::Resource;
+use crate::finding::Note;
 use crate::frontend::value::{Part, R, RV, Text};
-use crate::model::Dialect;
 use crate::model::field::QUEUE_SETTINGS;
+use crate::model::{Dialect, Origin};
 use crate::source::{Source, Span};
 
-type Modelled = (Vec<Resource>, HashMap<String, R>);
+/// The resources a module call creates, its outputs, and what of it was
+/// not understood.
+type Modelled = (Vec<Resource>, HashMap<String, R>, Vec<Note>);
+
+/// Inputs of terraform-aws-modules/sqs/aws (any version) that no rule
+/// depends on: set or not, nothing to say.
+const SQS_INERT: &[&str] = &[
+    "region",
+    "max_message_size",
+    "kms_data_key_reuse_period_seconds",
+    "dlq_kms_data_key_reuse_period_seconds",
+    "name_prefix",
+    "redrive_allow_policy",
+    "create_dlq_redrive_allow_policy",
+    "dlq_redrive_allow_policy",
+];
+
+/// Inputs of terraform-aws-modules/sqs/aws the model reads, besides the
+/// queue settings and their `dlq_` twins.
+const SQS_READ: &[&str] = &[
+    "create",
+    "name",
+    "use_name_prefix",
+    "fifo_queue",
+    "tags",
+    "redrive_policy",
+    "create_dlq",
+    "dlq_name",
+    "dlq_tags",
+    "policy",
+    "dlq_policy",
+    "create_queue_policy",
+    "queue_policy_statements",
+    "source_queue_policy_documents",
+    "override_queue_policy_documents",
+    "create_dlq_queue_policy",
+    "dlq_queue_policy_statements",
+    "source_dlq_queue_policy_documents",
+    "override_dlq_queue_policy_documents",
+];
 
 /// Queue inputs the module passes to aws_sqs_queue unchanged (the queue
 /// settings' Terraform names); each has a `dlq_` twin for the dead-letter
@@ -37,6 +81,33 @@ pub fn model(source: &str, prefix: &str, args: &HashMap<String, R>, file: &Sourc
         _ => None,
     }
 }
+
+/// The queue or the DLQ of the SQS module: the inputs of its policy.
+struct PolicyInputs {
+    /// `aws_sqs_queue.this` or `aws_sqs_queue.dlq`.
+    queue: &'static str,
+    /// `aws_sqs_queue_policy.this` or `.dlq`.
+    address: &'static str,
+    create: &'static str,
+    statements: &'static str,
+    documents: [&'static str; 2],
+}
+
+const QUEUE_POLICY: PolicyInputs = PolicyInputs {
+    queue: "aws_sqs_queue.this",
+    address: "aws_sqs_queue_policy.this",
+    create: "create_queue_policy",
+    statements: "queue_policy_statements",
+    documents: ["source_queue_policy_documents", "override_queue_policy_documents"],
+};
+
+const DLQ_POLICY: PolicyInputs = PolicyInputs {
+    queue: "aws_sqs_queue.dlq",
+    address: "aws_sqs_queue_policy.dlq",
+    create: "create_dlq_queue_policy",
+    statements: "dlq_queue_policy_statements",
+    documents: ["source_dlq_queue_policy_documents", "override_dlq_queue_policy_documents"],
+};
 
 struct Module<'a> {
     prefix: &'a str,
@@ -79,14 +150,57 @@ impl Module<'_> {
         }
     }
 
+    /// A note about the input `name` of this call, at its value (or at the
+    /// `module` block).
+    fn note(&self, notes: &mut Vec<Note>, name: &str, why: &str) {
+        let span = self.args.get(name).map_or(self.header, |r| r.span);
+        self.note_at(notes, span, name, why);
+    }
+
+    /// A note about `what` (an input, or a part of one) at `span`.
+    fn note_at(&self, notes: &mut Vec<Note>, span: Span, what: &str, why: &str) {
+        let module = self.prefix.trim_end_matches('.');
+        notes.push(Note { origin: Origin::file(self.file, span), message: format!("{module}: {what} {why}") });
+    }
+
     /// terraform-aws-modules/sqs/aws.
     fn sqs(&self) -> Modelled {
+        let mut notes = Vec::new();
+        let mut unread: Vec<&String> = self
+            .args
+            .keys()
+            .filter(|k| {
+                let k = k.as_str();
+                let setting = queue_inputs().any(|i| i == k || k.strip_prefix("dlq_") == Some(i));
+                !setting && !SQS_READ.contains(&k) && !SQS_INERT.contains(&k)
+            })
+            .collect();
+        unread.sort();
+        for name in unread {
+            self.note(
+                &mut notes,
+                name,
+                "is no input of terraform-aws-modules/sqs/aws that sqsguard models: what it sets was not checked",
+            );
+        }
+        match self.is_true("create", true) {
+            // The module creates nothing.
+            Some(false) => return (Vec::new(), HashMap::new(), notes),
+            Some(true) => {}
+            None => {
+                self.note(&mut notes, "create", "is only known at plan time: the queues were checked as if created")
+            }
+        }
         let fifo = matches!(self.arg("fifo_queue").map(|r| r.v), Some(RV::Bool(true)));
         let mut this = Vec::new();
         for input in queue_inputs().chain(["fifo_queue", "tags"]) {
             if let Some(v) = self.arg(input) {
                 this.push((input, v));
             }
+        }
+        // The oldest versions pass `policy` to the queue itself.
+        if let Some(policy) = self.arg("policy") {
+            this.push(("policy", policy));
         }
         let base_name = self.arg("name").and_then(|n| n.text().cloned());
         let use_prefix = matches!(self.arg("use_name_prefix").map(|r| r.v), Some(RV::Bool(true)));
@@ -100,6 +214,7 @@ impl Module<'_> {
         {
             outputs.insert(output.to_string(), self.reference("aws_sqs_queue.this", attribute));
         }
+        resources.extend(self.queue_policy(&QUEUE_POLICY, &mut notes));
         match self.is_true("create_dlq", false) {
             Some(true) => {
                 let max = self
@@ -112,6 +227,7 @@ impl Module<'_> {
                 ];
                 this.push(("redrive_policy", R::new(RV::Map(policy), self.header)));
                 resources.push(self.dlq(fifo, base_name.as_ref(), use_prefix));
+                resources.extend(self.queue_policy(&DLQ_POLICY, &mut notes));
                 for (output, attribute) in [
                     ("dead_letter_queue_arn", "arn"),
                     ("dead_letter_queue_id", "id"),
@@ -126,21 +242,151 @@ impl Module<'_> {
                     this.push(("redrive_policy", policy));
                 }
             }
-            None => this.push(("redrive_policy", R::unknown("create_dlq is only known at plan time", self.header))),
+            None => {
+                this.push(("redrive_policy", R::unknown("create_dlq is only known at plan time", self.header)));
+                for input in [DLQ_POLICY.create, DLQ_POLICY.statements].iter().chain(&DLQ_POLICY.documents) {
+                    if self.arg(input).is_some() {
+                        self.note(&mut notes, input, "was not checked: create_dlq is only known at plan time");
+                    }
+                }
+            }
         }
         resources.insert(0, self.resource("aws_sqs_queue", "aws_sqs_queue.this", this));
-        (resources, outputs)
+        (resources, outputs, notes)
+    }
+
+    /// The `aws_sqs_queue_policy` the module writes for its queue or DLQ
+    /// from `create_queue_policy`, the statements and the policy documents
+    /// (`dlq_` ones for the DLQ); `None` when it writes none.
+    ///
+    /// The statements of the source and override documents are all taken
+    /// as the policy's: an override that replaces a public statement by
+    /// `sid` still reads as public (reported, never missed).
+    fn queue_policy(&self, inputs: &PolicyInputs, notes: &mut Vec<Note>) -> Option<Resource> {
+        match self.is_true(inputs.create, false) {
+            Some(true) => {}
+            Some(false) => return None,
+            None => {
+                self.note(notes, inputs.create, "is only known at plan time: the queue policy was not checked");
+                return None;
+            }
+        }
+        let mut statements = Vec::new();
+        match self.arg(inputs.statements).map(|r| r.v) {
+            None => {}
+            Some(RV::Map(entries)) => {
+                for (key, _, s) in entries {
+                    self.statement(&s, &format!("{}.{key}", inputs.statements), notes, &mut statements);
+                }
+            }
+            Some(RV::List(items)) => {
+                for (i, s) in items.iter().enumerate() {
+                    self.statement(s, &format!("{}[{i}]", inputs.statements), notes, &mut statements);
+                }
+            }
+            Some(_) => {
+                self.note(notes, inputs.statements, "is only known at plan time: its statements were not checked")
+            }
+        }
+        for input in inputs.documents {
+            match self.arg(input).map(|r| r.v) {
+                None => {}
+                Some(RV::List(documents)) => {
+                    for (i, document) in documents.iter().enumerate() {
+                        let parsed = match &document.v {
+                            RV::Str(_) => crate::frontend::convert::json_string(document),
+                            RV::Map(_) => Some(document.clone()),
+                            _ => None,
+                        };
+                        let found = parsed.as_ref().and_then(|d| d.entry("Statement").map(|(_, s)| s.clone()));
+                        match found {
+                            Some(R { v: RV::List(items), .. }) => statements.extend(items),
+                            Some(one @ R { v: RV::Map(_), .. }) => statements.push(one),
+                            _ => self.note_at(
+                                notes,
+                                document.span,
+                                &format!("{input}[{i}]"),
+                                "is only known at plan time, or holds no statement sqsguard reads: it was not checked",
+                            ),
+                        }
+                    }
+                }
+                Some(_) => self.note(notes, input, "is only known at plan time: its statements were not checked"),
+            }
+        }
+        let statements = R::new(RV::List(statements), self.header);
+        let document = R::new(RV::Map(vec![("Statement".into(), self.header, statements)]), self.header);
+        Some(self.resource(
+            "aws_sqs_queue_policy",
+            inputs.address,
+            vec![("queue_url", self.reference(inputs.queue, "url")), ("policy", document)],
+        ))
+    }
+
+    /// One entry of `queue_policy_statements` (an object with `effect`,
+    /// `principals`, `condition` or `conditions`) as the statement of the
+    /// policy document the module writes.
+    fn statement(&self, s: &R, name: &str, notes: &mut Vec<Note>, out: &mut Vec<R>) {
+        if !matches!(s.v, RV::Map(_)) {
+            self.note_at(notes, s.span, name, "is only known at plan time: it was not checked");
+            return;
+        }
+        let mut entries = Vec::new();
+        // The policy document's default effect.
+        let effect = s.entry("effect").map(|(_, e)| e.clone()).filter(|e| e.v != RV::Null);
+        let allow = || R::new(RV::Str(Text::lit("Allow")), s.span);
+        entries.push(("Effect".to_string(), s.span, effect.unwrap_or_else(allow)));
+        if let Some((_, principals)) = s.entry("principals").filter(|(_, p)| p.v != RV::Null) {
+            entries.push(("Principal".to_string(), principals.span, principal(principals)));
+        }
+        for key in ["condition", "conditions"] {
+            match s.entry(key).map(|(_, c)| c) {
+                None => {}
+                Some(c) if c.v == RV::Null || matches!(&c.v, RV::List(items) if items.is_empty()) => {}
+                // Any condition, or one only known at plan time, restricts.
+                Some(c) => entries.push(("Condition".to_string(), c.span, c.clone())),
+            }
+        }
+        out.push(R::new(RV::Map(entries), s.span));
     }
 
     /// The module's DLQ: same type as the queue; each `dlq_*` input, or the
     /// queue's own value when unset.
     fn dlq(&self, fifo: bool, base: Option<&Text>, use_prefix: bool) -> Resource {
         let mut dlq = vec![("fifo_queue", R::new(RV::Bool(fifo), self.header))];
+        let sse = Dialect::Terraform.name(crate::model::Field::SqsManagedSse);
         for input in queue_inputs() {
-            if let Some(v) = self.first(&[&format!("dlq_{input}"), input]) {
+            let twin = format!("dlq_{input}");
+            // `dlq_sqs_managed_sse_enabled` defaults to true: the DLQ stays
+            // encrypted when the queue's SSE is switched off, unless it is
+            // set to null (then the queue's value is taken).
+            if input == sse && !self.args.contains_key(&twin) {
+                dlq.push((input, R::new(RV::Bool(true), self.header)));
+                continue;
+            }
+            if let Some(v) = self.first(&[&twin, input]) {
                 dlq.push((input, v));
             }
         }
+        // The DLQ's tags are the queue's merged with `dlq_tags`.
+        match (self.arg("tags"), self.arg("dlq_tags")) {
+            (None, None) => {}
+            (Some(tags), None) | (None, Some(tags)) => dlq.push(("tags", tags)),
+            (Some(tags), Some(extra)) => match (tags.v, extra.v) {
+                (RV::Map(mut merged), RV::Map(more)) => {
+                    for (k, ks, v) in more {
+                        merged.retain(|(old, _, _)| *old != k);
+                        merged.push((k, ks, v));
+                    }
+                    dlq.push(("tags", R::new(RV::Map(merged), extra.span)));
+                }
+                _ => dlq.push(("tags", R::unknown("tags merged with dlq_tags only known at plan time", extra.span))),
+            },
+        }
+        if let Some(policy) = self.arg("dlq_policy") {
+            dlq.push(("policy", policy));
+        }
+
         if !use_prefix {
             match (self.arg("dlq_name").and_then(|n| n.text().cloned()), base) {
                 (Some(name), _) => dlq.push(("name", self.name(&name, "", fifo, self.header))),
@@ -172,7 +418,7 @@ impl Module<'_> {
     fn lambda(&self) -> Modelled {
         let mut outputs = HashMap::new();
         if self.is_true("create_function", true) == Some(false) {
-            return (Vec::new(), outputs);
+            return (Vec::new(), outputs, Vec::new());
         }
         let mut function = Vec::new();
         for input in ["function_name", "timeout"] {
@@ -218,6 +464,32 @@ impl Module<'_> {
                 resources.push(r);
             }
         }
-        (resources, outputs)
+        (resources, outputs, Vec::new())
     }
+}
+
+/// The `principals` of a statement object (`[{ type, identifiers }]`) as
+/// the `Principal` of the policy document: `{AWS: [...], Service: [...]}`,
+/// where `*` and a type only known at plan time count as `AWS` (so a
+/// wildcard among them is public); what is only known at plan time stays
+/// unknown.
+fn principal(principals: &R) -> R {
+    let RV::List(items) = &principals.v else {
+        return R::unknown("principals only known at plan time", principals.span);
+    };
+    let mut by_type: Vec<(String, Span, R)> = Vec::new();
+    for item in items {
+        let kind = item.entry("type").and_then(|(_, t)| t.literal()).filter(|t| t != "*");
+        let kind = kind.unwrap_or_else(|| "AWS".to_string());
+        let identifiers = match item.entry("identifiers").map(|(_, i)| i) {
+            Some(R { v: RV::List(ids), .. }) => ids.clone(),
+            Some(other) => vec![R::unknown("identifiers only known at plan time", other.span)],
+            None => vec![R::unknown("principal only known at plan time", item.span)],
+        };
+        match by_type.iter_mut().find(|(k, _, _)| *k == kind) {
+            Some((_, _, R { v: RV::List(all), .. })) => all.extend(identifiers),
+            _ => by_type.push((kind, item.span, R::new(RV::List(identifiers), item.span))),
+        }
+    }
+    R::new(RV::Map(by_type), principals.span)
 }
