@@ -75,7 +75,7 @@ pub fn write(path: &Path, outcome: &Outcome) -> Result<usize, Error> {
 
 /// Read a baseline; the error is one line naming the file and the problem.
 pub fn load(path: &Path) -> Result<Baseline, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::source::read_named(path).map_err(|e| Error::io(path, e))?;
     let unusable = |message: String| Error::Unusable { path: path.to_path_buf(), message };
     let doc: Document = serde_json::from_str(&text)
         .map_err(|e| unusable(format!("line {}, column {}: not a sqsguard baseline: {e}", e.line(), e.column())))?;

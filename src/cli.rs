@@ -435,7 +435,7 @@ fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
         }
     }
     for file in &args.var_files {
-        std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
+        crate::source::open_regular(file).map_err(|e| Error::io(file, e.into()))?;
     }
     let mut config = settings(args.config.as_deref())?;
     // The command line's --select replaces the config's; --ignore adds to it.

@@ -219,6 +219,39 @@ fn report_merge_refuses_a_fifo_and_a_device() {
     }
 }
 
+/// Every other file a user names (a config, a baseline, a variables file,
+/// an accounts list, a payload schema) is refused at once when it is a
+/// FIFO or a device: exit 2 naming it, never a wait.
+#[test]
+fn every_file_named_to_an_option_refuses_a_fifo_and_a_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("t.yaml"), lonely()).unwrap();
+    mkfifo(&d.join("pipe"));
+    symlink("/dev/zero", d.join("zero")).unwrap();
+    for special in ["pipe", "zero"] {
+        for args in [
+            &["lint", "t.yaml", "--config", special][..],
+            &["lint", "t.yaml", "--baseline", special],
+            &["lint", "t.yaml", "--var-file", special],
+            &["audit", "--accounts", &format!("@{special}")],
+        ] {
+            let out = sqsguard_in(d, args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(stderr.contains(special) && stderr.contains("not a file"), "{args:?}: {stderr}");
+        }
+    }
+    // A payload schema that is a FIFO (read for a content-deduplicated
+    // FIFO queue): not waited on.
+    let template = format!(
+        "{HEAD}  Jobs:\n    Type: AWS::SQS::Queue\n    Metadata:\n      sqsguard:\n        payload-schema: pipe\n    Properties:\n      FifoQueue: true\n      ContentBasedDeduplication: true\n"
+    );
+    fs::write(d.join("schema.yaml"), template).unwrap();
+    let out = sqsguard_in(d, &["lint", "schema.yaml"]);
+    assert_ne!(out.status.code(), Some(101), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 // 3. A folder named on the command line that cannot be read.
 
 /// `sqsguard ARGS` in `dir` as `nobody`, when this process can become it

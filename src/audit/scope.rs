@@ -21,7 +21,7 @@ pub fn account_id(text: &str) -> Result<String, String> {
 pub fn accounts(arg: &str) -> Result<Vec<String>, String> {
     let (text, from) = match arg.strip_prefix('@') {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::source::read_named(std::path::Path::new(path))
                 .map_err(|e| format!("--accounts @{path}: {}", crate::source::plain_io_error(&e)))?;
             (text, Some(path))
         }

@@ -96,7 +96,7 @@ pub const HELP: &str = "see schemas/config.schema.json and the README's configur
 
 /// Read and validate a config file.
 pub fn load(path: &Path) -> Result<Config, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::source::read_named(path).map_err(|e| Error::io(path, e))?;
     let file = SourceFile::new(path.to_path_buf(), text);
     let located =
         |problems: Vec<(Span, String)>| Error::Invalid { what: "invalid config", file: file.clone(), problems };

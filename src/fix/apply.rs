@@ -129,7 +129,7 @@ pub fn write_fixed(path: &Path, old: &str, new: &str) -> Result<Written, Error> 
     if meta.permissions().readonly() {
         return Err(Error::Unusable { path: path.to_path_buf(), message: "is read-only: not fixed".into() });
     }
-    if std::fs::read_to_string(path).map_err(io)? != old {
+    if crate::source::read_named(path).map_err(io)? != old {
         return Ok(Written::ChangedMeanwhile);
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));

@@ -342,12 +342,12 @@ fn declared_in_module(module: &std::path::Path) -> Option<HashSet<String>> {
         let path = entry.ok()?.path();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if name.ends_with(".tf") {
-            let body = crate::frontend::terraform::parse::parse_text(&std::fs::read_to_string(&path).ok()?).ok()?;
+            let body = crate::frontend::terraform::parse::parse_text(&crate::source::read_named(&path).ok()?).ok()?;
             for block in body.blocks().filter(|b| b.ident.as_str() == "resource" && b.labels.len() == 2) {
                 declared.insert(format!("{}.{}", block.labels[0].as_str(), block.labels[1].as_str()));
             }
         } else if name.ends_with(".tf.json") {
-            let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).ok()?).ok()?;
+            let doc: serde_json::Value = serde_json::from_str(&crate::source::read_named(&path).ok()?).ok()?;
             // `resource` is an object, or an array of objects, by type, then by name.
             fn members(v: &serde_json::Value) -> Vec<(&String, &serde_json::Value)> {
                 match v {

@@ -41,7 +41,7 @@ pub fn registry(dir: Option<&Path>) -> Result<Handlebars<'static>, String> {
     for (name, text) in BUILTIN {
         let custom = dir.map(|d| d.join(format!("{name}.hbs"))).filter(|p| p.is_file());
         let text = match custom {
-            Some(path) => std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?,
+            Some(path) => crate::source::read_named(&path).map_err(|e| format!("{}: {e}", path.display()))?,
             None => (*text).to_string(),
         };
         hb.register_template_string(name, text).map_err(|e| format!("template {name}: {e}"))?;

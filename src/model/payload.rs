@@ -66,8 +66,10 @@ pub fn from_schema_file(template: &Path, path: &Node) -> Value<Payload> {
     // At most one byte past the limit is read: a schema path may name
     // anything, /dev/zero included.
     let mut text = String::new();
-    let read = std::fs::File::open(&full)
-        .and_then(|f| std::io::Read::read_to_string(&mut std::io::Read::take(f, SCHEMA_LIMIT + 1), &mut text));
+    // A regular file only: a FIFO would wait for a writer.
+    let read = crate::source::open_regular(&full)
+        .map_err(std::io::Error::from)
+        .and_then(|(f, _)| std::io::Read::read_to_string(&mut std::io::Read::take(f, SCHEMA_LIMIT + 1), &mut text));
     match read {
         Ok(n) if n as u64 <= SCHEMA_LIMIT => {}
         Ok(_) => return Value::Unknown(format!("{} is larger than 1 MiB", full.display())),

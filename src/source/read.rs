@@ -205,6 +205,38 @@ pub fn open_regular(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), N
     Ok((f, meta))
 }
 
+impl From<NotOpened> for std::io::Error {
+    fn from(e: NotOpened) -> Self {
+        match e {
+            NotOpened::Io(e) => e,
+            NotOpened::Dir => std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory, not a file"),
+            NotOpened::Special(kind) => std::io::Error::other(format!("{kind}, not a file")),
+        }
+    }
+}
+
+/// The most sqsguard reads of a small file named to it (a config, a
+/// baseline, an accounts list, a payload schema, a generator template).
+pub const MAX_NAMED_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The text of a small file a user named (see [`MAX_NAMED_BYTES`]): a
+/// regular file only, so a FIFO or a device named by mistake is an error
+/// at once, never a wait or an endless read. Errors are plain: "a FIFO,
+/// not a file", "permission denied", "larger than 64 MiB", "not valid
+/// UTF-8".
+pub fn read_named(path: &Path) -> std::io::Result<String> {
+    let (f, _) = open_regular(path)?;
+    let mut bytes = Vec::new();
+    f.take(MAX_NAMED_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_NAMED_BYTES {
+        return Err(std::io::Error::other(format!("larger than {} MiB", MAX_NAMED_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not valid UTF-8 (byte {at})"))
+    })
+}
+
 /// Read a file unless it is over `limit` (then only its head, to tell
 /// whether it is worth an error). Errors are plain sentences.
 fn read_limited(path: &Path, limit: u64) -> Result<Contents, NotOpened> {
