@@ -160,3 +160,18 @@ pub fn intrinsic_for_tag(tag: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_document_is_json_by_extension_else_by_its_first_character_past_a_byte_order_mark() {
+        let p = std::path::Path::new;
+        assert!(is_json(p("t.template"), "\u{feff}  {\"Resources\": {}}"));
+        assert!(is_json(p("t.template"), "{}"));
+        assert!(!is_json(p("t.template"), "\u{feff}Resources: {}"));
+        assert!(!is_json(p("t.yaml"), "{}"));
+        assert!(is_json(p("t.JSON"), "a: 1"));
+    }
+}
