@@ -137,3 +137,87 @@ fn unparsable_files_that_are_not_infrastructure_are_skipped() {
     assert_eq!(doc["summary"]["skipped"], 2);
     assert_eq!(doc["findings"].as_array().unwrap().len(), 0);
 }
+
+/// Each finding as (rule, line, column, file).
+fn findings(doc: &Value) -> Vec<(String, u64, u64, String)> {
+    let mut out: Vec<_> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+            (s("rule"), f["line"].as_u64().unwrap(), f["column"].as_u64().unwrap(), s("file"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_byte_order_mark_changes_nothing_but_the_first_lines_columns() {
+    // cfn-lint, PyYAML and Terraform accept a UTF-8 byte order mark at the
+    // start of a file; so does sqsguard, in every reader, with the
+    // findings of the same file without it (the mark is one more
+    // character on the first line).
+    let json =
+        "{\"AWSTemplateFormatVersion\": \"2010-09-09\", \"Resources\": {\"Q\": {\"Type\": \"AWS::SQS::Queue\"}}}\n";
+    let yaml = format!("{HEAD}  Q:\n    Type: AWS::SQS::Queue\n");
+    let tf = "resource \"aws_sqs_queue\" \"q\" { name = \"q\" }\n";
+    let tf_json = "{\"resource\": {\"aws_sqs_queue\": {\"q\": {\"name\": \"q\"}}}}\n";
+    let mut seen = Vec::new();
+    for bom in ["", "\u{feff}"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("t.json"), format!("{bom}{json}")).unwrap();
+        fs::write(d.join("t.yaml"), format!("{bom}{yaml}")).unwrap();
+        fs::create_dir(d.join("tf")).unwrap();
+        fs::write(d.join("tf/main.tf"), format!("{bom}{tf}")).unwrap();
+        fs::create_dir(d.join("tfjson")).unwrap();
+        fs::write(d.join("tfjson/main.tf.json"), format!("{bom}{tf_json}")).unwrap();
+        let (code, doc) = lint_json(d, &["t.json", "t.yaml", "tf", "tfjson"]);
+        assert_eq!(code, Some(1), "{doc:#}");
+        let found = findings(&doc);
+        assert!(found.iter().all(|f| f.0 != "SQS000"), "{doc:#}");
+        for file in ["t.json", "t.yaml", "tf/main.tf", "tfjson/main.tf.json"] {
+            assert!(found.iter().any(|f| f.0 == "SQS004" && f.3 == file), "{file}: {doc:#}");
+        }
+        seen.push(found);
+    }
+    let shifted: Vec<_> =
+        seen[0].iter().map(|(r, l, c, f)| (r.clone(), *l, if *l == 1 { c + 1 } else { *c }, f.clone())).collect();
+    assert_eq!(seen[1], shifted);
+}
+
+#[test]
+fn a_key_written_twice_is_one_sqs000_at_the_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("twice.yaml"),
+        format!(
+            "{HEAD}  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      DelaySeconds: 1\n      DelaySeconds: 2\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        d.join("twice.json"),
+        "{\"Resources\": {\"Q\": {\"Type\": \"AWS::SQS::Queue\"},\n  \"Q\": {\"Type\": \"AWS::SQS::Queue\"}}}\n",
+    )
+    .unwrap();
+    fs::create_dir(d.join("tf")).unwrap();
+    fs::write(d.join("tf/main.tf"), "resource \"aws_sqs_queue\" \"q\" {\n  name = \"a\"\n  name = \"b\"\n}\n").unwrap();
+    let (code, doc) = lint_json(d, &["twice.yaml", "twice.json", "tf"]);
+    assert_eq!(code, Some(1));
+    let (line, col, msg) = sqs000(&doc, "twice.yaml");
+    assert_eq!((line, col), (7, 7), "{msg}");
+    assert_eq!(
+        msg,
+        "duplicate key \"DelaySeconds\": it is already set on line 6, and a key may appear only once in a mapping"
+    );
+    let (line, col, msg) = sqs000(&doc, "twice.json");
+    assert_eq!((line, col), (2, 3), "{msg}");
+    assert!(msg.starts_with("duplicate key \"Q\": it is already set on line 1"), "{msg}");
+    let (line, _, msg) = sqs000(&doc, "tf/main.tf");
+    assert_eq!(line, 3, "{msg}");
+    assert!(msg.contains("redefined attribute"), "{msg}");
+}

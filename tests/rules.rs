@@ -40,3 +40,22 @@ fn every_rule_has_fixtures() {
         assert!(names.iter().any(|n| n.starts_with("good")), "{}: no good fixture", rule.code);
     }
 }
+
+#[test]
+fn an_unrepresentable_number_no_range_covers_is_a_note() {
+    // A function's timeout and an alarm's threshold: no SQS012 range, and
+    // never silently unknown.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(
+        &path,
+        "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Worker:\n    Type: AWS::Lambda::Function\n    Properties:\n      Timeout: .inf\n  Alarm:\n    Type: AWS::CloudWatch::Alarm\n    Properties:\n      Namespace: AWS/SQS\n      MetricName: ApproximateNumberOfMessagesVisible\n      Threshold: -.inf\n      ComparisonOperator: GreaterThanThreshold\n",
+    )
+    .unwrap();
+    let outcome = common::lint(&path);
+    let notes: Vec<&str> = outcome.notes.iter().map(|n| n.message.as_str()).collect();
+    assert!(notes.contains(&"Worker: Timeout .inf is not a number Lambda can take, so the deployment fails; the rules that compare timeouts take it as unknown"), "{notes:#?}");
+    assert!(notes.contains(&"Alarm: Threshold -.inf is not a number CloudWatch can take, so the deployment fails; the rules that read alarms take it as unknown"), "{notes:#?}");
+    let at = outcome.notes.iter().find(|n| n.message.starts_with("Worker")).unwrap().origin.location().unwrap();
+    assert_eq!(at.line, 6);
+}

@@ -32,6 +32,7 @@ pub fn check(loaded: Loaded, config: &Config) -> Checked {
     let Loaded { mut model, suppressions, mut notes, broken, .. } = loaded;
     declare_payloads(&mut model, config);
     let findings = rules::check(&model, &config.options);
+    notes.extend(rules::unrepresentable_numbers(&model));
     let applied = suppress::apply(&model, findings, suppressions, &config.filter);
     let mut findings = applied.findings;
     // A file that could not be read has nothing a suppression could be on.

@@ -291,9 +291,17 @@ mod tests {
         for i in 0..40 {
             text.push_str(&format!("  R{i}: {i}\n"));
         }
-        text.push_str("  R7: second\nCopy: *all\n");
+        text.push_str("Copy: *all\n");
         let file = SourceFile::new("t.yaml", text);
-        let root = crate::syntax::yaml::parse(&file).unwrap();
+        let mut root = crate::syntax::yaml::parse(&file).unwrap();
+        // The reader refuses a repeated key; the index still answers for one.
+        let Kind::Map(top) = &mut root.kind else { panic!("not a map") };
+        for entry in top.iter_mut() {
+            let Kind::Map(entries) = &mut entry.value.kind else { panic!("not a map") };
+            let mut again = entries[7].clone();
+            again.value.kind = Kind::String("second".into());
+            entries.push(again);
+        }
         let mut keys = Keys::default();
         for map in [root.get("Resources").unwrap(), root.get("Copy").unwrap()] {
             assert_eq!(map.as_map().unwrap().len(), 41);

@@ -1,14 +1,24 @@
 //! Conversions from resolved values to the typed values of the model.
 
-use super::value::{Part, R, RV, Text};
+use super::value::{Part, R, RV, Text, format_num};
 use crate::model::{Name, Value};
 use crate::source::Span;
 
+/// Whole numbers the model holds exactly: below 2^53 (the largest an f64,
+/// which every number passes through, keeps exact) and so far beyond any
+/// AWS range that past it a number is reported rather than held.
+const EXACT: f64 = 9.0e15;
+
 pub fn to_int(r: &R) -> Value<i64> {
     match &r.v {
-        RV::Num(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Value::Known(*n as i64),
-        RV::Str(t) => match t.literal().and_then(|s| s.trim().parse::<i64>().ok()) {
-            Some(n) => Value::Known(n),
+        RV::Num(n) if n.fract() == 0.0 && n.abs() < EXACT => Value::Known(*n as i64),
+        RV::Num(n) if !n.is_finite() || n.abs() >= EXACT => Value::unrepresentable_number(&format_num(*n)),
+        RV::Str(t) => match t.literal().map(|s| s.trim().to_string()) {
+            Some(s) => match s.parse::<i64>() {
+                Ok(n) if (n as f64).abs() < EXACT => Value::Known(n),
+                _ if unrepresentable(&s) => Value::unrepresentable_number(&s),
+                _ => Value::Unknown(format!("{s} is not a whole number known before deployment")),
+            },
             None => Value::Unknown(format!("{} is not a whole number known before deployment", t.display())),
         },
         RV::Unknown(why) => Value::Unknown(why.clone()),
@@ -18,14 +28,34 @@ pub fn to_int(r: &R) -> Value<i64> {
 
 pub fn to_f64(r: &R) -> Value<f64> {
     match &r.v {
-        RV::Num(n) => Value::Known(*n),
-        RV::Str(t) => match t.literal().and_then(|s| s.trim().parse::<f64>().ok()) {
-            Some(n) => Value::Known(n),
+        RV::Num(n) if n.is_finite() => Value::Known(*n),
+        RV::Num(n) => Value::unrepresentable_number(&format_num(*n)),
+        RV::Str(t) => match t.literal().map(|s| s.trim().to_string()) {
+            Some(s) if unrepresentable(&s) => Value::unrepresentable_number(&s),
+            Some(s) => match s.parse::<f64>() {
+                Ok(n) if n.is_finite() => Value::Known(n),
+                Ok(_) => Value::unrepresentable_number(&s),
+                Err(_) => Value::Unknown("not a number known before deployment".into()),
+            },
             None => Value::Unknown("not a number known before deployment".into()),
         },
         RV::Unknown(why) => Value::Unknown(why.clone()),
         _ => Value::Unknown("not a number".into()),
     }
+}
+
+/// A number as written that is infinite, not a number, or a whole number
+/// too large to hold exactly: YAML's `.inf`, `-.inf` and `.nan`, `1e400`,
+/// or more digits than 64 bits keep.
+fn unrepresentable(s: &str) -> bool {
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if matches!(body, ".inf" | ".Inf" | ".INF") || matches!(s, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let numeric = !body.is_empty()
+        && body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && body.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'));
+    numeric && s.parse::<f64>().is_ok_and(|n| !n.is_finite() || (n.fract() == 0.0 && n.abs() >= EXACT))
 }
 
 pub fn to_bool(r: &R) -> Value<bool> {
@@ -151,4 +181,46 @@ fn with_placeholders(s: &str, placeholders: &[(String, &Part)]) -> Text {
     }
     text.push(Part::Lit(rest.to_string()));
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(s: &str) -> R {
+        R::new(RV::Str(Text::lit(s)), Span::default())
+    }
+
+    fn num(n: f64) -> R {
+        R::new(RV::Num(n), Span::default())
+    }
+
+    #[test]
+    fn numbers_no_attribute_can_hold_are_unrepresentable_not_unknown() {
+        for written in ["1e400", "-1e400", ".inf", "-.inf", "+.inf", ".nan", ".NaN", "99999999999999999999", "1e16"] {
+            assert_eq!(to_int(&lit(written)).unrepresentable(), Some(written), "{written}");
+        }
+        assert_eq!(to_int(&num(f64::INFINITY)).unrepresentable(), Some("inf"));
+        assert_eq!(to_int(&num(1e20)).unrepresentable(), Some("100000000000000000000"));
+        assert_eq!(to_int(&num(f64::NAN)).unrepresentable(), Some("NaN"));
+        for written in [".inf", "1e400", ".nan"] {
+            assert_eq!(to_f64(&lit(written)).unrepresentable(), Some(written), "{written}");
+        }
+        assert_eq!(to_f64(&num(f64::NEG_INFINITY)).unrepresentable(), Some("-inf"));
+    }
+
+    #[test]
+    fn ordinary_numbers_and_words_stay_what_they_were() {
+        assert_eq!(to_int(&lit("30")), Value::Known(30));
+        assert_eq!(to_int(&num(8.0e15)), Value::Known(8_000_000_000_000_000));
+        assert_eq!(to_int(&num(-5.0)), Value::Known(-5));
+        assert_eq!(to_f64(&lit("0.5")), Value::Known(0.5));
+        for word in ["30.5", "inf", "infinity", "nan", "thirty", ""] {
+            let v = to_int(&lit(word));
+            assert!(v.known().is_none() && v.unrepresentable().is_none(), "{word}: {v:?}");
+        }
+        // A value only deployment knows is no number at all.
+        let v = to_int(&R::unknown("a parameter", Span::default()));
+        assert_eq!((v.known(), v.unrepresentable()), (None, None));
+    }
 }

@@ -142,7 +142,27 @@ impl<T> Value<T> {
             _ => None,
         }
     }
+
+    /// A number as written (`1e400`, `.inf`, `.nan`, 20 digits) that no
+    /// model value can hold and no AWS API accepts. It is unknown to every
+    /// rule that compares values, and [`Value::unrepresentable`] tells it
+    /// from a value only deployment knows: SQS012 reports it where AWS has
+    /// a range, a note everywhere else.
+    pub fn unrepresentable_number(written: &str) -> Self {
+        Value::Unknown(format!("{UNREPRESENTABLE}{written}"))
+    }
+
+    /// The number as written, when this is [`Value::unrepresentable_number`].
+    pub fn unrepresentable(&self) -> Option<&str> {
+        match self {
+            Value::Unknown(why) => why.strip_prefix(UNREPRESENTABLE),
+            _ => None,
+        }
+    }
 }
+
+/// How an unrepresentable number's reason starts; the number follows.
+const UNREPRESENTABLE: &str = "a number beyond what any AWS attribute can hold: ";
 
 impl Value<i64> {
     /// The value, or AWS's default for `field` when it is absent; `None`
@@ -228,6 +248,16 @@ impl<T> Attr<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unrepresentable_number_is_unknown_and_keeps_its_text() {
+        let v: Value<i64> = Value::unrepresentable_number("1e400");
+        assert_eq!(v.unrepresentable(), Some("1e400"));
+        assert_eq!(v.known(), None);
+        assert_eq!(v.or_default(5), None, "no rule may take it for a default");
+        assert_eq!(Value::<i64>::Unknown("only known at deploy time".into()).unrepresentable(), None);
+        assert_eq!(Value::Known(3).unrepresentable(), None);
+    }
 
     #[test]
     fn contradicting_conditions_do_not_pair() {

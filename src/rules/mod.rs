@@ -42,6 +42,7 @@ mod sqs104_inflight_near_limit;
 pub use filter::Filter;
 pub use options::Options;
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
+pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
 
 /// A rule's metadata and check.
 pub struct Rule {

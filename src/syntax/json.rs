@@ -1,19 +1,27 @@
 //! JSON into the same spanned [`Node`] tree as YAML, through jsonc-parser
-//! (strict JSON: no comments, no trailing commas, as CloudFormation demands).
+//! (strict JSON: no comments, no trailing commas, no key twice in an object,
+//! as CloudFormation demands).
+
+use std::collections::HashMap;
 
 use jsonc_parser::ast::{ObjectPropName, Value};
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
-use super::{Entry, Kind, MAX_DEPTH, Node, ParseError};
+use super::{BOM, Entry, Kind, MAX_DEPTH, Node, ParseError, duplicate_key};
 use crate::source::{SourceFile, Span};
 
+/// Parse `file` as one strict JSON document. A byte order mark at its
+/// start is read as the whitespace it stands for (cfn-lint and Terraform
+/// accept it), so every offset stays the file's own.
 pub fn parse(file: &SourceFile) -> Result<Node, ParseError> {
-    parse_at(&file.text, 0)
-}
-
-/// Parse `text`, a piece of a file that starts at byte `base` of it: the
-/// spans are the file's.
-pub fn parse_at(text: &str, base: usize) -> Result<Node, ParseError> {
+    let blanked;
+    let text = match file.text.strip_prefix(BOM) {
+        Some(rest) => {
+            blanked = format!("{}{rest}", " ".repeat(BOM.len()));
+            blanked.as_str()
+        }
+        None => file.text.as_str(),
+    };
     let strict = ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,
@@ -30,17 +38,17 @@ pub fn parse_at(text: &str, base: usize) -> Result<Node, ParseError> {
         let r = e.range();
         ParseError {
             message: format!("JSON syntax error: {}", e.kind()),
-            span: Span::new(base + r.start.min(text.len()), base + r.end.min(text.len())),
+            span: Span::new(r.start.min(text.len()), r.end.min(text.len())),
         }
     })?;
     match parsed.value {
-        Some(value) => convert(&value, 0, base),
-        None => Ok(Node::new(Kind::Null, Span::new(base, base))),
+        Some(value) => convert(file, &value, 0),
+        None => Ok(Node::new(Kind::Null, Span::new(0, 0))),
     }
 }
 
-fn convert(value: &Value<'_>, depth: usize, base: usize) -> Result<Node, ParseError> {
-    let span = |r: &jsonc_parser::common::Range| Span::new(base + r.start, base + r.end);
+fn convert(file: &SourceFile, value: &Value<'_>, depth: usize) -> Result<Node, ParseError> {
+    let span = |r: &jsonc_parser::common::Range| Span::new(r.start, r.end);
     if depth > MAX_DEPTH {
         let r = match value {
             Value::Object(o) => &o.range,
@@ -55,20 +63,26 @@ fn convert(value: &Value<'_>, depth: usize, base: usize) -> Result<Node, ParseEr
         Value::BooleanLit(b) => Node::new(Kind::Bool(b.value), span(&b.range)),
         Value::NullKeyword(n) => Node::new(Kind::Null, span(&n.range)),
         Value::Array(a) => {
-            let items = a.elements.iter().map(|v| convert(v, depth + 1, base)).collect::<Result<_, _>>()?;
+            let items = a.elements.iter().map(|v| convert(file, v, depth + 1)).collect::<Result<_, _>>()?;
             Node::new(Kind::Seq(items), span(&a.range))
         }
         Value::Object(o) => {
             let mut entries = Vec::with_capacity(o.properties.len());
+            let mut seen: HashMap<&str, usize> = HashMap::with_capacity(o.properties.len());
             for p in &o.properties {
                 let key_range = match &p.name {
                     ObjectPropName::String(s) => &s.range,
                     ObjectPropName::Word(w) => &w.range,
                 };
+                let key = p.name.as_str();
+                if let Some(&first) = seen.get(key) {
+                    return Err(duplicate_key(key, file.position(first).line, span(key_range)));
+                }
+                seen.insert(key, key_range.start);
                 entries.push(Entry {
-                    key: p.name.as_str().to_string(),
+                    key: key.to_string(),
                     key_span: span(key_range),
-                    value: convert(&p.value, depth + 1, base)?,
+                    value: convert(file, &p.value, depth + 1)?,
                 });
             }
             Node::new(Kind::Map(entries), span(&o.range))
@@ -104,12 +118,30 @@ mod tests {
     }
 
     #[test]
-    fn a_piece_keeps_the_files_offsets() {
-        let text = "xx{\"a\": [1]}";
-        let n = parse_at(&text[2..], 2).unwrap();
+    fn a_byte_order_mark_is_read_as_blank_and_offsets_stay_the_files() {
+        let text = "\u{feff}{\"a\": [1]}".to_string();
+        let f = SourceFile::new("t.json", text.clone());
+        let n = parse(&f).unwrap();
         let a = n.entry("a").unwrap();
         assert_eq!(&text[a.key_span.start..a.key_span.end], "\"a\"");
         assert_eq!(&text[a.value.span.start..a.value.span.end], "[1]");
+        assert_eq!(f.text, text, "the file's text keeps its mark");
+    }
+
+    #[test]
+    fn a_key_written_twice_is_refused_at_the_second() {
+        let text = "{\n  \"Q\": 1,\n  \"R\": {\"Q\": 2},\n  \"Q\": 3\n}";
+        let f = SourceFile::new("t.json", text.to_string());
+        let err = parse(&f).unwrap_err();
+        assert_eq!(
+            err.message,
+            "duplicate key \"Q\": it is already set on line 2, and a key may appear only once in a mapping"
+        );
+        assert_eq!(f.position(err.span.start).line, 4);
+        assert_eq!(&text[err.span.start..err.span.end], "\"Q\"");
+        // The same key in two mappings is no repeat.
+        let f = SourceFile::new("t.json", "{\"a\": {\"Q\": 1}, \"b\": {\"Q\": 2}}".to_string());
+        assert!(parse(&f).is_ok());
     }
 
     #[test]

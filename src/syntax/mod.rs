@@ -12,6 +12,11 @@ pub mod yaml;
 
 use crate::source::Span;
 
+/// A UTF-8 byte order mark. cfn-lint, PyYAML and `terraform fmt` accept
+/// one at the start of a file; the text keeps it (fixes write the file
+/// back byte for byte) and each reader steps over it.
+pub const BOM: &str = "\u{feff}";
+
 /// Deepest nesting accepted; real templates stay far below it. Deeper input
 /// is reported rather than risking the stack of every later tree walk.
 pub const MAX_DEPTH: usize = 256;
@@ -104,6 +109,18 @@ impl Node {
     }
 }
 
+/// A key written twice in one mapping, located at the second. Tools
+/// disagree on which value wins (most keep the last, sqsguard kept the
+/// first, cfn-lint refuses the file), so the file is refused.
+pub fn duplicate_key(key: &str, first_line: usize, second: Span) -> ParseError {
+    ParseError {
+        message: format!(
+            "duplicate key \"{key}\": it is already set on line {first_line}, and a key may appear only once in a mapping"
+        ),
+        span: second,
+    }
+}
+
 /// Whether a document is read as JSON: by its extension (`.json`; `.yaml`
 /// and `.yml` are YAML even when they start with `{`, a flow mapping),
 /// else by its first character. The front-ends and the fixer both ask
@@ -112,7 +129,7 @@ pub fn is_json(path: &std::path::Path, text: &str) -> bool {
     match path.extension().and_then(|e| e.to_str()) {
         Some(e) if e.eq_ignore_ascii_case("json") => true,
         Some(e) if e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml") => false,
-        _ => text.trim_start().starts_with('{'),
+        _ => text.strip_prefix(BOM).unwrap_or(text).trim_start().starts_with('{'),
     }
 }
 
@@ -142,4 +159,19 @@ pub fn intrinsic_for_tag(tag: &str) -> Option<&'static str> {
         "ForEach" => "Fn::ForEach",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_document_is_json_by_extension_else_by_its_first_character_past_a_byte_order_mark() {
+        let p = std::path::Path::new;
+        assert!(is_json(p("t.template"), "\u{feff}  {\"Resources\": {}}"));
+        assert!(is_json(p("t.template"), "{}"));
+        assert!(!is_json(p("t.template"), "\u{feff}Resources: {}"));
+        assert!(!is_json(p("t.yaml"), "{}"));
+        assert!(is_json(p("t.JSON"), "a: 1"));
+    }
 }
