@@ -818,7 +818,14 @@ fn every_fix_is_byte_exact_whatever_ends_the_lines() {
 /// corrupting files): the fixes land on their values, as in the LF file.
 #[test]
 fn a_lone_cr_in_a_quoted_string_does_not_move_the_fixes() {
-    let text = "AWSTemplateFormatVersion: '2010-09-09'\nDescription: 'pasted\r  text'\nResources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties:\n      ReceiveMessageWaitTimeSeconds: 0\n";
+    for pasted in ["'pasted\rtext'", "'pasted\r  text'", "\"pasted\rtext\""] {
+        a_lone_cr_in(&format!(
+            "AWSTemplateFormatVersion: '2010-09-09'\nDescription: {pasted}\nResources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties:\n      ReceiveMessageWaitTimeSeconds: 0\n"
+        ));
+    }
+}
+
+fn a_lone_cr_in(text: &str) {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("t.yaml"), text).unwrap();
     // The location counts the CR as the line break it is to YAML.
