@@ -324,6 +324,7 @@ fn status_words(status: u16) -> &'static str {
         401 | 403 => "AccessDenied",
         404 => "not found",
         429 => "throttled",
+        500..=599 => "server error",
         _ => "refused",
     }
 }
