@@ -2,8 +2,8 @@
 //! the audit and moto throttles, fails, resets or delays the requests a
 //! schedule names. An audit never looks clean when it was not: a call left
 //! unanswered fails the run and names the account-Region; faults add no
-//! finding; faults the retries outlast change nothing. Needs
-//! `--features audit` and moto.
+//! finding; faults the retries outlast change nothing. Also the scope of
+//! `--queue-prefix`. Needs `--features audit` and moto.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 #![cfg(feature = "audit")]
@@ -316,3 +316,55 @@ fn retry_flags_are_checked_before_any_call() {
         assert!(!run.stderr.contains("Connection refused"), "checked before any call: {}", run.said());
     }
 }
+
+/// Two queues, each consumed through its own mapping and function, both
+/// mappings with findings; `--queue-prefix` takes one: only its queue's and
+/// its mapping's findings, and only its function read.
+#[test]
+fn a_queue_prefix_keeps_only_the_mappings_of_its_queues() {
+    let Some(moto) = common::moto() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("two.py");
+    std::fs::write(&script, TWO_CONSUMED_QUEUES).unwrap();
+    let made: Value = serde_json::from_str(&python(&moto, script.to_str().unwrap(), &[])).unwrap();
+    let (inside, outside) = (made["inside"].as_str().unwrap(), made["outside"].as_str().unwrap());
+
+    let whole = audit(&moto.endpoint, &[]);
+    let mapping_rules = |run: &Run, uuid: &str| -> Vec<String> {
+        run.findings().into_iter().filter(|(_, r)| r == uuid).map(|(rule, _)| rule).collect()
+    };
+    assert!(!mapping_rules(&whole, inside).is_empty(), "{}", whole.said());
+    assert!(!mapping_rules(&whole, outside).is_empty(), "{}", whole.said());
+
+    let proxy = faults::start(&moto.endpoint, Vec::new());
+    let scoped = audit(&proxy.endpoint, &["--queue-prefix", "in-"]);
+    let expected: BTreeSet<(String, String)> =
+        whole.findings().into_iter().filter(|(_, r)| r == inside || r.ends_with("/in-jobs")).collect();
+    assert!(expected.iter().any(|(_, r)| r.ends_with("/in-jobs")), "{}", whole.said());
+    assert_eq!(scoped.findings(), expected, "{}", scoped.said());
+    assert!(scoped.unaudited().is_empty(), "{}", scoped.said());
+    let functions: Vec<_> = proxy.seen().into_iter().filter(|s| s.operation == "GetFunctionConfiguration").collect();
+    assert_eq!(functions.len(), 1, "only the inside queue's function is read: {functions:?}");
+}
+
+/// `in-jobs` and `out-jobs`, each read by its own function through a
+/// mapping of 50 messages a batch, no window and no batch item failures;
+/// prints the two mappings' UUIDs.
+const TWO_CONSUMED_QUEUES: &str = r#"
+import io, json, sys, zipfile
+import boto3
+kw = dict(endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test")
+sqs, lam, iam = boto3.client("sqs", **kw), boto3.client("lambda", **kw), boto3.client("iam", **kw)
+role = iam.create_role(RoleName="consumer", AssumeRolePolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [
+    {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]}))["Role"]["Arn"]
+code = io.BytesIO()
+zipfile.ZipFile(code, "w").writestr("app.py", "def handler(event, context):\n    return {}\n")
+out = {}
+for side in ["in", "out"]:
+    url = sqs.create_queue(QueueName=f"{side}-jobs", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    fn = lam.create_function(FunctionName=f"{side}-worker", Runtime="python3.12", Role=role, Handler="app.handler",
+                             Code={"ZipFile": code.getvalue()}, Timeout=60)["FunctionArn"]
+    out[f"{side}side"] = lam.create_event_source_mapping(EventSourceArn=arn, FunctionName=fn, BatchSize=50)["UUID"]
+print(json.dumps(out))
+"#;
