@@ -171,7 +171,7 @@ struct AuditArgs {
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
     /// Attempts of one call, the first included (1: no retry).
-    #[arg(long, default_value = "6")]
+    #[arg(long, default_value = "8")]
     max_attempts: String,
     /// The most one call may take, retries and the waits between them included.
     #[arg(long, default_value = "30s")]

@@ -89,7 +89,7 @@ impl Default for Options {
             concurrency: 16,
             pair_deadline: Duration::from_secs(600),
             connect_timeout: Duration::from_secs(3),
-            max_attempts: 6,
+            max_attempts: 8,
             retry_budget: Duration::from_secs(30),
             progress: false,
             settings: crate::config::Config::default(),
@@ -499,8 +499,8 @@ fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Un
 /// a second at the first throttle and makes each retry wait for five
 /// tokens, so that 30 % of calls throttled turned a 0.4 s read into 102 s
 /// (benches/throttle.sh). The waits between attempts double, with full
-/// jitter, from `budget / 2^max_attempts` (30 s and 6 attempts: about half
-/// a second), never from more than a second (the SDK's own default), so
+/// jitter, from `budget / 2^max_attempts` (30 s and 8 attempts: about a
+/// tenth of a second), never from more than a second (the SDK's own default), so
 /// together they take at most half the budget; an attempt with no
 /// answer after half the budget is abandoned, and the whole call after the
 /// budget. A call that still fails is a failed read, which the pair's
@@ -539,7 +539,7 @@ mod tests {
 
     #[test]
     fn retries_are_standard_and_their_waits_fit_in_half_the_budget() {
-        for (attempts, budget) in [(5, 30), (3, 4), (2, 2), (1, 10), (20, 600)] {
+        for (attempts, budget) in [(8, 30), (6, 30), (3, 4), (2, 2), (1, 10), (20, 600)] {
             let budget = Duration::from_secs(budget);
             let (retry, timeouts) = retry_config(attempts, budget);
             // Adaptive mode's client-side rate limiter is what made throttling slow.
@@ -557,8 +557,8 @@ mod tests {
         // A second at most: fewer attempts do not wait longer.
         assert_eq!(retry_config(2, Duration::from_secs(600)).0.initial_backoff(), Duration::from_secs(1));
         assert_eq!(retry_config(3, Duration::from_secs(4)).0.initial_backoff(), Duration::from_millis(500));
-        // The default: half a second first, then 1, 2, 4 and 8 at most.
+        // The default: about 0.12 s first, doubling up to 7.5 s, 15 s in all at most.
         let (retry, _) = retry_config(Options::default().max_attempts, Options::default().retry_budget);
-        assert_eq!(retry.initial_backoff(), Duration::from_secs(30).div_f64(64.0));
+        assert_eq!(retry.initial_backoff(), Duration::from_secs(30).div_f64(256.0));
     }
 }
