@@ -170,6 +170,12 @@ struct AuditArgs {
     /// Requests in flight at once, over every account and Region.
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
+    /// Attempts of one call, the first included (1: no retry).
+    #[arg(long, default_value = "8")]
+    max_attempts: String,
+    /// The most one call may take, retries and the waits between them included.
+    #[arg(long, default_value = "30s")]
+    retry_budget: String,
     /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
     #[arg(long)]
     config: Option<PathBuf>,
@@ -737,6 +743,14 @@ fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     if args.concurrency == 0 {
         return Err(usage("--concurrency 0: at least one request must be in flight".into()));
     }
+    let max_attempts = match args.max_attempts.trim().parse::<u32>() {
+        Ok(n @ 1..=20) => n,
+        _ => return Err(usage(format!("--max-attempts {}: use a number from 1 to 20", args.max_attempts))),
+    };
+    let retry_budget = match crate::syntax::duration::seconds(&args.retry_budget) {
+        Some(s) if s > 0 => std::time::Duration::from_secs(s),
+        _ => return Err(usage(format!("--retry-budget {}: use a duration (10s, 30s, 2m)", args.retry_budget))),
+    };
     let opts = crate::audit::Options {
         regions: args.region,
         all_regions: args.regions.is_some(),
@@ -752,6 +766,8 @@ fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCode, Stop> {
         lookback_seconds: lookback,
         concurrency: args.concurrency,
         connect_timeout: std::time::Duration::from_secs(3),
+        max_attempts,
+        retry_budget,
         settings: settings(args.config.as_deref())?,
     };
     let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;

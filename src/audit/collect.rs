@@ -1,9 +1,10 @@
 //! The AWS calls, and no more than needed: ListQueues (paginated),
 //! GetQueueAttributes(All) once per queue with bounded concurrency,
 //! ListQueueTags only where SQS003 needs a payload declaration,
-//! ListEventSourceMappings once per Region, GetFunctionConfiguration once
-//! per distinct function, CloudWatch GetMetricData batched (500 queries a
-//! call) and DescribeAlarms once per Region (paginated).
+//! ListEventSourceMappings once per Region (keeping the mappings of the
+//! queues in scope), GetFunctionConfiguration once per distinct function,
+//! CloudWatch GetMetricData batched (500 queries a call) and DescribeAlarms
+//! once per Region (paginated).
 
 use std::sync::Arc;
 
@@ -135,6 +136,12 @@ pub async fn region(
         match item {
             Ok(m) => {
                 let Some(source) = m.event_source_arn().filter(|a| a.contains(":sqs:")) else { continue };
+                // A mapping belongs to the queue its source ARN names: with
+                // --queue-prefix, one on a queue outside it is not audited
+                // (nor its function read), as that queue is not.
+                if prefix.is_some_and(|p| !queue_of_arn(source).starts_with(p)) {
+                    continue;
+                }
                 out.mappings.push(Mapping {
                     uuid: m.uuid().unwrap_or_default().to_string(),
                     source_arn: source.to_string(),
@@ -208,6 +215,11 @@ pub async fn region(
     // In a fixed order whatever order the reads finished in.
     out.skipped.sort_by(|a, b| (a.api, &a.what).cmp(&(b.api, &b.what)));
     Ok(out)
+}
+
+/// The queue name an SQS ARN ends with (`arn:aws:sqs:REGION:ACCOUNT:NAME`).
+fn queue_of_arn(arn: &str) -> &str {
+    arn.rsplit(':').next().unwrap_or(arn)
 }
 
 /// Three statistics per queue over the lookback, 500 queries a call.
@@ -324,6 +336,7 @@ fn status_words(status: u16) -> &'static str {
         401 | 403 => "AccessDenied",
         404 => "not found",
         429 => "throttled",
+        500..=599 => "server error",
         _ => "refused",
     }
 }

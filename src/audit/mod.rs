@@ -61,6 +61,11 @@ pub struct Options {
     /// How long one pair may take before it is given up as unaudited.
     pub pair_deadline: Duration,
     pub connect_timeout: Duration,
+    /// Attempts of one call, the first included (`--max-attempts`).
+    pub max_attempts: u32,
+    /// The most one call may take, its retries and the waits between them
+    /// included (`--retry-budget`); see [`retry_config`].
+    pub retry_budget: Duration,
     /// A progress line as pairs complete (given to
     /// [`run_with_progress`]'s `progress`, standard error's).
     pub progress: bool,
@@ -85,6 +90,8 @@ impl Default for Options {
             concurrency: 16,
             pair_deadline: Duration::from_secs(600),
             connect_timeout: Duration::from_secs(3),
+            max_attempts: 8,
+            retry_budget: Duration::from_secs(30),
             progress: false,
             settings: crate::config::Config::default(),
         }
@@ -305,10 +312,11 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     reads.sort_by_key(|(i, _)| *i);
     // Nothing reached AWS at all: one line and exit 2, not a report of
     // every pair failing the same way.
-    if let Some((_, Read::Unreachable(_, why))) = reads.first()
+    if let Some((_, Read::Unreachable(pair, why))) = reads.first()
         && reads.iter().all(|(_, r)| matches!(r, Read::Unreachable(..)))
     {
-        return Err(why.clone());
+        let whose = pair.account.as_ref().map(|a| format!("account {a} in ")).unwrap_or_default();
+        return Err(format!("{whose}{}: {why}", pair.region));
     }
     // "Not enabled" is believed of a Region only when the same credentials
     // read another Region of the account; else they may simply be bad.
@@ -371,6 +379,8 @@ impl Options {
             concurrency: opts.concurrency,
             pair_deadline: opts.pair_deadline,
             connect_timeout: opts.connect_timeout,
+            max_attempts: opts.max_attempts,
+            retry_budget: opts.retry_budget,
             settings: opts.settings.clone(),
             ..Options::default()
         }
@@ -385,7 +395,7 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
         match ctx.assumer.credentials(account, &ctx.counter).await {
             Ok(credentials) => loader = loader.credentials_provider(credentials),
             Err(assume::Failed::Refused(why)) => return Read::Unaudited(unaudited(why)),
-            Err(assume::Failed::Unreachable(why)) => return Read::Unreachable(pair, why),
+            Err(assume::Failed::Unreachable(why)) => return Read::Unreachable(pair, format!("sts AssumeRole: {why}")),
         }
     }
     let config = loader.load().await;
@@ -410,7 +420,7 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
             return Read::NotEnabled(pair, format!("ListQueues: {why}"));
         }
         Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
-        Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, why),
+        Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, format!("ListQueues: {why}")),
     };
     let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
     let account =
@@ -490,16 +500,34 @@ fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Un
     Some(Unaudited { account: None, region: String::new(), partial: true, reason, apis, rules })
 }
 
+/// How every call is retried: `max_attempts` attempts within `budget`.
+///
+/// Standard retries, not adaptive: the adaptive mode's client-side rate
+/// limiter, one per service for the whole process, drops to half a request
+/// a second at the first throttle and makes each retry wait for five
+/// tokens, so that 30 % of calls throttled turned a 0.4 s read into 102 s
+/// (benches/throttle.sh). The waits between attempts double, with full
+/// jitter, from `budget / 2^max_attempts` (30 s and 8 attempts: about a
+/// tenth of a second), never from more than a second (the SDK's own default), so
+/// together they take at most half the budget; an attempt with no
+/// answer after half the budget is abandoned, and the whole call after the
+/// budget. A call that still fails is a failed read, which the pair's
+/// outcome names (unaudited, or read in part): never silence.
+pub fn retry_config(max_attempts: u32, budget: Duration) -> (RetryConfig, TimeoutConfig) {
+    let attempts = max_attempts.max(1);
+    let first_wait = budget.div_f64(2f64.powi(attempts.min(30) as i32)).min(Duration::from_secs(1));
+    let retry = RetryConfig::standard()
+        .with_max_attempts(attempts)
+        .with_initial_backoff(first_wait)
+        .with_max_backoff(budget / 4);
+    let attempt = if attempts == 1 { budget } else { budget / 2 };
+    (retry, TimeoutConfig::builder().operation_attempt_timeout(attempt).operation_timeout(budget).build())
+}
+
 fn loader(opts: &Options, region: Option<&str>) -> aws_config::ConfigLoader {
-    let mut loader = aws_config::defaults(BehaviorVersion::latest())
-        .retry_config(RetryConfig::adaptive().with_max_attempts(4))
-        .timeout_config(
-            TimeoutConfig::builder()
-                .connect_timeout(opts.connect_timeout)
-                .operation_attempt_timeout(Duration::from_secs(20))
-                .operation_timeout(Duration::from_secs(60))
-                .build(),
-        );
+    let (retry, timeouts) = retry_config(opts.max_attempts, opts.retry_budget);
+    let timeouts = timeouts.to_builder().connect_timeout(opts.connect_timeout).build();
+    let mut loader = aws_config::defaults(BehaviorVersion::latest()).retry_config(retry).timeout_config(timeouts);
     if let Some(r) = region {
         loader = loader.region(Region::new(r.to_string()));
     }
@@ -510,4 +538,35 @@ fn loader(opts: &Options, region: Option<&str>) -> aws_config::ConfigLoader {
         loader = loader.endpoint_url(url);
     }
     loader
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_config::retry::RetryMode;
+
+    #[test]
+    fn retries_are_standard_and_their_waits_fit_in_half_the_budget() {
+        for (attempts, budget) in [(8, 30), (6, 30), (3, 4), (2, 2), (1, 10), (20, 600)] {
+            let budget = Duration::from_secs(budget);
+            let (retry, timeouts) = retry_config(attempts, budget);
+            // Adaptive mode's client-side rate limiter is what made throttling slow.
+            assert_eq!(retry.mode(), RetryMode::Standard);
+            assert_eq!(retry.max_attempts(), attempts);
+            // The longest each wait can be (full jitter: up to this), one per retry.
+            let waits: Duration = (0..attempts.saturating_sub(1))
+                .map(|k| (retry.initial_backoff() * 2u32.pow(k)).min(retry.max_backoff()))
+                .sum();
+            assert!(waits <= budget / 2, "{attempts} attempts in {budget:?}: waits up to {waits:?}");
+            assert_eq!(timeouts.operation_timeout(), Some(budget));
+            let attempt = timeouts.operation_attempt_timeout().unwrap();
+            assert!(attempt <= budget && (attempts == 1 || attempt < budget), "{attempt:?}");
+        }
+        // A second at most: fewer attempts do not wait longer.
+        assert_eq!(retry_config(2, Duration::from_secs(600)).0.initial_backoff(), Duration::from_secs(1));
+        assert_eq!(retry_config(3, Duration::from_secs(4)).0.initial_backoff(), Duration::from_millis(500));
+        // The default: about 0.12 s first, doubling up to 7.5 s, 15 s in all at most.
+        let (retry, _) = retry_config(Options::default().max_attempts, Options::default().retry_budget);
+        assert_eq!(retry.initial_backoff(), Duration::from_secs(30).div_f64(256.0));
+    }
 }
