@@ -21,15 +21,12 @@ if [ -z "${SQSGUARD_BIN:-}" ]; then
 fi
 # shellcheck source=benches/common.sh
 . benches/common.sh
-venv=${SQSGUARD_VENV:-.venv}
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$venv/bin/moto_server" -H 127.0.0.1 -p "$port" >"$tmp/moto.log" 2>&1 &
-moto=$!
+start_moto
+trap 'kill $moto 2>/dev/null; rm -rf "$tmp"' EXIT
 python3 benches/throttle_proxy.py "$port" "$share" "$tmp/proxy.port" 2>"$tmp/proxy.log" &
 proxy=$!
 trap 'kill $moto $proxy 2>/dev/null; rm -rf "$tmp"' EXIT
-until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port))" 2>/dev/null; do sleep 0.2; done
 until [ -s "$tmp/proxy.port" ]; do sleep 0.1; done
 # shellcheck disable=SC2086 # the scene is the scenario's arguments
 "$venv/bin/python" tests/fixtures/audit/scenario.py "http://127.0.0.1:$port" $scene >/dev/null
