@@ -473,10 +473,32 @@ fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
         }
     };
     console.out(|out| report::write(args.format.reporter(args.unsafe_fixes), &outcome, out))?;
+    if outcome.files == 0 {
+        console.eprintln(nothing_linted(&args.paths, outcome.skipped, !outcome.notes.is_empty()));
+    }
     let status = exit_status(args.fail_on, &outcome);
     // A large run's findings and model are freed by the exit, not one by one.
     std::mem::forget(outcome);
     Ok(status)
+}
+
+/// What a lint that read no template, module or plan says on standard
+/// error, with the likely reason: an empty report must not pass for a
+/// clean one.
+fn nothing_linted(paths: &[PathBuf], skipped: usize, noted: bool) -> String {
+    let named: Vec<String> = paths.iter().map(|p| shown(p)).collect();
+    let under = named.join(", ");
+    if noted {
+        return format!("sqsguard: nothing linted under {under}: the notes say why");
+    }
+    match skipped {
+        0 => format!(
+            "sqsguard: nothing linted: no .yaml, .yml, .json, .template or .tf file under {under} (what .gitignore lists is not walked: name such a file or folder to lint it)"
+        ),
+        n => format!(
+            "sqsguard: nothing linted: of the {n} file(s) read under {under}, none is a template, module or plan sqsguard reads"
+        ),
+    }
 }
 
 /// The findings of a lint that `--fix` may act on: those a baseline does

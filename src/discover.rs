@@ -64,20 +64,73 @@ pub fn candidates(paths: &[PathBuf]) -> Found {
         // apart from a folder and noted); the same file reached twice is
         // linted once, by lint.
         let walker = WalkBuilder::new(path).follow_links(true).sort_by_file_name(|a, b| a.cmp(b)).build();
+        let mut apps = Vec::new();
         for entry in walker {
             match entry {
                 Ok(entry) => {
                     if entry.file_type().is_some_and(|t| !t.is_dir())
                         && (has_infra_extension(entry.path()) || is_serverless_code(entry.path()))
                     {
+                        if entry.file_name() == CDK_APP {
+                            apps.push(entry.path().to_path_buf());
+                        }
                         out.candidates.push(Candidate { path: tidy(entry.into_path()), explicit: false });
                     }
                 }
                 Err(e) => out.unwalked.push(unwalked(&e, path)),
             }
         }
+        for app in apps {
+            cdk_output(&app, &mut out);
+        }
     }
     out
+}
+
+/// What marks a CDK app's folder.
+const CDK_APP: &str = "cdk.json";
+
+/// The templates a CDK app synthesized: its output folder (`output` in
+/// `cdk.json`, else `cdk.out`), which CDK's project template gitignores, so
+/// the walk above never sees it. Its `*.template.json` files and those of
+/// its stage assemblies (`assembly-*/`) are candidates; the `asset.*`
+/// folders hold the app's code and files, not templates. Already found
+/// (not ignored), they are not added twice.
+fn cdk_output(app: &Path, out: &mut Found) {
+    let Some(dir) = app.parent() else { return };
+    let output = crate::source::read_named(app)
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|v| v.get("output").and_then(|o| o.as_str()).map(str::to_string))
+        .unwrap_or_else(|| "cdk.out".to_string());
+    let root = dir.join(output);
+    if !root.is_dir() {
+        return;
+    }
+    let known: std::collections::HashSet<PathBuf> = out.candidates.iter().map(|c| c.path.clone()).collect();
+    let walker = WalkBuilder::new(&root)
+        .standard_filters(false)
+        .follow_links(true)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|e| !(e.depth() > 0 && e.file_type().is_some_and(|t| t.is_dir()) && is_asset(e.file_name())))
+        .build();
+    for entry in walker {
+        match entry {
+            Ok(entry) if entry.file_name().to_string_lossy().ends_with(".template.json") => {
+                let path = tidy(entry.into_path());
+                if !known.contains(&path) {
+                    out.candidates.push(Candidate { path, explicit: false });
+                }
+            }
+            Ok(_) => {}
+            Err(e) => out.unwalked.push(unwalked(&e, &root)),
+        }
+    }
+}
+
+/// `asset.<hash>` (and `asset.<hash>.<ext>`): an app's bundled code.
+fn is_asset(name: &std::ffi::OsStr) -> bool {
+    name.to_string_lossy().starts_with("asset.")
 }
 
 /// A walk error as a note: a loop, a link to nothing, or a folder that

@@ -325,3 +325,61 @@ fn a_200_mb_plan_is_linted_with_the_findings_of_its_module() {
     assert_eq!(first["file"], "plan/plan.json");
     assert!(first["column"].as_u64().unwrap() > 1, "{first}");
 }
+
+/// A CDK app: `cdk.out` is gitignored (CDK's project template does it), so
+/// a walk never sees it; its synthesized templates are linted all the same,
+/// its stage assemblies too, and its `asset.*` folders are not read. The
+/// output folder `cdk.json` names is the one read.
+#[test]
+fn a_cdk_apps_gitignored_output_is_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let queue =
+        r#"{"Resources": {"Jobs": {"Type": "AWS::SQS::Queue", "Properties": {"ReceiveMessageWaitTimeSeconds": 0}}}}"#;
+    assert!(Command::new("git").args(["init", "-q"]).current_dir(d).status().unwrap().success());
+    fs::write(d.join(".gitignore"), "cdk.out\nbuild/\n").unwrap();
+    fs::write(d.join("cdk.json"), r#"{"app": "npx ts-node bin/app.ts"}"#).unwrap();
+    for (file, text) in [
+        ("cdk.out/AppStack.template.json", queue),
+        ("cdk.out/assembly-Prod/ProdAppStack.template.json", queue),
+        ("cdk.out/asset.0123abcd/vendored.template.json", queue),
+        ("cdk.out/manifest.json", r#"{"version": "36.0.0"}"#),
+    ] {
+        fs::create_dir_all(d.join(file).parent().unwrap()).unwrap();
+        fs::write(d.join(file), text).unwrap();
+    }
+    let (code, doc) = json_in(d, &["--select", "SQS006", "."]);
+    assert_eq!(code, Some(1), "{doc:#}");
+    let files: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(files, vec!["cdk.out/AppStack.template.json", "cdk.out/assembly-Prod/ProdAppStack.template.json"]);
+
+    // `output` in cdk.json names another folder: that one is read.
+    fs::write(d.join("cdk.json"), r#"{"app": "npx ts-node bin/app.ts", "output": "build/cdk"}"#).unwrap();
+    fs::create_dir_all(d.join("build/cdk")).unwrap();
+    fs::write(d.join("build/cdk/Other.template.json"), queue).unwrap();
+    let (_, doc) = json_in(d, &["--select", "SQS006", "."]);
+    let files: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(files, vec!["build/cdk/Other.template.json"], "{doc:#}");
+}
+
+/// A run that lints nothing says so on standard error, with the likely
+/// reason, whatever the format: an empty report is not a clean one.
+#[test]
+fn a_run_that_lints_nothing_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("empty")).unwrap();
+    fs::write(d.join("ci.yml"), "name: ci\non: push\n").unwrap();
+    let out = sqsguard_in(d, &["lint", "--format", "json", "empty"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothing linted: no .yaml, .yml, .json, .template or .tf file under empty"), "{stderr}");
+    assert!(stderr.contains(".gitignore"), "{stderr}");
+    let out = sqsguard_in(d, &["lint", "ci.yml"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothing linted: of the 1 file(s) read under ci.yml, none is a template"), "{stderr}");
+    // A run that lints a file says nothing of the kind.
+    fs::write(d.join("t.yaml"), "AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n").unwrap();
+    let out = sqsguard_in(d, &["lint", "t.yaml"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("nothing linted"));
+}
