@@ -109,6 +109,23 @@ fn registry_modules_are_modelled_and_other_remote_modules_noted() {
     insta::assert_snapshot!(common::render(&outcome));
 }
 
+/// v3 of terraform-aws-modules/sqs named its outputs `sqs_queue_*`: a
+/// redrive policy to `module.dlq.sqs_queue_arn` is a link, not a queue
+/// without a DLQ beside a queue nobody consumes.
+#[test]
+fn registry_sqs_module_v3_outputs_link_queues() {
+    let outcome = lint_dir(&common::root().join("tests/fixtures/terraform/modules/registry_v3_outputs"));
+    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    found.sort();
+    assert_eq!(
+        found,
+        vec![("SQS007", "module.jobs.aws_sqs_queue.this"), ("SQS015", "module.dlq.aws_sqs_queue.this")],
+        "{}",
+        common::render(&outcome)
+    );
+    assert!(outcome.notes.is_empty(), "{:?}", outcome.notes);
+}
+
 #[test]
 fn plan_json_links_through_configuration_and_child_modules() {
     let plans = common::root().join("tests/fixtures/terraform/plan");

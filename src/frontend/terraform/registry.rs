@@ -209,9 +209,16 @@ impl Module<'_> {
         }
         let mut resources = Vec::new();
         let mut outputs = HashMap::new();
-        for (output, attribute) in
-            [("queue_arn", "arn"), ("queue_id", "id"), ("queue_url", "url"), ("queue_name", "name")]
-        {
+        // v4 on; v3 named them sqs_queue_* (its sqs_queue_id is the URL).
+        for (output, attribute) in [
+            ("queue_arn", "arn"),
+            ("queue_id", "id"),
+            ("queue_url", "url"),
+            ("queue_name", "name"),
+            ("sqs_queue_arn", "arn"),
+            ("sqs_queue_id", "id"),
+            ("sqs_queue_name", "name"),
+        ] {
             outputs.insert(output.to_string(), self.reference("aws_sqs_queue.this", attribute));
         }
         resources.extend(self.queue_policy(&QUEUE_POLICY, &mut notes));
