@@ -88,24 +88,41 @@ impl Resolver<'_> {
     /// whole string, else the text with each variable's value in place.
     fn string(&mut self, s: &str, span: Span) -> Node {
         let parts = split(s);
+        if let [Part::Variable(inner)] = parts.as_slice()
+            && is_account_id(inner)
+        {
+            return pseudo("Ref", "AWS::AccountId", span);
+        }
         if let [Part::Variable(inner)] = parts.as_slice() {
             return match self.variable(inner, span) {
                 Some(value) => moved(value, span),
                 None => unresolved(s, span),
             };
         }
+        // `${aws:accountId}` is the deploying account, as CloudFormation's
+        // `${AWS::AccountId}`: a string holding it is that `Fn::Sub`, so an
+        // ARN built with it still names its queue by the name at its end.
+        // Any other `${` in it would mean something else in a Sub.
+        let account = parts.iter().any(is_account_part);
+        if account && parts.iter().any(|p| matches!(p, Part::Text(t) if t.contains("${"))) {
+            return unresolved(s, span);
+        }
         let mut text = String::new();
         for part in parts {
             match part {
                 Part::Text(t) => text.push_str(t),
+                Part::Variable(inner) if is_account_id(inner) => text.push_str("${AWS::AccountId}"),
                 Part::Variable(inner) => match self.variable(inner, span).and_then(|v| scalar(&v)) {
-                    Some(v) => text.push_str(&v),
-                    None => return unresolved(s, span),
+                    Some(v) if !(account && v.contains("${")) => text.push_str(&v),
+                    _ => return unresolved(s, span),
                 },
             }
             if text.len() > MAX_TEXT {
                 return unresolved(s, span);
             }
+        }
+        if account {
+            return pseudo("Fn::Sub", &text, span);
         }
         Node::new(Kind::String(text), span)
     }
@@ -205,6 +222,21 @@ impl Resolver<'_> {
         }
         value
     }
+}
+
+/// `aws:accountId` with no default: only the deployment knows it.
+fn is_account_id(inner: &str) -> bool {
+    inner.trim() == "aws:accountId"
+}
+
+fn is_account_part(part: &Part<'_>) -> bool {
+    matches!(part, Part::Variable(inner) if is_account_id(inner))
+}
+
+/// `{key: value}`, CloudFormation's intrinsic, at `span`.
+fn pseudo(key: &str, value: &str, span: Span) -> Node {
+    let value = Node::new(Kind::String(value.to_string()), span);
+    Node::new(Kind::Map(vec![Entry { key: key.to_string(), key_span: span, value }]), span)
 }
 
 enum Part<'s> {
@@ -358,16 +390,22 @@ mod tests {
     #[test]
     fn what_only_deployment_knows_is_unknown_and_cycles_end() {
         let y = |v: &str| format!("{HEAD}x: {v}\n");
-        for v in [
-            "${ssm:/path}",
-            "${env:NOPE}",
-            "${aws:accountId}",
-            "${self:custom.a}",
-            "q-${self:nope.deeper}",
-            "${file(./x.yml)}",
-        ] {
+        for v in ["${ssm:/path}", "${env:NOPE}", "${self:custom.a}", "q-${self:nope.deeper}", "${file(./x.yml)}"] {
             assert!(is_unresolved(&resolved(&y(v), "x")), "{v}");
         }
+    }
+
+    /// The deploying account is CloudFormation's `AWS::AccountId`: an ARN
+    /// built with it keeps the rest of its text (the queue's name).
+    #[test]
+    fn the_account_id_is_the_pseudo_parameter() {
+        let y = |v: &str| format!("{HEAD}x: {v}\n");
+        let node = resolved(&y("${aws:accountId}"), "x");
+        assert_eq!(node.get("Ref").and_then(Node::as_str), Some("AWS::AccountId"));
+        let node = resolved(&y("arn:aws:sqs:${aws:region}:${aws:accountId}:${self:service}-jobs"), "x");
+        assert_eq!(node.get("Fn::Sub").and_then(Node::as_str), Some("arn:aws:sqs:eu-west-1:${AWS::AccountId}:s-jobs"));
+        // With a CloudFormation `${...}` of its own, a Sub would read it: unknown.
+        assert!(is_unresolved(&resolved(&y("${aws:accountId}-${AWS::Region}"), "x")));
     }
 
     #[test]
