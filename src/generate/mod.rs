@@ -11,6 +11,7 @@
 //! 5. files are written atomically, never over existing ones without --force
 //!    (or printed, by the command line).
 
+pub mod literal;
 pub mod plan;
 pub mod render;
 pub mod spec;

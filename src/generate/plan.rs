@@ -329,11 +329,11 @@ pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
         },
         topic_arn_tf: topic.as_ref().map(|t| {
             if t.starts_with("arn:") {
-                super::render::hcl(&serde_json::Value::String(t.clone()))
+                super::literal::hcl(&serde_json::Value::String(t.clone()))
             } else {
                 format!(
                     "\"arn:${{data.aws_partition.current.partition}}:sns:${{data.aws_region.current.name}}:${{data.aws_caller_identity.current.account_id}}:{}\"",
-                    super::render::hcl_inner(t)
+                    super::literal::hcl_inner(t)
                 )
             }
         }),

@@ -20,7 +20,7 @@ pub struct Ctx<'t, 'a> {
 
 pub const QUEUE: &str = "AWS::SQS::Queue";
 pub const FUNCTION: &str = "AWS::Lambda::Function";
-pub const SAM_FUNCTION: &str = "AWS::Serverless::Function";
+pub use super::template::SAM_FUNCTION;
 
 impl<'t, 'a> Ctx<'t, 'a> {
     /// Index queues and functions (in template order) so references to them

@@ -5,6 +5,9 @@ use std::collections::HashMap;
 use crate::source::Span;
 use crate::syntax::{Entry, Kind, Node};
 
+/// A SAM function, whose implicit resources the template expands.
+pub const SAM_FUNCTION: &str = "AWS::Serverless::Function";
+
 /// A template's sections, borrowed from its tree.
 pub struct Template<'a> {
     pub mappings: Option<&'a Node>,
@@ -110,7 +113,7 @@ impl<'a> Template<'a> {
 /// intrinsic is resolved).
 fn sam_queues<'a>(resources: &[Resource<'a>]) -> Vec<SamQueue<'a>> {
     let mut out = Vec::new();
-    for res in resources.iter().filter(|r| r.kind == super::context::SAM_FUNCTION) {
+    for res in resources.iter().filter(|r| r.kind == SAM_FUNCTION) {
         for event in res.properties.and_then(|p| p.get("Events")).and_then(Node::as_map).unwrap_or_default() {
             let Some(sub) = event.value.get("Properties").and_then(|p| p.entry("SqsSubscription")) else { continue };
             let is_sns = event.value.get("Type").and_then(Node::as_str) == Some("SNS");

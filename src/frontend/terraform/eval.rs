@@ -52,7 +52,7 @@ pub enum Child {
     Local { name: String, scope: Box<Scope> },
     /// A registry module understood from its documented inputs: the
     /// resources it would create and its outputs.
-    Registry { name: String, resources: Vec<super::resources::Resource>, outputs: HashMap<String, R> },
+    Registry { name: String, resources: Vec<Resource>, outputs: HashMap<String, R> },
 }
 
 /// What a module instance evaluates against.
@@ -606,4 +606,14 @@ fn binary(op: BinaryOperator, lhs: R, rhs: R) -> RV {
 /// A block's labels as strings.
 pub fn labels(block: &Block) -> Vec<String> {
     block.labels.iter().map(|l| l.as_str().to_string()).collect()
+}
+
+/// One `resource "type" "name"` block, evaluated.
+pub struct Resource {
+    pub kind: String,
+    pub address: String,
+    pub source: Source,
+    /// `resource "type" "name"`: where findings about absent attributes point.
+    pub header: Span,
+    pub props: R,
 }

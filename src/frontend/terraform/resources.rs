@@ -15,17 +15,9 @@ use crate::model::{
 };
 
 const TF: Dialect = Dialect::Terraform;
-use crate::source::{Source, Span};
+use crate::source::Span;
 
-/// One `resource "type" "name"` block, evaluated.
-pub struct Resource {
-    pub kind: String,
-    pub address: String,
-    pub source: Source,
-    /// `resource "type" "name"`: where findings about absent attributes point.
-    pub header: Span,
-    pub props: R,
-}
+pub use super::eval::Resource;
 
 /// Every resource of a module and of the modules it calls.
 pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
