@@ -262,6 +262,10 @@ fn the_docs_pin_the_version_being_released() {
     let mut seen = 0;
     for file in [
         "README.md",
+        "docs/ci.md",
+        "docs/audit.md",
+        "docs/generate.md",
+        "docs/development.md",
         "action.yml",
         "examples/github-workflow.yml",
         "examples/audit-organization-workflow.yml",

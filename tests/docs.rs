@@ -80,17 +80,17 @@ fn every_template_rule_page_says_what_it_reads_in_a_serverless_yml() {
 
 #[test]
 fn the_readme_fixing_example_is_what_diff_prints() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/lint.md")).unwrap();
     let command = "$ sqsguard lint examples/cloudformation/legacy-worker.yaml --diff\n";
     let shown = readme.split(command).nth(1).and_then(|rest| rest.split("\n```").next()).expect("the example");
     let out = common::sqsguard(&["lint", "examples/cloudformation/legacy-worker.yaml", "--diff"]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(common::stdout(&out).trim_end(), shown, "README.md's --diff example is stale");
+    assert_eq!(common::stdout(&out).trim_end(), shown, "docs/lint.md's --diff example is stale");
 }
 
 #[test]
 fn the_readme_fixable_count_is_what_lint_prints() {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/lint.md")).unwrap();
     let shown = readme
         .split("ends with\na count:\n\n```text\n")
         .nth(1)
@@ -99,5 +99,5 @@ fn the_readme_fixable_count_is_what_lint_prints() {
     let out = common::sqsguard(&["lint", "examples/cloudformation/legacy-worker.yaml"]);
     let printed = common::stdout(&out);
     let tail: Vec<&str> = printed.trim_end().lines().rev().take(2).collect();
-    assert_eq!(format!("{}\n{}", tail[1], tail[0]), shown, "README.md's fixable count is stale");
+    assert_eq!(format!("{}\n{}", tail[1], tail[0]), shown, "docs/lint.md's fixable count is stale");
 }

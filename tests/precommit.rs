@@ -243,15 +243,15 @@ fn copy(from: &Path, to: &Path) {
     std::fs::copy(from, to).unwrap();
 }
 
-/// The README's `language: python` hook (`repo: local`), as a user copies
+/// docs/ci.md's `language: python` hook (`repo: local`), as a user copies
 /// it, pinned to this version.
 fn python_hook_config() -> String {
-    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::root().join("docs/ci.md")).unwrap();
     let block = readme
         .split("```yaml\n")
         .filter_map(|rest| rest.split("```").next())
         .find(|b| b.contains("repo: local") && b.contains("language: python"))
-        .expect("README.md shows the python hook");
+        .expect("docs/ci.md shows the python hook");
     let pinned = block.split("sqsguard==").nth(1).and_then(|rest| rest.split('"').next()).unwrap();
     block.replace(&format!("sqsguard=={pinned}"), &format!("sqsguard=={}", env!("CARGO_PKG_VERSION")))
 }

@@ -17,7 +17,7 @@ use common::{missing, venv_tool};
 use serde_json::Value;
 
 /// Failed checkov checks that may remain, all on the Lambda function (and
-/// its log group) the generator emits when the spec names none; the README
+/// its log group) the generator emits when the spec names none; docs/generate.md
 /// says why each does not apply. No other check may fail, and none on an
 /// SQS queue, queue policy, alarm or event source mapping.
 const DOCUMENTED: &[&str] = &["CKV_AWS_115", "CKV_AWS_116", "CKV_AWS_117", "CKV_AWS_158", "CKV_AWS_272"];
@@ -100,7 +100,10 @@ fn checkov_fails_nothing_on_sqs_alarm_or_mapping_resources() {
         }
     }
     assert!(ran > 50, "checkov ran only {ran} checks");
-    assert!(undocumented.is_empty(), "checkov failures that are not documented in the README:\n{undocumented:#?}");
+    assert!(
+        undocumented.is_empty(),
+        "checkov failures that are not documented in docs/generate.md:\n{undocumented:#?}"
+    );
 }
 
 #[test]
@@ -194,7 +197,7 @@ fn terraform_validate_accepts_the_json_fixture_twins() {
     terraform_validate(&dirs, false);
 }
 
-/// The audit's member-account role (README, "Auditing many accounts"):
+/// The audit's member-account role (docs/audit.md, "Auditing many accounts"):
 /// sqsguard lints it clean, cfn-lint reports nothing, checkov fails nothing.
 #[test]
 fn the_audit_role_template_passes_sqsguard_cfn_lint_and_checkov() {

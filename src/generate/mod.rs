@@ -153,9 +153,7 @@ pub fn write(outputs: &[render::Output], dir: &Path, force: bool) -> Result<Vec<
 fn validate_schema(file: &Source, root: &crate::syntax::Node) -> Result<(), Error> {
     let problems: Vec<_> = crate::syntax::schema::validate(SCHEMA, root, "the spec")
         .into_iter()
-        .map(|(span, message)| {
-            (span, message, "see schemas/pipeline.schema.json and the README's spec reference".to_string())
-        })
+        .map(|(span, message)| (span, message, "see schemas/pipeline.schema.json and docs/generate.md".to_string()))
         .collect();
     if problems.is_empty() { Ok(()) } else { Err(located(file, problems)) }
 }
