@@ -176,9 +176,12 @@ fn git_cmd(dir: &Path) -> Command {
 /// cargo settings of whatever runs the tests (a rustup toolchain override,
 /// a clippy wrapper, a git hook's index), so the hook is built as
 /// `pre-commit` builds it for users, with the toolchain file it clones.
-/// One thing differs: every `cargo install` of the run builds into one
-/// target folder, so the hook's dependencies are built once, not once per
-/// hook environment (three here).
+/// Two things differ, both about build time only: every `cargo install` of
+/// the run builds into one target folder, so the hook's dependencies are
+/// built once, not once per hook environment (three here); and that build
+/// is not optimised (no LTO, opt-level 0, many codegen units), which halves
+/// the slowest step of the suite. What is tested is that pre-commit clones,
+/// builds and runs the hook, not how fast the binary it gets is.
 fn isolated<'a>(cmd: &'a mut Command, dir: &Path) -> &'a mut Command {
     for var in [
         "CARGO_TARGET_DIR",
@@ -196,6 +199,10 @@ fn isolated<'a>(cmd: &'a mut Command, dir: &Path) -> &'a mut Command {
     }
     cmd.current_dir(dir)
         .env("CARGO_TARGET_DIR", common::root().join("target/pre-commit-hook"))
+        .env("CARGO_PROFILE_RELEASE_LTO", "off")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "256")
+        .env("CARGO_PROFILE_RELEASE_INCREMENTAL", "false")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_AUTHOR_NAME", "sqsguard tests")
