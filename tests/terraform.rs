@@ -166,6 +166,23 @@ fn plan_json_links_through_configuration_and_child_modules() {
     let instances = common::lint(&plans.join("count_for_each/plan.json"));
     let codes: Vec<(&str, &str)> = instances.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
     assert_eq!(codes, vec![("SQS016", "aws_sqs_queue.by_name[\"b\"]"), ("SQS006", "aws_sqs_queue.q[1]")]);
+
+    // The plan of a chained for_each finds per instance what the module
+    // finds once: each mapping reaches its queue through for_each_expression.
+    let module = common::lint(&common::root().join("tests/fixtures/terraform/rules/SQS011/bad_for_each_chain"));
+    let module: Vec<(&str, &str)> = module.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    assert_eq!(module, vec![("SQS011", "aws_lambda_event_source_mapping.tenant")]);
+    let chained = common::lint(&plans.join("chained_for_each/plan.json"));
+    let codes: Vec<(&str, &str)> = chained.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    assert_eq!(
+        codes,
+        vec![
+            ("SQS011", "aws_lambda_event_source_mapping.tenant[\"acme\"]"),
+            ("SQS011", "aws_lambda_event_source_mapping.tenant[\"globex\"]")
+        ],
+        "{}",
+        common::render(&chained)
+    );
 }
 
 #[test]
@@ -484,4 +501,164 @@ fn a_root_module_called_by_its_example_is_linted_once_from_its_own_folder() {
         let (_, doc) = lint_json(dir.path(), args);
         assert_eq!(rules(&doc), ["SQS004 warning", "SQS006 warning"], "{args:?}: {doc:#}");
     }
+}
+
+/// A module written into a temporary folder, linted: (rule, resource,
+/// message) of each finding, and the notes.
+fn lint_module(main_tf: &str) -> (Vec<(String, String, String)>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), main_tf).unwrap();
+    let outcome = lint_dir(dir.path());
+    let mut found: Vec<_> =
+        outcome.findings.iter().map(|f| (f.code.to_string(), f.resource.clone(), f.message.clone())).collect();
+    found.sort();
+    (found, outcome.notes.iter().map(|n| n.message.clone()).collect())
+}
+
+const TENANT_QUEUES: &str = r#"
+variable "tenants" {
+  default = {
+    acme   = { visibility = 300, timeout = 40 }
+    globex = { visibility = 60, timeout = 50 }
+  }
+}
+resource "aws_sqs_queue" "tenant" {
+  for_each                   = var.tenants
+  name                       = "jobs-${each.key}"
+  visibility_timeout_seconds = each.value.visibility
+  receive_wait_time_seconds  = 20
+}
+resource "aws_lambda_function" "worker" {
+  for_each      = var.tenants
+  function_name = "worker-${each.key}"
+  timeout       = each.value.timeout
+}
+resource "aws_lambda_event_source_mapping" "tenant" {
+  for_each                = aws_sqs_queue.tenant
+  event_source_arn        = each.value.arn
+  function_name           = aws_lambda_function.worker[each.key].arn
+  function_response_types = ["ReportBatchItemFailures"]
+}
+"#;
+
+#[test]
+fn chained_for_each_instances_pair_by_key() {
+    let (found, _) = lint_module(TENANT_QUEUES);
+    let sqs00x: Vec<_> = found.iter().filter(|(c, _, _)| c == "SQS001" || c == "SQS002").collect();
+    // globex: 60 < 6 x 50 = 300 (SQS001, not SQS002: 60 >= 50); acme:
+    // 300 >= 6 x 40 = 240, clean. acme's queue with globex's function (300
+    // < 300? no) or globex's queue with acme's function (60 < 240) are not
+    // pairs: the same key is the same tenant.
+    assert_eq!(sqs00x.len(), 1, "{found:#?}");
+    let (code, resource, message) = sqs00x[0];
+    assert_eq!((code.as_str(), resource.as_str()), ("SQS001", "aws_sqs_queue.tenant"));
+    assert!(message.contains("60 s < 6 x 50 s") && message.contains(r#"each.key is "globex""#), "{message}");
+}
+
+#[test]
+fn a_literal_key_count_index_and_arithmetic_read_that_instance() {
+    let module = r#"
+variable "timeouts" {
+  default = { fast = 10, slow = 200 }
+}
+resource "aws_lambda_function" "worker" {
+  for_each      = var.timeouts
+  function_name = "worker-${each.key}"
+  timeout       = each.value
+}
+resource "aws_sqs_queue" "slow" {
+  name                       = "slow"
+  visibility_timeout_seconds = 2 * aws_lambda_function.worker["slow"].timeout
+}
+resource "aws_sqs_queue" "shard" {
+  count                      = 2
+  name                       = "shard-${count.index}"
+  visibility_timeout_seconds = max(40, 100 * count.index)
+}
+resource "aws_lambda_function" "shard" {
+  function_name = "shard"
+}
+resource "aws_lambda_event_source_mapping" "slow" {
+  event_source_arn = aws_sqs_queue.slow.arn
+  function_name    = aws_lambda_function.worker["slow"].arn
+  batch_size       = 1
+}
+resource "aws_lambda_event_source_mapping" "shard" {
+  count            = 2
+  event_source_arn = aws_sqs_queue.shard[count.index].arn
+  function_name    = aws_lambda_function.shard.function_name
+  batch_size       = 1
+}
+"#;
+    let (found, _) = lint_module(module);
+    let timing: Vec<_> = found.iter().filter(|(c, _, _)| c == "SQS001" || c == "SQS002").collect();
+    // slow: 2 x 200 = 400 < 6 x 200 (SQS001); fast's 10 s is not read.
+    // shard: max(40, 0) = 40 and max(40, 100) = 100 against the default 3 s
+    // timeout (6 x 3 = 18): clean.
+    assert_eq!(timing.len(), 1, "{found:#?}");
+    assert_eq!(timing[0].0, "SQS001");
+    assert!(timing[0].2.contains("400 s < 6 x 200 s"), "{}", timing[0].2);
+}
+
+#[test]
+fn self_referencing_and_unknown_instances_are_unknown_not_guesses() {
+    let module = r#"
+variable "tenants" {}
+resource "aws_sqs_queue" "a" {
+  name                       = "a"
+  visibility_timeout_seconds = aws_sqs_queue.b.visibility_timeout_seconds
+}
+resource "aws_sqs_queue" "b" {
+  name                       = "b"
+  visibility_timeout_seconds = aws_sqs_queue.a.visibility_timeout_seconds
+}
+resource "aws_lambda_function" "worker" {
+  for_each      = var.tenants
+  function_name = "worker-${each.key}"
+  timeout       = each.value.timeout
+}
+resource "aws_lambda_event_source_mapping" "a" {
+  event_source_arn = aws_sqs_queue.a.arn
+  function_name    = aws_lambda_function.worker["x"].arn
+  batch_size       = 1
+}
+"#;
+    let (found, _) = lint_module(module);
+    assert!(!found.iter().any(|(c, _, _)| c == "SQS001" || c == "SQS002" || c == "SQS012"), "{found:#?}");
+}
+
+#[test]
+fn the_sqs_module_from_its_git_repository_with_for_each_is_the_registry_module() {
+    let module = r#"
+variable "queues" {
+  default = {
+    orders = { visibility = 30 }
+    emails = { visibility = 600 }
+  }
+}
+module "queue" {
+  source                     = "git::https://github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.2.0"
+  for_each                   = var.queues
+  name                       = each.key
+  visibility_timeout_seconds = each.value.visibility
+  receive_wait_time_seconds  = 20
+  create_dlq                 = true
+}
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  timeout       = 60
+}
+resource "aws_lambda_event_source_mapping" "queue" {
+  for_each                = module.queue
+  event_source_arn        = each.value.queue_arn
+  function_name           = aws_lambda_function.worker.arn
+  function_response_types = ["ReportBatchItemFailures"]
+}
+"#;
+    let (found, notes) = lint_module(module);
+    assert!(!notes.iter().any(|n| n.contains("was not analysed")), "{notes:#?}");
+    let sqs002: Vec<_> = found.iter().filter(|(c, _, _)| c == "SQS002").collect();
+    assert_eq!(sqs002.len(), 1, "{found:#?}");
+    assert_eq!(sqs002[0].1, "module.queue.aws_sqs_queue.this");
+    assert!(sqs002[0].2.contains(r#"each.key is "orders""#), "{}", sqs002[0].2);
 }

@@ -245,6 +245,29 @@ impl R {
         self
     }
 
+    /// A value another resource sets, used here: reported where it is used,
+    /// and never edited from here (it belongs to that resource).
+    pub fn derived(self, span: Span) -> R {
+        fn forget(r: &mut R, depth: usize) {
+            r.written = None;
+            if depth > crate::syntax::MAX_DEPTH {
+                return;
+            }
+            match &mut r.v {
+                RV::List(items) => items.iter_mut().for_each(|i| forget(i, depth + 1)),
+                RV::Map(entries) => entries.iter_mut().for_each(|(_, _, v)| forget(v, depth + 1)),
+                RV::If { then, els, .. } => {
+                    forget(then, depth + 1);
+                    forget(els, depth + 1);
+                }
+                _ => {}
+            }
+        }
+        let mut r = relocate_deep(self, span);
+        forget(&mut r, 0);
+        r
+    }
+
     /// A value brought in from another file (a Terraform variable default,
     /// a module input) is reported where it is used: every span in it moves
     /// there, since spans inside it would point into the wrong file.

@@ -67,8 +67,25 @@ impl Origin {
 }
 
 /// The branch choices an alternative depends on: `(condition, branch)`.
+///
+/// A condition written `each.key == "a"` or `count.index == 2` (or
+/// `each.key in ["a", "b"]`) picks instances of a Terraform
+/// `for_each`/`count` resource: the same key of resources chained by
+/// `for_each` is the same instance, so conditions on one of these variables
+/// naming no common key cannot both hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct When(pub Vec<(Arc<str>, bool)>);
+
+/// The variable and keys of an instance condition (see [`When`]).
+pub fn instance_condition(cond: &str) -> Option<(&'static str, Vec<serde_json::Value>)> {
+    ["each.key", "count.index"].into_iter().find_map(|var| {
+        let rest = cond.strip_prefix(var)?;
+        if let Some(key) = rest.strip_prefix(" == ") {
+            return serde_json::from_str(key).ok().map(|k| (var, vec![k]));
+        }
+        serde_json::from_str(rest.strip_prefix(" in ")?).ok().map(|keys| (var, keys))
+    })
+}
 
 impl When {
     pub fn always() -> Self {
@@ -98,6 +115,15 @@ impl When {
                 None => out.0.push((cond.clone(), *branch)),
             }
         }
+        // Two instances of one key variable: `each.key == "a"` and
+        // `each.key == "b"` never hold together.
+        let chosen: Vec<_> = out.0.iter().filter(|(_, b)| *b).filter_map(|(c, _)| instance_condition(c)).collect();
+        if chosen
+            .iter()
+            .any(|(var, keys)| chosen.iter().any(|(v, ks)| v == var && !ks.iter().any(|k| keys.contains(k))))
+        {
+            return None;
+        }
         Some(out)
     }
 }
@@ -108,7 +134,24 @@ impl fmt::Display for When {
         if self.0.is_empty() {
             return Ok(());
         }
-        let parts: Vec<String> = self.0.iter().map(|(c, b)| format!("condition {c} is {b}")).collect();
+        // An instance is named by its key; the keys it is not go unsaid.
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .filter_map(|(c, b)| match (instance_condition(c), b) {
+                (Some((var, keys)), true) => Some(match keys.as_slice() {
+                    [key] => format!("{var} is {key}"),
+                    _ => {
+                        format!("{var} is one of {}", keys.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "))
+                    }
+                }),
+                (Some(_), false) => None,
+                (None, b) => Some(format!("condition {c} is {b}")),
+            })
+            .collect();
+        if parts.is_empty() {
+            return Ok(());
+        }
         write!(f, " (when {})", parts.join(" and "))
     }
 }

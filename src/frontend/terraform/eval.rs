@@ -4,13 +4,22 @@
 //! `*.auto.tfvars` or a module call's arguments; locals are evaluated (with
 //! a cycle guard); `jsonencode(...)` keeps its argument's structure;
 //! references to resources of the module stay symbolic
-//! (`aws_sqs_queue.jobs.arn`) so they can be linked; a conditional with an
-//! unknown condition keeps both branches. Data sources, remote state,
-//! `count.index`, `each.*` and functions not evaluated here are unknown, and
-//! rules skip them.
+//! (`aws_sqs_queue.jobs.arn`) so they can be linked, except a number or a
+//! bool another resource sets (`6 * aws_lambda_function.f.timeout`), which
+//! is that resource's value; a conditional with an unknown condition keeps
+//! both branches.
+//!
+//! A `count` or `for_each` resource is analysed once, under its address.
+//! Its `each.key`, `each.value` and `count.index` are known when the
+//! collection is: each instance is an alternative (`each.key == "a"`), and
+//! instances that agree are one value. `for_each` over another resource
+//! (`for_each = aws_sqs_queue.tenant`, then `each.value.arn`) chains
+//! instance to instance: `each.value` is that resource. Data sources,
+//! remote state, collections only known at plan time and functions not
+//! evaluated here are unknown, and rules skip them.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use hcl_edit::expr::{BinaryOperator, Expression, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
@@ -66,8 +75,11 @@ pub struct Scope {
     inputs: HashMap<String, R>,
     locals: HashMap<String, (usize, Expression)>,
     outputs: HashMap<String, (usize, Expression)>,
-    /// `type.name` of every managed resource in the module.
-    resources: HashSet<String>,
+    /// `type.name` of every managed resource in the module: its file and
+    /// its place in that file's body.
+    resources: HashMap<String, (usize, usize)>,
+    /// The instances of the resource being evaluated, innermost last.
+    instances: RefCell<Vec<Instances>>,
     /// Module calls, filled in once this scope can evaluate their arguments.
     pub children: RefCell<Vec<Child>>,
     evaluating: RefCell<Vec<String>>,
@@ -82,12 +94,13 @@ impl Scope {
             inputs,
             locals: HashMap::new(),
             outputs: HashMap::new(),
-            resources: HashSet::new(),
+            resources: HashMap::new(),
+            instances: RefCell::new(Vec::new()),
             children: RefCell::new(Vec::new()),
             evaluating: RefCell::new(Vec::new()),
         };
         for (fi, file) in files.iter().enumerate() {
-            for block in file.body.blocks() {
+            for (bi, block) in file.body.iter().enumerate().filter_map(|(i, s)| s.as_block().map(|b| (i, b))) {
                 match (block.ident.as_str(), labels(block).as_slice()) {
                     ("variable", [name]) => {
                         let default = block.body.get_attribute("default").map(|a| a.value.clone());
@@ -104,7 +117,7 @@ impl Scope {
                         }
                     }
                     ("resource", [kind, name]) => {
-                        scope.resources.insert(format!("{kind}.{name}"));
+                        scope.resources.entry(format!("{kind}.{name}")).or_insert((fi, bi));
                     }
                     _ => {}
                 }
@@ -299,37 +312,55 @@ impl Scope {
                     (Some(module), Some(output)) => (self.module_output(&module, &output, span), 2),
                     _ => return R::unknown("a reference to a whole module", span),
                 },
-                "count" | "each" | "path" | "terraform" | "self" => {
+                "count" | "each" => return self.instance_reference(root.as_str(), ops, file, span),
+                "path" | "terraform" | "self" => {
                     return R::unknown(format!("{}.* is only known at plan time", root.as_str()), span);
                 }
                 kind => {
                     let Some(name) = attr_at(0) else { return R::unknown("reference to a whole provider", span) };
                     let address = format!("{kind}.{name}");
-                    if !self.resources.contains(&address) {
+                    if !self.resources.contains_key(&address) {
                         return R::unknown(format!("{address} is not in this module"), span);
                     }
-                    // `aws_sqs_queue.q[0].arn`: count/for_each instances are
-                    // analysed once, under the resource's address.
+                    // `aws_sqs_queue.q[0].arn`, `aws_lambda_function.f["a"]`:
+                    // count/for_each instances are analysed once, under the
+                    // resource's address; a literal key picks one instance's
+                    // settings.
                     let mut i = 1;
-                    while matches!(
-                        ops.get(i).map(|o| o.value()),
-                        Some(TraversalOperator::Index(_) | TraversalOperator::LegacyIndex(_))
-                    ) {
+                    let mut key = None;
+                    while let Some(op) = ops.get(i).map(|o| o.value()) {
+                        match op {
+                            TraversalOperator::Index(e) if i == 1 => key = self.eval(e, file).literal(),
+                            TraversalOperator::LegacyIndex(n) if i == 1 => key = Some(n.value().to_string()),
+                            TraversalOperator::Index(_) | TraversalOperator::LegacyIndex(_) => {}
+                            _ => break,
+                        }
                         i += 1;
                     }
                     return match attr_at(i) {
-                        Some(attribute) => {
-                            let part = Part::Attr { resource: format!("{}{address}", self.prefix), attribute };
-                            R::new(RV::Str(Text(vec![part])), span)
-                        }
+                        Some(attribute) => self.resource_attribute(&address, key.as_deref(), &attribute, span),
                         None => R::unknown(format!("a reference to the whole of {address}"), span),
                     };
                 }
             },
             other => (self.eval(other, file), 0),
         };
+        self.step(value, &ops[rest..], file, span)
+    }
+
+    /// `value` followed by the traversal `ops` (`.key`, `[index]`), in
+    /// each branch of a conditional value.
+    fn step(&self, value: R, ops: &[hcl_edit::Decorated<TraversalOperator>], file: usize, span: Span) -> R {
+        if ops.is_empty() {
+            return value.relocated_deep(span);
+        }
+        if let RV::If { cond, then, els } = value.v {
+            let then = self.step(*then, ops, file, span);
+            let els = self.step(*els, ops, file, span);
+            return R::new(RV::If { cond, then: Box::new(then), els: Box::new(els) }, span);
+        }
         let mut value = value;
-        for op in &ops[rest..] {
+        for op in ops {
             value = match (op.value(), &value.v) {
                 (TraversalOperator::GetAttr(key), RV::Map(_)) => match value.entry(key.as_str()) {
                     Some((_, v)) => v.clone(),
@@ -354,10 +385,203 @@ impl Scope {
                     None => return R::unknown("no such index", span),
                 },
                 (_, RV::Unknown(_)) => return value.relocated(span),
+                (_, RV::If { .. }) => return self.step(value, std::slice::from_ref(op), file, span),
                 _ => return R::unknown("traversal of a value only known at plan time", span),
             };
         }
         value.relocated_deep(span)
+    }
+
+    /// `attribute` of the resource `address` of this module. A number or a
+    /// bool it sets (or AWS's default for an absent one the field table
+    /// knows) is that value, kept from being edited here; anything else (an
+    /// ARN, a name, an ID) stays a reference, which is what links.
+    fn resource_attribute(&self, address: &str, key: Option<&str>, attribute: &str, span: Span) -> R {
+        let symbolic = || {
+            let part = Part::Attr { resource: format!("{}{address}", self.prefix), attribute: attribute.to_string() };
+            R::new(RV::Str(Text(vec![part])), span)
+        };
+        let Some((file, block)) = self.resource_block(address) else { return symbolic() };
+        let value = match block.body.get_attribute(attribute) {
+            Some(attr) => {
+                let mut instances = self.instances_of(&block.body, file);
+                if let (Some(key), Instances::Keyed { items, .. }) = (key, &mut instances) {
+                    items.retain(|(k, _)| k.literal().as_deref() == Some(key));
+                }
+                self.guarded(&format!("{address}.{attribute}"), span, |s| {
+                    s.within(instances, |s| s.eval(&attr.value, file))
+                })
+            }
+            None => match absent_default(address.split('.').next().unwrap_or_default(), attribute) {
+                Some(n) => R::new(RV::Num(n as f64), span),
+                None => return symbolic(),
+            },
+        };
+        let alternatives = value.alternatives();
+        let scalar = |r: &R| matches!(r.v, RV::Num(_) | RV::Bool(_));
+        if alternatives.iter().any(|(_, r)| scalar(r))
+            && alternatives.iter().all(|(_, r)| scalar(r) || matches!(r.v, RV::Unknown(_)))
+        {
+            value.derived(span)
+        } else {
+            symbolic()
+        }
+    }
+
+    /// The block of the resource `address` of this module, with its file.
+    fn resource_block(&self, address: &str) -> Option<(usize, &Block)> {
+        let &(file, index) = self.resources.get(address)?;
+        let block = self.files.get(file)?.body.get(index)?.as_block()?;
+        Some((file, block))
+    }
+
+    /// A resource block's props, its `count.index` / `each.*` evaluated for
+    /// its instances.
+    pub fn resource(&self, body: &Body, file: usize, span: Span) -> R {
+        self.for_instances_of(body, file, |s| s.block(body, file, span))
+    }
+
+    /// `f` evaluated for the instances of the block `body` (a resource or a
+    /// module call) makes with its `count` or `for_each`.
+    pub fn for_instances_of<T>(&self, body: &Body, file: usize, f: impl FnOnce(&Self) -> T) -> T {
+        let instances = self.instances_of(body, file);
+        self.within(instances, f)
+    }
+
+    fn within<T>(&self, instances: Instances, f: impl FnOnce(&Self) -> T) -> T {
+        self.instances.borrow_mut().push(instances);
+        let value = f(self);
+        self.instances.borrow_mut().pop();
+        value
+    }
+
+    /// The instances a resource block's `for_each` or `count` makes.
+    fn instances_of(&self, body: &Body, file: usize) -> Instances {
+        if let Some(attr) = body.get_attribute("for_each") {
+            if let Some(of) = self.whole_resource(&attr.value) {
+                return of;
+            }
+            let collection = self.eval(&attr.value, file);
+            let items = match &collection.v {
+                RV::Map(entries) => {
+                    entries.iter().map(|(k, ks, v)| (R::new(RV::Str(Text::lit(k.clone())), *ks), v.clone())).collect()
+                }
+                RV::List(items) => {
+                    let mut keyed = Vec::new();
+                    for item in items {
+                        match item.literal() {
+                            Some(k) => keyed.push((R::new(RV::Str(Text::lit(k)), item.span), item.clone())),
+                            None => return Instances::Unknown("a for_each key only known at plan time".into()),
+                        }
+                    }
+                    keyed
+                }
+                RV::Unknown(why) => return Instances::Unknown(why.clone()),
+                _ => return Instances::Unknown("a for_each collection only known at plan time".into()),
+            };
+            return Instances::Keyed { var: "each.key", items };
+        }
+        if let Some(attr) = body.get_attribute("count") {
+            let count = self.eval(&attr.value, file);
+            return match count.v {
+                RV::Num(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_COUNT => Instances::Keyed {
+                    var: "count.index",
+                    items: (0..n as usize)
+                        .map(|i| (R::new(RV::Num(i as f64), count.span), R::new(RV::Null, count.span)))
+                        .collect(),
+                },
+                RV::Unknown(why) => Instances::Unknown(why),
+                _ => Instances::Unknown("a count only known at plan time".into()),
+            };
+        }
+        Instances::One
+    }
+
+    /// `aws_sqs_queue.tenant` or `module.queue` written whole: a resource
+    /// or a module call of this module.
+    fn whole_resource(&self, expr: &Expression) -> Option<Instances> {
+        let expr = match expr {
+            // `"${aws_sqs_queue.tenant}"`: how Terraform JSON writes it.
+            Expression::StringTemplate(t) => match (t.len(), t.get(0)) {
+                (1, Some(Element::Interpolation(i))) => &i.expr,
+                _ => return None,
+            },
+            Expression::Parenthesis(p) => p.inner(),
+            other => other,
+        };
+        let Expression::Traversal(t) = expr else { return None };
+        let Expression::Variable(kind) = &t.expr else { return None };
+        let [op] = t.operators.as_slice() else { return None };
+        let TraversalOperator::GetAttr(name) = op.value() else { return None };
+        if kind.as_str() == "module" {
+            return Some(Instances::OfModule(name.as_str().to_string()));
+        }
+        let address = format!("{}.{}", kind.as_str(), name.as_str());
+        self.resources.contains_key(&address).then_some(Instances::Of(address))
+    }
+
+    /// The block of the call of module `name` of this module, with its file.
+    fn module_block(&self, name: &str) -> Option<(usize, &Block)> {
+        self.files.iter().enumerate().find_map(|(fi, f)| {
+            f.body
+                .blocks()
+                .find(|b| b.ident.as_str() == "module" && labels(b).first().map(String::as_str) == Some(name))
+                .map(|b| (fi, b))
+        })
+    }
+
+    /// `count.index`, `each.key`, `each.value...` of the resource being
+    /// evaluated.
+    fn instance_reference(
+        &self,
+        root: &str,
+        ops: &[hcl_edit::Decorated<TraversalOperator>],
+        file: usize,
+        span: Span,
+    ) -> R {
+        let attr_at = |i: usize| match ops.get(i).map(|o| o.value()) {
+            Some(TraversalOperator::GetAttr(id)) => Some(id.as_str()),
+            _ => None,
+        };
+        let current = self.instances.borrow().last().cloned().unwrap_or(Instances::One);
+        // `for_each = aws_sqs_queue.tenant`: the keys are that resource's.
+        let keyed = |current: &Instances| match current {
+            Instances::Of(address) => match self.resource_block(address) {
+                Some((f, block)) => self.instances_of(&block.body, f),
+                None => Instances::Unknown(format!("{address} is not in this module")),
+            },
+            Instances::OfModule(name) => match self.module_block(name) {
+                Some((f, block)) => self.instances_of(&block.body, f),
+                None => Instances::Unknown(format!("module.{name} is not in this module")),
+            },
+            other => other.clone(),
+        };
+        match (root, attr_at(0), &current) {
+            ("each", Some("value"), Instances::Of(address)) => match attr_at(1) {
+                Some(attribute) => self.resource_attribute(address, None, attribute, span),
+                None => R::unknown(format!("the whole of {address}"), span),
+            },
+            ("each", Some("value"), Instances::OfModule(name)) => match attr_at(1) {
+                Some(output) => {
+                    let value = self.module_output(name, output, span);
+                    self.step(value, &ops[2..], file, span)
+                }
+                None => R::unknown(format!("the whole of module.{name}"), span),
+            },
+            ("each", Some("value"), Instances::Keyed { var: "each.key", items }) => {
+                let value = per_instance("each.key", items, |(_, v)| v.clone(), span);
+                self.step(value, &ops[1..], file, span)
+            }
+            ("each", Some("key"), _) | ("count", Some("index"), _) => match keyed(&current) {
+                Instances::Keyed { var, items } if var.starts_with(root) => {
+                    per_instance(var, &items, |(k, _)| k.clone(), span)
+                }
+                Instances::Unknown(why) => R::unknown(why, span),
+                _ => R::unknown(format!("{root}.* outside a resource that has it"), span),
+            },
+            (_, _, Instances::Unknown(why)) => R::unknown(why.clone(), span),
+            _ => R::unknown(format!("{root}.* outside a resource that has it"), span),
+        }
     }
 
     /// An output of a module called from this one.
@@ -575,6 +799,78 @@ impl Scope {
         };
         R::new(v, span)
     }
+}
+
+/// The instances of a `count` / `for_each` resource, as far as they are known.
+#[derive(Clone)]
+enum Instances {
+    /// Neither `count` nor `for_each`.
+    One,
+    /// `for_each` over a resource of the module: its instances, key for key.
+    Of(String),
+    /// `for_each` over a module call: its instances' outputs, key for key.
+    OfModule(String),
+    /// Each instance's key (`each.key`, `count.index`) and `each.value`.
+    Keyed { var: &'static str, items: Vec<(R, R)> },
+    /// A collection only known at plan time.
+    Unknown(String),
+}
+
+/// More `count` instances than this are not told apart.
+const MAX_COUNT: f64 = 10_000.0;
+
+/// Distinct values beyond this many are not told apart: the value is
+/// unknown rather than a condition per instance.
+const MAX_DISTINCT: usize = 16;
+
+/// One value per instance: the value, when every instance agrees; else an
+/// alternative per distinct value, on the condition `each.key == "a"` (or
+/// `each.key in ["a", "b"]` for instances that agree).
+fn per_instance(var: &str, items: &[(R, R)], pick: impl Fn(&(R, R)) -> R, span: Span) -> R {
+    let mut groups: Vec<(Vec<String>, R)> = Vec::new();
+    for item in items {
+        let key = match &item.0.v {
+            RV::Num(n) => format_num(*n),
+            _ => serde_json::Value::String(item.0.literal().unwrap_or_default()).to_string(),
+        };
+        let value = pick(item);
+        match groups.iter_mut().find(|(_, v)| v.v == value.v) {
+            Some((keys, _)) => keys.push(key),
+            None => groups.push((vec![key], value)),
+        }
+    }
+    match groups.len() {
+        0 => R::unknown("no instance", span),
+        1 => groups.swap_remove(0).1.relocated(span),
+        n if n > MAX_DISTINCT => R::unknown(format!("{n} instances with different values"), span),
+        _ => {
+            let mut value = R::unknown("no other instance", span);
+            for (keys, then) in groups.into_iter().rev() {
+                let cond = match keys.as_slice() {
+                    [key] => format!("{var} == {key}"),
+                    _ => format!("{var} in [{}]", keys.join(", ")),
+                };
+                value = R::new(RV::If { cond: Arc::from(cond), then: Box::new(then), els: Box::new(value) }, span);
+            }
+            value
+        }
+    }
+}
+
+/// AWS's value of an absent numeric attribute of a resource of `kind`, from
+/// the field table.
+fn absent_default(kind: &str, attribute: &str) -> Option<i64> {
+    use crate::model::Field;
+    use crate::model::field::QUEUE_SETTINGS;
+    let fields: &[Field] = match kind {
+        "aws_sqs_queue" => &QUEUE_SETTINGS,
+        "aws_lambda_function" => &[Field::Timeout],
+        "aws_lambda_event_source_mapping" => &[Field::BatchSize, Field::BatchingWindow],
+        _ => return None,
+    };
+    let field = fields.iter().find(|f| crate::model::Dialect::Terraform.name(**f) == attribute)?;
+    // Numbers only: booleans default to false, which is not a number.
+    field.range().and(field.default())
 }
 
 fn binary(op: BinaryOperator, lhs: R, rhs: R) -> RV {

@@ -120,7 +120,10 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             .body
             .attributes()
             .filter(|a| !META.contains(&a.key.as_str()))
-            .map(|a| (a.key.as_str().to_string(), scope.eval_written(&a.value, fi)))
+            .map(|a| {
+                let value = scope.for_instances_of(&block.body, fi, |s| s.eval_written(&a.value, fi));
+                (a.key.as_str().to_string(), value)
+            })
             .collect();
         let child_prefix = format!("{}module.{name}.", scope.prefix);
         let child = if source.starts_with("./") || source.starts_with("../") {

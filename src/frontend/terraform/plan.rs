@@ -139,6 +139,8 @@ struct ConfigResource<'a> {
     address: String,
     #[serde(borrow)]
     expressions: Option<&'a RawValue>,
+    #[serde(borrow)]
+    for_each_expression: Option<Expression<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -660,13 +662,31 @@ impl<'p, 'a> Plan<'p, 'a> {
         let Some(unknown) = self.unknown.get(address) else { return };
         let (module_path, config_address) = split_address(address);
         let expressions = self.config_expressions(&module_path, &config_address);
+        // `for_each = aws_sqs_queue.tenant` (or `module.queue`): this
+        // instance's `each.value` is that resource's (module's) instance.
+        let chained = self
+            .with_module(&module_path, |m| {
+                let i = *m.by_address.get(config_address.as_str())?;
+                let for_each = m.module.resources.get(i)?.for_each_expression.as_ref()?;
+                for_each.references.iter().find(|r| r.split('.').count() == 2).map(|r| r.to_string())
+            })
+            .filter(|r| r.starts_with("aws_") || r.starts_with("module."));
         let RV::Map(props) = &mut props.v else { return };
         for key in unknown {
             let at = props.iter().find(|(k, _, _)| k == key).map_or(header, |(_, _, v)| v.span);
             let expression = expressions.iter().find(|(k, _)| k == key).map(|(_, e)| *e);
             let value = match expression.and_then(|e| serde_json::from_str::<Expression<'_>>(e.get()).ok()) {
                 None => R::new(RV::Null, at),
-                Some(expr) => self.expression(key, &expr, &module_path, at),
+                Some(mut expr) => {
+                    if let Some(chained) = &chained {
+                        for reference in &mut expr.references {
+                            if let Some(rest) = reference.strip_prefix("each.value.") {
+                                *reference = Cow::Owned(format!("{chained}.{rest}"));
+                            }
+                        }
+                    }
+                    self.expression(key, &expr, &module_path, at)
+                }
             };
             props.retain(|(k, _, _)| k != key);
             props.push((key.to_string(), at, value));

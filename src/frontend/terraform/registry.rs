@@ -72,14 +72,36 @@ fn queue_inputs() -> impl Iterator<Item = &'static str> {
 /// The resources and outputs of a known registry module, `None` for any
 /// other source.
 pub fn model(source: &str, prefix: &str, args: &HashMap<String, R>, file: &Source, header: Span) -> Option<Modelled> {
-    let source = source.trim_start_matches("registry.terraform.io/");
-    let source = source.split("//").next().unwrap_or(source);
     let m = Module { prefix, args, file, header };
-    match source {
+    match registry_name(source)?.as_str() {
         "terraform-aws-modules/sqs/aws" => Some(m.sqs()),
         "terraform-aws-modules/lambda/aws" => Some(m.lambda()),
         _ => None,
     }
+}
+
+/// The registry name of a module source: `terraform-aws-modules/sqs/aws`
+/// for the registry address (with or without its host, a `//subdir`) and
+/// for the module's own GitHub repository in the forms Terraform takes
+/// (`git::https://github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.2.0`,
+/// `github.com/terraform-aws-modules/terraform-aws-sqs`,
+/// `git@github.com:terraform-aws-modules/terraform-aws-sqs.git`).
+fn registry_name(source: &str) -> Option<String> {
+    let source = source.trim();
+    let git = source.strip_prefix("git::").unwrap_or(source);
+    let git = git.split('?').next().unwrap_or(git);
+    let repository = ["https://github.com/", "ssh://git@github.com/", "git@github.com:", "github.com/"]
+        .iter()
+        .find_map(|host| git.strip_prefix(host));
+    if let Some(path) = repository {
+        let path = path.split("//").next().unwrap_or(path).trim_end_matches('/');
+        let path = path.strip_suffix(".git").unwrap_or(path);
+        let (owner, repo) = path.split_once('/')?;
+        let name = repo.strip_prefix("terraform-aws-")?;
+        return Some(format!("{owner}/{name}/aws"));
+    }
+    let source = source.trim_start_matches("registry.terraform.io/");
+    Some(source.split("//").next().unwrap_or(source).to_string())
 }
 
 /// The queue or the DLQ of the SQS module: the inputs of its policy.
@@ -499,4 +521,27 @@ fn principal(principals: &R) -> R {
         }
     }
     R::new(RV::Map(by_type), principals.span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::registry_name;
+
+    #[test]
+    fn the_modules_git_repository_is_the_registry_module() {
+        for source in [
+            "terraform-aws-modules/sqs/aws",
+            "registry.terraform.io/terraform-aws-modules/sqs/aws",
+            "terraform-aws-modules/sqs/aws//modules/x",
+            "git::https://github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.2.0",
+            "git::https://github.com/terraform-aws-modules/terraform-aws-sqs?ref=v3.5.0",
+            "github.com/terraform-aws-modules/terraform-aws-sqs",
+            "git@github.com:terraform-aws-modules/terraform-aws-sqs.git",
+            "git::ssh://git@github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.0.0",
+        ] {
+            assert_eq!(registry_name(source).as_deref(), Some("terraform-aws-modules/sqs/aws"), "{source}");
+        }
+        assert_eq!(registry_name("./modules/queue").as_deref(), Some("./modules/queue"));
+        assert_eq!(registry_name("git::https://github.com/acme/queues.git"), None);
+    }
 }

@@ -62,7 +62,7 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
             let whole = file.span(block, Span::default());
             let header_end = block.labels.last().map_or(whole.end, |l| file.span(l, whole).end);
             let header = Span::new(whole.start, header_end.max(whole.start));
-            let mut props = scope.block(&block.body, fi, whole);
+            let mut props = scope.resource(&block.body, fi, whole);
             let local_address = format!("{kind}.{name}");
             for (_, keys) in overridden.iter().filter(|(a, _)| *a == local_address) {
                 if let RV::Map(entries) = &mut props.v {
