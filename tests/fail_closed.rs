@@ -348,10 +348,31 @@ fn a_cdk_apps_gitignored_output_is_linted() {
         fs::create_dir_all(d.join(file).parent().unwrap()).unwrap();
         fs::write(d.join(file), text).unwrap();
     }
+    // A nested stack's template, with its construct path.
+    let nested = r#"{"Resources": {"JobsB2C4": {"Type": "AWS::SQS::Queue", "Metadata": {"aws:cdk:path": "AppStack/Workers/Jobs/Resource"}, "Properties": {}}}}"#;
+    fs::write(
+        d.join("cdk.out/AppStackWorkersNestedStackWorkersNestedStackResource1A2B3C4D.nested.template.json"),
+        nested,
+    )
+    .unwrap();
     let (code, doc) = json_in(d, &["--select", "SQS006", "."]);
     assert_eq!(code, Some(1), "{doc:#}");
     let files: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
-    assert_eq!(files, vec!["cdk.out/AppStack.template.json", "cdk.out/assembly-Prod/ProdAppStack.template.json"]);
+    assert_eq!(
+        files,
+        vec![
+            "cdk.out/AppStack.template.json",
+            "cdk.out/AppStackWorkersNestedStackWorkersNestedStackResource1A2B3C4D.nested.template.json",
+            "cdk.out/assembly-Prod/ProdAppStack.template.json"
+        ]
+    );
+    // Findings name the construct beside the logical ID CDK made of it.
+    let nested = &doc["findings"][1];
+    assert_eq!(nested["resource"], "JobsB2C4");
+    assert!(
+        nested["message"].as_str().unwrap().ends_with("(CDK construct AppStack/Workers/Jobs/Resource)"),
+        "{nested}"
+    );
 
     // `output` in cdk.json names another folder: that one is read.
     fs::write(d.join("cdk.json"), r#"{"app": "npx ts-node bin/app.ts", "output": "build/cdk"}"#).unwrap();
@@ -382,4 +403,93 @@ fn a_run_that_lints_nothing_says_why() {
     fs::write(d.join("t.yaml"), "AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n").unwrap();
     let out = sqsguard_in(d, &["lint", "t.yaml"]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("nothing linted"));
+}
+
+/// Each kind of link that can stay unresolved, once in CloudFormation and
+/// once in Terraform: its note names the resource and the expression.
+#[test]
+fn every_unresolved_link_is_a_note_naming_the_resource_and_the_expression() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = format!(
+        "{HEAD}  Jobs:
+    Type: AWS::SQS::Queue
+    Properties:
+      RedrivePolicy:
+        deadLetterTargetArn: !ImportValue shared-dlq-arn
+        maxReceiveCount: 5
+  Mapping:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      EventSourceArn: !ImportValue jobs-arn
+      FunctionName: !ImportValue worker-arn
+  JobsMapping:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      EventSourceArn: !GetAtt Jobs.Arn
+      FunctionName: !ImportValue worker-arn
+  Worker:
+    Type: AWS::Lambda::Function
+    Properties:
+      Runtime: python3.12
+      Handler: app.handler
+      Role: arn:aws:iam::123456789012:role/w
+      Code: {{ZipFile: x}}
+      DeadLetterConfig:
+        TargetArn: !ImportValue failures-arn
+  Depth:
+    Type: AWS::CloudWatch::Alarm
+    Properties:
+      Namespace: AWS/SQS
+      MetricName: ApproximateNumberOfMessagesVisible
+      Dimensions: [{{Name: QueueName, Value: !ImportValue dlq-name}}]
+      Statistic: Maximum
+      Period: 60
+      EvaluationPeriods: 1
+      Threshold: 0
+      ComparisonOperator: GreaterThanThreshold
+  Policy:
+    Type: AWS::SQS::QueuePolicy
+    Properties:
+      Queues: [!ImportValue other-url]
+      PolicyDocument: {{Statement: [{{Effect: Allow, Principal: {{Service: sns.amazonaws.com}}, Action: 'sqs:SendMessage', Resource: '*'}}]}}
+"
+    );
+    fs::write(dir.path().join("t.yaml"), template).unwrap();
+    let main_tf = r#"
+data "aws_sqs_queue" "shared" {
+  name = "shared"
+}
+resource "aws_sqs_queue" "jobs" {
+  name = "jobs"
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = data.aws_sqs_queue.shared.arn
+    maxReceiveCount     = 5
+  })
+}
+resource "aws_lambda_event_source_mapping" "jobs" {
+  event_source_arn = data.aws_sqs_queue.shared.arn
+  function_name    = "worker"
+}
+"#;
+    fs::create_dir(dir.path().join("tf")).unwrap();
+    fs::write(dir.path().join("tf/main.tf"), main_tf).unwrap();
+
+    let (_, doc) = json_in(dir.path(), &["t.yaml", "tf"]);
+    let notes = notes(&doc);
+    for expected in [
+        "Jobs: its dead-letter queue `!ImportValue shared-dlq-arn` could not be resolved",
+        "Mapping: the event source it reads `!ImportValue jobs-arn` could not be resolved",
+        "JobsMapping: the function it invokes `!ImportValue worker-arn` could not be resolved",
+        "a dead-letter target: its queue `!ImportValue failures-arn` could not be resolved",
+        "Depth: the queue of its QueueName dimension",
+        "Policy: a queue it applies to",
+        "aws_sqs_queue.jobs: its dead-letter queue `data.aws_sqs_queue.shared.arn` could not be resolved",
+        "aws_lambda_event_source_mapping.jobs: the event source it reads `data.aws_sqs_queue.shared.arn` could not be resolved",
+    ] {
+        assert!(notes.iter().any(|n| n.starts_with(expected)), "no note {expected:?} in {notes:#?}");
+    }
+    // Notes are located, and no rule fired on a guess about the links.
+    assert!(doc["notes"].as_array().unwrap().iter().all(|n| n["line"].as_u64().unwrap_or(0) >= 1), "{doc:#}");
+    let rules: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    assert!(!rules.iter().any(|r| ["SQS001", "SQS002", "SQS007", "SQS009"].contains(r)), "{rules:?}");
 }

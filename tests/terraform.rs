@@ -662,3 +662,27 @@ resource "aws_lambda_event_source_mapping" "queue" {
     assert_eq!(sqs002[0].1, "module.queue.aws_sqs_queue.this");
     assert!(sqs002[0].2.contains(r#"each.key is "orders""#), "{}", sqs002[0].2);
 }
+
+#[test]
+fn an_arn_built_from_the_caller_identity_links_by_its_queue_name() {
+    let module = r#"
+data "aws_caller_identity" "current" {}
+data "aws_region" "current" {}
+resource "aws_sqs_queue" "jobs" {
+  name                      = "jobs"
+  receive_wait_time_seconds = 20
+}
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  timeout       = 60
+}
+resource "aws_lambda_event_source_mapping" "jobs" {
+  event_source_arn        = "arn:aws:sqs:${data.aws_region.current.name}:${data.aws_caller_identity.current.account_id}:jobs"
+  function_name           = aws_lambda_function.worker.arn
+  function_response_types = ["ReportBatchItemFailures"]
+}
+"#;
+    let (found, notes) = lint_module(module);
+    assert!(found.iter().any(|(c, r, _)| c == "SQS002" && r == "aws_sqs_queue.jobs"), "{found:#?}");
+    assert!(!notes.iter().any(|n| n.contains("could not be resolved")), "{notes:#?}");
+}

@@ -31,8 +31,15 @@ pub struct Checked {
 pub fn check(loaded: Loaded, config: &Config) -> Checked {
     let Loaded { mut model, suppressions, mut notes, broken, .. } = loaded;
     declare_payloads(&mut model, config);
-    let findings = rules::check(&model, &config.options);
+    let mut findings = rules::check(&model, &config.options);
+    // A CDK user knows the construct, not the logical ID CDK made of it.
+    for f in &mut findings {
+        if let Some(path) = model.construct_paths.get(&f.resource) {
+            f.message.push_str(&format!(" (CDK construct {path})"));
+        }
+    }
     notes.extend(rules::unrepresentable_numbers(&model));
+    notes.extend(rules::unresolved_links(&model));
     let applied = suppress::apply(&model, findings, suppressions, &config.filter);
     let mut findings = applied.findings;
     // A file that could not be read has nothing a suppression could be on.

@@ -40,11 +40,13 @@ impl Linker {
     /// built from deploy-time parts (`${AWS::StackName}-dlq`) is kept by its
     /// expression, which only equals the same expression. When instances
     /// share an ID, references to it name the first.
-    pub fn add_queue(&mut self, id: &str, name: Option<&Text>) -> QueueIdx {
+    /// A queue with a name per instance (`"jobs-${each.key}"`) is known by
+    /// each of them.
+    pub fn add_queue<'t>(&mut self, id: &str, names: impl IntoIterator<Item = &'t Text>) -> QueueIdx {
         let idx = self.queues;
         self.queues += 1;
         self.queue_ids.entry(id.to_string()).or_insert(idx);
-        if let Some(name) = name {
+        for name in names {
             self.queue_names.insert(name.display(), idx);
         }
         idx

@@ -56,6 +56,22 @@ pub struct Model {
     /// DeadLetterConfig, SNS subscription RedrivePolicy, EventBridge target
     /// DeadLetterConfig, SAM DeadLetterQueue, ESM on-failure destinations.
     pub dlq_refs: Vec<DlqRef>,
+    /// Another name a resource is known by where it was written: the CDK
+    /// construct path (`Metadata` `aws:cdk:path`) of a synthesized
+    /// template's logical ID.
+    pub construct_paths: std::collections::HashMap<String, String>,
+    /// Event source mappings whose source could not be resolved: maybe
+    /// consumers of a queue, maybe of a stream, so not in `consumers`.
+    pub unknown_sources: Vec<UnknownSource>,
+}
+
+/// An event source mapping whose source is only known at deploy time.
+#[derive(Clone, Debug)]
+pub struct UnknownSource {
+    pub resource: String,
+    /// Where the source is written.
+    pub origin: Origin,
+    pub why: String,
 }
 
 #[derive(Clone, Debug)]

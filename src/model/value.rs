@@ -96,6 +96,15 @@ impl When {
         self.0.is_empty()
     }
 
+    /// No instance at all: every instance of a `for_each`/`count` variable
+    /// was ruled out (the end of a chain of per-instance alternatives),
+    /// which no real instance reaches.
+    pub fn is_no_instance(&self) -> bool {
+        let conds: Vec<_> =
+            self.0.iter().filter_map(|(c, b)| instance_condition(c).map(|(var, _)| (var, *b))).collect();
+        conds.iter().any(|(var, b)| !b && !conds.iter().any(|(v, b)| v == var && *b))
+    }
+
     pub fn with(&self, cond: &Arc<str>, branch: bool) -> Self {
         let mut next = self.clone();
         if !next.0.iter().any(|(c, b)| c == cond && *b == branch) {

@@ -38,11 +38,13 @@ mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
 mod sqs104_inflight_near_limit;
+mod unresolved;
 
 pub use filter::Filter;
 pub use options::Options;
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
+pub use unresolved::notes as unresolved_links;
 
 /// A rule's metadata and check.
 pub struct Rule {

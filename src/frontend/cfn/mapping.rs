@@ -4,7 +4,7 @@
 use super::context::Ctx;
 use super::template::Resource;
 use crate::frontend::convert::{to_int, to_string_list};
-use crate::model::{Consumer, Field, Model, Target, Value};
+use crate::model::{Consumer, Field, Model, Target, UnknownSource, Value};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
@@ -19,6 +19,12 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         _ => false,
     });
     if !reads_sqs {
+        for alt in &queue.alts {
+            if let Value::Unknown(why) = &alt.value {
+                let (resource, origin, why) = (res.id.to_string(), alt.origin.clone(), why.clone());
+                model.unknown_sources.push(UnknownSource { resource, origin, why });
+            }
+        }
         return;
     }
     model.consumers.push(Consumer {

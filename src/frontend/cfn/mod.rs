@@ -55,6 +55,9 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>) -> (Model, Vec<Suppression>) {
         if res.kind != QUEUE {
             dead_letter::read(ctx, res, &mut model);
         }
+        if let Some(path) = res.metadata.and_then(|m| m.get("aws:cdk:path")).and_then(Node::as_str) {
+            model.construct_paths.insert(res.id.to_string(), path.to_string());
+        }
         declared.extend(suppressions(ctx, res));
     }
     model.queues.extend(template.sam_queues.iter().map(|created| queue::sam_created(ctx, created)));

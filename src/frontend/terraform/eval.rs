@@ -265,12 +265,39 @@ impl Scope {
         if let (1, Some(Element::Interpolation(i))) = (t.len(), t.get(0)) {
             return self.eval(&i.expr, file).relocated(span);
         }
+        let mut values = Vec::new();
+        for element in t.iter() {
+            if let Element::Interpolation(i) = element {
+                values.push(self.eval(&i.expr, file));
+            }
+        }
+        self.template_of(t, file, span, values)
+    }
+
+    /// The text of template `t` with its interpolations' `values`; one
+    /// that is a conditional (a per-instance `each.key`) makes the whole
+    /// text one, branch for branch (`"jobs-${each.key}"` is `jobs-acme` or
+    /// `jobs-globex`).
+    fn template_of(&self, t: &Template, file: usize, span: Span, mut values: Vec<R>) -> R {
+        // Two conditionals make at most 16 x 16 texts; more stay opaque.
+        let conditionals = values.iter().filter(|v| matches!(v.v, RV::If { .. })).count();
+        if let Some(i) = values.iter().position(|v| matches!(v.v, RV::If { .. })).filter(|_| conditionals <= 2) {
+            let RV::If { cond, then, els } = values[i].v.clone() else { return R::unknown("unreachable", span) };
+            let with = |branch: R| {
+                let mut vs = values.clone();
+                vs[i] = branch;
+                self.template_of(t, file, span, vs)
+            };
+            let (then, els) = (with(*then), with(*els));
+            return R::new(RV::If { cond, then: Box::new(then), els: Box::new(els) }, span);
+        }
+        values.reverse();
         let mut text = Text::default();
         for element in t.iter() {
             match element {
                 Element::Literal(s) => text.push(Part::Lit(s.value().clone())),
                 Element::Interpolation(i) => {
-                    let value = self.eval(&i.expr, file);
+                    let Some(value) = values.pop() else { return R::unknown("template", span) };
                     match value.v {
                         RV::Str(t) => text.extend(t),
                         RV::Num(n) => text.push(Part::Lit(format_num(n))),

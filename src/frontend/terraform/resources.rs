@@ -11,7 +11,7 @@ use crate::frontend::{attr, attr_of};
 use crate::model::field::QUEUE_SETTINGS;
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Name, Origin, PayloadDecl, Queue,
-    QueuePolicy, ReadFields, Redrive, Target, Value, payload,
+    QueuePolicy, ReadFields, Redrive, Target, UnknownSource, Value, payload,
 };
 
 const TF: Dialect = Dialect::Terraform;
@@ -136,7 +136,9 @@ pub fn register(linker: &mut Linker, kind: &str, address: &str, name: Option<&R>
     let id = address.split('[').next().unwrap_or(address);
     match kind {
         "aws_sqs_queue" => {
-            linker.add_queue(id, name.and_then(R::text));
+            // Every instance's name, when the name differs per instance.
+            let names = name.map(|n| n.alternatives().into_iter().filter_map(|(_, r)| r.text()).collect::<Vec<_>>());
+            linker.add_queue(id, names.unwrap_or_default());
         }
         "aws_lambda_function" => {
             linker.add_function(id, name.and_then(R::text));
@@ -218,6 +220,7 @@ pub struct Parts {
     alarm: Option<Alarm>,
     policy: Option<QueuePolicy>,
     dlq_ref: Option<DlqRef>,
+    unknown_sources: Vec<UnknownSource>,
 }
 
 impl Parts {
@@ -234,6 +237,7 @@ impl Parts {
         model.alarms.extend(self.alarm);
         model.policies.extend(self.policy);
         model.dlq_refs.extend(self.dlq_ref);
+        model.unknown_sources.extend(self.unknown_sources);
     }
 }
 
@@ -254,7 +258,10 @@ pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
                 timeout: a.int(Field::Timeout),
             })
         }
-        "aws_lambda_event_source_mapping" => parts.consumer = a.consumer(),
+        "aws_lambda_event_source_mapping" => match a.consumer() {
+            Ok(consumer) => parts.consumer = consumer,
+            Err(unknown) => parts.unknown_sources = unknown,
+        },
         "aws_cloudwatch_metric_alarm" => parts.alarm = Some(a.alarm()),
         "aws_sqs_queue_policy" => {
             let queues = values_at(&r.props, &["queue_url"]).into_iter().map(|(_, q)| linker.queue_target(q)).collect();
@@ -358,7 +365,9 @@ impl Reader<'_> {
         })
     }
 
-    fn consumer(&self) -> Option<Consumer> {
+    /// The mapping as a consumer when it reads a queue (`None` for a
+    /// stream); its unknown sources when what it reads is not known.
+    fn consumer(&self) -> Result<Option<Consumer>, Vec<UnknownSource>> {
         let queue = self.field(Field::EventSource, |v| self.linker.queue_target(v));
         let reads_sqs = queue.alts.iter().any(|a| match &a.value {
             Value::Known(Target::Queue(_)) => true,
@@ -366,9 +375,22 @@ impl Reader<'_> {
             _ => false,
         });
         if !reads_sqs {
-            return None;
+            let unknown: Vec<UnknownSource> = queue
+                .alts
+                .iter()
+                .filter(|a| !a.when.is_no_instance())
+                .filter_map(|a| match &a.value {
+                    Value::Unknown(why) => Some(UnknownSource {
+                        resource: self.r.address.clone(),
+                        origin: a.origin.clone(),
+                        why: why.clone(),
+                    }),
+                    _ => None,
+                })
+                .collect();
+            return if unknown.is_empty() { Ok(None) } else { Err(unknown) };
         }
-        Some(Consumer {
+        Ok(Some(Consumer {
             resource: self.r.address.clone(),
             origin: self.origin(self.r.header),
             queue,
@@ -376,7 +398,7 @@ impl Reader<'_> {
             batch_size: self.int(Field::BatchSize),
             batching_window: self.int(Field::BatchingWindow),
             response_types: self.field(Field::FunctionResponseTypes, to_string_list),
-        })
+        }))
     }
 
     fn alarm(&self) -> Alarm {
@@ -385,21 +407,31 @@ impl Reader<'_> {
                 Some((_, v)) => to_string(v),
                 None => Value::Absent,
             };
-            let queue = match m.entry("dimensions").and_then(|(_, d)| d.entry("QueueName")) {
-                Some((_, v)) => self.linker.queue_name_target(v),
-                None => Value::Absent,
+            // A dimension per instance (`"${each.key}-dlq"`): the alarm's
+            // instances watch each of those queues.
+            let queues: Vec<Value<Target>> = match m.entry("dimensions").and_then(|(_, d)| d.entry("QueueName")) {
+                Some((_, v)) => v
+                    .alternatives()
+                    .into_iter()
+                    .filter(|(when, _)| !when.is_no_instance())
+                    .map(|(_, v)| self.linker.queue_name_target(v))
+                    .collect(),
+                None => vec![Value::Absent],
             };
-            AlarmMetric { namespace: string("namespace"), metric_name: string("metric_name"), queue }
+            queues
+                .into_iter()
+                .map(|queue| AlarmMetric { namespace: string("namespace"), metric_name: string("metric_name"), queue })
+                .collect::<Vec<_>>()
         };
         let mut metrics = Vec::new();
         if self.r.props.entry("metric_name").is_some() {
-            metrics.push(metric(&self.r.props));
+            metrics.extend(metric(&self.r.props));
         }
         for (_, m) in values_at(&self.r.props, &["metric_query", "metric"])
             .into_iter()
             .chain(values_at(&self.r.props, &["metric_query", "*", "metric"]))
         {
-            metrics.push(metric(m));
+            metrics.extend(metric(m));
         }
         Alarm {
             resource: self.r.address.clone(),
