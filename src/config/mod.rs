@@ -8,10 +8,13 @@ use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
 use crate::error::Error;
 use crate::finding::Severity;
+pub use crate::frontend::stage::Stage;
 use crate::model::{Origin, Payload, Value, payload};
 use crate::rules::{self, Filter, Options};
 use crate::source::{Source, SourceFile, Span};
 use crate::syntax::{Node, duration, yaml};
+
+pub mod samconfig;
 
 /// The file name looked for, walking up from the working folder.
 pub const FILE_NAME: &str = ".sqsguard.yaml";
@@ -31,6 +34,9 @@ pub struct Config {
     /// Terraform variable files named with `--var-file`, in order (the
     /// command line's, not the config file's).
     pub var_files: Vec<PathBuf>,
+    /// The stage or environment linted: `--stage`, `--param`,
+    /// `--parameter-overrides`, `--samconfig` (the command line's).
+    pub stage: Stage,
     /// Fixed texts to lint in place of the files on disk (`--fix` and
     /// `--diff` between passes).
     pub overlay: crate::source::Overlay,
