@@ -466,7 +466,12 @@ fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     }
     config.filter.ignore.extend(args.ignore.iter().cloned());
     config.var_files = args.var_files.clone();
+    let named = std::mem::take(&mut config.stage);
     config.stage = stage(&args)?;
+    // The config's `stage:` when the command line names none.
+    if config.stage.name.is_none() {
+        (config.stage.name, config.stage.named_in) = (named.name, named.named_in);
+    }
     let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
     if args.diff {
         return show_fixes(&args, &config, baseline.as_ref(), console);

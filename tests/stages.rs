@@ -303,3 +303,15 @@ fn an_override_outside_allowed_values_is_a_note() {
         "{notes}"
     );
 }
+
+#[test]
+fn the_config_names_a_stage_and_the_command_line_wins() {
+    let dir = folder(&[("serverless.yml", SERVICE), (".sqsguard.yaml", "stage: prod\n")]);
+    let prod = findings(dir.path(), "serverless.yml", &[]);
+    assert_eq!(prod.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["SQS002"], "{prod:?}");
+    assert!(prod[0].2.ends_with("(timeout from stage: prod of .sqsguard.yaml)"), "{}", prod[0].2);
+    assert_eq!(findings(dir.path(), "serverless.yml", &["--stage", "dev"]), []);
+    std::fs::write(dir.path().join(".sqsguard.yaml"), "stage: ''\n").unwrap();
+    let out = run(dir.path(), &["lint", "serverless.yml"]);
+    assert_eq!(out.status.code(), Some(2), "an empty stage is an invalid config: {}", stderr(&out));
+}

@@ -14,6 +14,9 @@ use std::sync::Arc;
 pub struct Stage {
     /// `--stage`: `${sls:stage}`, `${opt:stage}` and `provider.stage`.
     pub name: Option<String>,
+    /// Where the stage was named when not with `--stage` (a config
+    /// file's `stage:`), in a finding's words.
+    pub named_in: Option<Arc<str>>,
     /// `--param KEY=VALUE`: `${param:KEY}`, the last of a key winning.
     pub params: Vec<Given>,
     /// CloudFormation/SAM Parameter values, the last of a key winning
@@ -41,7 +44,8 @@ impl Stage {
     /// The stage named on the command line, and the words a finding says
     /// it with.
     pub fn stage(&self) -> Option<(&str, Arc<str>)> {
-        self.name.as_deref().map(|n| (n, Arc::from(format!("--stage {n}"))))
+        let name = self.name.as_deref()?;
+        Some((name, self.named_in.clone().unwrap_or_else(|| Arc::from(format!("--stage {name}")))))
     }
 
     /// `${param:KEY}` as given.
