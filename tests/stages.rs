@@ -315,3 +315,37 @@ fn the_config_names_a_stage_and_the_command_line_wins() {
     let out = run(dir.path(), &["lint", "serverless.yml"]);
     assert_eq!(out.status.code(), Some(2), "an empty stage is an invalid config: {}", stderr(&out));
 }
+
+#[test]
+fn a_parameter_without_default_becomes_known_and_json_keeps_its_shape() {
+    let sam = SAM.replace("    Type: Number\n    Default: 5\n", "    Type: Number\n");
+    let dir = folder(&[("template.yaml", &sam)]);
+    assert_eq!(findings(dir.path(), "template.yaml", &[]), [], "unknown: no guess");
+    let found = findings(dir.path(), "template.yaml", &["--parameter-overrides", "Timeout=900"]);
+    assert_eq!(found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["SQS002"], "{found:?}");
+    // The same keys, at the top and in a finding, with an override or without.
+    let keys = |extra: &[&str]| {
+        let sam = SAM.replace("Default: 40", "Default: 3");
+        std::fs::write(dir.path().join("template.yaml"), &sam).unwrap();
+        let out = run(dir.path(), &[&["lint", "template.yaml", "--format", "json"][..], extra].concat());
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let names = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        (names(&doc), names(&doc["findings"][0]), names(&doc["summary"]))
+    };
+    assert_eq!(keys(&[]), keys(&["--parameter-overrides", "Timeout=900", "--stage", "prod"]));
+}
+
+#[test]
+fn any_rule_whose_value_was_given_says_so() {
+    // A queue no Lambda reads (SQS006 leaves those to Lambda's own long polling).
+    let sam = SAM.replace("Parameters:\n", "Parameters:\n  Wait:\n    Type: Number\n    Default: 20\n")
+        + "  Polled:\n    Type: AWS::SQS::Queue\n    Properties:\n      ReceiveMessageWaitTimeSeconds: !Ref Wait\n";
+    let dir = folder(&[("template.yaml", &sam)]);
+    let out = run(dir.path(), &["lint", "template.yaml", "--format", "json", "--select", "SQS006"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["findings"].as_array().unwrap().len(), 0, "20 s as written");
+    let args = ["lint", "template.yaml", "--format", "json", "--select", "SQS006", "--parameter-overrides", "Wait=0"];
+    let doc: serde_json::Value = serde_json::from_slice(&run(dir.path(), &args).stdout).unwrap();
+    let message = doc["findings"][0]["message"].as_str().unwrap();
+    assert!(message.ends_with(" (ReceiveMessageWaitTimeSeconds from --parameter-overrides Wait=0)"), "{message}");
+}

@@ -74,7 +74,7 @@ fn parse(path: &Path, text: &str) -> Result<Json, String> {
         let what = e.message().trim_end_matches('.').to_string();
         match e.span() {
             Some(span) => {
-                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                let line = text.get(..span.start).unwrap_or(text).matches('\n').count() + 1;
                 format!("line {line}: {what} (it is read as TOML)")
             }
             None => format!("{what} (it is read as TOML)"),
