@@ -89,6 +89,22 @@ struct LintArgs {
     /// and *.auto.tfvars, as `terraform plan -var-file`.
     #[arg(long = "var-file", value_name = "FILE")]
     var_files: Vec<PathBuf>,
+    /// Serverless Framework: the stage linted (`${sls:stage}`, `${opt:stage}`, provider.stage).
+    #[arg(long, value_name = "NAME")]
+    stage: Option<String>,
+    /// Serverless Framework: `${param:KEY}` (repeatable).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// CloudFormation/SAM Parameter values, as `sam deploy --parameter-overrides`
+    /// takes them (several after the flag, or the flag repeated); they win over --samconfig.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    parameter_overrides: Vec<String>,
+    /// The SAM CLI's samconfig.toml (or .yaml): its `parameter_overrides`, as `sam deploy` reads them.
+    #[arg(long, value_name = "FILE")]
+    samconfig: Option<PathBuf>,
+    /// The samconfig environment read (default: `default`).
+    #[arg(long, value_name = "ENV", requires = "samconfig")]
+    config_env: Option<String>,
     /// Apply every safe fix in place, then report what remains.
     #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
     fix: bool,
@@ -450,6 +466,12 @@ fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     }
     config.filter.ignore.extend(args.ignore.iter().cloned());
     config.var_files = args.var_files.clone();
+    let named = std::mem::take(&mut config.stage);
+    config.stage = stage(&args)?;
+    // The config's `stage:` when the command line names none.
+    if config.stage.name.is_none() {
+        (config.stage.name, config.stage.named_in) = (named.name, named.named_in);
+    }
     let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
     if args.diff {
         return show_fixes(&args, &config, baseline.as_ref(), console);
@@ -473,6 +495,13 @@ fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
         }
     };
     console.out(|out| report::write(args.format.reporter(args.unsafe_fixes), &outcome, out))?;
+    for given in &outcome.undeclared {
+        console.eprintln(format_args!(
+            "sqsguard: warning: {}: no linted template declares a parameter {}",
+            printable(&given.from),
+            printable(&given.key)
+        ));
+    }
     if outcome.files == 0 {
         console.eprintln(nothing_linted(&args.paths, outcome.skipped, !outcome.notes.is_empty()));
     }
@@ -480,6 +509,28 @@ fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     // A large run's findings and model are freed by the exit, not one by one.
     std::mem::forget(outcome);
     Ok(status)
+}
+
+/// The stage or environment the command line names: `--stage`, `--param`,
+/// and the Parameter values of `--samconfig` then `--parameter-overrides`
+/// (the last of a key wins, as in `sam deploy`). A value that is no
+/// `KEY=VALUE`, or a samconfig that cannot be read, is a usage error.
+fn stage(args: &LintArgs) -> Result<config::Stage, Error> {
+    use crate::frontend::stage::{key_value, sam_override};
+    if args.stage.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        return Err(Error::Usage("--stage needs a stage name".into()));
+    }
+    let mut stage = config::Stage { name: args.stage.clone(), ..config::Stage::default() };
+    stage.params =
+        args.params.iter().map(|p| key_value(p, "--param")).collect::<Result<_, _>>().map_err(Error::Usage)?;
+    if let Some(file) = &args.samconfig {
+        let env = args.config_env.as_deref().unwrap_or(config::samconfig::DEFAULT_ENV);
+        stage.overrides = config::samconfig::parameter_overrides(file, env)?;
+    }
+    for arg in &args.parameter_overrides {
+        stage.overrides.push(sam_override(arg, "--parameter-overrides").map_err(Error::Usage)?);
+    }
+    Ok(stage)
 }
 
 /// What a lint that read no template, module or plan says on standard

@@ -79,6 +79,11 @@ pub struct Remedy {
     /// conditional): changing it changes what the condition means, so
     /// there is no fix.
     pub conditional: bool,
+    /// The value was given for the run (`--parameter-overrides`,
+    /// `--stage`, `--param`), not written in a file: there is nothing
+    /// to edit, so there is no fix (editing a Parameter's Default would
+    /// not change what the override deploys).
+    pub given: Option<std::sync::Arc<str>>,
     pub applicability: Applicability,
 }
 

@@ -37,6 +37,8 @@ struct Done {
     /// A file named on the command line that may be infrastructure and was
     /// not linted (its note says why).
     unlinted: Option<String>,
+    /// The keys of the run's Parameter values the files declare.
+    parameters: Vec<String>,
 }
 
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
@@ -86,6 +88,9 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     // on its own (its variables would mostly be unknown).
     let called: HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter().cloned()).collect();
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
+    let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();
+    outcome.undeclared =
+        config.stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
     for (dir, done) in results {
         if dir.is_some_and(|d| called.contains(&d)) {
             continue;
@@ -154,7 +159,7 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
         }
         Err(_) => return Done { skipped: 1, ..Done::default() },
     };
-    match frontend::document(&file) {
+    match frontend::document(&file, &config.stage) {
         Document::Loaded(loaded) => {
             // The model holds what it needs of the text (a large plan's
             // findings locate without it): free it before checking.
@@ -246,7 +251,8 @@ fn broken(b: Broken, config: &Config) -> Done {
 fn checked(loaded: Loaded, config: &Config) -> Done {
     let linted = loaded.files.iter().map(|p| display_path(p)).collect();
     let called = loaded.called.clone();
-    Done { checked: check::check(loaded, config), linted, skipped: 0, called, unlinted: None }
+    let parameters = loaded.parameters.clone();
+    Done { checked: check::check(loaded, config), linted, skipped: 0, called, unlinted: None, parameters }
 }
 
 #[cfg(test)]

@@ -36,6 +36,10 @@ pub struct Outcome {
     /// The display path of every file linted (`files` of them), sorted:
     /// reporters that list clean files too (JUnit) need their names.
     pub linted: Vec<String>,
+    /// Lint only: Parameter values given for the run that no linted
+    /// template declares (each template ignores the others'; a value none
+    /// declares is likely a typo, said on standard error).
+    pub undeclared: Vec<crate::frontend::stage::Given>,
 }
 
 impl Outcome {

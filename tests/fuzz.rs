@@ -132,7 +132,7 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 
 /// What `lint` does with one file's text: its front-end, then the rules.
 fn lint_text(file: &sqsguard::source::Source) -> Vec<sqsguard::finding::Finding> {
-    match sqsguard::frontend::document(file) {
+    match sqsguard::frontend::document(file, &Default::default()) {
         sqsguard::frontend::Document::Loaded(loaded) => sqsguard::check::check(*loaded, &Default::default()).findings,
         _ => Vec::new(),
     }

@@ -127,7 +127,7 @@ pub fn run_with_progress(opts: &Options, progress: &mut dyn FnMut(&str)) -> Resu
 enum Read {
     Checked {
         pair: Pair,
-        outcome: Outcome,
+        outcome: Box<Outcome>,
     },
     /// Not read: no credentials for its account, ListQueues refused, the
     /// deadline passed.
@@ -440,7 +440,7 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     if let Some(gap) = blind(&read.skipped, &mut outcome.findings) {
         outcome.unaudited.push(Unaudited { account, region: pair.region.clone(), ..gap });
     }
-    Read::Checked { pair, outcome }
+    Read::Checked { pair, outcome: Box::new(outcome) }
 }
 
 /// The rules that cannot see without an operation's data (RULES.md), and

@@ -8,10 +8,13 @@ use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
 use crate::error::Error;
 use crate::finding::Severity;
+pub use crate::frontend::stage::Stage;
 use crate::model::{Origin, Payload, Value, payload};
 use crate::rules::{self, Filter, Options};
 use crate::source::{Source, SourceFile, Span};
 use crate::syntax::{Node, duration, yaml};
+
+pub mod samconfig;
 
 /// The file name looked for, walking up from the working folder.
 pub const FILE_NAME: &str = ".sqsguard.yaml";
@@ -31,6 +34,10 @@ pub struct Config {
     /// Terraform variable files named with `--var-file`, in order (the
     /// command line's, not the config file's).
     pub var_files: Vec<PathBuf>,
+    /// The stage or environment linted: `--stage`, `--param`,
+    /// `--parameter-overrides`, `--samconfig` (the command line's), and
+    /// the config file's `stage` when the command line names none.
+    pub stage: Stage,
     /// Fixed texts to lint in place of the files on disk (`--fix` and
     /// `--diff` between passes).
     pub overlay: crate::source::Overlay,
@@ -165,6 +172,14 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
     }
     if let Some(n) = int(["rules", "SQS103", "threshold"]) {
         config.options.starvation_threshold = n;
+    }
+
+    if let Some(stage) = root.get("stage").and_then(Node::as_str) {
+        config.stage.name = Some(stage.to_string());
+        // The file's name, not its path: a finding's words stay the same
+        // wherever the repository is checked out.
+        let named_in = format!("stage: {stage} of {FILE_NAME}");
+        config.stage.named_in = Some(std::sync::Arc::from(named_in));
     }
 
     let globs = |key: &str, problems: &mut Vec<(Span, String)>| -> Option<GlobSet> {

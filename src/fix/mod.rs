@@ -119,7 +119,7 @@ impl Format {
 impl Fixer {
     /// The fix of `finding`, if sqsguard can make one.
     pub fn fix(&mut self, finding: &Finding) -> Option<Fix> {
-        let remedy = finding.remedy.as_ref().filter(|r| !r.conditional)?;
+        let remedy = finding.remedy.as_ref().filter(|r| !r.conditional && r.given.is_none())?;
         let Origin::File { file, span } = &remedy.at else { return None };
         if let Want::DeadLetterQueue { max_receive_count, retention_seconds } = remedy.want {
             let edits = self.dead_letter_queue(file, *span, remedy, max_receive_count, retention_seconds)?;

@@ -159,7 +159,7 @@ fn from_json(v: &serde_json::Value, span: Span, placeholders: &[(String, &Part)]
             RV::Map(map.iter().map(|(k, v)| (k.clone(), span, from_json(v, span, placeholders, depth + 1))).collect())
         }
     };
-    R { v, span, written: None }
+    R { v, span, written: None, given: None }
 }
 
 /// Turn the stand-ins written for references back into those references.

@@ -22,6 +22,7 @@ pub mod link;
 pub mod live;
 pub mod policy;
 pub mod serverless;
+pub mod stage;
 pub mod terraform;
 pub mod value;
 
@@ -50,6 +51,9 @@ pub struct Loaded {
     /// Terraform: the local module folders called (canonical paths), which
     /// were linted through this caller.
     pub called: Vec<PathBuf>,
+    /// CloudFormation: the keys of the run's Parameter values
+    /// ([`stage::Stage::overrides`]) this template declares.
+    pub parameters: Vec<String>,
 }
 
 /// A file that could not be read or parsed, and where reading stopped.
@@ -67,7 +71,7 @@ type TextReader = fn(&Source) -> Option<Result<Loaded, Broken>>;
 
 /// A front-end that reads one parsed document, `None` when the document
 /// is not its kind.
-type DocumentReader = fn(&Source, &Node) -> Option<Loaded>;
+type DocumentReader = fn(&Source, &Node, &stage::Stage) -> Option<Loaded>;
 
 /// The front-ends for single files, tried in order: a new one is one line
 /// here.
@@ -87,8 +91,8 @@ pub enum Document {
 
 /// Read `file` with the first front-end that knows its kind: those that
 /// read text first, then (parsed as JSON or YAML, by extension or
-/// content) those that read a tree.
-pub fn document(file: &Source) -> Document {
+/// content) those that read a tree, with the values of `stage`.
+pub fn document(file: &Source, stage: &stage::Stage) -> Document {
     for read in TEXT_READERS {
         match read(file) {
             Some(Ok(loaded)) => return Document::Loaded(Box::new(loaded)),
@@ -108,7 +112,7 @@ pub fn document(file: &Source) -> Document {
         Ok(root) => root,
         Err(e) => return Document::Unparsable(e),
     };
-    match DOCUMENT_READERS.iter().find_map(|read| read(file, &root)) {
+    match DOCUMENT_READERS.iter().find_map(|read| read(file, &root, stage)) {
         Some(loaded) => Document::Loaded(Box::new(loaded)),
         None => Document::Other,
     }
@@ -161,7 +165,7 @@ pub fn attr_of<T>(file: &Source, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Va
 /// The alternative `value` read from `r`: used where `r` is, written
 /// where `r` remembers.
 fn alt_of<T>(file: &Source, value: Value<T>, r: &R, when: When) -> Alt<T> {
-    Alt { written: r.written.clone(), ..Alt::new(value, Origin::file(file, r.span), when) }
+    Alt { written: r.written.clone(), given: r.given.clone(), ..Alt::new(value, Origin::file(file, r.span), when) }
 }
 
 /// A queue's redrive policy (RedrivePolicy in the dialect's words), written
@@ -198,7 +202,7 @@ pub fn redrive(
                 Value::Unknown(why) => Value::Unknown(why),
                 Value::Absent => Value::Absent,
             };
-            Alt { value, origin: alt.origin, when: alt.when, written: alt.written }
+            Alt { value, origin: alt.origin, when: alt.when, written: alt.written, given: alt.given }
         })
         .collect();
     Attr { alts }

@@ -20,6 +20,10 @@ pub struct R {
     /// default, a local, a `.tfvars` value, a module argument): where it is
     /// written, for a fix to change it there (see [`R::written_in`]).
     pub written: Option<Arc<Origin>>,
+    /// A value given for the run, not written in any file (a
+    /// `--parameter-overrides` value, a value chosen by `--stage`): the
+    /// input's words (see [`crate::frontend::stage::Given::from`]).
+    pub given: Option<Arc<str>>,
 }
 
 /// Values compare by what they hold and where they are used.
@@ -125,7 +129,7 @@ impl Text {
 
 impl R {
     pub fn new(v: RV, span: Span) -> Self {
-        R { v, span, written: None }
+        R { v, span, written: None, given: None }
     }
 
     pub fn unknown(why: impl Into<String>, span: Span) -> Self {

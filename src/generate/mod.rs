@@ -96,7 +96,7 @@ fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Error
     let sources: Vec<Source> =
         outputs.iter().map(|o| SourceFile::new(PathBuf::from(&o.name), o.text.clone())).collect();
     let loaded = match req.target {
-        Target::CloudFormation => match frontend::document(&sources[0]) {
+        Target::CloudFormation => match frontend::document(&sources[0], &frontend::stage::Stage::default()) {
             Document::Loaded(loaded) => *loaded,
             Document::Other | Document::Unparsable(_) | Document::Broken(_) => {
                 return Err(said_refused(format!(

@@ -250,11 +250,15 @@ pub struct Alt<T> {
     /// literal of a Terraform variable's default, a `.tfvars` value, a
     /// local or a module argument. A fix changes it there.
     pub written: Option<Arc<Origin>>,
+    /// The value was given for the run (`--parameter-overrides`,
+    /// `--stage`, `--param`), not read from a file: the input's words,
+    /// which findings quote. No fix edits it.
+    pub given: Option<Arc<str>>,
 }
 
 impl<T> Alt<T> {
     pub fn new(value: Value<T>, origin: Origin, when: When) -> Self {
-        Alt { value, origin, when, written: None }
+        Alt { value, origin, when, written: None, given: None }
     }
 
     /// Where a fix changes the value: where it is written.

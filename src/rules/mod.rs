@@ -184,7 +184,30 @@ pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
         out.extend(findings);
     }
     explain_created(model, &mut out);
+    say_given(model, &mut out);
     out
+}
+
+/// A finding whose value was given for the run (`--parameter-overrides`,
+/// `--stage`, `--param`) says so, unless its message already does: the
+/// file alone does not explain it.
+fn say_given(model: &Model, findings: &mut [Finding]) {
+    for finding in findings {
+        let Some(remedy) = &finding.remedy else { continue };
+        let Some(given) = &remedy.given else { continue };
+        if !finding.message.contains(given.as_ref()) {
+            finding.message.push_str(&format!(" ({} from {given})", model.dialect.name(remedy.field)));
+        }
+    }
+}
+
+/// ` (VisibilityTimeout from --stage prod; Timeout from --parameter-overrides
+/// Timeout=900)`: which of a finding's values were given for the run and
+/// how, or nothing when every one was read from a file.
+pub(crate) fn given_words(cx: &Context<'_>, values: &[(Field, Option<&std::sync::Arc<str>>)]) -> String {
+    let said: Vec<String> =
+        values.iter().filter_map(|(field, given)| given.map(|g| format!("{} from {g}", cx.name(*field)))).collect();
+    if said.is_empty() { String::new() } else { format!(" ({})", said.join("; ")) }
 }
 
 /// A fix to a queue no one declared (SAM's for an SNS subscription) starts
@@ -273,6 +296,7 @@ pub(crate) fn set<T>(
         at: alt.written_at().clone(),
         absent: matches!(alt.value, crate::model::Value::Absent),
         conditional: !alt.when.is_always(),
+        given: alt.given.clone(),
         applicability,
     }
 }

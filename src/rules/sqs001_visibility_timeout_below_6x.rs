@@ -25,6 +25,8 @@ pub(crate) struct Timing<'a> {
     pub consumer: &'a Consumer,
     pub function: &'a Function,
     pub visibility_alt: &'a Alt<i64>,
+    pub timeout_alt: &'a Alt<i64>,
+    pub window_alt: &'a Alt<i64>,
     pub visibility: i64,
     pub timeout: i64,
     pub window: i64,
@@ -32,6 +34,19 @@ pub(crate) struct Timing<'a> {
 }
 
 impl Timing<'_> {
+    /// What of this timing was given for the run, in a finding's words
+    /// (see [`super::given_words`]).
+    pub fn given(&self, cx: &Context<'_>) -> String {
+        super::given_words(
+            cx,
+            &[
+                (Field::VisibilityTimeout, self.visibility_alt.given.as_ref()),
+                (Field::Timeout, self.timeout_alt.given.as_ref()),
+                (Field::BatchingWindow, self.window_alt.given.as_ref()),
+            ],
+        )
+    }
+
     /// The VisibilityTimeout that satisfies SQS001 for this consumer, and
     /// the fix that sets it (none above SQS's maximum).
     pub fn needed(&self, multiplier: i64) -> i64 {
@@ -83,6 +98,8 @@ pub(crate) fn timings<'a>(cx: &Context<'a>) -> Vec<Timing<'a>> {
                             consumer,
                             function,
                             visibility_alt: vt,
+                            timeout_alt: to,
+                            window_alt: win,
                             visibility,
                             timeout,
                             window,
@@ -105,7 +122,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             continue;
         }
         let message = format!(
-            "{} {} < {k} x {} function timeout + {} batching window = {} (consumer {} of function {}){}",
+            "{} {} < {k} x {} function timeout + {} batching window = {} (consumer {} of function {}){}{}",
             cx.name(Field::VisibilityTimeout),
             secs(t.visibility),
             secs(t.timeout),
@@ -113,7 +130,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             secs(needed),
             t.consumer.resource,
             t.function.resource,
-            t.when
+            t.when,
+            t.given(cx)
         );
         let fix = format!(
             "set {} to at least {needed} ({k} x the function timeout + {}) so a batch that is retried by Lambda is not delivered twice",

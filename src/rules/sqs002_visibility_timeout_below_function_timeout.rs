@@ -22,7 +22,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             continue;
         }
         let message = format!(
-            "{} {} < {} timeout of function {} (consumer {}): Lambda rejects the mapping with \"Queue visibility timeout: {} seconds is less than Function timeout: {} seconds\"{}",
+            "{} {} < {} timeout of function {} (consumer {}): Lambda rejects the mapping with \"Queue visibility timeout: {} seconds is less than Function timeout: {} seconds\"{}{}",
             cx.name(Field::VisibilityTimeout),
             secs(t.visibility),
             secs(t.timeout),
@@ -30,7 +30,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             t.consumer.resource,
             t.visibility,
             t.timeout,
-            t.when
+            t.when,
+            t.given(cx)
         );
         // The fix sizes it for SQS001 too (RULES.md: the same fix).
         let k = cx.options.visibility_multiplier;

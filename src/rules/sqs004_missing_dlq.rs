@@ -42,6 +42,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 at: alt.origin.clone(),
                 absent: true,
                 conditional: !alt.when.is_always(),
+                given: alt.given.clone(),
                 // A new resource someone has to watch.
                 applicability: Applicability::Unsafe,
             };

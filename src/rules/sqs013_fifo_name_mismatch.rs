@@ -60,6 +60,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     at: name.origin.clone(),
                     absent: false,
                     conditional: !name.when.is_always(),
+                    given: name.given.clone(),
                     applicability: Applicability::Unsafe,
                 };
                 findings.push(RULE.finding(&queue.resource, &name.origin, message, fix).with_remedy(remedy));

@@ -25,8 +25,23 @@ pub use super::template::SAM_FUNCTION;
 impl<'t, 'a> Ctx<'t, 'a> {
     /// Index queues and functions (in template order) so references to them
     /// resolve wherever they appear.
+    #[cfg(test)]
     pub fn new(file: Source, template: &'t Template<'a>) -> Self {
-        let resolver = Resolver::new(template);
+        Self::with_resolver(file, template, Resolver::new(template))
+    }
+
+    /// [`Ctx::new`], resolving with the stage's values (see
+    /// [`Resolver::for_stage`]).
+    pub fn for_stage(
+        file: Source,
+        template: &'t Template<'a>,
+        stage: &'t crate::frontend::stage::Stage,
+        given: &'t std::collections::HashMap<Span, std::sync::Arc<str>>,
+    ) -> Self {
+        Self::with_resolver(file, template, Resolver::for_stage(template, stage, given))
+    }
+
+    fn with_resolver(file: Source, template: &'t Template<'a>, resolver: Resolver<'t, 'a>) -> Self {
         let mut linker = Linker::new(Dialect::CloudFormation.name(Field::QueueName));
         for res in &template.resources {
             let name_of = |field: Field| {

@@ -20,17 +20,56 @@ use context::{Ctx, FUNCTION, QUEUE, SAM_FUNCTION};
 use template::Template;
 
 use super::Loaded;
+use super::stage::Stage;
 use crate::model::{Model, Scope, Suppression, Written};
 use crate::source::Source;
 use crate::syntax::Node;
 
 /// The template in `root`, or `None` when it is not a CloudFormation/SAM
 /// template.
-pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
+pub fn load(file: &Source, root: &Node, stage: &Stage) -> Option<Loaded> {
     let template = Template::find(root)?;
-    let ctx = Ctx::new(file.clone(), &template);
+    let given = std::collections::HashMap::new();
+    let ctx = Ctx::for_stage(file.clone(), &template, stage, &given);
     let (model, declared) = read(&ctx);
-    Some(super::loaded_from(file, model, declared))
+    let mut loaded = super::loaded_from(file, model, declared);
+    overridden(file, &template, stage, &mut loaded);
+    Some(loaded)
+}
+
+/// Which of the stage's Parameter values this template declares (one run
+/// lints many templates: a value no template declares is said once, by
+/// the command line), and a note for a value the parameter's
+/// AllowedValues refuse (CloudFormation would refuse the deployment).
+pub(crate) fn overridden(file: &Source, template: &Template<'_>, stage: &Stage, loaded: &mut Loaded) {
+    for given in &stage.overrides {
+        let Some(param) = template.parameter(&given.key) else { continue };
+        if !loaded.parameters.contains(&given.key) {
+            loaded.parameters.push(given.key.clone());
+        }
+        let Some(allowed) = param.get("AllowedValues").and_then(Node::as_seq) else { continue };
+        let allowed: Vec<String> = allowed.iter().filter_map(scalar).collect();
+        if !allowed.contains(&given.value) && stage.parameter(&given.key) == Some(given) {
+            loaded.notes.push(crate::finding::Note {
+                origin: crate::model::Origin::file(file, param.span),
+                message: format!(
+                    "{}: parameter {} allows only {}, so CloudFormation would refuse this value; it is linted as given",
+                    given.from,
+                    given.key,
+                    allowed.join(", ")
+                ),
+            });
+        }
+    }
+}
+
+/// A scalar as CloudFormation compares it (every value is a string).
+fn scalar(node: &Node) -> Option<String> {
+    match &node.kind {
+        crate::syntax::Kind::String(s) | crate::syntax::Kind::Number(s) => Some(s.clone()),
+        crate::syntax::Kind::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
 }
 
 /// The model of the resources of the template `ctx` reads, and the

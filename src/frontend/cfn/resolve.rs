@@ -10,9 +10,11 @@
 //! used, so a finding about a value from a parameter default points at the
 //! attribute, not at the parameter.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::template::Template;
+use crate::frontend::stage::{Given, Stage};
 use crate::frontend::value::format_num;
 pub use crate::frontend::value::{Part, R, RV, Text};
 use crate::source::Span;
@@ -21,6 +23,11 @@ use crate::syntax::{Kind, Node};
 /// Resolves values against one template.
 pub struct Resolver<'t, 'a> {
     pub template: &'t Template<'a>,
+    /// Parameter values given for the run, which win over Defaults.
+    stage: Option<&'t Stage>,
+    /// Serverless: the places whose value a variable took from the
+    /// command line (`--stage`, `--param`), and the words of that input.
+    given: Option<&'t HashMap<Span, Arc<str>>>,
 }
 
 /// Not an intrinsic of CloudFormation: the Serverless front-end writes
@@ -40,10 +47,26 @@ const PSEUDO: &[&str] = &[
 
 impl<'t, 'a> Resolver<'t, 'a> {
     pub fn new(template: &'t Template<'a>) -> Self {
-        Resolver { template }
+        Resolver { template, stage: None, given: None }
+    }
+
+    /// A resolver that reads the stage's Parameter values, and knows which
+    /// places hold a value given on the command line.
+    pub fn for_stage(template: &'t Template<'a>, stage: &'t Stage, given: &'t HashMap<Span, Arc<str>>) -> Self {
+        Resolver { template, stage: Some(stage), given: (!given.is_empty()).then_some(given) }
     }
 
     pub fn resolve(&self, node: &Node) -> R {
+        let mut r = self.resolve_node(node);
+        if let Some(given) = self.given.and_then(|g| g.get(&node.span))
+            && r.given.is_none()
+        {
+            r.given = Some(given.clone());
+        }
+        r
+    }
+
+    fn resolve_node(&self, node: &Node) -> R {
         let span = node.span;
         match &node.kind {
             Kind::Null => R::new(RV::Null, span),
@@ -117,8 +140,12 @@ impl<'t, 'a> Resolver<'t, 'a> {
         R::unknown(format!("Ref to {name}, which the template does not declare"), span)
     }
 
-    /// A parameter's Default, placed at the span where it is used.
+    /// A parameter's value given for the run, else its Default, placed at
+    /// the span where it is used.
     fn parameter(&self, name: &str, param: &Node, span: Span) -> R {
+        if let Some(given) = self.stage.and_then(|s| s.parameter(name)) {
+            return given_parameter(param, given, span);
+        }
         let Some(default) = param.get("Default") else {
             return R::unknown(format!("parameter {name} has no Default"), span);
         };
@@ -281,6 +308,31 @@ impl<'t, 'a> Resolver<'t, 'a> {
             _ => R::unknown("Fn::Split of a value only known at deploy time", span),
         }
     }
+}
+
+/// The value `--parameter-overrides` (or a samconfig file) gave a
+/// parameter, typed as the parameter's Type says (CloudFormation passes
+/// every parameter value as a string), remembering who gave it.
+fn given_parameter(param: &Node, given: &Given, span: Span) -> R {
+    let kind = param.get("Type").and_then(Node::as_str).unwrap_or("String");
+    let text = |s: &str| R::new(RV::Str(Text::lit(s)), span);
+    let mut r = if kind == "CommaDelimitedList" || kind.starts_with("List<") {
+        R::new(RV::List(given.value.split(',').map(|p| text(p.trim())).collect()), span)
+    } else if kind.starts_with("AWS::SSM::Parameter") {
+        R::unknown(format!("{} names an SSM parameter, read at deploy time", given.from), span)
+    } else if kind == "Number" {
+        match parse_number(given.value.trim()) {
+            Some(n) => R::new(RV::Num(n), span),
+            None => R::unknown(format!("{} is not a number", given.from), span),
+        }
+    } else {
+        text(&given.value)
+    };
+    if let RV::List(items) = &mut r.v {
+        items.iter_mut().for_each(|i| i.given = Some(given.from.clone()));
+    }
+    r.given = Some(given.from.clone());
+    r
 }
 
 fn parse_number(s: &str) -> Option<f64> {

@@ -23,6 +23,7 @@ use super::cfn::context::Ctx;
 use super::cfn::resolve::{R, RV, Text};
 use super::cfn::template::Template;
 use super::convert::to_int;
+use super::stage::Stage;
 use crate::finding::Note;
 use crate::model::{Attr, Consumer, Dialect, DlqRef, Field, Function, Target, Value};
 use crate::source::{Source, Span};
@@ -33,17 +34,20 @@ pub(crate) const DEFAULT_TIMEOUT: i64 = 6;
 
 /// The service in `root`, or `None` when it is not a Serverless Framework
 /// service for AWS.
-pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
+pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
     if !is_service(root) {
         return None;
     }
-    let root = vars::resolve(root);
+    let vars::Resolved { root, given } = vars::resolve(root, run);
     let mut notes = Vec::new();
     let resources = resources(file, &root, &mut notes);
     let template = Template::sections(&resources);
-    let mut ctx = Ctx::new(file.clone(), &template);
+    let mut ctx = Ctx::for_stage(file.clone(), &template, run, &given);
     let service = root.get("service").and_then(service_name).unwrap_or_default();
-    let stage = root.get("provider").and_then(|p| p.get("stage")).and_then(Node::as_str).unwrap_or("dev");
+    let stage = match &run.name {
+        Some(name) => name.as_str(),
+        None => root.get("provider").and_then(|p| p.get("stage")).and_then(Node::as_str).unwrap_or("dev"),
+    };
     let functions = root.get("functions").and_then(Node::as_map).unwrap_or_default();
     // Functions are linked after the template's own, as the model lists them.
     let mut indices = Vec::with_capacity(functions.len());
@@ -92,6 +96,8 @@ pub fn load(file: &Source, root: &Node) -> Option<Loaded> {
     }
     let mut loaded = super::loaded_from(file, model, suppressions);
     loaded.notes = notes;
+    // `resources.Parameters` are the stack's: overrides apply to them too.
+    cfn::overridden(file, &template, run, &mut loaded);
     Some(loaded)
 }
 

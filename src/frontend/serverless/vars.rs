@@ -1,8 +1,11 @@
 //! Serverless Framework variables, resolved as RULES.md says before any
 //! value is read: `${self:PATH}` (any path of the file), `${opt:NAME,
 //! DEFAULT}`, `${env:...}` and `${param:...}` take their default (never the
-//! linting machine's environment), `${sls:stage}` and `${opt:stage}` are
-//! `dev`, `${aws:region}` and `${opt:region}` are `provider.region` (else
+//! linting machine's environment; `--param KEY=VALUE` gives `${param:KEY}`),
+//! `${sls:stage}`, `${opt:stage}` and `provider.stage` are the `--stage`
+//! given, else (the first two) `provider.stage`, else `dev`; a value that
+//! depends on `--stage` or `--param` remembers it ([`Resolved::given`]).
+//! `${aws:region}` and `${opt:region}` are `provider.region` (else
 //! `us-east-1`). Whatever else (`${ssm:...}`, `${aws:accountId}`,
 //! `${file(...)}`, a variable without a default) is unknown, written as the
 //! [`UNRESOLVED`] marker the CloudFormation resolver reads as unknown.
@@ -12,8 +15,10 @@
 //! CloudFormation's, and left alone.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::frontend::cfn::resolve::UNRESOLVED;
+use crate::frontend::stage::Stage;
 use crate::source::Span;
 use crate::syntax::{Entry, Kind, Node};
 
@@ -47,14 +52,35 @@ const SOURCES: &[&str] = &[
     "construct:",
 ];
 
-/// The file with every variable resolved; every value keeps the span of
-/// the place it is used.
-pub fn resolve(root: &Node) -> Node {
-    Resolver { root, chain: Vec::new(), depth: 0, steps: 0, cycles: 0, done: HashMap::new() }.node(root)
+/// The file with every variable resolved for `stage`; every value keeps
+/// the span of the place it is used.
+pub fn resolve(root: &Node, stage: &Stage) -> Resolved {
+    let mut resolver = Resolver {
+        root,
+        stage,
+        chain: Vec::new(),
+        depth: 0,
+        steps: 0,
+        cycles: 0,
+        done: HashMap::new(),
+        given: None,
+        places: HashMap::new(),
+    };
+    let root = resolver.node(root);
+    Resolved { root, given: resolver.places }
+}
+
+/// A service with its variables resolved.
+pub struct Resolved {
+    pub root: Node,
+    /// The places whose value depends on a value given on the command
+    /// line (`--stage`, `--param`), with that input's words.
+    pub given: HashMap<Span, Arc<str>>,
 }
 
 struct Resolver<'a> {
     root: &'a Node,
+    stage: &'a Stage,
     /// The `self:` paths being resolved (a cycle is unknown).
     chain: Vec<String>,
     /// Variables being resolved, one inside the other.
@@ -64,8 +90,14 @@ struct Resolver<'a> {
     /// Cycles met so far: a value resolved without meeting one is the same
     /// wherever it is used, and is kept in `done`.
     cycles: usize,
-    /// The value of each `self:` path resolved so far (each is resolved once).
-    done: HashMap<String, Option<Node>>,
+    /// The value of each `self:` path resolved so far (each is resolved
+    /// once), and the command-line input it depends on.
+    done: HashMap<String, (Option<Node>, Option<Arc<str>>)>,
+    /// The command-line input the value being resolved depends on (the
+    /// first one met).
+    given: Option<Arc<str>>,
+    /// See [`Resolved::given`].
+    places: HashMap<Span, Arc<str>>,
 }
 
 impl Resolver<'_> {
@@ -86,7 +118,18 @@ impl Resolver<'_> {
 
     /// A string with variables: the value of the variable when it is the
     /// whole string, else the text with each variable's value in place.
+    /// The place remembers a command-line input the value depends on.
     fn string(&mut self, s: &str, span: Span) -> Node {
+        let outer = self.given.take();
+        let node = self.string_of_parts(s, span);
+        if let Some(given) = &self.given {
+            self.places.entry(span).or_insert_with(|| given.clone());
+        }
+        self.given = outer.or(self.given.take());
+        node
+    }
+
+    fn string_of_parts(&mut self, s: &str, span: Span) -> Node {
         let parts = split(s);
         if let [Part::Variable(inner)] = parts.as_slice()
             && is_account_id(inner)
@@ -161,15 +204,30 @@ impl Resolver<'_> {
         match (source, address.trim()) {
             ("self", path) => self.path(path).or_else(|| default(self)),
             // The stage given on the command line, else provider.stage, else dev.
-            ("sls" | "opt", "stage") => {
-                default(self).or_else(|| self.path("provider.stage")).or_else(|| Some(text("dev", span)))
-            }
+            ("sls" | "opt", "stage") => match self.stage.stage() {
+                Some((name, from)) => Some(self.given(name, from, span)),
+                None => default(self).or_else(|| self.path("provider.stage")).or_else(|| Some(text("dev", span))),
+            },
+            ("param", key) => match self.stage.param(key) {
+                Some(given) => Some(self.given(&given.value, given.from.clone(), span)),
+                None => default(self),
+            },
             ("aws" | "opt", "region") => default(self).or_else(|| {
                 let region = self.path("provider.region");
                 Some(region.unwrap_or_else(|| text("us-east-1", span)))
             }),
-            ("opt" | "env" | "param", _) => default(self),
+            ("opt" | "env", _) => default(self),
             _ => None,
+        }
+    }
+
+    /// A value given on the command line, as the Framework reads it (a
+    /// number is a number).
+    fn given(&mut self, value: &str, from: Arc<str>, span: Span) -> Node {
+        self.given.get_or_insert(from);
+        match value.parse::<f64>() {
+            Ok(_) => Node::new(Kind::Number(value.to_string()), span),
+            Err(_) => text(value, span),
         }
     }
 
@@ -199,7 +257,16 @@ impl Resolver<'_> {
             self.cycles += 1;
             return None;
         }
-        if let Some(done) = self.done.get(path) {
+        // `--stage` is `provider.stage` too.
+        if path == "provider.stage"
+            && let Some((name, from)) = self.stage.stage()
+        {
+            return Some(self.given(name, from, Span::default()));
+        }
+        if let Some((done, given)) = self.done.get(path) {
+            if let Some(given) = given {
+                self.given.get_or_insert_with(|| given.clone());
+            }
             return done.clone();
         }
         let mut node = self.root;
@@ -211,14 +278,17 @@ impl Resolver<'_> {
             };
         }
         let cycles = self.cycles;
+        let outer = self.given.take();
         self.chain.push(path.to_string());
         let value = self.node(node);
         self.chain.pop();
+        let given = self.given.take();
+        self.given = outer.or_else(|| given.clone());
         // A value that is itself unknown stays unknown.
         let value = (!is_unresolved(&value)).then_some(value);
         // Inside a cycle the value depends on where it was entered from.
         if self.cycles == cycles {
-            self.done.insert(path.to_string(), value.clone());
+            self.done.insert(path.to_string(), (value.clone(), given));
         }
         value
     }
@@ -358,7 +428,7 @@ mod tests {
 
     fn resolved(text: &str, path: &str) -> Node {
         let f = SourceFile::new("serverless.yml", text.to_string());
-        let mut node = resolve(&yaml::parse(&f).unwrap());
+        let mut node = resolve(&yaml::parse(&f).unwrap(), &Stage::default()).root;
         for key in path.split('.') {
             node = node.get(key).unwrap().clone();
         }
