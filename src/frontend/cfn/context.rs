@@ -5,7 +5,7 @@ use super::resolve::{R, Resolver, Text};
 use super::template::{Resource, Template};
 use crate::frontend::link::Linker;
 use crate::frontend::value::values_at;
-use crate::model::{Attr, Dialect, Field, Origin, Target, Value, When};
+use crate::model::{Attr, Dialect, Field, Origin, Target, Value, Via, When};
 use crate::source::{Source, Span};
 
 pub struct Ctx<'t, 'a> {
@@ -27,7 +27,8 @@ impl<'t, 'a> Ctx<'t, 'a> {
     /// resolve wherever they appear.
     pub fn new(file: Source, template: &'t Template<'a>) -> Self {
         let resolver = Resolver::new(template);
-        let mut linker = Linker::new(Dialect::CloudFormation.name(Field::QueueName));
+        // `Ref` of an AWS::SQS::Queue is its URL, as is `Fn::GetAtt Q.QueueUrl`.
+        let mut linker = Linker::new(Dialect::CloudFormation.name(Field::QueueName), &["Ref", "QueueUrl"]);
         for res in &template.resources {
             let name_of = |field: Field| {
                 let key = Dialect::CloudFormation.name(field);
@@ -96,6 +97,10 @@ impl<'t, 'a> Ctx<'t, 'a> {
 
     pub fn queue_target(&self, r: &R) -> Value<Target> {
         self.linker.queue_target(r)
+    }
+
+    pub fn queue_via(&self, r: &R) -> Value<Via> {
+        self.linker.queue_via(r)
     }
 
     pub fn queue_name_target(&self, r: &R) -> Value<Target> {

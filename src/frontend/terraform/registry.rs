@@ -72,14 +72,27 @@ fn queue_inputs() -> impl Iterator<Item = &'static str> {
 /// The resources and outputs of a known registry module, `None` for any
 /// other source.
 pub fn model(source: &str, prefix: &str, args: &HashMap<String, R>, file: &Source, header: Span) -> Option<Modelled> {
-    let source = source.trim_start_matches("registry.terraform.io/");
-    let source = source.split("//").next().unwrap_or(source);
+    let source = registry_name(source);
     let m = Module { prefix, args, file, header };
     match source {
-        "terraform-aws-modules/sqs/aws" => Some(m.sqs()),
+        SQS => Some(m.sqs()),
         "terraform-aws-modules/lambda/aws" => Some(m.lambda()),
         _ => None,
     }
+}
+
+const SQS: &str = "terraform-aws-modules/sqs/aws";
+
+/// A module source without its registry host and subfolder.
+fn registry_name(source: &str) -> &str {
+    let source = source.trim_start_matches("registry.terraform.io/");
+    source.split("//").next().unwrap_or(source)
+}
+
+/// Whether a module `source` is terraform-aws-modules/sqs/aws (whose
+/// outputs include each URL's ARN twin).
+pub fn is_sqs_module(source: &str) -> bool {
+    registry_name(source) == SQS
 }
 
 /// The queue or the DLQ of the SQS module: the inputs of its policy.
