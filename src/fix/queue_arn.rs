@@ -15,7 +15,8 @@ use crate::syntax::Node;
 /// The edit in a CloudFormation, SAM or Serverless file whose value at
 /// `span` is the node `node`.
 pub fn template(file: &Source, node: &Node, json: bool) -> Option<Edit> {
-    let old = file.text.get(node.span.start..node.span.end)?;
+    let mut span = node.span;
+    let old = file.text.get(span.start..span.end)?;
     let entry = node.single_entry()?;
     let replacement = match entry.key.as_str() {
         "Ref" => {
@@ -25,8 +26,17 @@ pub fn template(file: &Source, node: &Node, json: bool) -> Option<Edit> {
             }
             if old.starts_with("!Ref") {
                 format!("!GetAtt {id}.Arn")
-            } else if old.starts_with('{') && old.ends_with('}') {
-                // (A YAML flow mapping's span may stop before its `}`.)
+            } else if old.starts_with('{') {
+                // A YAML flow mapping's span may stop before its `}`: the
+                // edit takes the brace in.
+                if !old.ends_with('}') {
+                    let rest = file.text.get(span.end..)?;
+                    let blank = rest.len() - rest.trim_start().len();
+                    if !rest.trim_start().starts_with('}') {
+                        return None;
+                    }
+                    span = Span::new(span.start, span.end + blank + 1);
+                }
                 format!("{{\"Fn::GetAtt\": [\"{id}\", \"Arn\"]}}")
             } else if !json && old.starts_with("Ref") {
                 format!("Fn::GetAtt: [{id}, Arn]")
@@ -44,7 +54,7 @@ pub fn template(file: &Source, node: &Node, json: bool) -> Option<Edit> {
         }
         _ => return None,
     };
-    Some(Edit { file: file.clone(), span: node.span, replacement })
+    Some(Edit { file: file.clone(), span, replacement })
 }
 
 /// The edit in a `.tf` or `*.tf.json` file of the reference at `span`
@@ -123,6 +133,8 @@ mod tests {
         };
         assert_eq!(fix("A: !Ref Jobs\n", false).as_deref(), Some("A: !GetAtt Jobs.Arn\n"));
         assert_eq!(fix("A: !GetAtt Jobs.QueueUrl\n", false).as_deref(), Some("A: !GetAtt Jobs.Arn\n"));
+        assert_eq!(fix("A: {Ref: Jobs}\n", false).as_deref(), Some("A: {\"Fn::GetAtt\": [\"Jobs\", \"Arn\"]}\n"));
+        assert_eq!(fix("A: {Ref: Jobs }\n", false).as_deref(), Some("A: {\"Fn::GetAtt\": [\"Jobs\", \"Arn\"]}\n"));
         assert_eq!(fix("A:\n  Ref: Jobs\nB: 1\n", false).as_deref(), Some("A:\n  Fn::GetAtt: [Jobs, Arn]\nB: 1\n"));
         assert_eq!(fix("A: !Sub '${Jobs}'\n", false), None);
         assert_eq!(
