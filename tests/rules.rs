@@ -102,6 +102,7 @@ fn only_a_reference_to_a_queue_url_gets_a_fix() {
         ("bad_dead_letter_target.yaml", true),
         ("bad_get_att_queue_url.yaml", true),
         ("bad_sam.yaml", true),
+        ("bad_sam_sns_subscription.yaml", true),
         ("bad_url_string.yaml", false),
         ("bad_if_condition.yaml", false),
     ] {
