@@ -97,14 +97,16 @@ fn spelled(dialect: Dialect, queue: &str, attribute: &str) -> (String, String) {
             (written, format!("!GetAtt {queue}.Arn"))
         }
         Dialect::Terraform => {
-            // A module's queue is reached through its outputs: the ARN is
-            // the output next to the URL one.
-            let arn = if queue.starts_with("module.") {
-                "the module's ARN output (queue_arn for queue_url or queue_id)".to_string()
-            } else {
-                format!("{queue}.arn")
-            };
-            (format!("{queue}.{attribute}"), arn)
+            // A module's queue is reached through an output of the module
+            // (which one the model does not keep): its ARN is the output
+            // next to the URL one.
+            match queue.rsplit_once(".aws_sqs_queue.").map(|(module, _)| module).filter(|m| m.starts_with("module.")) {
+                Some(module) => (
+                    format!("through an output of {module}"),
+                    format!("the ARN output of {module} (queue_arn for queue_url or queue_id)"),
+                ),
+                None => (format!("{queue}.{attribute}"), format!("{queue}.arn")),
+            }
         }
     }
 }
@@ -166,6 +168,12 @@ mod tests {
             spelled(Dialect::Terraform, "aws_sqs_queue.jobs", "url"),
             ("aws_sqs_queue.jobs.url".into(), "aws_sqs_queue.jobs.arn".into())
         );
-        assert!(spelled(Dialect::Terraform, "module.q.aws_sqs_queue.this", "id").1.contains("queue_arn"));
+        assert_eq!(
+            spelled(Dialect::Terraform, "module.q.aws_sqs_queue.this", "id"),
+            (
+                "through an output of module.q".into(),
+                "the ARN output of module.q (queue_arn for queue_url or queue_id)".into()
+            )
+        );
     }
 }
