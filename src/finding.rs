@@ -96,6 +96,10 @@ pub enum Want {
     DeadLetterQueue { max_receive_count: i64, retention_seconds: i64 },
     /// The name with (`true`) or without (`false`) this suffix.
     NameSuffix(&'static str, bool),
+    /// The same queue's ARN where its URL is referenced: `!Ref Q` becomes
+    /// `!GetAtt Q.Arn`, `aws_sqs_queue.q.url` becomes `.arn`, a registry
+    /// module's `queue_url` its `queue_arn`.
+    QueueArn,
 }
 
 /// Whether a fix may be applied without a person deciding (RULES.md, Fixes).

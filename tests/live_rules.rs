@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
-use sqsguard::model::{Attr, LiveQueue, Model, Origin, Queue, Redrive, Target};
+use sqsguard::model::{Attr, LiveQueue, Model, Origin, Queue, Redrive, Target, Via};
 
 fn origin(name: &str) -> Origin {
     Origin::live(
@@ -41,6 +41,7 @@ fn each_live_rule_fires_on_its_condition_and_not_beside_it() {
     jobs.redrive = Attr::known(
         Redrive {
             target: Attr::known(Target::Queue(1), origin("jobs")),
+            target_via: Attr::known(Via::Arn, origin("jobs")),
             max_receive_count: Attr::known(5, origin("jobs")),
         },
         origin("jobs"),

@@ -59,3 +59,56 @@ fn an_unrepresentable_number_no_range_covers_is_a_note() {
     let at = outcome.notes.iter().find(|n| n.message.starts_with("Worker")).unwrap().origin.location().unwrap();
     assert_eq!(at.line, 6);
 }
+
+/// SQS018 does not cut the link it reports: a mapping that names its queue
+/// by URL still consumes it, and a RedrivePolicy to a DLQ's URL still sends
+/// to that DLQ, so the rules about the pair fire as they would through the
+/// ARN (each pair of edits makes one of them fire).
+#[test]
+fn a_queue_named_by_its_url_is_still_linked() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = common::root().join("tests/fixtures/rules/SQS018");
+    for (fixture, from, to, expected) in [
+        ("bad.yaml", "VisibilityTimeout: 180", "VisibilityTimeout: 60", ("SQS001", "JobsQueue")),
+        ("bad_get_att_queue_url.yaml", "VisibilityTimeout: 180", "VisibilityTimeout: 60", ("SQS001", "JobsQueue")),
+        ("bad_url_string.yaml", "VisibilityTimeout: 180", "VisibilityTimeout: 60", ("SQS001", "JobsQueue")),
+        ("bad_sam.yaml", "VisibilityTimeout: 180", "VisibilityTimeout: 60", ("SQS001", "JobsQueue")),
+        (
+            "bad_dead_letter_target.yaml",
+            "MessageRetentionPeriod: 1209600",
+            "MessageRetentionPeriod: 345600",
+            ("SQS007", "JobsQueue"),
+        ),
+    ] {
+        let text = std::fs::read_to_string(fixtures.join(fixture)).unwrap();
+        assert!(text.contains(from), "{fixture}");
+        let path = dir.path().join(fixture);
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let outcome = common::lint(&path);
+        let found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+        assert!(found.contains(&expected), "{fixture}: {found:?}");
+        assert!(found.iter().any(|(code, _)| *code == "SQS018"), "{fixture}: {found:?}");
+    }
+}
+
+/// A reference to a queue's URL is fixed in place; a URL written out, or a
+/// reference in one branch of a condition, is not.
+#[test]
+fn only_a_reference_to_a_queue_url_gets_a_fix() {
+    let fixtures = common::root().join("tests/fixtures/rules/SQS018");
+    for (fixture, fixable) in [
+        ("bad.yaml", true),
+        ("bad.json", true),
+        ("bad_dead_letter_target.yaml", true),
+        ("bad_get_att_queue_url.yaml", true),
+        ("bad_sam.yaml", true),
+        ("bad_sam_sns_subscription.yaml", true),
+        ("bad_url_string.yaml", false),
+        ("bad_if_condition.yaml", false),
+    ] {
+        let outcome = common::lint_only(&fixtures.join(fixture), "SQS018");
+        let mut fixer = sqsguard::fix::Fixer::default();
+        let fixes: Vec<bool> = outcome.findings.iter().map(|f| fixer.fix(f).is_some()).collect();
+        assert_eq!(fixes, vec![fixable], "{fixture}");
+    }
+}

@@ -185,6 +185,54 @@ fn plan_json_links_through_configuration_and_child_modules() {
     );
 }
 
+/// SQS018 through module outputs: the registry module's `queue_url` is
+/// fixed to its `queue_arn`; a local module's URL output is reported but
+/// not rewritten (the module may have no ARN output). Both mappings still
+/// consume their queues: the local module's queue gets its SQS001.
+#[test]
+fn queue_urls_from_module_outputs_are_sqs018_and_still_link() {
+    let dir = common::root().join("tests/fixtures/terraform/modules/queue_url_outputs");
+    let outcome = lint_dir(&dir);
+    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    found.sort();
+    assert_eq!(
+        found,
+        vec![
+            ("SQS001", "module.jobs.aws_sqs_queue.this"),
+            ("SQS018", "aws_lambda_event_source_mapping.events"),
+            ("SQS018", "aws_lambda_event_source_mapping.jobs"),
+        ],
+        "{}",
+        common::render(&outcome)
+    );
+    let out = common::sqsguard(&["lint", dir.to_str().unwrap(), "--diff", "--select", "SQS018"]);
+    let diff = common::stdout(&out);
+    assert!(diff.contains("+  event_source_arn        = module.events.queue_arn\n"), "{diff}");
+    assert!(!diff.contains("module.jobs."), "{diff}");
+}
+
+/// In a plan, a source or a deadLetterTargetArn only known after apply is
+/// read from the configuration's reference (`aws_sqs_queue.jobs.url`), and
+/// a known one is the planned string: both are SQS018, and the links hold
+/// (no SQS004 on the DLQ, whose source names it by URL).
+#[test]
+fn a_queue_url_where_an_arn_belongs_is_sqs018_in_a_plan() {
+    let plan = common::root().join("tests/fixtures/terraform/plan/queue_url_source/plan.json");
+    let outcome = common::lint(&plan);
+    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    found.sort();
+    assert_eq!(
+        found,
+        vec![
+            ("SQS018", "aws_lambda_event_source_mapping.jobs"),
+            ("SQS018", "aws_lambda_event_source_mapping.partner"),
+            ("SQS018", "aws_sqs_queue.jobs"),
+        ],
+        "{}",
+        common::render(&outcome)
+    );
+}
+
 #[test]
 fn hostile_hcl_is_a_located_sqs000_and_the_rest_of_the_module_lints() {
     let dir = tempfile::tempdir().unwrap();

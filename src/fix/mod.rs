@@ -23,6 +23,7 @@
 mod apply;
 mod dead_letter;
 mod locate;
+mod queue_arn;
 mod terraform;
 mod verify;
 
@@ -90,6 +91,8 @@ pub struct Fixer {
     modules: HashMap<PathBuf, Option<HashSet<String>>>,
     /// File -> its large maps by key (resources by name).
     keys: HashMap<PathBuf, locate::Keys>,
+    /// Module folder -> its calls of terraform-aws-modules/sqs/aws.
+    sqs_modules: HashMap<PathBuf, Option<HashSet<String>>>,
 }
 
 /// How a file is edited.
@@ -125,6 +128,10 @@ impl Fixer {
             let edits = self.dead_letter_queue(file, *span, remedy, max_receive_count, retention_seconds)?;
             return Some(Fix { edits, applicability: remedy.applicability });
         }
+        if remedy.want == Want::QueueArn {
+            let edit = self.queue_arn(file, *span)?;
+            return Some(Fix { edits: vec![edit], applicability: remedy.applicability });
+        }
         let renamed;
         let value = match &remedy.want {
             Want::Value(value) => value,
@@ -132,7 +139,7 @@ impl Fixer {
                 renamed = Scalar::Str(with_suffix(file, *span, suffix, *add)?);
                 &renamed
             }
-            Want::DeadLetterQueue { .. } => return None,
+            Want::DeadLetterQueue { .. } | Want::QueueArn => return None,
         };
         let (edit, indirect) = match Format::of(file) {
             Format::Hcl => {
@@ -236,6 +243,22 @@ impl Fixer {
                     retention_seconds,
                     |address| declared.contains(address),
                 )
+            }
+        }
+    }
+
+    /// SQS018: the reference at `span` to a queue's URL made one to its ARN.
+    fn queue_arn(&mut self, file: &Source, span: Span) -> Option<Edit> {
+        match Format::of(file) {
+            Format::Template => {
+                let tree = tree_in(&mut self.trees, file, Format::Template)?;
+                let json = crate::syntax::is_json(&file.path, &file.text);
+                queue_arn::template(file, locate::node_at(tree, span)?, json)
+            }
+            Format::Hcl | Format::TerraformJson => {
+                let module = file.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+                let calls = self.sqs_modules.entry(module.clone()).or_insert_with(|| sqs_modules_in(&module));
+                queue_arn::terraform(file, span, |name| calls.as_ref().is_some_and(|c| c.contains(name)))
             }
         }
     }
@@ -366,6 +389,27 @@ fn declared_in_module(module: &std::path::Path) -> Option<HashSet<String>> {
         }
     }
     Some(declared)
+}
+
+/// The names of the calls of terraform-aws-modules/sqs/aws in the `.tf`
+/// files of folder `module`; `None` when one cannot be read or parsed.
+fn sqs_modules_in(module: &std::path::Path) -> Option<HashSet<String>> {
+    let dir = if module.as_os_str().is_empty() { std::path::Path::new(".") } else { module };
+    let mut calls = HashSet::new();
+    for entry in std::fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        if !path.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".tf")) {
+            continue;
+        }
+        let body = crate::frontend::terraform::parse::parse_text(&crate::source::read_named(&path).ok()?).ok()?;
+        for block in body.blocks().filter(|b| b.ident.as_str() == "module" && b.labels.len() == 1) {
+            let source = block.body.get_attribute("source").and_then(|s| s.value.as_str());
+            if source.is_some_and(crate::frontend::terraform::registry::is_sqs_module) {
+                calls.insert(block.labels[0].as_str().to_string());
+            }
+        }
+    }
+    Some(calls)
 }
 
 fn file_of(origin: &Origin) -> Option<&PathBuf> {

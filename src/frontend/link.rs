@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::value::{Part, R, RV, Text};
-use crate::model::{FunctionIdx, QueueIdx, Target, Value};
+use crate::model::{FunctionIdx, QueueIdx, Target, Value, Via};
 
 /// The queues and functions of one template or module, by ID and by name.
 #[derive(Debug)]
@@ -21,10 +21,13 @@ pub struct Linker {
     /// The reference attribute that yields a queue's name (CloudFormation
     /// `QueueName`, Terraform `name`).
     queue_name_attribute: &'static str,
+    /// The reference attributes that yield a queue's URL (CloudFormation
+    /// `Ref` and `QueueUrl`, Terraform `id` and `url`).
+    queue_url_attributes: &'static [&'static str],
 }
 
 impl Linker {
-    pub fn new(queue_name_attribute: &'static str) -> Self {
+    pub fn new(queue_name_attribute: &'static str, queue_url_attributes: &'static [&'static str]) -> Self {
         Linker {
             queue_ids: HashMap::new(),
             queue_names: HashMap::new(),
@@ -33,6 +36,7 @@ impl Linker {
             queues: 0,
             functions: 0,
             queue_name_attribute,
+            queue_url_attributes,
         }
     }
 
@@ -74,6 +78,26 @@ impl Linker {
     /// resource) names.
     pub fn queue_target(&self, r: &R) -> Value<Target> {
         target(r, &self.queue_ids, &self.queue_names, Target::Queue, last_segment)
+    }
+
+    /// How a queue reference is written where AWS expects an ARN: through
+    /// the URL of a queue of the set, as a URL written out, or otherwise.
+    /// It does not change what [`Linker::queue_target`] links.
+    pub fn queue_via(&self, r: &R) -> Value<Via> {
+        let text = match &r.v {
+            RV::Str(t) => t,
+            RV::Unknown(why) => return Value::Unknown(why.clone()),
+            _ => return Value::Known(Via::Arn),
+        };
+        if let Some((res, attr)) = text.reference() {
+            return Value::Known(match self.queue_ids.get(res) {
+                Some(&queue) if self.queue_url_attributes.contains(&attr) => {
+                    Via::UrlReference { queue, attribute: attr.to_string() }
+                }
+                _ => Via::Arn,
+            });
+        }
+        Value::Known(if is_queue_url(text) { Via::UrlText(text.display()) } else { Via::Arn })
     }
 
     /// What a function reference (name, ARN, reference) names.
@@ -140,6 +164,23 @@ fn target(
     }
 }
 
+/// A queue URL, whole or with deploy-time parts: `https://` (or
+/// `http://`), a host of SQS (`sqs.<region>.amazonaws.com`, a VPC
+/// endpoint's `....sqs.<region>.vpce.amazonaws.com`, the legacy
+/// `queue.amazonaws.com`), then a path.
+fn is_queue_url(text: &Text) -> bool {
+    let Some(Part::Lit(head)) = text.0.first() else { return false };
+    let head = head.to_ascii_lowercase();
+    if !head.starts_with("https://") && !head.starts_with("http://") {
+        return false;
+    }
+    let whole = text.display().to_ascii_lowercase();
+    let rest = whole.split_once("://").map_or("", |(_, rest)| rest);
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let sqs_host = host.starts_with("sqs.") || host.contains(".sqs.") || host.contains("queue.amazonaws.com");
+    sqs_host && !path.trim_matches('/').is_empty()
+}
+
 /// `arn:aws:sqs:r:a:name` / `https://sqs.../a/name` / `name` -> `name`.
 fn last_segment(s: &str) -> &str {
     s.rsplit([':', '/']).next().unwrap_or(s)
@@ -150,5 +191,53 @@ fn function_name(s: &str) -> &str {
     match s.split_once(":function:") {
         Some((_, rest)) => rest.split(':').next().unwrap_or(rest),
         None => last_segment(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn text(parts: Vec<Part>) -> R {
+        R::new(RV::Str(Text(parts)), Span::default())
+    }
+
+    fn lit(s: &str) -> Part {
+        Part::Lit(s.to_string())
+    }
+
+    #[test]
+    fn a_queue_named_by_its_url_still_links_and_says_so() {
+        let mut linker = Linker::new("QueueName", &["Ref", "QueueUrl"]);
+        let q = linker.add_queue("Jobs", Some(&Text::lit("jobs")));
+        let attr = |a: &str| text(vec![Part::Attr { resource: "Jobs".into(), attribute: a.into() }]);
+        for a in ["Ref", "QueueUrl"] {
+            assert_eq!(linker.queue_target(&attr(a)), Value::Known(Target::Queue(q)));
+            assert_eq!(linker.queue_via(&attr(a)), Value::Known(Via::UrlReference { queue: q, attribute: a.into() }));
+        }
+        assert_eq!(linker.queue_via(&attr("Arn")), Value::Known(Via::Arn));
+        let url = text(vec![lit("https://sqs.us-east-1.amazonaws.com/123456789012/jobs")]);
+        assert_eq!(linker.queue_target(&url), Value::Known(Target::Queue(q)));
+        assert!(matches!(linker.queue_via(&url), Value::Known(Via::UrlText(_))));
+    }
+
+    #[test]
+    fn only_sqs_urls_are_queue_urls() {
+        let url = |parts: Vec<Part>| is_queue_url(&Text(parts));
+        assert!(url(vec![lit("https://sqs.eu-west-1.amazonaws.com/123456789012/jobs")]));
+        assert!(url(vec![
+            lit("https://sqs."),
+            Part::Opaque("AWS::Region".into()),
+            lit(".amazonaws.com/"),
+            Part::Opaque("AWS::AccountId".into()),
+            lit("/jobs"),
+        ]));
+        assert!(url(vec![lit("https://queue.amazonaws.com/123456789012/jobs")]));
+        assert!(url(vec![lit("https://vpce-1a2b.sqs.us-east-1.vpce.amazonaws.com/123456789012/jobs")]));
+        assert!(!url(vec![lit("arn:aws:sqs:us-east-1:123456789012:jobs")]));
+        assert!(!url(vec![lit("https://sqs.us-east-1.amazonaws.com")]), "no queue in the path");
+        assert!(!url(vec![lit("https://example.com/sqs.jobs")]));
+        assert!(!url(vec![Part::Opaque("QueueUrl".into())]));
     }
 }

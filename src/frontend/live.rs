@@ -1,7 +1,8 @@
 //! The live front-end: what `sqsguard audit` read from one account and
 //! Region, as the shared model, so SQS001-SQS017 fire wherever the data
 //! exists and SQS101-SQS104 read the live counters. Queue URLs are the
-//! resources, and mapping UUIDs for consumers.
+//! resources, and mapping UUIDs for consumers. SQS018 has nothing to see
+//! here: AWS refused any URL where an ARN belongs when it was created.
 //!
 //! The data structures here are plain: the audit fills them through the
 //! AWS SDK, and tests can fill them by hand.
@@ -73,7 +74,8 @@ const API: Dialect = Dialect::Api;
 /// The model of one Region's reading.
 pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
     let mut model = Model { dialect: API, ..Model::default() };
-    let mut linker = Linker::new(API.name(Field::QueueName));
+    // What the API returns are ARNs: AWS refuses a URL where one belongs.
+    let mut linker = Linker::new(API.name(Field::QueueName), &[]);
     for q in &read.queues {
         linker.add_queue(&q.url, Some(&Text::lit(queue_name(&q.url))));
     }
@@ -87,9 +89,9 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
         if let Some(policy) =
             text(API.name(Field::RedrivePolicy)).and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok())
         {
-            let target = match policy.get(API.name(Field::DeadLetterTarget)).and_then(|t| t.as_str()) {
-                Some(target) => linker.queue_target(&arn(target)),
-                None => Value::Absent,
+            let (target, target_via) = match policy.get(API.name(Field::DeadLetterTarget)).and_then(|t| t.as_str()) {
+                Some(target) => (linker.queue_target(&arn(target)), linker.queue_via(&arn(target))),
+                None => (Value::Absent, Value::Absent),
             };
             let count = policy.get(API.name(Field::MaxReceiveCount));
             let count = match count.and_then(|c| c.as_i64().or_else(|| c.as_str()?.parse().ok())) {
@@ -99,6 +101,7 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             queue.redrive = Attr::known(
                 Redrive {
                     target: Attr::single(target, origin.clone()),
+                    target_via: Attr::single(target_via, origin.clone()),
                     max_receive_count: Attr::single(count, origin.clone()),
                 },
                 origin.clone(),
@@ -168,6 +171,7 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             resource: m.uuid.clone(),
             origin: origin.clone(),
             queue: Attr::single(linker.queue_target(&arn(&m.source_arn)), origin.clone()),
+            queue_via: Attr::single(linker.queue_via(&arn(&m.source_arn)), origin.clone()),
             function: Attr::single(function, origin.clone()),
             batch_size: int(m.batch_size),
             batching_window: int(m.batching_window),

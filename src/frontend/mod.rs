@@ -29,7 +29,7 @@ pub mod value;
 use std::path::PathBuf;
 
 use crate::finding::Note;
-use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Redrive, Suppression, Target, Value, When};
+use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Redrive, Suppression, Target, Value, Via, When};
 use crate::source::{Source, Span};
 use crate::syntax::{self, Node};
 use value::{R, RV};
@@ -170,13 +170,14 @@ fn alt_of<T>(file: &Source, value: Value<T>, r: &R, when: When) -> Alt<T> {
 
 /// A queue's redrive policy (RedrivePolicy in the dialect's words), written
 /// as a map or as a JSON string: its deadLetterTargetArn linked with
-/// `queue_target`.
+/// `queue_target`, and how it is written read with `queue_via`.
 pub fn redrive(
     file: &Source,
     props: Option<&R>,
     dialect: Dialect,
     absent_at: Span,
     queue_target: impl Fn(&R) -> Value<Target>,
+    queue_via: impl Fn(&R) -> Value<Via>,
 ) -> Attr<Redrive> {
     let key = dialect.name(Field::RedrivePolicy);
     let (target_key, count_key) = (dialect.name(Field::DeadLetterTarget), dialect.name(Field::MaxReceiveCount));
@@ -194,6 +195,7 @@ pub fn redrive(
                     match map {
                         Some(map) => Value::Known(Redrive {
                             target: attr(file, Some(&map), target_key, map.span, &queue_target),
+                            target_via: attr(file, Some(&map), target_key, map.span, &queue_via),
                             max_receive_count: attr(file, Some(&map), count_key, map.span, convert::to_int),
                         }),
                         None => Value::Unknown(format!("{key} is only known at deploy time")),

@@ -34,6 +34,27 @@ pub enum Target {
     External(String),
 }
 
+/// How a reference to a queue is written where AWS expects the queue's
+/// ARN (an event source, a `deadLetterTargetArn`). Linking ignores it: a
+/// queue named by its URL is still that queue, so every rule about the
+/// link still runs; SQS018 reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// An ARN, a name, or anything else that is no queue URL.
+    Arn,
+    /// A reference to the URL of a queue of the analysed set
+    /// (CloudFormation `Ref` or `Fn::GetAtt Q.QueueUrl`, Terraform `.id`
+    /// or `.url`, a registry module's `queue_url` or `queue_id`).
+    UrlReference {
+        queue: QueueIdx,
+        /// The attribute referenced: `Ref`, `QueueUrl`, `id`, `url`.
+        attribute: String,
+    },
+    /// A queue URL written as text (`https://sqs.us-east-1.amazonaws.com/123456789012/jobs`,
+    /// or a `Fn::Sub` of that shape), with unknown parts as `${...}`.
+    UrlText(String),
+}
+
 /// A resource name that may be only partly known (`${AWS::StackName}-jobs.fifo`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
@@ -179,6 +200,8 @@ impl Queue {
 #[derive(Clone, Debug)]
 pub struct Redrive {
     pub target: Attr<Target>,
+    /// How `target` is written (its alternatives are `target`'s).
+    pub target_via: Attr<Via>,
     pub max_receive_count: Attr<i64>,
 }
 
@@ -213,6 +236,8 @@ pub struct Consumer {
     pub resource: String,
     pub origin: Origin,
     pub queue: Attr<Target>,
+    /// How `queue` is written (its alternatives are `queue`'s).
+    pub queue_via: Attr<Via>,
     pub function: Attr<Target>,
     pub batch_size: Attr<i64>,
     pub batching_window: Attr<i64>,

@@ -34,6 +34,7 @@ mod sqs014_fifo_throughput_scope;
 mod sqs015_dlq_without_alarm;
 mod sqs016_unencrypted_queue;
 mod sqs017_public_queue_policy;
+mod sqs018_queue_url_where_arn_expected;
 mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
@@ -133,6 +134,7 @@ pub static ALL: &[&Rule] = &[
     &sqs015_dlq_without_alarm::RULE,
     &sqs016_unencrypted_queue::RULE,
     &sqs017_public_queue_policy::RULE,
+    &sqs018_queue_url_where_arn_expected::RULE,
     &sqs101_dlq_not_empty::RULE,
     &sqs102_oldest_message_too_old::RULE,
     &sqs103_consumer_starvation::RULE,
@@ -316,7 +318,7 @@ mod tests {
             assert!(pair[0].code < pair[1].code, "{} before {}", pair[0].code, pair[1].code);
             assert_ne!(pair[0].name, pair[1].name);
         }
-        assert_eq!(ALL.len(), 22);
+        assert_eq!(ALL.len(), 23);
     }
 
     #[test]

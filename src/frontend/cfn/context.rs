@@ -5,7 +5,7 @@ use super::resolve::{R, Resolver, Text};
 use super::template::{Resource, Template};
 use crate::frontend::link::Linker;
 use crate::frontend::value::values_at;
-use crate::model::{Attr, Dialect, Field, Origin, Target, Value, When};
+use crate::model::{Attr, Dialect, Field, Origin, Target, Value, Via, When};
 use crate::source::{Source, Span};
 
 pub struct Ctx<'t, 'a> {
@@ -42,7 +42,8 @@ impl<'t, 'a> Ctx<'t, 'a> {
     }
 
     fn with_resolver(file: Source, template: &'t Template<'a>, resolver: Resolver<'t, 'a>) -> Self {
-        let mut linker = Linker::new(Dialect::CloudFormation.name(Field::QueueName));
+        // `Ref` of an AWS::SQS::Queue is its URL, as is `Fn::GetAtt Q.QueueUrl`.
+        let mut linker = Linker::new(Dialect::CloudFormation.name(Field::QueueName), &["Ref", "QueueUrl"]);
         for res in &template.resources {
             let name_of = |field: Field| {
                 let key = Dialect::CloudFormation.name(field);
@@ -111,6 +112,10 @@ impl<'t, 'a> Ctx<'t, 'a> {
 
     pub fn queue_target(&self, r: &R) -> Value<Target> {
         self.linker.queue_target(r)
+    }
+
+    pub fn queue_via(&self, r: &R) -> Value<Via> {
+        self.linker.queue_via(r)
     }
 
     pub fn queue_name_target(&self, r: &R) -> Value<Target> {

@@ -6,7 +6,7 @@ use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
 use crate::frontend::convert::{to_int, to_string_list};
-use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target};
+use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Via};
 use crate::source::Span;
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
@@ -49,6 +49,7 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
             resource: res.id.to_string(),
             origin: origin.clone(),
             queue: ctx.attr_named(event_props, "Queue", at, |r| ctx.queue_target(r)),
+            queue_via: ctx.attr_named(event_props, "Queue", at, |r| ctx.queue_via(r)),
             function: Attr::known(Target::Function(index), origin),
             batch_size: ctx.attr(event_props, Field::BatchSize, at, to_int),
             batching_window: ctx.attr(event_props, Field::BatchingWindow, at, to_int),
@@ -73,18 +74,20 @@ fn sns_subscription(
 ) {
     let Some((sub_at, sub)) = event_props.and_then(|p| p.entry("SqsSubscription")) else { return };
     let origin = ctx.origin(at);
-    let (queue, batch_size) = match (&sub.v, ctx.sam_queue(res.id, event)) {
+    let (queue, queue_via, batch_size) = match (&sub.v, ctx.sam_queue(res.id, event)) {
         (_, Some(index)) => {
             let queue = Attr::known(Target::Queue(index), ctx.origin(sub_at));
-            (queue, Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)))
+            let via = Attr::known(Via::Arn, ctx.origin(sub_at));
+            (queue, via, Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)))
         }
         (RV::Map(_), None) if sub.entry("QueueArn").is_some() && sub.entry("QueueUrl").is_some() => {
             let queue = ctx.attr_named(Some(sub), "QueueArn", sub_at, |r| ctx.queue_target(r));
+            let via = ctx.attr_named(Some(sub), "QueueArn", sub_at, |r| ctx.queue_via(r));
             let batch_size = match sub.entry(Dialect::CloudFormation.name(Field::BatchSize)) {
                 Some(_) => ctx.attr(Some(sub), Field::BatchSize, sub_at, to_int),
                 None => Attr::known(SAM_SUBSCRIPTION_BATCH_SIZE, ctx.origin(sub_at)),
             };
-            (queue, batch_size)
+            (queue, via, batch_size)
         }
         _ => return,
     };
@@ -92,6 +95,7 @@ fn sns_subscription(
         resource: res.id.to_string(),
         origin: origin.clone(),
         queue,
+        queue_via,
         function: Attr::known(Target::Function(index), origin),
         batch_size,
         batching_window: Attr::absent(ctx.origin(sub_at)),

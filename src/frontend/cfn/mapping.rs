@@ -4,20 +4,22 @@
 use super::context::Ctx;
 use super::template::Resource;
 use crate::frontend::convert::{to_int, to_string_list};
-use crate::model::{Consumer, Field, Model, Target, UnknownSource, Value};
+use crate::model::{Consumer, Field, Model, Target, UnknownSource, Value, Via};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let at = res.entry.key_span;
 
     let queue = ctx.attr(Some(&props), Field::EventSource, at, |r| ctx.queue_target(r));
+    let queue_via = ctx.attr(Some(&props), Field::EventSource, at, |r| ctx.queue_via(r));
     // Only mappings known to read SQS are consumers: a Kinesis or DynamoDB
-    // stream mapping has other limits and no visibility timeout.
+    // stream mapping has other limits and no visibility timeout. A queue
+    // URL, even one only known at deploy time, names SQS.
     let reads_sqs = queue.alts.iter().any(|a| match &a.value {
         Value::Known(Target::Queue(_)) => true,
         Value::Known(Target::External(arn)) => arn.contains(":sqs:") || arn.contains("sqs."),
         _ => false,
-    });
+    }) || queue_via.any_known(|v| matches!(v, Via::UrlText(_)));
     if !reads_sqs {
         for alt in &queue.alts {
             if let Value::Unknown(why) = &alt.value {
@@ -31,6 +33,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         resource: res.id.to_string(),
         origin: ctx.origin(at),
         queue,
+        queue_via,
         function: ctx.attr(Some(&props), Field::MappingFunction, at, |r| ctx.function_target(r)),
         batch_size: ctx.attr(Some(&props), Field::BatchSize, at, to_int),
         batching_window: ctx.attr(Some(&props), Field::BatchingWindow, at, to_int),

@@ -13,7 +13,14 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
     let props = props.as_ref();
     let at = res.entry.key_span;
     let mut queue = Queue::read(res.id, ctx.origin(at), &Properties { ctx, props, at });
-    queue.redrive = crate::frontend::redrive(&ctx.file, props, Dialect::CloudFormation, at, |v| ctx.queue_target(v));
+    queue.redrive = crate::frontend::redrive(
+        &ctx.file,
+        props,
+        Dialect::CloudFormation,
+        at,
+        |v| ctx.queue_target(v),
+        |v| ctx.queue_via(v),
+    );
     queue.payload = payload::declared(ctx, res, props);
     queue
 }

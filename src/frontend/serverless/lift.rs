@@ -12,7 +12,7 @@ use super::DEFAULT_TIMEOUT;
 use crate::frontend::cfn::context::Ctx;
 use crate::frontend::convert::{to_bool, to_int};
 use crate::model::field::guidance;
-use crate::model::{Alarm, AlarmMetric, Attr, Consumer, Function, Model, Queue, Redrive, Target, Value};
+use crate::model::{Alarm, AlarmMetric, Attr, Consumer, Function, Model, Queue, Redrive, Target, Value, Via};
 use crate::source::Span;
 use crate::syntax::Node;
 
@@ -65,6 +65,7 @@ pub fn read(
     queue.redrive = Attr::known(
         Redrive {
             target: Attr::known(Target::Queue(dlq_index), at.clone()),
+            target_via: Attr::known(Via::Arn, at.clone()),
             max_receive_count: int("maxRetries", DEFAULT_MAX_RETRIES),
         },
         at.clone(),
@@ -81,6 +82,7 @@ pub fn read(
         resource: format!("{name}.worker"),
         origin: at.clone(),
         queue: Attr::known(Target::Queue(queue_index), at.clone()),
+        queue_via: Attr::known(Via::Arn, at.clone()),
         function: Attr::known(Target::Function(function_index), at.clone()),
         batch_size: int("batchSize", DEFAULT_BATCH_SIZE),
         batching_window: int("maxBatchingWindow", 0),

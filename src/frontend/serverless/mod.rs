@@ -171,15 +171,24 @@ fn logical_id(key: &str) -> String {
 fn consumer(ctx: &Ctx<'_, '_>, function: &str, at: Span, sqs: &Node, index: usize) -> Consumer {
     let sqs = ctx.resolver.resolve(sqs);
     let arn_key = field(Field::EventSource);
-    let (settings, queue) = match &sqs.v {
-        RV::Map(_) => (Some(&sqs), ctx.attr_named(Some(&sqs), arn_key, at, |r| ctx.queue_target(r))),
-        _ => (None, Attr::single(ctx.queue_target(&sqs), ctx.origin(sqs.span))),
+    let (settings, queue, queue_via) = match &sqs.v {
+        RV::Map(_) => (
+            Some(&sqs),
+            ctx.attr_named(Some(&sqs), arn_key, at, |r| ctx.queue_target(r)),
+            ctx.attr_named(Some(&sqs), arn_key, at, |r| ctx.queue_via(r)),
+        ),
+        _ => (
+            None,
+            Attr::single(ctx.queue_target(&sqs), ctx.origin(sqs.span)),
+            Attr::single(ctx.queue_via(&sqs), ctx.origin(sqs.span)),
+        ),
     };
     let origin = ctx.origin(at);
     Consumer {
         resource: function.to_string(),
         origin: origin.clone(),
         queue,
+        queue_via,
         function: Attr::known(Target::Function(index), origin),
         batch_size: ctx.attr_named(settings, field(Field::BatchSize), at, to_int),
         batching_window: ctx.attr_named(settings, field(Field::BatchingWindow), at, to_int),

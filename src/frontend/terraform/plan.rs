@@ -405,7 +405,7 @@ impl Index {
                 Some(plan.argument(r.values, address, key, plan.span(r.address)))
             })
             .collect();
-        let mut linker = Linker::new(Dialect::Terraform.name(Field::QueueName));
+        let mut linker = Linker::new(Dialect::Terraform.name(Field::QueueName), resources::QUEUE_URL_ATTRIBUTES);
         // Every alias after every function, as `resources::link` does.
         for alias in [false, true] {
             for ((address, r), name) in planned.iter().zip(&names) {

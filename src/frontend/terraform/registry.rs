@@ -74,7 +74,7 @@ fn queue_inputs() -> impl Iterator<Item = &'static str> {
 pub fn model(source: &str, prefix: &str, args: &HashMap<String, R>, file: &Source, header: Span) -> Option<Modelled> {
     let m = Module { prefix, args, file, header };
     match registry_name(source)?.as_str() {
-        "terraform-aws-modules/sqs/aws" => Some(m.sqs()),
+        SQS => Some(m.sqs()),
         "terraform-aws-modules/lambda/aws" => Some(m.lambda()),
         _ => None,
     }
@@ -102,6 +102,14 @@ fn registry_name(source: &str) -> Option<String> {
     }
     let source = source.trim_start_matches("registry.terraform.io/");
     Some(source.split("//").next().unwrap_or(source).to_string())
+}
+
+const SQS: &str = "terraform-aws-modules/sqs/aws";
+
+/// Whether a module `source` is terraform-aws-modules/sqs/aws (whose
+/// outputs include each URL's ARN twin).
+pub fn is_sqs_module(source: &str) -> bool {
+    registry_name(source).as_deref() == Some(SQS)
 }
 
 /// The queue or the DLQ of the SQS module: the inputs of its policy.

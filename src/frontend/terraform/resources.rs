@@ -11,10 +11,14 @@ use crate::frontend::{attr, attr_of};
 use crate::model::field::QUEUE_SETTINGS;
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Name, Origin, PayloadDecl, Queue,
-    QueuePolicy, ReadFields, Redrive, Target, UnknownSource, Value, payload,
+    QueuePolicy, ReadFields, Redrive, Target, UnknownSource, Value, Via, payload,
 };
 
 const TF: Dialect = Dialect::Terraform;
+
+/// The attributes of an aws_sqs_queue that are its URL: `id` and `url`
+/// (a registry module's `queue_url` and `queue_id` are references to them).
+pub const QUEUE_URL_ATTRIBUTES: &[&str] = &["id", "url"];
 use crate::source::Span;
 
 pub use super::eval::Resource;
@@ -105,7 +109,8 @@ fn is_override(path: &std::path::Path) -> bool {
 
 /// Index the queues and functions (model indices follow this order).
 pub fn link(resources: &[Resource]) -> Linker {
-    let mut linker = Linker::new(TF.name(Field::QueueName));
+    // An aws_sqs_queue's `id` is its URL, as is its `url`.
+    let mut linker = Linker::new(TF.name(Field::QueueName), QUEUE_URL_ATTRIBUTES);
     let name_of = |r: &Resource| name_argument(&r.kind).and_then(|n| r.props.entry(n)).map(|(_, v)| v.clone());
     for r in resources.iter().filter(|r| r.kind != ALIAS) {
         register(&mut linker, &r.kind, &r.address, name_of(r).as_ref());
@@ -349,9 +354,14 @@ impl Reader<'_> {
 
     /// `redrive_policy`: `jsonencode({...})`, a JSON string or heredoc.
     fn redrive(&self) -> Attr<Redrive> {
-        crate::frontend::redrive(&self.r.source, Some(&self.r.props), TF, self.r.header, |v| {
-            self.linker.queue_target(v)
-        })
+        crate::frontend::redrive(
+            &self.r.source,
+            Some(&self.r.props),
+            TF,
+            self.r.header,
+            |v| self.linker.queue_target(v),
+            |v| self.linker.queue_via(v),
+        )
     }
 
     /// The `sqsguard:payload` tag.
@@ -369,11 +379,13 @@ impl Reader<'_> {
     /// stream); its unknown sources when what it reads is not known.
     fn consumer(&self) -> Result<Option<Consumer>, Vec<UnknownSource>> {
         let queue = self.field(Field::EventSource, |v| self.linker.queue_target(v));
+        let queue_via = self.field(Field::EventSource, |v| self.linker.queue_via(v));
+        // A queue URL where the ARN belongs still names SQS (SQS018).
         let reads_sqs = queue.alts.iter().any(|a| match &a.value {
             Value::Known(Target::Queue(_)) => true,
             Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
             _ => false,
-        });
+        }) || queue_via.any_known(|v| matches!(v, Via::UrlText(_)));
         if !reads_sqs {
             let unknown: Vec<UnknownSource> = queue
                 .alts
@@ -394,6 +406,7 @@ impl Reader<'_> {
             resource: self.r.address.clone(),
             origin: self.origin(self.r.header),
             queue,
+            queue_via,
             function: self.field(Field::MappingFunction, |v| self.linker.function_target(v)),
             batch_size: self.int(Field::BatchSize),
             batching_window: self.int(Field::BatchingWindow),
