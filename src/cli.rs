@@ -1,4 +1,4 @@
-//! The command line (shared/CLI.md is the contract).
+//! The command line (README.md and docs/ are its reference).
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -260,7 +260,7 @@ impl FailOn {
     }
 }
 
-/// Exit statuses (CLI.md): 0 clean, 1 findings at or above --fail-on, 2 usage.
+/// Exit statuses (README.md): 0 clean, 1 findings at or above --fail-on, 2 usage.
 const FINDINGS: u8 = 1;
 
 /// Exit status 2: usage, or what had to be read or written could not be.

@@ -102,7 +102,7 @@ pub enum Want {
     QueueArn,
 }
 
-/// Whether a fix may be applied without a person deciding (RULES.md, Fixes).
+/// Whether a fix may be applied without a person deciding (docs/lint.md, "Fixing").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Applicability {

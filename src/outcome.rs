@@ -17,7 +17,7 @@ pub struct Outcome {
     pub skipped: usize,
     /// Files named on the command line that may be infrastructure and were
     /// not linted (each has a note): they fail the run like a finding
-    /// (CLI.md: fail closed).
+    /// (README.md: fail closed).
     pub unlinted: Vec<String>,
     pub notes: Vec<Note>,
     /// Findings silenced by a suppression (not in `findings`).

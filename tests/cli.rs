@@ -1,4 +1,4 @@
-//! The command-line contract (shared/CLI.md): exit codes, the JSON shape,
+//! The command-line interface (README.md, docs/): exit codes, the JSON shape,
 //! plain output off a terminal, rules and explain.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing

@@ -252,3 +252,39 @@ fn the_scanner_reads_code_not_comments_or_strings() {
     let uses: Vec<String> = crate_uses(&code).into_iter().collect();
     assert_eq!(uses, ["model", "rules", "source"]);
 }
+
+/// Code and docs name only what the repository holds: no comment or page
+/// sends a reader to a contract file that lives outside it.
+#[test]
+fn nothing_cites_a_file_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut stack: Vec<std::path::PathBuf> = ["src", "tests", "docs", "rules", "benches", "editors", "schemas"]
+        .iter()
+        .map(|d| root.join(d))
+        .filter(|d| d.is_dir())
+        .collect();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() && !["fixtures", "corpus", "node_modules", "snapshots"].contains(&name.as_str()) {
+                stack.push(path);
+            } else if [".rs", ".md", ".sh", ".json", ".yaml"].iter().any(|e| name.ends_with(e)) {
+                files.push(path);
+            }
+        }
+    }
+    files.push(root.join("README.md"));
+    let this = root.join("tests/layers.rs");
+    let mut citing = Vec::new();
+    for file in files.iter().filter(|f| **f != this) {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            if ["RULES.md", "CLI.md"].iter().any(|c| line.contains(c)) {
+                citing.push(format!("{}:{}: {}", file.strip_prefix(root).unwrap().display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(citing.is_empty(), "cites a file outside the repository:\n{}", citing.join("\n"));
+}

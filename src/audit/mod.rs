@@ -443,7 +443,7 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     Read::Checked { pair, outcome: Box::new(outcome) }
 }
 
-/// The rules that cannot see without an operation's data (RULES.md), and
+/// The rules that cannot see without an operation's data (their pages), and
 /// of those the ones that would report the data's absence as a problem:
 /// their findings are dropped where the data is missing.
 fn blinded(api: &str) -> (&'static [&'static str], &'static [&'static str]) {

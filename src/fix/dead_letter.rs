@@ -1,5 +1,5 @@
 //! SQS004's fix: a new dead-letter queue beside the queue, and the
-//! RedrivePolicy that points at it (RULES.md, "Fixes": `<Queue>DLQ` /
+//! RedrivePolicy that points at it (rules/SQS004.md, "Fix": `<Queue>DLQ` /
 //! `aws_sqs_queue.<name>_dlq`, the same type, a `.fifo` name when the
 //! queue has an explicit FIFO name, retention 1209600, maxReceiveCount 5).
 //!

@@ -2,7 +2,7 @@
 //!
 //! A rule says which field of which resource should hold what (a
 //! [`Remedy`]); this module turns that into byte-range [`Edit`]s on the
-//! file's original text, touching only the bytes it must (RULES.md,
+//! file's original text, touching only the bytes it must (docs/lint.md,
 //! "Fixes"). The file is parsed again into its spanned tree to find the
 //! resource, so the edit keeps the file's style: a scalar keeps its
 //! quotes, a new key takes its siblings' indentation, a flow mapping gets
@@ -192,7 +192,7 @@ impl Fixer {
         };
         // A value from a Parameter or variable default (or any value
         // outside the resource) may be shared: changing it is unsafe
-        // (RULES.md).
+        // (docs/lint.md, "Fixing").
         let applicability = if indirect { Applicability::Unsafe } else { remedy.applicability };
         Some(Fix { edits: vec![edit], applicability })
     }

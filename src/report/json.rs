@@ -1,4 +1,4 @@
-//! `--format json`: one document, exactly the shape of shared/CLI.md.
+//! `--format json`: one document, in the shape README.md documents for scripts.
 
 use serde::Serialize;
 use serde::ser::SerializeSeq;

@@ -71,7 +71,7 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     if !outcome.notes.is_empty() {
         out.push('\n');
     }
-    // A partial audit says so before its totals (CLI.md: it never looks clean).
+    // A partial audit says so before its totals (docs/audit.md: it never looks clean).
     for gap in &outcome.unaudited {
         out.push_str(&format!("{}\n", printable(&format!("unaudited: {gap}"))));
     }

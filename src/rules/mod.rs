@@ -4,7 +4,7 @@
 //! declared in its own file) plus a check function that reads the [`Model`]
 //! through its [`Index`] and reports [`Finding`]s, phrased in the model's
 //! [`Dialect`]. The registry [`ALL`] lists them in code order. The codes,
-//! names and severities are public contract (RULES.md).
+//! names and severities are public interface (rules/*.md).
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};

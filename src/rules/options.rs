@@ -2,7 +2,7 @@
 
 use crate::model::field::guidance;
 
-/// Thresholds of the configurable rules; [`Default`] is what RULES.md says.
+/// Thresholds of the configurable rules; [`Default`] is what each rule's page says.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// SQS001: VisibilityTimeout must reach this many times the function

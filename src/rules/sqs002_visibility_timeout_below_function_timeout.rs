@@ -33,7 +33,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             t.when,
             t.given(cx)
         );
-        // The fix sizes it for SQS001 too (RULES.md: the same fix).
+        // The fix sizes it for SQS001 too (rules/SQS002.md: the same fix).
         let k = cx.options.visibility_multiplier;
         let fix = format!(
             "set {} to at least {} ({k} x the function timeout + {})",

@@ -297,7 +297,7 @@ pub fn is_serverless_code(path: &Path) -> bool {
     ["serverless.ts", "serverless.js", "serverless.mjs", "serverless.cjs"].contains(&name.as_str())
 }
 
-/// RULES.md: a `.tf`, or YAML/JSON mentioning AWSTemplateFormatVersion,
+/// (rules/SQS000.md): a `.tf`, or YAML/JSON mentioning AWSTemplateFormatVersion,
 /// `AWS::`, Transform, or `service:` with `provider:`.
 pub fn looks_like_infrastructure(path: &Path, bytes: &[u8]) -> bool {
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf")) {
