@@ -17,16 +17,22 @@
 //! instance to instance: `each.value` is that resource. Data sources,
 //! remote state, collections only known at plan time and functions not
 //! evaluated here are unknown, and rules skip them.
+//!
+//! This file is the evaluator's core (500 lines: expressions, templates,
+//! traversals, variables, locals and module outputs are one recursion);
+//! `count`/`for_each` are in `each.rs` and `instances.rs`, functions and
+//! operators in `functions.rs`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use hcl_edit::expr::{BinaryOperator, Expression, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
+use hcl_edit::expr::{Expression, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
 use hcl_edit::structure::{Block, Body, Structure};
 use hcl_edit::template::{Element, Template};
 
-use crate::frontend::convert::json_string;
+use super::functions::{self, binary};
+use super::instances::Instances;
 use crate::frontend::value::{Part, R, RV, Text, format_num};
 use crate::source::{Source, Span};
 
@@ -77,9 +83,9 @@ pub struct Scope {
     outputs: HashMap<String, (usize, Expression)>,
     /// `type.name` of every managed resource in the module: its file and
     /// its place in that file's body.
-    resources: HashMap<String, (usize, usize)>,
+    pub(super) resources: HashMap<String, (usize, usize)>,
     /// The instances of the resource being evaluated, innermost last.
-    instances: RefCell<Vec<Instances>>,
+    pub(super) instances: RefCell<Vec<Instances>>,
     /// Module calls, filled in once this scope can evaluate their arguments.
     pub children: RefCell<Vec<Child>>,
     evaluating: RefCell<Vec<String>>,
@@ -377,7 +383,7 @@ impl Scope {
 
     /// `value` followed by the traversal `ops` (`.key`, `[index]`), in
     /// each branch of a conditional value.
-    fn step(&self, value: R, ops: &[hcl_edit::Decorated<TraversalOperator>], file: usize, span: Span) -> R {
+    pub(super) fn step(&self, value: R, ops: &[hcl_edit::Decorated<TraversalOperator>], file: usize, span: Span) -> R {
         if ops.is_empty() {
             return value.relocated_deep(span);
         }
@@ -419,200 +425,8 @@ impl Scope {
         value.relocated_deep(span)
     }
 
-    /// `attribute` of the resource `address` of this module. A number or a
-    /// bool it sets (or AWS's default for an absent one the field table
-    /// knows) is that value, kept from being edited here; anything else (an
-    /// ARN, a name, an ID) stays a reference, which is what links.
-    fn resource_attribute(&self, address: &str, key: Option<&str>, attribute: &str, span: Span) -> R {
-        let symbolic = || {
-            let part = Part::Attr { resource: format!("{}{address}", self.prefix), attribute: attribute.to_string() };
-            R::new(RV::Str(Text(vec![part])), span)
-        };
-        let Some((file, block)) = self.resource_block(address) else { return symbolic() };
-        let value = match block.body.get_attribute(attribute) {
-            Some(attr) => {
-                let mut instances = self.instances_of(&block.body, file);
-                if let (Some(key), Instances::Keyed { items, .. }) = (key, &mut instances) {
-                    items.retain(|(k, _)| k.literal().as_deref() == Some(key));
-                }
-                self.guarded(&format!("{address}.{attribute}"), span, |s| {
-                    s.within(instances, |s| s.eval(&attr.value, file))
-                })
-            }
-            None => match absent_default(address.split('.').next().unwrap_or_default(), attribute) {
-                Some(n) => R::new(RV::Num(n as f64), span),
-                None => return symbolic(),
-            },
-        };
-        let alternatives = value.alternatives();
-        let scalar = |r: &R| matches!(r.v, RV::Num(_) | RV::Bool(_));
-        if alternatives.iter().any(|(_, r)| scalar(r))
-            && alternatives.iter().all(|(_, r)| scalar(r) || matches!(r.v, RV::Unknown(_)))
-        {
-            value.derived(span)
-        } else {
-            symbolic()
-        }
-    }
-
-    /// The block of the resource `address` of this module, with its file.
-    fn resource_block(&self, address: &str) -> Option<(usize, &Block)> {
-        let &(file, index) = self.resources.get(address)?;
-        let block = self.files.get(file)?.body.get(index)?.as_block()?;
-        Some((file, block))
-    }
-
-    /// A resource block's props, its `count.index` / `each.*` evaluated for
-    /// its instances.
-    pub fn resource(&self, body: &Body, file: usize, span: Span) -> R {
-        self.for_instances_of(body, file, |s| s.block(body, file, span))
-    }
-
-    /// `f` evaluated for the instances of the block `body` (a resource or a
-    /// module call) makes with its `count` or `for_each`.
-    pub fn for_instances_of<T>(&self, body: &Body, file: usize, f: impl FnOnce(&Self) -> T) -> T {
-        let instances = self.instances_of(body, file);
-        self.within(instances, f)
-    }
-
-    fn within<T>(&self, instances: Instances, f: impl FnOnce(&Self) -> T) -> T {
-        self.instances.borrow_mut().push(instances);
-        let value = f(self);
-        self.instances.borrow_mut().pop();
-        value
-    }
-
-    /// The instances a resource block's `for_each` or `count` makes.
-    fn instances_of(&self, body: &Body, file: usize) -> Instances {
-        if let Some(attr) = body.get_attribute("for_each") {
-            if let Some(of) = self.whole_resource(&attr.value) {
-                return of;
-            }
-            let collection = self.eval(&attr.value, file);
-            let items = match &collection.v {
-                RV::Map(entries) => {
-                    entries.iter().map(|(k, ks, v)| (R::new(RV::Str(Text::lit(k.clone())), *ks), v.clone())).collect()
-                }
-                RV::List(items) => {
-                    let mut keyed = Vec::new();
-                    for item in items {
-                        match item.literal() {
-                            Some(k) => keyed.push((R::new(RV::Str(Text::lit(k)), item.span), item.clone())),
-                            None => return Instances::Unknown("a for_each key only known at plan time".into()),
-                        }
-                    }
-                    keyed
-                }
-                RV::Unknown(why) => return Instances::Unknown(why.clone()),
-                _ => return Instances::Unknown("a for_each collection only known at plan time".into()),
-            };
-            return Instances::Keyed { var: "each.key", items };
-        }
-        if let Some(attr) = body.get_attribute("count") {
-            let count = self.eval(&attr.value, file);
-            return match count.v {
-                RV::Num(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_COUNT => Instances::Keyed {
-                    var: "count.index",
-                    items: (0..n as usize)
-                        .map(|i| (R::new(RV::Num(i as f64), count.span), R::new(RV::Null, count.span)))
-                        .collect(),
-                },
-                RV::Unknown(why) => Instances::Unknown(why),
-                _ => Instances::Unknown("a count only known at plan time".into()),
-            };
-        }
-        Instances::One
-    }
-
-    /// `aws_sqs_queue.tenant` or `module.queue` written whole: a resource
-    /// or a module call of this module.
-    fn whole_resource(&self, expr: &Expression) -> Option<Instances> {
-        let expr = match expr {
-            // `"${aws_sqs_queue.tenant}"`: how Terraform JSON writes it.
-            Expression::StringTemplate(t) => match (t.len(), t.get(0)) {
-                (1, Some(Element::Interpolation(i))) => &i.expr,
-                _ => return None,
-            },
-            Expression::Parenthesis(p) => p.inner(),
-            other => other,
-        };
-        let Expression::Traversal(t) = expr else { return None };
-        let Expression::Variable(kind) = &t.expr else { return None };
-        let [op] = t.operators.as_slice() else { return None };
-        let TraversalOperator::GetAttr(name) = op.value() else { return None };
-        if kind.as_str() == "module" {
-            return Some(Instances::OfModule(name.as_str().to_string()));
-        }
-        let address = format!("{}.{}", kind.as_str(), name.as_str());
-        self.resources.contains_key(&address).then_some(Instances::Of(address))
-    }
-
-    /// The block of the call of module `name` of this module, with its file.
-    fn module_block(&self, name: &str) -> Option<(usize, &Block)> {
-        self.files.iter().enumerate().find_map(|(fi, f)| {
-            f.body
-                .blocks()
-                .find(|b| b.ident.as_str() == "module" && labels(b).first().map(String::as_str) == Some(name))
-                .map(|b| (fi, b))
-        })
-    }
-
-    /// `count.index`, `each.key`, `each.value...` of the resource being
-    /// evaluated.
-    fn instance_reference(
-        &self,
-        root: &str,
-        ops: &[hcl_edit::Decorated<TraversalOperator>],
-        file: usize,
-        span: Span,
-    ) -> R {
-        let attr_at = |i: usize| match ops.get(i).map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(id)) => Some(id.as_str()),
-            _ => None,
-        };
-        let current = self.instances.borrow().last().cloned().unwrap_or(Instances::One);
-        // `for_each = aws_sqs_queue.tenant`: the keys are that resource's.
-        let keyed = |current: &Instances| match current {
-            Instances::Of(address) => match self.resource_block(address) {
-                Some((f, block)) => self.instances_of(&block.body, f),
-                None => Instances::Unknown(format!("{address} is not in this module")),
-            },
-            Instances::OfModule(name) => match self.module_block(name) {
-                Some((f, block)) => self.instances_of(&block.body, f),
-                None => Instances::Unknown(format!("module.{name} is not in this module")),
-            },
-            other => other.clone(),
-        };
-        match (root, attr_at(0), &current) {
-            ("each", Some("value"), Instances::Of(address)) => match attr_at(1) {
-                Some(attribute) => self.resource_attribute(address, None, attribute, span),
-                None => R::unknown(format!("the whole of {address}"), span),
-            },
-            ("each", Some("value"), Instances::OfModule(name)) => match attr_at(1) {
-                Some(output) => {
-                    let value = self.module_output(name, output, span);
-                    self.step(value, &ops[2..], file, span)
-                }
-                None => R::unknown(format!("the whole of module.{name}"), span),
-            },
-            ("each", Some("value"), Instances::Keyed { var: "each.key", items }) => {
-                let value = per_instance("each.key", items, |(_, v)| v.clone(), span);
-                self.step(value, &ops[1..], file, span)
-            }
-            ("each", Some("key"), _) | ("count", Some("index"), _) => match keyed(&current) {
-                Instances::Keyed { var, items } if var.starts_with(root) => {
-                    per_instance(var, &items, |(k, _)| k.clone(), span)
-                }
-                Instances::Unknown(why) => R::unknown(why, span),
-                _ => R::unknown(format!("{root}.* outside a resource that has it"), span),
-            },
-            (_, _, Instances::Unknown(why)) => R::unknown(why.clone(), span),
-            _ => R::unknown(format!("{root}.* outside a resource that has it"), span),
-        }
-    }
-
     /// An output of a module called from this one.
-    fn module_output(&self, module: &str, output: &str, span: Span) -> R {
+    pub(super) fn module_output(&self, module: &str, output: &str, span: Span) -> R {
         let children = self.children.borrow();
         for child in children.iter() {
             match child {
@@ -658,7 +472,7 @@ impl Scope {
     }
 
     /// Evaluate with a guard against reference cycles (`a = local.b`, `b = local.a`).
-    fn guarded(&self, key: &str, span: Span, f: impl FnOnce(&Self) -> R) -> R {
+    pub(super) fn guarded(&self, key: &str, span: Span, f: impl FnOnce(&Self) -> R) -> R {
         if self.evaluating.borrow().iter().any(|k| k == key) || self.evaluating.borrow().len() > 64 {
             return R::unknown(format!("{key} refers to itself"), span);
         }
@@ -673,256 +487,7 @@ impl Scope {
             return R::unknown("provider function", span);
         }
         let args: Vec<R> = f.args.iter().map(|a| self.eval(a, file)).collect();
-        let name = f.name.name.as_str();
-        let v = match (name, args.as_slice()) {
-            // The structure is what rules read; the JSON text is not needed.
-            ("jsonencode", [x]) => return x.clone().relocated(span),
-            ("jsondecode", [x]) => match json_string(x) {
-                Some(v) => return v.relocated_deep(span),
-                None => RV::Unknown("jsondecode of a value only known at plan time".into()),
-            },
-            ("tostring" | "tolist" | "toset" | "tomap" | "sensitive" | "nonsensitive", [x]) => {
-                return x.clone().relocated(span);
-            }
-            ("tonumber", [x]) => match x.literal().and_then(|s| s.parse::<f64>().ok()) {
-                Some(n) => RV::Num(n),
-                None => RV::Unknown("tonumber of a value only known at plan time".into()),
-            },
-            ("tobool", [x]) => match x.literal().as_deref() {
-                Some("true") => RV::Bool(true),
-                Some("false") => RV::Bool(false),
-                _ => RV::Unknown("tobool of a value only known at plan time".into()),
-            },
-            ("max" | "min", nums) if !nums.is_empty() => {
-                let known: Option<Vec<f64>> =
-                    nums.iter().map(|n| if let RV::Num(x) = n.v { Some(x) } else { None }).collect();
-                match known {
-                    Some(v) if name == "max" => RV::Num(v.into_iter().fold(f64::MIN, f64::max)),
-                    Some(v) => RV::Num(v.into_iter().fold(f64::MAX, f64::min)),
-                    None => RV::Unknown(format!("{name} of values only known at plan time")),
-                }
-            }
-            ("ceil" | "floor", [x]) => match x.v {
-                RV::Num(n) if name == "ceil" => RV::Num(n.ceil()),
-                RV::Num(n) => RV::Num(n.floor()),
-                _ => RV::Unknown(format!("{name} of a value only known at plan time")),
-            },
-            ("lookup", [map, key, rest @ ..]) if rest.len() <= 1 => match (key.literal(), &map.v) {
-                (Some(k), RV::Map(_)) => match map.entry(&k) {
-                    Some((_, v)) => return v.clone().relocated_deep(span),
-                    None => match rest.first() {
-                        Some(default) => return default.clone().relocated(span),
-                        None => RV::Unknown(format!("lookup of missing key {k}")),
-                    },
-                },
-                _ => RV::Unknown("lookup in a value only known at plan time".into()),
-            },
-            ("merge", maps) => {
-                let mut merged: Vec<(String, Span, R)> = Vec::new();
-                for m in maps {
-                    let RV::Map(entries) = &m.v else {
-                        return R::unknown("merge of a value only known at plan time", span);
-                    };
-                    for (k, ks, v) in entries {
-                        merged.retain(|(existing, _, _)| existing != k);
-                        merged.push((k.clone(), *ks, v.clone()));
-                    }
-                }
-                RV::Map(merged)
-            }
-            ("concat", lists) => {
-                let mut all = Vec::new();
-                for l in lists {
-                    let RV::List(items) = &l.v else {
-                        return R::unknown("concat of a value only known at plan time", span);
-                    };
-                    all.extend(items.iter().cloned());
-                }
-                RV::List(all)
-            }
-            ("coalesce", values) => {
-                for value in values {
-                    match &value.v {
-                        RV::Null => continue,
-                        RV::Str(t) if t.literal().is_some_and(|s| s.is_empty()) => continue,
-                        RV::Unknown(_) => return value.clone().relocated(span),
-                        _ => return value.clone().relocated(span),
-                    }
-                }
-                RV::Unknown("coalesce of no value".into())
-            }
-            ("try", values) => match values.iter().find(|v| !matches!(v.v, RV::Unknown(_))) {
-                Some(v) => return v.clone().relocated(span),
-                None => RV::Unknown("try of values only known at plan time".into()),
-            },
-            ("length", [x]) => match &x.v {
-                RV::List(items) => RV::Num(items.len() as f64),
-                RV::Map(entries) => RV::Num(entries.len() as f64),
-                RV::Str(t) => match t.literal() {
-                    Some(s) => RV::Num(s.chars().count() as f64),
-                    None => RV::Unknown("length of a string only known at plan time".into()),
-                },
-                _ => RV::Unknown("length of a value only known at plan time".into()),
-            },
-            ("trimsuffix" | "trimprefix", [x, affix]) => match (&x.v, affix.literal()) {
-                (RV::Str(t), Some(affix)) => {
-                    let mut parts = t.0.clone();
-                    let trimmed = if name == "trimsuffix" {
-                        match parts.last_mut() {
-                            Some(Part::Lit(last)) => {
-                                last.strip_suffix(affix.as_str()).map(str::to_string).map(|s| *last = s)
-                            }
-                            _ => None,
-                        }
-                    } else {
-                        match parts.first_mut() {
-                            Some(Part::Lit(first)) => {
-                                first.strip_prefix(affix.as_str()).map(str::to_string).map(|s| *first = s)
-                            }
-                            _ => None,
-                        }
-                    };
-                    match trimmed {
-                        Some(()) => RV::Str(Text(parts)),
-                        // Nothing to trim where the text is literal; an
-                        // unknown end may or may not carry the affix.
-                        None if t.literal().is_some() => RV::Str(t.clone()),
-                        None => RV::Unknown(format!("{name} of a value only known at plan time")),
-                    }
-                }
-                _ => RV::Unknown(format!("{name} of a value only known at plan time")),
-            },
-            ("lower" | "upper", [x]) => match x.literal() {
-                Some(s) if name == "lower" => RV::Str(Text::lit(s.to_lowercase())),
-                Some(s) => RV::Str(Text::lit(s.to_uppercase())),
-                None => RV::Unknown(format!("{name} of a value only known at plan time")),
-            },
-            ("element", [list, index]) => match (&list.v, index.literal().and_then(|i| i.parse::<usize>().ok())) {
-                (RV::List(items), Some(i)) if !items.is_empty() => {
-                    return items[i % items.len()].clone().relocated_deep(span);
-                }
-                _ => RV::Unknown("element of a value only known at plan time".into()),
-            },
-            ("join", [sep, list]) => match (sep.literal(), &list.v) {
-                (Some(sep), RV::List(items)) => {
-                    let mut text = Text::default();
-                    for (i, item) in items.iter().enumerate() {
-                        if i > 0 {
-                            text.push(Part::Lit(sep.clone()));
-                        }
-                        match &item.v {
-                            RV::Str(t) => text.extend(t.clone()),
-                            _ => match item.literal() {
-                                Some(s) => text.push(Part::Lit(s)),
-                                None => return R::unknown("join of a value only known at plan time", span),
-                            },
-                        }
-                    }
-                    RV::Str(text)
-                }
-                _ => RV::Unknown("join of a value only known at plan time".into()),
-            },
-            _ => RV::Unknown(format!("{name}() is not evaluated")),
-        };
-        R::new(v, span)
-    }
-}
-
-/// The instances of a `count` / `for_each` resource, as far as they are known.
-#[derive(Clone)]
-enum Instances {
-    /// Neither `count` nor `for_each`.
-    One,
-    /// `for_each` over a resource of the module: its instances, key for key.
-    Of(String),
-    /// `for_each` over a module call: its instances' outputs, key for key.
-    OfModule(String),
-    /// Each instance's key (`each.key`, `count.index`) and `each.value`.
-    Keyed { var: &'static str, items: Vec<(R, R)> },
-    /// A collection only known at plan time.
-    Unknown(String),
-}
-
-/// More `count` instances than this are not told apart.
-const MAX_COUNT: f64 = 10_000.0;
-
-/// Distinct values beyond this many are not told apart: the value is
-/// unknown rather than a condition per instance.
-const MAX_DISTINCT: usize = 16;
-
-/// One value per instance: the value, when every instance agrees; else an
-/// alternative per distinct value, on the condition `each.key == "a"` (or
-/// `each.key in ["a", "b"]` for instances that agree).
-fn per_instance(var: &str, items: &[(R, R)], pick: impl Fn(&(R, R)) -> R, span: Span) -> R {
-    let mut groups: Vec<(Vec<String>, R)> = Vec::new();
-    for item in items {
-        let key = match &item.0.v {
-            RV::Num(n) => format_num(*n),
-            _ => serde_json::Value::String(item.0.literal().unwrap_or_default()).to_string(),
-        };
-        let value = pick(item);
-        match groups.iter_mut().find(|(_, v)| v.v == value.v) {
-            Some((keys, _)) => keys.push(key),
-            None => groups.push((vec![key], value)),
-        }
-    }
-    match groups.len() {
-        0 => R::unknown("no instance", span),
-        1 => groups.swap_remove(0).1.relocated(span),
-        n if n > MAX_DISTINCT => R::unknown(format!("{n} instances with different values"), span),
-        _ => {
-            let mut value = R::unknown("no other instance", span);
-            for (keys, then) in groups.into_iter().rev() {
-                let cond = match keys.as_slice() {
-                    [key] => format!("{var} == {key}"),
-                    _ => format!("{var} in [{}]", keys.join(", ")),
-                };
-                value = R::new(RV::If { cond: Arc::from(cond), then: Box::new(then), els: Box::new(value) }, span);
-            }
-            value
-        }
-    }
-}
-
-/// AWS's value of an absent numeric attribute of a resource of `kind`, from
-/// the field table.
-fn absent_default(kind: &str, attribute: &str) -> Option<i64> {
-    use crate::model::Field;
-    use crate::model::field::QUEUE_SETTINGS;
-    let fields: &[Field] = match kind {
-        "aws_sqs_queue" => &QUEUE_SETTINGS,
-        "aws_lambda_function" => &[Field::Timeout],
-        "aws_lambda_event_source_mapping" => &[Field::BatchSize, Field::BatchingWindow],
-        _ => return None,
-    };
-    let field = fields.iter().find(|f| crate::model::Dialect::Terraform.name(**f) == attribute)?;
-    // Numbers only: booleans default to false, which is not a number.
-    field.range().and(field.default())
-}
-
-fn binary(op: BinaryOperator, lhs: R, rhs: R) -> RV {
-    use BinaryOperator as B;
-    match (op, &lhs.v, &rhs.v) {
-        (B::Plus, RV::Num(a), RV::Num(b)) => RV::Num(a + b),
-        (B::Minus, RV::Num(a), RV::Num(b)) => RV::Num(a - b),
-        (B::Mul, RV::Num(a), RV::Num(b)) => RV::Num(a * b),
-        (B::Div, RV::Num(a), RV::Num(b)) if *b != 0.0 => RV::Num(a / b),
-        (B::Mod, RV::Num(a), RV::Num(b)) if *b != 0.0 => RV::Num(a % b),
-        (B::Less, RV::Num(a), RV::Num(b)) => RV::Bool(a < b),
-        (B::LessEq, RV::Num(a), RV::Num(b)) => RV::Bool(a <= b),
-        (B::Greater, RV::Num(a), RV::Num(b)) => RV::Bool(a > b),
-        (B::GreaterEq, RV::Num(a), RV::Num(b)) => RV::Bool(a >= b),
-        // One known side can decide: `false && x` is false whatever x is.
-        (B::And, RV::Bool(false), _) | (B::And, _, RV::Bool(false)) => RV::Bool(false),
-        (B::Or, RV::Bool(true), _) | (B::Or, _, RV::Bool(true)) => RV::Bool(true),
-        (B::And, RV::Bool(a), RV::Bool(b)) => RV::Bool(*a && *b),
-        (B::Or, RV::Bool(a), RV::Bool(b)) => RV::Bool(*a || *b),
-        (B::Eq | B::NotEq, _, _) => match (lhs.literal(), rhs.literal()) {
-            (Some(a), Some(b)) => RV::Bool((a == b) == (op == B::Eq)),
-            _ if matches!((&lhs.v, &rhs.v), (RV::Null, RV::Null)) => RV::Bool(op == B::Eq),
-            _ => RV::Unknown("comparison of values only known at plan time".into()),
-        },
-        _ => RV::Unknown("operation on values only known at plan time".into()),
+        functions::call(f.name.name.as_str(), &args, span)
     }
 }
 

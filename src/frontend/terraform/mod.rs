@@ -6,7 +6,10 @@
 //! `module` follows module calls, `registry` models well-known registry
 //! modules, and `resources` maps the AWS resources into the model.
 
+mod each;
 pub mod eval;
+mod functions;
+mod instances;
 pub mod json;
 pub mod module;
 pub mod parse;
