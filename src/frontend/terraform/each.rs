@@ -6,7 +6,7 @@ use hcl_edit::expr::{Expression, TraversalOperator};
 use hcl_edit::structure::{Block, Body};
 use hcl_edit::template::Element;
 
-use super::eval::{Scope, labels};
+use super::eval::{Scope, attr_at, labels};
 use super::instances::{Instances, MAX_COUNT, absent_default, per_instance};
 use crate::frontend::value::{Part, R, RV, Text};
 use crate::source::Span;
@@ -159,10 +159,7 @@ impl Scope {
         file: usize,
         span: Span,
     ) -> R {
-        let attr_at = |i: usize| match ops.get(i).map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(id)) => Some(id.as_str()),
-            _ => None,
-        };
+        let attr_at = |i: usize| attr_at(ops, i);
         let current = self.instances.borrow().last().cloned().unwrap_or(Instances::One);
         // `for_each = aws_sqs_queue.tenant`: the keys are that resource's.
         let keyed = |current: &Instances| match current {

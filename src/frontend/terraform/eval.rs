@@ -326,23 +326,20 @@ impl Scope {
         file: usize,
         span: Span,
     ) -> R {
-        let attr_at = |i: usize| match ops.get(i).map(|o| o.value()) {
-            Some(TraversalOperator::GetAttr(id)) => Some(id.as_str().to_string()),
-            _ => None,
-        };
+        let attr_at = |i: usize| attr_at(ops, i);
         let (value, rest) = match base {
             Expression::Variable(root) => match root.as_str() {
                 "var" => match attr_at(0) {
-                    Some(name) => (self.variable(&name, span), 1),
+                    Some(name) => (self.variable(name, span), 1),
                     None => return R::unknown("malformed variable reference", span),
                 },
                 "local" => match attr_at(0) {
-                    Some(name) => (self.local(&name, span), 1),
+                    Some(name) => (self.local(name, span), 1),
                     None => return R::unknown("malformed local reference", span),
                 },
                 "data" => return R::unknown("data sources are only known at plan time", span),
                 "module" => match (attr_at(0), attr_at(1)) {
-                    (Some(module), Some(output)) => (self.module_output(&module, &output, span), 2),
+                    (Some(module), Some(output)) => (self.module_output(module, output, span), 2),
                     _ => return R::unknown("a reference to a whole module", span),
                 },
                 "count" | "each" => return self.instance_reference(root.as_str(), ops, file, span),
@@ -371,7 +368,7 @@ impl Scope {
                         i += 1;
                     }
                     return match attr_at(i) {
-                        Some(attribute) => self.resource_attribute(&address, key.as_deref(), &attribute, span),
+                        Some(attribute) => self.resource_attribute(&address, key.as_deref(), attribute, span),
                         None => R::unknown(format!("a reference to the whole of {address}"), span),
                     };
                 }
@@ -488,6 +485,14 @@ impl Scope {
         }
         let args: Vec<R> = f.args.iter().map(|a| self.eval(a, file)).collect();
         functions::call(f.name.name.as_str(), &args, span)
+    }
+}
+
+/// The `.name` at position `i` of a traversal, if that is what is there.
+pub fn attr_at(ops: &[hcl_edit::Decorated<TraversalOperator>], i: usize) -> Option<&str> {
+    match ops.get(i).map(|o| o.value()) {
+        Some(TraversalOperator::GetAttr(id)) => Some(id.as_str()),
+        _ => None,
     }
 }
 
