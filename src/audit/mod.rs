@@ -443,24 +443,15 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     Read::Checked { pair, outcome: Box::new(outcome) }
 }
 
-/// The rules that cannot see without an operation's data (their pages), and
-/// of those the ones that would report the data's absence as a problem:
-/// their findings are dropped where the data is missing.
-fn blinded(api: &str) -> (&'static [&'static str], &'static [&'static str]) {
-    const CONSUMERS: &[&str] = &["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012"];
-    // A queue not read may be another's dead-letter queue or source: what
-    // is said of queue pairs is blind, and a dead-letter queue whose source
-    // was not read looks like an ordinary queue (SQS004, SQS006).
-    const QUEUES: &[&str] = &["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS101"];
-    match api {
-        "GetQueueAttributes" => (QUEUES, &["SQS004", "SQS006"]),
-        "ListEventSourceMappings" => (CONSUMERS, &["SQS006"]),
-        "GetFunctionConfiguration" => (&["SQS001", "SQS002"], &[]),
-        "DescribeAlarms" => (&["SQS015"], &["SQS015"]),
-        "GetMetricData" => (&["SQS006", "SQS102"], &[]),
-        "ListQueueTags" => (&["SQS003"], &["SQS003"]),
-        _ => (&[], &[]),
-    }
+/// The rules that cannot see without an operation's data, and of those
+/// the ones that would report the data's absence as a problem: their
+/// findings are dropped where the data is missing. Each rule says which
+/// (`needs`, `misled_without`); this only asks them.
+fn blinded(api: &str) -> (Vec<&'static str>, Vec<&'static str>) {
+    let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.api() == api);
+    let blind = crate::rules::ALL.iter().filter(|r| reads(r.needs)).map(|r| r.code).collect();
+    let misled = crate::rules::ALL.iter().filter(|r| reads(r.misled_without)).map(|r| r.code).collect();
+    (blind, misled)
 }
 
 /// A pair read in part: what failed, the rules blind without it, and its
@@ -544,6 +535,29 @@ fn loader(opts: &Options, region: Option<&str>) -> aws_config::ConfigLoader {
 mod tests {
     use super::*;
     use aws_config::retry::RetryMode;
+
+    #[test]
+    fn what_a_failed_read_blinds_is_what_the_rules_say_they_need() {
+        // The table the audit kept by hand before the rules said it.
+        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012"];
+        let queues = vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS101"];
+        let sorted = |mut v: Vec<&'static str>| {
+            v.sort();
+            v
+        };
+        for (api, blind, misled) in [
+            ("GetQueueAttributes", queues, vec!["SQS004", "SQS006"]),
+            ("ListEventSourceMappings", consumers, vec!["SQS006"]),
+            ("GetFunctionConfiguration", vec!["SQS001", "SQS002"], vec![]),
+            ("DescribeAlarms", vec!["SQS015"], vec!["SQS015"]),
+            ("GetMetricData", vec!["SQS006", "SQS102"], vec![]),
+            ("ListQueueTags", vec!["SQS003"], vec!["SQS003"]),
+            ("ListQueues", vec![], vec![]),
+        ] {
+            let (b, m) = blinded(api);
+            assert_eq!((sorted(b), sorted(m)), (sorted(blind), sorted(misled)), "{api}");
+        }
+    }
 
     #[test]
     fn retries_are_standard_and_their_waits_fit_in_half_the_budget() {

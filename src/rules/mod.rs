@@ -60,9 +60,41 @@ pub struct Rule {
     pub milder: Option<Severity>,
     /// Fires only on live data (`sqsguard audit`), never on files.
     pub live_only: bool,
+    /// What of a live account it cannot judge without: an audit that failed
+    /// to read one of these says the rule was blind there.
+    pub needs: &'static [LiveInput],
+    /// Of those, the ones whose absence it would report as a problem (a
+    /// queue whose alarms were not read looks unalarmed): its findings are
+    /// dropped where the read failed.
+    pub misled_without: &'static [LiveInput],
     /// The prose of `rules/CODE.md` (what it checks, why, how to fix).
     pub doc: &'static str,
     pub check: fn(&Context<'_>, &mut Findings),
+}
+
+/// A read of a live account that rules depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiveInput {
+    QueueAttributes,
+    EventSourceMappings,
+    FunctionConfiguration,
+    Alarms,
+    Metrics,
+    QueueTags,
+}
+
+impl LiveInput {
+    /// The operation that reads it.
+    pub fn api(self) -> &'static str {
+        match self {
+            LiveInput::QueueAttributes => "GetQueueAttributes",
+            LiveInput::EventSourceMappings => "ListEventSourceMappings",
+            LiveInput::FunctionConfiguration => "GetFunctionConfiguration",
+            LiveInput::Alarms => "DescribeAlarms",
+            LiveInput::Metrics => "GetMetricData",
+            LiveInput::QueueTags => "ListQueueTags",
+        }
+    }
 }
 
 impl Rule {
@@ -311,6 +343,15 @@ pub(crate) fn secs(n: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_misled_without_a_read_needs_it() {
+        for rule in ALL.iter() {
+            for input in rule.misled_without {
+                assert!(rule.needs.contains(input), "{}: misled without {input:?} it does not need", rule.code);
+            }
+        }
+    }
 
     #[test]
     fn registry_is_in_code_order_with_unique_codes_and_names() {

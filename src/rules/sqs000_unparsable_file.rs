@@ -16,6 +16,8 @@ pub static RULE: Rule = Rule {
     summary: "An infrastructure file could not be read or parsed",
     milder: None,
     live_only: false,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS000.md"),
     check: |_, _| {},
 };

@@ -3,7 +3,7 @@
 //!
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
-use super::{Context, Findings, Rule, all_of, secs, set};
+use super::{Context, Findings, LiveInput, Rule, all_of, secs, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::{Alt, Consumer, Field, Function, Queue, Scalar, Target};
 
@@ -14,6 +14,8 @@ pub static RULE: Rule = Rule {
     summary: "Queue VisibilityTimeout is below 6 x the consumer function's timeout plus its batching window",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS001.md"),
     check,
 };

@@ -1,7 +1,7 @@
 //! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
 
 use super::sqs001_visibility_timeout_below_6x::timings;
-use super::{Context, Findings, Rule, secs};
+use super::{Context, Findings, LiveInput, Rule, secs};
 use crate::finding::Severity;
 use crate::model::Field;
 
@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "Queue VisibilityTimeout is below the consumer function's timeout: Lambda rejects the event source mapping",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS002.md"),
     check,
 };

@@ -1,7 +1,7 @@
 //! SQS003: content-based deduplication on a FIFO queue whose payload is not
 //! deterministic (error), or whose payload is not declared (warning).
 
-use super::{Context, Findings, Rule, all_of};
+use super::{Context, Findings, LiveInput, Rule, all_of};
 use crate::finding::Severity;
 use crate::model::{Field, Payload, Value};
 
@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "FIFO ContentBasedDeduplication with a payload that is not deterministic (or not declared)",
     milder: Some(Severity::Warning),
     live_only: false,
+    needs: &[LiveInput::QueueTags],
+    misled_without: &[LiveInput::QueueTags],
     doc: include_str!("../../rules/SQS003.md"),
     check,
 };

@@ -1,6 +1,6 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
-use super::{Context, Findings, Rule};
+use super::{Context, Findings, LiveInput, Rule};
 use crate::finding::{Applicability, Remedy, Severity, Want};
 use crate::model::field::guidance;
 use crate::model::{Field, Value};
@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "Queue has no dead-letter queue (RedrivePolicy)",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::QueueAttributes],
+    misled_without: &[LiveInput::QueueAttributes],
     doc: include_str!("../../rules/SQS004.md"),
     check,
 };

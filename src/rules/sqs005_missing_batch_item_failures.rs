@@ -1,6 +1,6 @@
 //! SQS005: a Lambda consumer with BatchSize > 1 without ReportBatchItemFailures.
 
-use super::{Context, Findings, Rule, all_of, set};
+use super::{Context, Findings, LiveInput, Rule, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::{Field, Scalar, Value};
 
@@ -11,6 +11,8 @@ pub static RULE: Rule = Rule {
     summary: "Lambda SQS consumer with BatchSize > 1 lacks FunctionResponseTypes ReportBatchItemFailures",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::EventSourceMappings],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS005.md"),
     check,
 };

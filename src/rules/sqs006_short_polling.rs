@@ -1,6 +1,6 @@
 //! SQS006: short polling on a queue that no Lambda consumer reads.
 
-use super::{Context, Findings, Rule, set};
+use super::{Context, Findings, LiveInput, Rule, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "Queue uses short polling (ReceiveMessageWaitTimeSeconds 0)",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::QueueAttributes, LiveInput::EventSourceMappings, LiveInput::Metrics],
+    misled_without: &[LiveInput::QueueAttributes, LiveInput::EventSourceMappings],
     doc: include_str!("../../rules/SQS006.md"),
     check,
 };

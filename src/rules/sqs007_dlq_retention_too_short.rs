@@ -1,6 +1,6 @@
 //! SQS007: a standard queue's DLQ keeps messages no longer than the source.
 
-use super::{Context, Findings, Rule, all_of, secs, set};
+use super::{Context, Findings, LiveInput, Rule, all_of, secs, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "Dead-letter queue retention is not longer than the source queue's",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::QueueAttributes],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS007.md"),
     check,
 };

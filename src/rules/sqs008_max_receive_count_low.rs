@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "RedrivePolicy maxReceiveCount is below 3",
     milder: None,
     live_only: false,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS008.md"),
     check,
 };

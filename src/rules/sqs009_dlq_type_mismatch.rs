@@ -1,6 +1,6 @@
 //! SQS009: FIFO queue with a standard DLQ, or standard with a FIFO DLQ.
 
-use super::{Context, Findings, Rule, all_of};
+use super::{Context, Findings, LiveInput, Rule, all_of};
 use crate::finding::Severity;
 use crate::model::Field;
 
@@ -11,6 +11,8 @@ pub static RULE: Rule = Rule {
     summary: "Dead-letter queue type (FIFO or standard) differs from the source queue's",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::QueueAttributes],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS009.md"),
     check,
 };

@@ -1,6 +1,6 @@
 //! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
 
-use super::{Context, Findings, Rule, all_of, set};
+use super::{Context, Findings, LiveInput, Rule, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};
@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "Lambda consumer of a FIFO queue has BatchSize above 10",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::EventSourceMappings],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS010.md"),
     check,
 };

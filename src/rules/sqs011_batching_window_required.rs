@@ -1,6 +1,6 @@
 //! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
 
-use super::{Context, Findings, Rule, all_of, set};
+use super::{Context, Findings, LiveInput, Rule, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};
@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "Lambda consumer with BatchSize above 10 has no MaximumBatchingWindowInSeconds of at least 1",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::EventSourceMappings],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS011.md"),
     check,
 };

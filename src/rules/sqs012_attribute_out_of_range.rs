@@ -5,7 +5,7 @@
 //! a note on the other numbers the model reads (a function's timeout, an
 //! alarm's threshold), so it is never just unknown.
 
-use super::{Context, Findings, Rule, set};
+use super::{Context, Findings, LiveInput, Rule, set};
 use crate::finding::{Applicability, Note, Severity};
 use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Scalar};
 
@@ -16,6 +16,8 @@ pub static RULE: Rule = Rule {
     summary: "An SQS queue or event source mapping attribute is outside the range AWS accepts",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::EventSourceMappings],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS012.md"),
     check,
 };

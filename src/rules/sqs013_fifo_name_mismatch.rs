@@ -11,6 +11,8 @@ pub static RULE: Rule = Rule {
     summary: "FIFO queue name does not end in .fifo, or a standard queue's name does",
     milder: None,
     live_only: false,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS013.md"),
     check,
 };

@@ -11,6 +11,8 @@ pub static RULE: Rule = Rule {
     summary: "FifoThroughputLimit perMessageGroupId needs DeduplicationScope messageGroup",
     milder: None,
     live_only: false,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS014.md"),
     check,
 };

@@ -1,6 +1,6 @@
 //! SQS015: a dead-letter queue that nothing alarms on.
 
-use super::{Context, Findings, Rule};
+use super::{Context, Findings, LiveInput, Rule};
 use crate::finding::Severity;
 use crate::model::{Alarm, AlarmMetric, Target, Value};
 
@@ -11,6 +11,8 @@ pub static RULE: Rule = Rule {
     summary: "Dead-letter queue has no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0",
     milder: None,
     live_only: false,
+    needs: &[LiveInput::QueueAttributes, LiveInput::Alarms],
+    misled_without: &[LiveInput::Alarms],
     doc: include_str!("../../rules/SQS015.md"),
     check,
 };

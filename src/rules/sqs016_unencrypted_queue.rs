@@ -11,6 +11,8 @@ pub static RULE: Rule = Rule {
     summary: "Queue has SqsManagedSseEnabled false and no KmsMasterKeyId",
     milder: None,
     live_only: false,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS016.md"),
     check,
 };

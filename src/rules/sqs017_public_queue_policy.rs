@@ -11,6 +11,8 @@ pub static RULE: Rule = Rule {
     summary: "Queue policy allows Principal * without a Condition",
     milder: None,
     live_only: false,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS017.md"),
     check,
 };

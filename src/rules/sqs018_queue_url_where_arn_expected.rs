@@ -12,6 +12,8 @@ pub static RULE: Rule = Rule {
     summary: "a queue's URL is given where AWS expects the queue's ARN",
     milder: None,
     live_only: false,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS018.md"),
     check,
 };

@@ -1,6 +1,6 @@
 //! SQS101 (live): a dead-letter queue holds messages.
 
-use super::{Context, Findings, Rule};
+use super::{Context, Findings, LiveInput, Rule};
 use crate::finding::Severity;
 
 pub static RULE: Rule = Rule {
@@ -10,6 +10,8 @@ pub static RULE: Rule = Rule {
     summary: "Dead-letter queue holds messages (live)",
     milder: None,
     live_only: true,
+    needs: &[LiveInput::QueueAttributes],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS101.md"),
     check,
 };

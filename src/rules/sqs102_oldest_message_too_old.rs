@@ -1,6 +1,6 @@
 //! SQS102 (live): the oldest message has waited longer than the SLA.
 
-use super::{Context, Findings, Rule};
+use super::{Context, Findings, LiveInput, Rule};
 use crate::finding::Severity;
 
 pub static RULE: Rule = Rule {
@@ -10,6 +10,8 @@ pub static RULE: Rule = Rule {
     summary: "ApproximateAgeOfOldestMessage exceeded the SLA over the lookback (live)",
     milder: None,
     live_only: true,
+    needs: &[LiveInput::Metrics],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS102.md"),
     check,
 };

@@ -10,6 +10,8 @@ pub static RULE: Rule = Rule {
     summary: "Messages are waiting and none is in flight: no consumer is receiving (live)",
     milder: None,
     live_only: true,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS103.md"),
     check,
 };

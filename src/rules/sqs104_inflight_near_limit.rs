@@ -10,6 +10,8 @@ pub static RULE: Rule = Rule {
     summary: "In-flight messages exceed 80% of SQS's limit (live)",
     milder: None,
     live_only: true,
+    needs: &[],
+    misled_without: &[],
     doc: include_str!("../../rules/SQS104.md"),
     check,
 };
