@@ -244,41 +244,6 @@ impl Dialect {
             },
         }
     }
-
-    /// How a queue's payload is declared for SQS003.
-    pub fn payload_declaration(self) -> &'static str {
-        match self {
-            Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => {
-                "queue Metadata `sqsguard: {payload: {fields: ...}}` or the tag `sqsguard:payload`"
-            }
-            Dialect::Terraform => "the tag `\"sqsguard:payload\" = \"deterministic\"` once it is true",
-        }
-    }
-
-    /// How to give a queue a dead-letter queue (SQS004).
-    pub fn add_redrive_policy(self) -> String {
-        let count = guidance::SUGGESTED_MAX_RECEIVE_COUNT;
-        match self {
-            Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
-                "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example {count})"
-            ),
-            Dialect::Terraform => format!(
-                "add redrive_policy = jsonencode({{ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = {count} }})"
-            ),
-        }
-    }
-
-    /// How to alarm on a queue's `metric` as soon as it holds a message (SQS015).
-    pub fn add_depth_alarm(self, metric: &str) -> String {
-        match self {
-            Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
-                "add an AWS::CloudWatch::Alarm on AWS/SQS {metric} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
-            ),
-            Dialect::Terraform => format!(
-                "add an aws_cloudwatch_metric_alarm on namespace \"AWS/SQS\", metric_name \"{metric}\", dimensions = {{ QueueName = <this queue>.name }}, comparison_operator \"GreaterThanThreshold\", threshold 0"
-            ),
-        }
-    }
 }
 
 /// A double-quoted string, escaped as JSON, YAML and HCL all read it.

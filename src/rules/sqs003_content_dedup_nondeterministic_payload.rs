@@ -3,7 +3,7 @@
 
 use super::{Context, Findings, LiveInput, Rule, all_of};
 use crate::finding::Severity;
-use crate::model::{Field, Payload, Value};
+use crate::model::{Dialect, Field, Payload, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS003",
@@ -45,7 +45,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         );
                         let fix = format!(
                             "declare the payload ({}), or send an explicit MessageDeduplicationId and set {cbd_name} to false",
-                            cx.dialect().payload_declaration()
+                            payload_declaration(cx.dialect())
                         );
                         RULE.finding(&queue.resource, &cbd.origin, message, fix).with_severity(Severity::Warning)
                     }
@@ -53,5 +53,15 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 findings.push(finding);
             }
         }
+    }
+}
+
+/// How a queue's payload is declared for SQS003.
+fn payload_declaration(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => {
+            "queue Metadata `sqsguard: {payload: {fields: ...}}` or the tag `sqsguard:payload`"
+        }
+        Dialect::Terraform => "the tag `\"sqsguard:payload\" = \"deterministic\"` once it is true",
     }
 }

@@ -3,7 +3,7 @@
 use super::{Context, Findings, LiveInput, Rule};
 use crate::finding::{Applicability, Remedy, Severity, Want};
 use crate::model::field::guidance;
-use crate::model::{Field, Value};
+use crate::model::{Dialect, Field, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS004",
@@ -33,7 +33,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 cx.name(Field::RedrivePolicy),
                 alt.when
             );
-            let fix = cx.dialect().add_redrive_policy();
+            let fix = add_redrive_policy(cx.dialect());
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
@@ -50,5 +50,18 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             };
             findings.push(RULE.finding(&queue.resource, &alt.origin, message, fix).with_remedy(remedy));
         }
+    }
+}
+
+/// How to give a queue a dead-letter queue (SQS004).
+fn add_redrive_policy(dialect: Dialect) -> String {
+    let count = guidance::SUGGESTED_MAX_RECEIVE_COUNT;
+    match dialect {
+        Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
+            "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example {count})"
+        ),
+        Dialect::Terraform => format!(
+            "add redrive_policy = jsonencode({{ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = {count} }})"
+        ),
     }
 }

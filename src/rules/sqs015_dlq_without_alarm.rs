@@ -2,7 +2,7 @@
 
 use super::{Context, Findings, LiveInput, Rule};
 use crate::finding::Severity;
-use crate::model::{Alarm, AlarmMetric, Target, Value};
+use crate::model::{Alarm, AlarmMetric, Dialect, Target, Value};
 
 pub static RULE: Rule = Rule {
     code: "SQS015",
@@ -39,7 +39,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             dlq.resource,
             sources.join(", ")
         );
-        let fix = cx.dialect().add_depth_alarm(METRIC);
+        let fix = add_depth_alarm(cx.dialect(), METRIC);
         findings.push(RULE.finding(&dlq.resource, &dlq.origin, message, fix));
     }
 }
@@ -110,4 +110,16 @@ fn fires_on_any_message(alarm: &Alarm) -> Option<bool> {
         }
     }
     if any_unknown { None } else { Some(false) }
+}
+
+/// How to alarm on a queue's `metric` as soon as it holds a message (SQS015).
+fn add_depth_alarm(dialect: Dialect, metric: &str) -> String {
+    match dialect {
+        Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
+            "add an AWS::CloudWatch::Alarm on AWS/SQS {metric} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
+        ),
+        Dialect::Terraform => format!(
+            "add an aws_cloudwatch_metric_alarm on namespace \"AWS/SQS\", metric_name \"{metric}\", dimensions = {{ QueueName = <this queue>.name }}, comparison_operator \"GreaterThanThreshold\", threshold 0"
+        ),
+    }
 }
