@@ -182,3 +182,37 @@ fn include_limits_walked_files_but_not_named_ones_and_numbers_may_be_written_1e1
     let (_, summary) = findings(&sqsguard_in(dir.path(), &["lint", "--format", "json", "other/q.yaml"]));
     assert_eq!(summary["files"], 1, "a file named on the command line need not match include");
 }
+
+/// The config schema's `rules` section is what the rules say they take:
+/// the same codes, option names, kinds and bounds, so an option cannot be
+/// documented for editors and ignored by sqsguard, or the reverse.
+#[test]
+fn the_schemas_rule_options_are_the_rules_own() {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(common::root().join("schemas/config.schema.json")).unwrap())
+            .unwrap();
+    let rules = &schema["properties"]["rules"]["properties"];
+    let in_schema: Vec<&String> = rules.as_object().unwrap().keys().collect();
+    let with_options: Vec<&str> =
+        sqsguard::rules::ALL.iter().filter(|r| !r.options.is_empty()).map(|r| r.code).collect();
+    assert_eq!(in_schema, with_options);
+    for rule in sqsguard::rules::ALL.iter().filter(|r| !r.options.is_empty()) {
+        let props = rules[rule.code]["properties"].as_object().unwrap();
+        let names: Vec<&String> = props.keys().collect();
+        let spec_names: Vec<&str> = rule.options.iter().map(|o| o.name).collect();
+        assert_eq!(names, spec_names, "{}", rule.code);
+        for spec in rule.options {
+            let p = &props[spec.name];
+            match spec.kind {
+                sqsguard::rules::OptionKind::Integer { min, max } => {
+                    assert_eq!(p["type"], "integer", "{}.{}", rule.code, spec.name);
+                    assert_eq!(p["minimum"].as_u64(), Some(min), "{}.{}", rule.code, spec.name);
+                    assert_eq!(p["maximum"].as_u64(), max, "{}.{}", rule.code, spec.name);
+                }
+                sqsguard::rules::OptionKind::Duration => {
+                    assert_eq!(p["$ref"], "#/$defs/duration", "{}.{}", rule.code, spec.name)
+                }
+            }
+        }
+    }
+}

@@ -157,21 +157,23 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
         config.severity.push((rule.code, severity));
     }
 
-    let int = |path: [&str; 3]| root.get(path[0])?.get(path[1])?.get(path[2]).and_then(number);
-    if let Some(n) = int(["rules", "SQS001", "multiplier"]) {
-        config.options.visibility_multiplier = n as i64;
-    }
-    if let Some(n) = int(["rules", "SQS008", "minimum"]) {
-        config.options.min_max_receive_count = n as i64;
-    }
-    if let Some(node) = root.get("rules").and_then(|r| r.get("SQS102")).and_then(|r| r.get("sla")) {
-        match duration::of_node(node) {
-            Some(s) => config.options.oldest_message_sla_seconds = s as f64,
-            None => problems.push((node.span, "the SLA is not a duration (300, 5m, 2h)".to_string())),
+    // Each rule says what options it takes and of what kind.
+    for rule in rules::ALL.iter() {
+        let Some(given) = root.get("rules").and_then(|r| r.get(rule.code)) else { continue };
+        for spec in rule.options {
+            let Some(node) = given.get(spec.name) else { continue };
+            match spec.kind {
+                rules::OptionKind::Integer { .. } => {
+                    if let Some(n) = number(node) {
+                        (spec.set)(&mut config.options, n);
+                    }
+                }
+                rules::OptionKind::Duration => match duration::of_node(node) {
+                    Some(s) => (spec.set)(&mut config.options, s),
+                    None => problems.push((node.span, "the SLA is not a duration (300, 5m, 2h)".to_string())),
+                },
+            }
         }
-    }
-    if let Some(n) = int(["rules", "SQS103", "threshold"]) {
-        config.options.starvation_threshold = n;
     }
 
     if let Some(stage) = root.get("stage").and_then(Node::as_str) {

@@ -42,7 +42,7 @@ mod sqs104_inflight_near_limit;
 mod unresolved;
 
 pub use filter::Filter;
-pub use options::Options;
+pub use options::{OptionKind, OptionSpec, Options};
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
 pub use unresolved::notes as unresolved_links;
@@ -67,6 +67,8 @@ pub struct Rule {
     /// queue whose alarms were not read looks unalarmed): its findings are
     /// dropped where the read failed.
     pub misled_without: &'static [LiveInput],
+    /// What `.sqsguard.yaml` may set for it (`rules: {CODE: {NAME: value}}`).
+    pub options: &'static [OptionSpec],
     /// The prose of `rules/CODE.md` (what it checks, why, how to fix).
     pub doc: &'static str,
     pub check: fn(&Context<'_>, &mut Findings),

@@ -26,3 +26,22 @@ impl Default for Options {
         }
     }
 }
+
+/// What kind of value an option takes (the config schema says the same,
+/// and a test holds them together).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OptionKind {
+    /// A whole number in `min..=max` (no upper bound when `max` is `None`).
+    Integer { min: u64, max: Option<u64> },
+    /// Seconds, or a duration such as `5m` or `2h`.
+    Duration,
+}
+
+/// One option a rule takes under `rules: {CODE: {NAME: value}}`.
+#[derive(Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// Store a value read from the config (seconds for a duration).
+    pub set: fn(&mut Options, u64),
+}

@@ -18,6 +18,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS000.md"),
     check: |_, _| {},
 };

@@ -3,6 +3,7 @@
 //!
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
+use super::options::{OptionKind, OptionSpec};
 use super::{Context, Findings, LiveInput, Rule, all_of, secs, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::{Alt, Consumer, Field, Function, Queue, Scalar, Target};
@@ -16,6 +17,11 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
     misled_without: &[],
+    options: &[OptionSpec {
+        name: "multiplier",
+        kind: OptionKind::Integer { min: 1, max: Some(100) },
+        set: |o, n| o.visibility_multiplier = n as i64,
+    }],
     doc: include_str!("../../rules/SQS001.md"),
     check,
 };

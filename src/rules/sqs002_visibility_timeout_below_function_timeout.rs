@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS002.md"),
     check,
 };

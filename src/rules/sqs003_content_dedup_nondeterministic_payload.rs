@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::QueueTags],
     misled_without: &[LiveInput::QueueTags],
+    options: &[],
     doc: include_str!("../../rules/SQS003.md"),
     check,
 };

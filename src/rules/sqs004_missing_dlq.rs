@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::QueueAttributes],
     misled_without: &[LiveInput::QueueAttributes],
+    options: &[],
     doc: include_str!("../../rules/SQS004.md"),
     check,
 };

@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::QueueAttributes, LiveInput::EventSourceMappings, LiveInput::Metrics],
     misled_without: &[LiveInput::QueueAttributes, LiveInput::EventSourceMappings],
+    options: &[],
     doc: include_str!("../../rules/SQS006.md"),
     check,
 };

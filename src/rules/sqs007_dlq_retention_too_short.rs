@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::QueueAttributes],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS007.md"),
     check,
 };

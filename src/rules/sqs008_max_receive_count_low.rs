@@ -1,5 +1,6 @@
 //! SQS008: maxReceiveCount below 3.
 
+use super::options::{OptionKind, OptionSpec};
 use super::{Context, Findings, Rule, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance;
@@ -14,6 +15,11 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[],
     misled_without: &[],
+    options: &[OptionSpec {
+        name: "minimum",
+        kind: OptionKind::Integer { min: 1, max: Some(1000) },
+        set: |o, n| o.min_max_receive_count = n as i64,
+    }],
     doc: include_str!("../../rules/SQS008.md"),
     check,
 };

@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::QueueAttributes],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS009.md"),
     check,
 };

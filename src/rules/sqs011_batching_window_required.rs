@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::EventSourceMappings],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS011.md"),
     check,
 };

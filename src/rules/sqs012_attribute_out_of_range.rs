@@ -18,6 +18,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::EventSourceMappings],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS012.md"),
     check,
 };

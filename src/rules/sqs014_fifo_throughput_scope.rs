@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS014.md"),
     check,
 };

@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[LiveInput::QueueAttributes, LiveInput::Alarms],
     misled_without: &[LiveInput::Alarms],
+    options: &[],
     doc: include_str!("../../rules/SQS015.md"),
     check,
 };

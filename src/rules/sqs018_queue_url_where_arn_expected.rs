@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     live_only: false,
     needs: &[],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS018.md"),
     check,
 };

@@ -1,5 +1,6 @@
 //! SQS102 (live): the oldest message has waited longer than the SLA.
 
+use super::options::{OptionKind, OptionSpec};
 use super::{Context, Findings, LiveInput, Rule};
 use crate::finding::Severity;
 
@@ -12,6 +13,11 @@ pub static RULE: Rule = Rule {
     live_only: true,
     needs: &[LiveInput::Metrics],
     misled_without: &[],
+    options: &[OptionSpec {
+        name: "sla",
+        kind: OptionKind::Duration,
+        set: |o, s| o.oldest_message_sla_seconds = s as f64,
+    }],
     doc: include_str!("../../rules/SQS102.md"),
     check,
 };

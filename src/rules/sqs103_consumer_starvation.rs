@@ -1,5 +1,6 @@
 //! SQS103 (live): messages wait and nothing is receiving them.
 
+use super::options::{OptionKind, OptionSpec};
 use super::{Context, Findings, Rule};
 use crate::finding::Severity;
 
@@ -12,6 +13,11 @@ pub static RULE: Rule = Rule {
     live_only: true,
     needs: &[],
     misled_without: &[],
+    options: &[OptionSpec {
+        name: "threshold",
+        kind: OptionKind::Integer { min: 0, max: None },
+        set: |o, n| o.starvation_threshold = n,
+    }],
     doc: include_str!("../../rules/SQS103.md"),
     check,
 };

@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     live_only: true,
     needs: &[],
     misled_without: &[],
+    options: &[],
     doc: include_str!("../../rules/SQS104.md"),
     check,
 };
