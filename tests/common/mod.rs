@@ -118,8 +118,10 @@ pub fn skipped(why: &str) {
 }
 
 /// A bad fixture for rule `code` at `path` (a file, or a Terraform module's
-/// folder): `code` fires, and with only `code` selected nothing else does.
-/// Returns the outcome with every rule on, for its snapshot.
+/// folder): linted with every rule on, `code` fires, and every other rule
+/// that fires is one the fixture declares (see [`declared_others`]), each
+/// of them firing. With only `code` selected, only `code` fires. Returns the
+/// outcome with every rule on, for its snapshot.
 pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
     let outcome = lint(path);
     assert!(
@@ -128,9 +130,48 @@ pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
         path.display(),
         render(&outcome)
     );
+    let fired: std::collections::BTreeSet<String> =
+        outcome.findings.iter().map(|f| f.code.to_string()).filter(|c| c != code).collect();
+    let declared = declared_others(path);
+    assert!(
+        fired == declared,
+        "{}: besides {code}, {:?} fired but the fixture declares {:?} (in its opening comments, `# also: CODE, ...`, \
+         or a top-level \"//\": \"also: CODE, ...\" in JSON); make the fixture clean for the other rules or \
+         declare them:\n{}",
+        path.display(),
+        fired,
+        declared,
+        render(&outcome)
+    );
     let alone = lint_only(path, code);
     assert!(!alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code), "{}", render(&alone));
     outcome
+}
+
+/// The rules besides its own that a bad fixture says it also raises: the
+/// codes after `also:` in a `#` comment line of the comments it opens with
+/// (YAML, HCL), or in a top-level `"//"` string of a JSON file, up to a `(`
+/// that says why: `# also: SQS004, SQS005 (SAM creates that queue)`. A
+/// Terraform module's folder declares them in its `main.tf` or
+/// `main.tf.json`.
+pub fn declared_others(path: &Path) -> std::collections::BTreeSet<String> {
+    let file = if path.is_dir() {
+        [path.join("main.tf"), path.join("main.tf.json")].into_iter().find(|p| p.is_file()).expect("module file")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&file).expect("read fixture");
+    let comments: Vec<String> = if file.extension().is_some_and(|e| e == "json") {
+        // A fixture that is not JSON serde reads (a number out of range,
+        // say) declares nothing.
+        let doc: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+        doc.as_ref().and_then(|d| d.get("//")).and_then(|v| v.as_str()).map(|s| s.to_string()).into_iter().collect()
+    } else {
+        text.lines().map_while(|l| l.strip_prefix('#')).map(|l| l.to_string()).collect()
+    };
+    let Some(codes) = comments.iter().find_map(|l| l.trim().strip_prefix("also:")) else { return Default::default() };
+    let codes = codes.split('(').next().unwrap_or_default();
+    codes.split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect()
 }
 
 /// A good fixture for rule `code`: linted, and clean with every rule on
