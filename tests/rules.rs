@@ -1,6 +1,7 @@
 //! Per-rule fixtures: tests/fixtures/rules/CODE/bad*.{yaml,json} must make
-//! CODE fire; good*.{yaml,json} must give no finding, with every rule on
-//! and with only CODE selected. Each bad fixture's diagnostics are
+//! CODE fire, and no other rule but those the fixture declares (`# also:
+//! SQS004 (why)` in its opening comments); good*.{yaml,json} must give no
+//! finding, with every rule on and with only CODE selected. Each bad fixture's diagnostics are
 //! snapshotted (exact locations + pretty report).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
@@ -18,6 +19,17 @@ fn bad_fixtures_fire_their_rule() {
     insta::glob!("fixtures/rules/*/bad*.{yaml,json}", |path| {
         let outcome = common::assert_bad_fixture(path, &code_of(path));
         insta::assert_snapshot!(common::render(&outcome));
+    });
+}
+
+/// Each bad fixture whose finding has a fix, after `--fix` with only its
+/// rule: the `fixed` (or `unsafe_fixed`) snapshot, reviewed as text.
+#[test]
+fn bad_fixtures_after_fix() {
+    insta::glob!("fixtures/rules/*/bad*.{yaml,json}", |path| {
+        if let Some(fixed) = common::fixed_fixture(path, &code_of(path)) {
+            insta::assert_snapshot!(fixed.name(), fixed.text);
+        }
     });
 }
 
@@ -111,4 +123,23 @@ fn only_a_reference_to_a_queue_url_gets_a_fix() {
         let fixes: Vec<bool> = outcome.findings.iter().map(|f| fixer.fix(f).is_some()).collect();
         assert_eq!(fixes, vec![fixable], "{fixture}");
     }
+}
+
+/// The bad-fixture check lints with every rule: another rule firing fails
+/// it unless the fixture declares that rule, and a declared rule that does
+/// not fire fails it too.
+#[test]
+fn the_bad_fixture_check_fails_on_an_undeclared_or_stale_other_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties: {VisibilityTimeout: 30}\n  F:\n    Type: AWS::Lambda::Function\n    Properties: {Timeout: 20}\n  M:\n    Type: AWS::Lambda::EventSourceMapping\n    Properties: {EventSourceArn: !GetAtt Q.Arn, FunctionName: !Ref F, FunctionResponseTypes: [ReportBatchItemFailures]}\n";
+    let check = |name: &str, head: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{head}{body}")).unwrap();
+        std::panic::catch_unwind(|| common::assert_bad_fixture(&path, "SQS001")).is_ok()
+    };
+    assert!(!check("undeclared.yaml", "# SQS001, and Q has no DLQ.\n"), "SQS004 fires undeclared");
+    assert!(check("declared.yaml", "# SQS001.\n# also: SQS004 (Q has no DLQ)\n"));
+    assert!(!check("stale.yaml", "# also: SQS004, SQS005\n"), "SQS005 is declared but does not fire");
+    let path = dir.path().join("declared.yaml");
+    assert_eq!(common::declared_others(&path).into_iter().collect::<Vec<_>>(), ["SQS004"]);
 }

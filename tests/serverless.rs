@@ -31,6 +31,17 @@ fn bad_fixtures_fire_their_rule() {
     });
 }
 
+/// Each bad fixture whose finding has a fix, after `--fix` with only its
+/// rule: the `fixed` (or `unsafe_fixed`) snapshot, reviewed as text.
+#[test]
+fn bad_fixtures_after_fix() {
+    insta::glob!("fixtures/serverless/rules/*/bad*.yml", |path| {
+        if let Some(fixed) = common::fixed_fixture(path, &code_of(path)) {
+            insta::assert_snapshot!(fixed.name(), fixed.text);
+        }
+    });
+}
+
 #[test]
 fn good_fixtures_are_clean() {
     insta::glob!("fixtures/serverless/rules/*/good*.yml", |path| {

@@ -39,6 +39,19 @@ fn rule_fixture_modules_fire_their_rule() {
     });
 }
 
+/// Each bad fixture module whose finding has a fix, after `--fix` with
+/// only its rule: the `fixed` (or `unsafe_fixed`) snapshot of the files it
+/// changed, reviewed as text.
+#[test]
+fn rule_fixture_modules_after_fix() {
+    insta::glob!("fixtures/terraform/rules/*/bad*/main.tf", |path| {
+        let dir = path.parent().unwrap();
+        if let Some(fixed) = common::fixed_fixture(dir, &rule_of(dir)) {
+            insta::assert_snapshot!(fixed.name(), fixed.text);
+        }
+    });
+}
+
 #[test]
 fn good_rule_fixture_modules_are_clean() {
     insta::glob!("fixtures/terraform/rules/*/good*/main.tf", |path| {
@@ -447,6 +460,18 @@ fn json_bad_fixtures_fire_their_rule_at_a_location_in_the_json() {
             assert!(at.file.ends_with(".json") || at.file.ends_with(".tfvars"), "{at:?}");
         }
         insta::assert_snapshot!(common::render(&outcome));
+    });
+}
+
+/// The JSON twins after `--fix` with only their rule, as
+/// [`rule_fixture_modules_after_fix`].
+#[test]
+fn json_bad_fixtures_after_fix() {
+    insta::glob!("fixtures/terraform/json/*/bad*/main.tf.json", |path| {
+        let dir = path.parent().unwrap();
+        if let Some(fixed) = common::fixed_fixture(dir, &rule_of(dir)) {
+            insta::assert_snapshot!(fixed.name(), fixed.text);
+        }
     });
 }
 

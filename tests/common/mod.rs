@@ -118,8 +118,10 @@ pub fn skipped(why: &str) {
 }
 
 /// A bad fixture for rule `code` at `path` (a file, or a Terraform module's
-/// folder): `code` fires, and with only `code` selected nothing else does.
-/// Returns the outcome with every rule on, for its snapshot.
+/// folder): linted with every rule on, `code` fires, and every other rule
+/// that fires is one the fixture declares (see [`declared_others`]), each
+/// of them firing. With only `code` selected, only `code` fires. Returns the
+/// outcome with every rule on, for its snapshot.
 pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
     let outcome = lint(path);
     assert!(
@@ -128,9 +130,48 @@ pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
         path.display(),
         render(&outcome)
     );
+    let fired: std::collections::BTreeSet<String> =
+        outcome.findings.iter().map(|f| f.code.to_string()).filter(|c| c != code).collect();
+    let declared = declared_others(path);
+    assert!(
+        fired == declared,
+        "{}: besides {code}, {:?} fired but the fixture declares {:?} (in its opening comments, `# also: CODE, ...`, \
+         or a top-level \"//\": \"also: CODE, ...\" in JSON); make the fixture clean for the other rules or \
+         declare them:\n{}",
+        path.display(),
+        fired,
+        declared,
+        render(&outcome)
+    );
     let alone = lint_only(path, code);
     assert!(!alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code), "{}", render(&alone));
     outcome
+}
+
+/// The rules besides its own that a bad fixture says it also raises: the
+/// codes after `also:` in a `#` comment line of the comments it opens with
+/// (YAML, HCL), or in a top-level `"//"` string of a JSON file, up to a `(`
+/// that says why: `# also: SQS004, SQS005 (SAM creates that queue)`. A
+/// Terraform module's folder declares them in its `main.tf` or
+/// `main.tf.json`.
+pub fn declared_others(path: &Path) -> std::collections::BTreeSet<String> {
+    let file = if path.is_dir() {
+        [path.join("main.tf"), path.join("main.tf.json")].into_iter().find(|p| p.is_file()).expect("module file")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&file).expect("read fixture");
+    let comments: Vec<String> = if file.extension().is_some_and(|e| e == "json") {
+        // A fixture that is not JSON serde reads (a number out of range,
+        // say) declares nothing.
+        let doc: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+        doc.as_ref().and_then(|d| d.get("//")).and_then(|v| v.as_str()).map(|s| s.to_string()).into_iter().collect()
+    } else {
+        text.lines().map_while(|l| l.strip_prefix('#')).map(|l| l.to_string()).collect()
+    };
+    let Some(codes) = comments.iter().find_map(|l| l.trim().strip_prefix("also:")) else { return Default::default() };
+    let codes = codes.split('(').next().unwrap_or_default();
+    codes.split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect()
 }
 
 /// A good fixture for rule `code`: linted, and clean with every rule on
@@ -201,4 +242,101 @@ fn start_moto(mut cmd: Command, port: u16) -> Moto {
 
 pub fn moto() -> Option<Moto> {
     moto_with(&[])
+}
+
+/// A bad fixture after `sqsguard lint --fix --select CODE` (with
+/// `--unsafe-fixes` when one of its fixes is unsafe), for its `.fixed`
+/// snapshot: `None` when no finding of `code` has a fix. The fixture (a
+/// file or a Terraform module's folder) is fixed in a copy of its folder;
+/// the text is every file the fix changed, each after a `--- name` line.
+/// Asserts that linting the fixed copy leaves no fixable finding of `code`
+/// and no more findings of `code` than had no fix, and that every other
+/// rule finds what it found before.
+pub fn fixed_fixture(path: &Path, code: &str) -> Option<Fixed> {
+    let before = lint_json(path, code);
+    let fixable: Vec<&serde_json::Value> = before.iter().filter(|f| f.get("edits").is_some()).collect();
+    if fixable.is_empty() {
+        return None;
+    }
+    let unsafe_fixes = fixable.iter().any(|f| f["applicability"] == "unsafe");
+    let folder = if path.is_dir() { path } else { path.parent().expect("fixture folder") };
+    let copy = tempfile::tempdir().expect("temp dir");
+    copy_folder(folder, copy.path());
+    let target = copy.path().join(path.strip_prefix(folder).expect("fixture in its folder"));
+    let select = format!("--select={code}");
+    let mut args = vec!["lint", "--fix", "--fail-on=never", &select];
+    if unsafe_fixes {
+        args.push("--unsafe-fixes");
+    }
+    let target_arg = target.to_string_lossy().into_owned();
+    args.push(&target_arg);
+    let out = sqsguard(&args);
+    assert!(out.status.success(), "{}: --fix failed: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+    let mut text = String::new();
+    for name in files_in(folder) {
+        let (old, new) = (std::fs::read(folder.join(&name)).ok(), std::fs::read(copy.path().join(&name)).ok());
+        if old != new {
+            let new = String::from_utf8(new.unwrap_or_default()).expect("fixed text is UTF-8");
+            text.push_str(&format!("--- {}\n{new}", name.display()));
+        }
+    }
+    assert!(!text.is_empty(), "{}: {code} has a fix, but --fix changed nothing", path.display());
+    let after = lint_json(&target, code);
+    let unfixable = before.len() - fixable.len();
+    assert!(
+        after.iter().all(|f| f.get("edits").is_none()) && after.len() <= unfixable,
+        "{}: after --fix, {code} still reports:\n{after:#?}",
+        path.display()
+    );
+    Some(Fixed { text, unsafe_fixes })
+}
+
+/// A fixture's text after `--fix`, and whether that took `--unsafe-fixes`.
+pub struct Fixed {
+    pub text: String,
+    pub unsafe_fixes: bool,
+}
+
+impl Fixed {
+    /// The snapshot's name: `fixed`, or `unsafe_fixed` when the fix took
+    /// `--unsafe-fixes`.
+    pub fn name(&self) -> &'static str {
+        if self.unsafe_fixes { "unsafe_fixed" } else { "fixed" }
+    }
+}
+
+/// The findings of `code` in `path` (`lint --format json`, which carries
+/// every finding's edits).
+fn lint_json(path: &Path, code: &str) -> Vec<serde_json::Value> {
+    let select = format!("--select={code}");
+    let target = path.to_string_lossy().into_owned();
+    let out = sqsguard(&["lint", "--format=json", "--fail-on=never", &select, &target]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let findings = doc["findings"].as_array().cloned().unwrap_or_default();
+    findings.into_iter().filter(|f| f["rule"] == code).collect()
+}
+
+/// Every file under `dir`, relative to it, sorted.
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read fixture folder").flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push(e.path().strip_prefix(dir).expect("under dir").to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    for name in files_in(from) {
+        let target = to.join(&name);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("make folder");
+        std::fs::copy(from.join(&name), target).expect("copy fixture");
+    }
 }
