@@ -13,11 +13,10 @@
 //! not keep them longer, SQS007), a name already taken.
 
 use hcl_edit::Span as _;
-use hcl_edit::structure::Body;
 
 use super::Edit;
-use super::locate::{block_end, flow_close, flow_member, indent_of, json_member, line_ending, props_key};
-use super::terraform::BlockTail;
+use super::locate::{Keys, block_end, flow_close, flow_member, indent_of, json_member, line_ending, props_key};
+use super::terraform::{BlockTail, Parsed};
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
 
@@ -54,6 +53,7 @@ fn terraform_attributes(name: Option<&str>, fifo: bool, retention_seconds: i64) 
 /// `resources`: `resources` is the mapping holding the queue's entry.
 pub fn template(
     file: &Source,
+    keys: &mut Keys,
     resources: &Node,
     queue: &Entry,
     json: bool,
@@ -65,7 +65,7 @@ pub fn template(
         return None;
     }
     let id = format!("{}DLQ", queue.key);
-    if resources.get(&id).is_some() {
+    if keys.entry(resources, &id).is_some() {
         return None;
     }
     let props = queue.value.get("Properties");
@@ -277,14 +277,14 @@ fn json_queue(
 /// module.
 pub fn hcl(
     file: &Source,
-    body: &Body,
+    parsed: &Parsed,
     at: Span,
     max_receive_count: i64,
     retention_seconds: i64,
     taken: impl Fn(&str) -> bool,
 ) -> Option<Vec<Edit>> {
     let text = &file.text;
-    let block = body.blocks().find(|b| b.span().is_some_and(|s| s.start == at.start))?;
+    let block = parsed.block_at(at.start)?;
     if block.ident.as_str() != "resource" || block.labels.len() != 2 || block.labels[0].as_str() != "aws_sqs_queue" {
         return None;
     }
@@ -338,8 +338,10 @@ pub fn hcl(
 /// The fix in a `*.tf.json` file: a `"<name>_dlq"` object beside the
 /// queue's under `resource.aws_sqs_queue`, and a `redrive_policy` member
 /// to it, written as Terraform's JSON syntax writes an expression.
+#[allow(clippy::too_many_arguments)]
 pub fn terraform_json(
     file: &Source,
+    keys: &mut Keys,
     root: &Node,
     at: Span,
     address: &str,
@@ -352,14 +354,15 @@ pub fn terraform_json(
     // The object of queues by name (not the list form), and the queue's.
     let queues = root.get("resource")?.get("aws_sqs_queue")?;
     let Kind::Map(siblings) = &queues.kind else { return None };
-    let queue = siblings.iter().find(|e| e.key == name && e.key_span == at)?;
+    // The reader refuses a repeated key: the entry of the name is the one.
+    let queue = keys.entry(queues, name).filter(|e| e.key_span == at)?;
     let Kind::Map(members) = &queue.value.kind else { return None };
     let member = |k: &str| members.iter().find(|e| e.key == k).map(|e| &e.value.kind);
     if ["count", "for_each", "redrive_policy", "dynamic"].iter().any(|k| member(k).is_some()) {
         return None;
     }
     let new = format!("{name}_dlq");
-    if taken(&format!("aws_sqs_queue.{new}")) || siblings.iter().any(|e| e.key == new) {
+    if taken(&format!("aws_sqs_queue.{new}")) || keys.entry(queues, &new).is_some() {
         return None;
     }
     let fifo = match member("fifo_queue") {

@@ -157,7 +157,7 @@ impl Fixer {
                 } else {
                     let inside =
                         found.is_some_and(|f| f.value.span.start <= span.start && span.end <= f.value.span.end);
-                    let edit = match locate::node_at(tree, *span) {
+                    let edit = match keys.node_at(tree, *span) {
                         Some(node) => {
                             Edit { file: file.clone(), span: node.span, replacement: render(file, node, value, true)? }
                         }
@@ -176,10 +176,10 @@ impl Fixer {
                 if remedy.absent {
                     (locate::insert(file, found, *span, remedy, value, json)?, false)
                 } else {
-                    let node = locate::node_at(tree, *span)?;
                     let inside = found.value.span.start <= span.start && span.end <= found.value.span.end;
+                    let node = keys.node_at(tree, *span)?;
                     // `!Ref Param`: the value is the parameter's Default.
-                    let (node, indirect) = match locate::parameter_default(tree, node) {
+                    let (node, indirect) = match locate::parameter_default(keys, tree, node) {
                         Some(default) => (default, true),
                         None => (node, !inside),
                     };
@@ -216,7 +216,7 @@ impl Fixer {
                 let json = crate::syntax::is_json(&file.path, &file.text);
                 let resources = locate::resources_of(keys, tree, &remedy.resource)?;
                 let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == at)?;
-                dead_letter::template(file, resources, queue, json, max_receive_count, retention_seconds)
+                dead_letter::template(file, keys, resources, queue, json, max_receive_count, retention_seconds)
             }
             Format::Hcl => {
                 let module = file.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
@@ -225,7 +225,7 @@ impl Fixer {
                 let declared =
                     self.modules.entry(module.clone()).or_insert_with(|| declared_in_module(&module)).as_ref()?;
                 let parsed = self.bodies.entry(file.path.clone()).or_insert_with(|| parse_hcl(file)).as_ref()?;
-                dead_letter::hcl(file, &parsed.body, at, max_receive_count, retention_seconds, |address| {
+                dead_letter::hcl(file, parsed, at, max_receive_count, retention_seconds, |address| {
                     declared.contains(address)
                 })
             }
@@ -234,8 +234,10 @@ impl Fixer {
                 let declared =
                     self.modules.entry(module.clone()).or_insert_with(|| declared_in_module(&module)).as_ref()?;
                 let tree = tree_in(&mut self.trees, file, Format::TerraformJson)?;
+                let keys = self.keys.entry(file.path.clone()).or_default();
                 dead_letter::terraform_json(
                     file,
+                    keys,
                     tree,
                     at,
                     &remedy.resource,
@@ -252,8 +254,9 @@ impl Fixer {
         match Format::of(file) {
             Format::Template => {
                 let tree = tree_in(&mut self.trees, file, Format::Template)?;
+                let keys = self.keys.entry(file.path.clone()).or_default();
                 let json = crate::syntax::is_json(&file.path, &file.text);
-                queue_arn::template(file, locate::node_at(tree, span)?, json)
+                queue_arn::template(file, keys.node_at(tree, span)?, json)
             }
             Format::Hcl | Format::TerraformJson => {
                 let module = file.path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
@@ -272,7 +275,7 @@ impl Fixer {
     /// the larger number (SQS001 for two consumers of a queue); fixes that
     /// overlap otherwise keep the first, and the next pass sees the rest.
     pub fn plan(&mut self, findings: &[Finding], unsafe_too: bool) -> Plan {
-        let broken: Vec<&PathBuf> =
+        let broken: HashSet<&PathBuf> =
             findings.iter().filter(|f| f.code == "SQS000").filter_map(|f| file_of(&f.origin)).collect();
         // File -> its text, the fixes of it (each a list of edits), and
         // the finding each fixes.

@@ -125,20 +125,30 @@ pub struct Parsed {
     /// `TYPE.NAME` -> the block's position among the body's structures
     /// (the first block of that address).
     resources: std::collections::HashMap<String, usize>,
+    /// Where a block starts in the text -> its position among the body's
+    /// structures (the first block starting there).
+    starts: std::collections::HashMap<usize, usize>,
 }
 
 impl Parsed {
     pub fn new(body: Body) -> Self {
         let mut resources = std::collections::HashMap::new();
+        let mut starts = std::collections::HashMap::new();
         for (i, structure) in body.iter().enumerate() {
-            if let Some(b) = structure.as_block()
-                && b.ident.as_str() == "resource"
-                && b.labels.len() == 2
-            {
+            let Some(b) = structure.as_block() else { continue };
+            if let Some(span) = b.span() {
+                starts.entry(span.start).or_insert(i);
+            }
+            if b.ident.as_str() == "resource" && b.labels.len() == 2 {
                 resources.entry(format!("{}.{}", b.labels[0].as_str(), b.labels[1].as_str())).or_insert(i);
             }
         }
-        Parsed { body, resources }
+        Parsed { body, resources, starts }
+    }
+
+    /// The top-level block that starts at byte `start`.
+    pub fn block_at(&self, start: usize) -> Option<&Block> {
+        self.body.get(*self.starts.get(&start)?)?.as_block()
     }
 
     /// The `resource "type" "name"` block of `address` (`aws_sqs_queue.q`,

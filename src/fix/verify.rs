@@ -6,7 +6,7 @@
 //! and writing it would damage the file. As ruff's `lint_fix` reverts a
 //! fix that breaks the file, sqsguard does not write it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::FileFix;
 use crate::finding::Finding;
@@ -28,22 +28,26 @@ pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool)
         return Err(format!("the fixed text no longer parses{}: {}", at.unwrap_or_default(), broken.message));
     }
     let fixed_now: HashSet<usize> = fixed.fixed.iter().copied().collect();
-    let after_here: Vec<&Finding> = after.iter().filter(here).collect();
     let span_of = |f: &Finding| match &f.origin {
         Origin::File { span, .. } => Some(*span),
         Origin::Live(_) => None,
     };
+    // The findings here after the fixes, by rule and resource: where each
+    // is. Looked up once per finding before, so a file of many findings
+    // is checked in time linear in them, not in their square.
+    let mut after_here: HashMap<(&str, &str), HashSet<Option<Span>>> = HashMap::new();
+    for f in after.iter().filter(here) {
+        after_here.entry((f.code, f.resource.as_str())).or_default().insert(span_of(f));
+    }
+    let moves = Moves::new(&fixed.edits);
     // A finding fixed by an edit elsewhere (a key added to its resource, a
     // Parameter's Default) is gone after it, or has moved to what the edit
     // wrote (SQS001 again, for a window another fix added). Still where it
     // was, the edit missed what it was for.
     for finding in fixed.fixed.iter().filter_map(|&n| before.get(n)).filter(here) {
         let Some(span) = span_of(finding) else { continue };
-        let Some(moved) = moved(span, &fixed.edits) else { continue };
-        if after_here
-            .iter()
-            .any(|f| f.code == finding.code && f.resource == finding.resource && span_of(f) == Some(moved))
-        {
+        let Some(moved) = moves.moved(span) else { continue };
+        if after_here.get(&(finding.code, finding.resource.as_str())).is_some_and(|at| at.contains(&Some(moved))) {
             let was = fixed.file.position(span.start);
             return Err(format!(
                 "the fix of {} of {} (line {}, column {}) did not change what it was for: an edit did not land where it was meant to",
@@ -54,11 +58,10 @@ pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool)
     for (_, finding) in before.iter().enumerate().filter(|(n, f)| !fixed_now.contains(n) && here(f)) {
         let Origin::File { span, .. } = &finding.origin else { continue };
         // A finding inside an edited span is not followed: its bytes changed.
-        let Some(moved) = moved(*span, &fixed.edits) else { continue };
-        let same: Vec<&&Finding> =
-            after_here.iter().filter(|f| f.code == finding.code && f.resource == finding.resource).collect();
+        let Some(moved) = moves.moved(*span) else { continue };
+        let same = after_here.get(&(finding.code, finding.resource.as_str()));
         // Gone is fine (another fix made it moot); elsewhere is not.
-        if !same.is_empty() && !same.iter().any(|f| span_of(f) == Some(moved)) {
+        if same.is_some_and(|at| !at.contains(&Some(moved))) {
             let was = fixed.file.position(span.start);
             return Err(format!(
                 "{} of {} (line {}, column {}) would no longer be where the edits put it: an edit did not land where it was meant to",
@@ -69,22 +72,41 @@ pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool)
     Ok(())
 }
 
-/// Where `span` of the old text is in the new one, given the edits made
-/// (sorted, disjoint: span and replacement length); `None` when an edit
-/// overlaps it.
-fn moved(span: Span, edits: &[(Span, usize)]) -> Option<Span> {
-    let mut shift: isize = 0;
-    for &(edit, len) in edits {
-        if edit.end <= span.start && !(edit.is_empty() && edit.start == span.start && span.is_empty()) {
+/// The edits made (sorted, disjoint: span and replacement length), with
+/// how far each one and those before it move the text after them.
+struct Moves<'e> {
+    edits: &'e [(Span, usize)],
+    /// `shifts[i]`: what the first `i` edits add to an offset after them.
+    shifts: Vec<isize>,
+}
+
+impl<'e> Moves<'e> {
+    fn new(edits: &'e [(Span, usize)]) -> Self {
+        let mut shifts = Vec::with_capacity(edits.len() + 1);
+        let mut shift: isize = 0;
+        shifts.push(shift);
+        for &(edit, len) in edits {
             shift += len as isize - edit.len() as isize;
-        } else if edit.start >= span.end {
-            break;
-        } else {
+            shifts.push(shift);
+        }
+        Moves { edits, shifts }
+    }
+
+    /// Where `span` of the old text is in the new one; `None` when an edit
+    /// overlaps it. The edits before it are found by a binary search: they
+    /// end by its start (an insertion at the start of an empty span is not
+    /// before it), and once one is not, no later one is.
+    fn moved(&self, span: Span) -> Option<Span> {
+        let before =
+            |edit: &Span| edit.end <= span.start && !(edit.is_empty() && edit.start == span.start && span.is_empty());
+        let n = self.edits.partition_point(|(edit, _)| before(edit));
+        if self.edits.get(n).is_some_and(|(edit, _)| edit.start < span.end) {
             return None;
         }
+        let shift = *self.shifts.get(n)?;
+        let at = |x: usize| x.checked_add_signed(shift);
+        Some(Span::new(at(span.start)?, at(span.end)?))
     }
-    let at = |x: usize| x.checked_add_signed(shift);
-    Some(Span::new(at(span.start)?, at(span.end)?))
 }
 
 #[cfg(test)]
@@ -160,6 +182,44 @@ mod tests {
         let why = check(&fixed, &before, &[finding(&after_file, "SQS000", "", 7)], true).unwrap_err();
         assert!(why.starts_with("the fixed text no longer parses (line 2, column 1)"), "{why}");
         assert!(check(&fixed, &before, &[], false).is_err());
+    }
+
+    fn moved(span: Span, edits: &[(Span, usize)]) -> Option<Span> {
+        Moves::new(edits).moved(span)
+    }
+
+    /// What the binary search finds, as a walk of every edit in turn does:
+    /// the spans of a text of 12 bytes, against edits with insertions at
+    /// either end of a span, replacements and an edit at the very start.
+    #[test]
+    fn moves_agree_with_a_walk_of_every_edit() {
+        fn walk(span: Span, edits: &[(Span, usize)]) -> Option<Span> {
+            let mut shift: isize = 0;
+            for &(edit, len) in edits {
+                if edit.end <= span.start && !(edit.is_empty() && edit.start == span.start && span.is_empty()) {
+                    shift += len as isize - edit.len() as isize;
+                } else if edit.start >= span.end {
+                    break;
+                } else {
+                    return None;
+                }
+            }
+            Some(Span::new(span.start.checked_add_signed(shift)?, span.end.checked_add_signed(shift)?))
+        }
+        let cases: [&[(Span, usize)]; 4] = [
+            &[],
+            &[(Span::new(0, 0), 4), (Span::new(2, 4), 1), (Span::new(4, 4), 2), (Span::new(9, 12), 0)],
+            &[(Span::new(0, 3), 0), (Span::new(3, 3), 7), (Span::new(3, 5), 1), (Span::new(12, 12), 3)],
+            &[(Span::new(1, 2), 5), (Span::new(6, 6), 1), (Span::new(7, 8), 0), (Span::new(8, 8), 2)],
+        ];
+        for edits in cases {
+            for start in 0..=12 {
+                for end in start..=12 {
+                    let span = Span::new(start, end);
+                    assert_eq!(moved(span, edits), walk(span, edits), "{span:?} in {edits:?}");
+                }
+            }
+        }
     }
 
     #[test]
