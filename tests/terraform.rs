@@ -759,3 +759,33 @@ resource "aws_lambda_event_source_mapping" "jobs" {
     assert!(found.iter().any(|(c, r, _)| c == "SQS002" && r == "aws_sqs_queue.jobs"), "{found:#?}");
     assert!(!notes.iter().any(|n| n.contains("could not be resolved")), "{notes:#?}");
 }
+
+#[test]
+fn per_instance_sources_link_every_instance_and_leave_no_note() {
+    let module = r#"
+resource "aws_sqs_queue" "a" {
+  name                       = "a"
+  visibility_timeout_seconds = 10
+}
+resource "aws_sqs_queue" "b" {
+  name                       = "b"
+  visibility_timeout_seconds = 10
+}
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  timeout       = 60
+}
+resource "aws_lambda_event_source_mapping" "m" {
+  for_each                = { a = aws_sqs_queue.a.arn, b = aws_sqs_queue.b.arn }
+  event_source_arn        = each.value
+  function_name           = aws_lambda_function.worker.arn
+  function_response_types = ["ReportBatchItemFailures"]
+}
+"#;
+    let (found, notes) = lint_module(module);
+    // Each instance reads its own queue, and the end of the per-instance
+    // chain (no instance) is neither a link nor a note.
+    let sqs002: Vec<&str> = found.iter().filter(|(c, _, _)| c == "SQS002").map(|(_, r, _)| r.as_str()).collect();
+    assert_eq!(sqs002, vec!["aws_sqs_queue.a", "aws_sqs_queue.b"], "{found:#?}");
+    assert!(notes.is_empty(), "{notes:#?}");
+}

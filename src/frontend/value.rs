@@ -136,7 +136,9 @@ impl R {
         R::new(RV::Unknown(why.into()), span)
     }
 
-    /// Every branch this value can take, with the conditions that lead to it.
+    /// Every branch this value can take, with the conditions that lead to it;
+    /// the end of a per-instance chain, which no instance reaches
+    /// ([`When::is_no_instance`]), is none.
     pub fn alternatives(&self) -> Vec<(When, &R)> {
         let mut out = Vec::new();
         self.collect_alternatives(When::always(), &mut out);
@@ -149,6 +151,7 @@ impl R {
                 then.collect_alternatives(when.with(cond, true), out);
                 els.collect_alternatives(when.with(cond, false), out);
             }
+            _ if when.is_no_instance() => {}
             _ => out.push((when, self)),
         }
     }

@@ -33,7 +33,7 @@ fn note(notes: &mut Vec<Note>, resource: &str, what: &str, origin: &Origin, why:
 /// Every alternative of `attr` that is unknown, once per place.
 fn unknown<T>(attr: &Attr<T>) -> impl Iterator<Item = (&Origin, &str)> {
     attr.alts.iter().filter_map(|alt| match &alt.value {
-        Value::Unknown(why) if !alt.when.is_no_instance() => Some((&alt.origin, why.as_str())),
+        Value::Unknown(why) => Some((&alt.origin, why.as_str())),
         _ => None,
     })
 }

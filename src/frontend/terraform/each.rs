@@ -24,9 +24,9 @@ impl Scope {
         let Some((file, block)) = self.resource_block(address) else { return symbolic() };
         let value = match block.body.get_attribute(attribute) {
             Some(attr) => {
-                let mut instances = self.instances_of(&block.body, file);
+                let mut instances = self.instances_of_resource(address);
                 if let (Some(key), Instances::Keyed { items, .. }) = (key, &mut instances) {
-                    items.retain(|(k, _)| k.literal().as_deref() == Some(key));
+                    *items = items.iter().filter(|(k, _)| k.literal().as_deref() == Some(key)).cloned().collect();
                 }
                 self.guarded(&format!("{address}.{attribute}"), span, |s| {
                     s.within(instances, |s| s.eval(&attr.value, file))
@@ -75,6 +75,25 @@ impl Scope {
         value
     }
 
+    /// The instances of the resource or module call (`module.NAME`)
+    /// `address` of this module, evaluated once: `for_each` and `count`
+    /// cannot read `each`, so they are the same wherever they are asked.
+    fn instances_of_resource(&self, address: &str) -> Instances {
+        if let Some(known) = self.instance_cache.borrow().get(address) {
+            return known.clone();
+        }
+        let block = match address.strip_prefix("module.") {
+            Some(name) => self.module_block(name),
+            None => self.resource_block(address),
+        };
+        let instances = match block {
+            Some((f, block)) => self.instances_of(&block.body, f),
+            None => Instances::Unknown(format!("{address} is not in this module")),
+        };
+        self.instance_cache.borrow_mut().insert(address.to_string(), instances.clone());
+        instances
+    }
+
     /// The instances a resource block's `for_each` or `count` makes.
     fn instances_of(&self, body: &Body, file: usize) -> Instances {
         if let Some(attr) = body.get_attribute("for_each") {
@@ -99,7 +118,7 @@ impl Scope {
                 RV::Unknown(why) => return Instances::Unknown(why.clone()),
                 _ => return Instances::Unknown("a for_each collection only known at plan time".into()),
             };
-            return Instances::Keyed { var: "each.key", items };
+            return Instances::Keyed { var: "each.key", items: items.into() };
         }
         if let Some(attr) = body.get_attribute("count") {
             let count = self.eval(&attr.value, file);
@@ -108,7 +127,8 @@ impl Scope {
                     var: "count.index",
                     items: (0..n as usize)
                         .map(|i| (R::new(RV::Num(i as f64), count.span), R::new(RV::Null, count.span)))
-                        .collect(),
+                        .collect::<Vec<_>>()
+                        .into(),
                 },
                 RV::Unknown(why) => Instances::Unknown(why),
                 _ => Instances::Unknown("a count only known at plan time".into()),
@@ -163,14 +183,8 @@ impl Scope {
         let current = self.instances.borrow().last().cloned().unwrap_or(Instances::One);
         // `for_each = aws_sqs_queue.tenant`: the keys are that resource's.
         let keyed = |current: &Instances| match current {
-            Instances::Of(address) => match self.resource_block(address) {
-                Some((f, block)) => self.instances_of(&block.body, f),
-                None => Instances::Unknown(format!("{address} is not in this module")),
-            },
-            Instances::OfModule(name) => match self.module_block(name) {
-                Some((f, block)) => self.instances_of(&block.body, f),
-                None => Instances::Unknown(format!("module.{name} is not in this module")),
-            },
+            Instances::Of(address) => self.instances_of_resource(address),
+            Instances::OfModule(name) => self.instances_of_resource(&format!("module.{name}")),
             other => other.clone(),
         };
         match (root, attr_at(0), &current) {

@@ -86,6 +86,9 @@ pub struct Scope {
     pub(super) resources: HashMap<String, (usize, usize)>,
     /// The instances of the resource being evaluated, innermost last.
     pub(super) instances: RefCell<Vec<Instances>>,
+    /// The instances of each resource and module call asked about, by
+    /// address (see `Scope::instances_of_resource`).
+    pub(super) instance_cache: RefCell<HashMap<String, Instances>>,
     /// Module calls, filled in once this scope can evaluate their arguments.
     pub children: RefCell<Vec<Child>>,
     evaluating: RefCell<Vec<String>>,
@@ -102,6 +105,7 @@ impl Scope {
             outputs: HashMap::new(),
             resources: HashMap::new(),
             instances: RefCell::new(Vec::new()),
+            instance_cache: RefCell::new(HashMap::new()),
             children: RefCell::new(Vec::new()),
             evaluating: RefCell::new(Vec::new()),
         };

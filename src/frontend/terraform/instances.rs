@@ -2,6 +2,7 @@
 //! value per instance: instances that agree are one value, the others
 //! alternatives on `each.key == "a"` (see [`crate::model::When`]).
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::frontend::value::{R, RV, format_num};
@@ -16,8 +17,9 @@ pub enum Instances {
     Of(String),
     /// `for_each` over a module call: its instances' outputs, key for key.
     OfModule(String),
-    /// Each instance's key (`each.key`, `count.index`) and `each.value`.
-    Keyed { var: &'static str, items: Vec<(R, R)> },
+    /// Each instance's key (`each.key`, `count.index`) and `each.value`
+    /// (shared: every reference in the block reads the same instances).
+    Keyed { var: &'static str, items: Rc<[(R, R)]> },
     /// A collection only known at plan time.
     Unknown(String),
 }
@@ -40,15 +42,20 @@ pub fn per_instance(var: &str, items: &[(R, R)], pick: impl Fn(&(R, R)) -> R, sp
             _ => serde_json::Value::String(item.0.literal().unwrap_or_default()).to_string(),
         };
         let value = pick(item);
+        let full = groups.len() == MAX_DISTINCT;
         match groups.iter_mut().find(|(_, v)| v.v == value.v) {
             Some((keys, _)) => keys.push(key),
+            // Past the limit there is no need to look further (and a
+            // `count` of thousands would cost its square).
+            None if full => {
+                return R::unknown(format!("more than {MAX_DISTINCT} instances with different values"), span);
+            }
             None => groups.push((vec![key], value)),
         }
     }
     match groups.len() {
         0 => R::unknown("no instance", span),
         1 => groups.swap_remove(0).1.relocated(span),
-        n if n > MAX_DISTINCT => R::unknown(format!("{n} instances with different values"), span),
         _ => {
             let mut value = R::unknown("no other instance", span);
             for (keys, then) in groups.into_iter().rev() {

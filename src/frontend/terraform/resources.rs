@@ -390,7 +390,6 @@ impl Reader<'_> {
             let unknown: Vec<UnknownSource> = queue
                 .alts
                 .iter()
-                .filter(|a| !a.when.is_no_instance())
                 .filter_map(|a| match &a.value {
                     Value::Unknown(why) => Some(UnknownSource {
                         resource: self.r.address.clone(),
@@ -423,12 +422,7 @@ impl Reader<'_> {
             // A dimension per instance (`"${each.key}-dlq"`): the alarm's
             // instances watch each of those queues.
             let queues: Vec<Value<Target>> = match m.entry("dimensions").and_then(|(_, d)| d.entry("QueueName")) {
-                Some((_, v)) => v
-                    .alternatives()
-                    .into_iter()
-                    .filter(|(when, _)| !when.is_no_instance())
-                    .map(|(_, v)| self.linker.queue_name_target(v))
-                    .collect(),
+                Some((_, v)) => v.alternatives().into_iter().map(|(_, v)| self.linker.queue_name_target(v)).collect(),
                 None => vec![Value::Absent],
             };
             queues
