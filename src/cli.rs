@@ -420,6 +420,7 @@ fn say(console: &mut Console, error: &Error) {
                 message: message.clone(),
                 fix: config::HELP.to_string(),
                 remedy: None,
+                autofix: None,
             })
             .collect(),
         other => other.findings().to_vec(),
@@ -552,16 +553,6 @@ fn nothing_linted(paths: &[PathBuf], skipped: usize, noted: bool) -> String {
     }
 }
 
-/// The findings of a lint that `--fix` may act on: those a baseline does
-/// not record.
-fn actionable(args: &LintArgs, config: &Config, baseline: Option<&crate::baseline::Baseline>) -> Outcome {
-    let mut outcome = lint::lint_paths(&args.paths, config);
-    if let Some(baseline) = baseline {
-        outcome.baselined = Some(baseline.clone().apply(&mut outcome));
-    }
-    outcome
-}
-
 /// `--diff`: what `--fix` would write, as a unified diff on standard
 /// output, every pass included; nothing written; exit 1 when there is a
 /// diff.
@@ -583,102 +574,26 @@ fn show_fixes(
     Ok(if fixed.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
 }
 
-/// Passes of `--fix` at most: a fix can make another possible (or two
-/// overlapping ones wait for the next pass), never forever.
-const FIX_PASSES: usize = 8;
-
-/// Every pass of `--fix`, in memory.
-struct Fixed {
-    /// Each changed file: its text on disk, its text after every pass, and
-    /// how many findings those passes fixed in it.
-    files: std::collections::BTreeMap<PathBuf, (crate::source::Source, String, usize)>,
-    /// The lint of the fixed texts that found nothing more to fix (none
-    /// when the passes ran out first).
-    last: Option<Outcome>,
-}
-
-impl Fixed {
-    fn fixes(&self) -> usize {
-        self.files.values().map(|(_, _, n)| n).sum()
-    }
-}
-
-/// Apply the fixes and lint the fixed texts again, in memory, until
-/// nothing more is fixable: what `--fix` writes and `--diff` shows. Only
-/// files under the paths named are changed: not a module followed out of
-/// them, nor a file reached through a symlinked folder. A file whose
-/// fixed text no longer parses, or whose other findings did not stay where
-/// the edits put them, keeps the text of the pass before, is fixed no
-/// further, and is named on standard error with the reason.
+/// Every pass of `--fix` in memory, with a line on standard error for
+/// each file it did not fix.
 fn fix_in_memory(
     args: &LintArgs,
     config: &Config,
     baseline: Option<&crate::baseline::Baseline>,
     console: &mut Console,
-) -> Fixed {
-    let roots: Vec<PathBuf> = args.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
-    let mut config = config.clone();
-    let mut fixed = Fixed { files: std::collections::BTreeMap::new(), last: None };
-    let mut outside = std::collections::BTreeSet::new();
-    let mut refused = std::collections::BTreeSet::new();
-    let mut outcome = actionable(args, &config, baseline);
-    for _ in 0..FIX_PASSES {
-        let mut plan = crate::fix::Fixer::default().plan(&outcome.findings, args.unsafe_fixes);
-        plan.files.retain(|path, _| {
-            let inside = within(&roots, path);
-            if !inside && outside.insert(path.clone()) {
-                console.eprintln(format_args!(
-                    "sqsguard: {}: outside the paths being linted (a module followed from them?); not fixed",
-                    shown(path)
-                ));
+) -> crate::fix::Fixed {
+    let fixed = crate::fix::passes(&args.paths, config, baseline, args.unsafe_fixes);
+    for event in &fixed.events {
+        match event {
+            crate::fix::Event::Outside(path) => console.eprintln(format_args!(
+                "sqsguard: {}: outside the paths being linted (a module followed from them?); not fixed",
+                shown(path)
+            )),
+            crate::fix::Event::Reverted(path, why) => {
+                console.eprintln(format_args!("sqsguard: {}: not fixed: {}", shown(path), printable(why)));
             }
-            inside && !refused.contains(path)
-        });
-        if plan.files.is_empty() {
-            fixed.last = Some(outcome);
-            break;
         }
-        // The texts so far, with this pass's.
-        let texts = |plan: &crate::fix::Plan| {
-            let mut texts: std::collections::HashMap<PathBuf, String> =
-                fixed.files.iter().map(|(path, (_, text, _))| (path.clone(), text.clone())).collect();
-            texts.extend(plan.files.iter().map(|(path, f)| (path.clone(), f.text.clone())));
-            crate::source::Overlay::new(texts)
-        };
-        config.overlay = texts(&plan);
-        let mut next = actionable(args, &config, baseline);
-        // A file the lint read before (a template, a module's `.tf`; a
-        // `.tfvars` is read but not linted as a file) must still be read.
-        let was: std::collections::HashSet<&str> = outcome.linted.iter().map(String::as_str).collect();
-        let is: std::collections::HashSet<&str> = next.linted.iter().map(String::as_str).collect();
-        let bad: Vec<(PathBuf, String)> = plan
-            .files
-            .iter()
-            .filter_map(|(path, f)| {
-                let shown = crate::source::display_path(path);
-                let read = is.contains(shown.as_str()) || !was.contains(shown.as_str());
-                crate::fix::check(f, &outcome.findings, &next.findings, read).err().map(|why| (path.clone(), why))
-            })
-            .collect();
-        if !bad.is_empty() {
-            for (path, why) in bad {
-                console.eprintln(format_args!("sqsguard: {}: not fixed: {}", shown(&path), printable(&why)));
-                plan.files.remove(&path);
-                refused.insert(path);
-            }
-            // Lint again without them: what the next pass plans from.
-            config.overlay = texts(&plan);
-            next = actionable(args, &config, baseline);
-        }
-        for (path, f) in plan.files {
-            // The text on disk is the one the first pass read.
-            let entry = fixed.files.entry(path).or_insert_with(|| (f.file, String::new(), 0));
-            entry.1 = f.text;
-            entry.2 += f.fixed.len();
-        }
-        outcome = next;
     }
-    fixed.files.retain(|_, (file, text, _)| file.text != *text);
     fixed
 }
 
@@ -714,12 +629,6 @@ fn apply_fixes(
         return None;
     }
     fixed.last
-}
-
-/// Whether `path` is, or is inside, one of `roots` (canonical paths).
-fn within(roots: &[PathBuf], path: &std::path::Path) -> bool {
-    let Ok(real) = std::fs::canonicalize(path) else { return false };
-    roots.iter().any(|root| real.starts_with(root))
 }
 
 /// The config named with --config, or found upward from the working

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::model::{Field, Origin, Scalar};
+use crate::source::{Source, Span};
 
 /// How bad a finding is; ordered so `Error > Warning > Info`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
@@ -42,6 +43,11 @@ pub struct Finding {
     pub fix: String,
     /// How to fix it, for programs: `None` when it takes a design decision.
     pub remedy: Option<Remedy>,
+    /// The remedy as edits of the file, made once by the writer of the
+    /// front-end that read it (see [`crate::frontend::write`]), or why
+    /// there are none: `None` when there is no remedy, or before the
+    /// findings are checked.
+    pub autofix: Option<Result<Fix, Unfixable>>,
 }
 
 impl Finding {
@@ -60,7 +66,32 @@ impl Finding {
         self.remedy = Some(remedy);
         self
     }
+
+    /// Its fix, when it has one.
+    pub fn fix_edits(&self) -> Option<&Fix> {
+        self.autofix.as_ref().and_then(|a| a.as_ref().ok())
+    }
 }
+
+/// Replace `span` of `file` with `replacement` (an insertion when the
+/// span is empty).
+#[derive(Clone, Debug)]
+pub struct Edit {
+    pub file: Source,
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// A finding's fix: its edits and whether `--fix` may apply it alone.
+#[derive(Clone, Debug)]
+pub struct Fix {
+    pub edits: Vec<Edit>,
+    pub applicability: Applicability,
+}
+
+/// Why a finding with a remedy has no fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unfixable(pub &'static str);
 
 /// The field of a resource that should hold another value, and that value.
 #[derive(Clone, Debug)]

@@ -11,16 +11,18 @@
 //! 5. [`error`]: what can fail.
 //! 6. [`frontend`]: CloudFormation/SAM, Serverless, Terraform (HCL and
 //!    plan JSON) and live data, each one function into a
-//!    [`frontend::Loaded`] model.
+//!    [`frontend::Loaded`] model, with the writer that turns a remedy
+//!    into edits of the trees it parsed.
 //! 7. [`rules`]: the catalog, one rule per file.
 //! 8. [`config`], which reads `.sqsguard.yaml`.
-//! 9. [`check`]: rules and suppressions over what a front-end loaded.
+//! 9. [`check`]: rules and suppressions over what a front-end loaded,
+//!    and each finding's fix.
 //! 10. [`outcome`]: what a run gives; [`fingerprint`]: a finding's
-//!     identity; [`discover`]: which files a lint reads; [`fix`]: the
-//!     edits that make a finding go away.
+//!     identity; [`discover`]: which files a lint reads.
 //! 11. [`lint`], [`audit`], [`generate`] and [`baseline`]: the commands.
-//! 12. [`report`]: every output format.
-//! 13. [`cli`]: arguments, errors and exit statuses.
+//! 12. [`fix`]: the passes of `--fix` over lints, the diff and the write.
+//! 13. [`report`]: every output format.
+//! 14. [`cli`]: arguments, errors and exit statuses.
 
 pub mod source;
 pub mod syntax;
@@ -41,7 +43,6 @@ pub mod check;
 
 pub mod discover;
 pub mod fingerprint;
-pub mod fix;
 pub mod outcome;
 
 #[cfg(feature = "audit")]
@@ -49,6 +50,8 @@ pub mod audit;
 pub mod baseline;
 pub mod generate;
 pub mod lint;
+
+pub mod fix;
 
 pub mod report;
 

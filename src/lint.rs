@@ -26,11 +26,13 @@ enum Job {
 }
 
 /// What one job gave.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Done {
     checked: Checked,
     /// The display paths of the files linted.
     linted: Vec<String>,
+    /// Every file read, as given.
+    files: Vec<PathBuf>,
     skipped: usize,
     /// Terraform: the local module folders this module called (canonical).
     called: Vec<PathBuf>,
@@ -41,48 +43,121 @@ struct Done {
     parameters: Vec<String>,
 }
 
+/// Lint `paths` with `config`.
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
-    let mut jobs = Vec::new();
-    // What is linted already, by canonical path: a file (or a module's
-    // folder) reached through a symlink and again directly is linted once,
-    // under the path met first.
-    let mut modules = HashSet::new();
-    let mut files = HashSet::new();
-    let found = discover::candidates(paths);
-    let mut outcome = Outcome::default();
-    for u in found.unwalked {
-        if u.named {
-            outcome.unlinted.push(display_path(&u.path));
-        }
-        outcome.notes.push(Note { origin: Origin::path(&u.path), message: u.message });
-    }
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    for c in found.candidates {
-        if !config.files.keeps(&c.path, c.explicit) {
-            continue;
-        }
-        if is_terraform(&c.path) && c.path.is_file() {
-            // `main.tf` (named, or found under `.`) is in `.`, not in "".
-            let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-            // The unit is the folder: two folders that share a symlinked
-            // file are two modules.
-            if modules.insert(canonical(&dir)) {
-                jobs.push(Job::Module(dir));
+    Run::new(paths, config).into_outcome(config)
+}
+
+/// A lint kept job by job, so that `--fix` lints again only the jobs that
+/// read a file it changed.
+pub struct Run {
+    /// What the walk could not enter: notes, and the named paths among them.
+    walked: Vec<(Note, Option<String>)>,
+    jobs: Vec<Job>,
+    /// Each job's result, and for a module its folder (canonical).
+    results: Vec<(Option<PathBuf>, Done)>,
+}
+
+impl Run {
+    /// Every job of `paths`, linted.
+    pub fn new(paths: &[PathBuf], config: &Config) -> Run {
+        let mut jobs = Vec::new();
+        // What is linted already, by canonical path: a file (or a module's
+        // folder) reached through a symlink and again directly is linted
+        // once, under the path met first.
+        let mut modules = HashSet::new();
+        let mut files = HashSet::new();
+        let found = discover::candidates(paths);
+        let walked = found
+            .unwalked
+            .into_iter()
+            .map(|u| {
+                let named = u.named.then(|| display_path(&u.path));
+                (Note { origin: Origin::path(&u.path), message: u.message }, named)
+            })
+            .collect();
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        for c in found.candidates {
+            if !config.files.keeps(&c.path, c.explicit) {
+                continue;
             }
-        } else if files.insert(canonical(&c.path)) {
-            jobs.push(Job::File(c.path, c.explicit));
+            if is_terraform(&c.path) && c.path.is_file() {
+                // `main.tf` (named, or found under `.`) is in `.`, not in "".
+                let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+                // The unit is the folder: two folders that share a symlinked
+                // file are two modules.
+                if modules.insert(canonical(&dir)) {
+                    jobs.push(Job::Module(dir));
+                }
+            } else if files.insert(canonical(&c.path)) {
+                jobs.push(Job::File(c.path, c.explicit));
+            }
+        }
+        let results = jobs.par_iter().map(|job| job.run(config)).collect();
+        Run { walked, jobs, results }
+    }
+
+    /// Lint again, with `config` (its overlay holding the changed texts),
+    /// the jobs that read one of `changed` or a file beside one: a
+    /// template, or the module of a changed `.tf` or variables file.
+    pub fn relint(&mut self, changed: &[PathBuf], config: &Config) {
+        let folder = |p: &Path| match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let folders: HashSet<PathBuf> = changed.iter().map(|p| folder(p)).collect();
+        let again: Vec<usize> = (0..self.jobs.len())
+            .filter(|&i| match &self.jobs[i] {
+                Job::File(path, _) => changed.contains(path),
+                Job::Module(_) => {
+                    changed.iter().any(|c| config.var_files.contains(c))
+                        || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f)))
+                }
+            })
+            .collect();
+        let redone: Vec<(usize, (Option<PathBuf>, Done))> =
+            again.par_iter().map(|&i| (i, self.jobs[i].run(config))).collect();
+        for (i, result) in redone {
+            self.results[i] = result;
         }
     }
-    let results: Vec<(Option<PathBuf>, Done)> = jobs
-        .par_iter()
-        .map(|job| match job {
+
+    /// What the run found so far.
+    pub fn outcome(&self, config: &Config) -> Outcome {
+        let walked = self.walked.iter().cloned();
+        let results = self.results.iter().map(|(dir, done)| (dir.clone(), done.clone()));
+        outcome(walked, results, config)
+    }
+
+    pub fn into_outcome(self, config: &Config) -> Outcome {
+        outcome(self.walked.into_iter(), self.results.into_iter(), config)
+    }
+}
+
+impl Job {
+    fn run(&self, config: &Config) -> (Option<PathBuf>, Done) {
+        match self {
             Job::File(path, explicit) => (None, lint_file(path, *explicit, config)),
             Job::Module(dir) => (
                 dir.canonicalize().ok(),
                 checked(terraform::load_module(dir, &config.var_files, &config.overlay), config),
             ),
-        })
-        .collect();
+        }
+    }
+}
+
+/// The outcome of the jobs' results.
+fn outcome(
+    walked: impl Iterator<Item = (Note, Option<String>)>,
+    results: impl Iterator<Item = (Option<PathBuf>, Done)>,
+    config: &Config,
+) -> Outcome {
+    let mut outcome = Outcome::default();
+    for (note, named) in walked {
+        outcome.unlinted.extend(named);
+        outcome.notes.push(note);
+    }
+    let results: Vec<(Option<PathBuf>, Done)> = results.collect();
     // A module folder that another module of the walk calls was linted as
     // part of its caller, with the caller's arguments: don't lint it again
     // on its own (its variables would mostly be unknown).
@@ -250,9 +325,10 @@ fn broken(b: Broken, config: &Config) -> Done {
 
 fn checked(loaded: Loaded, config: &Config) -> Done {
     let linted = loaded.files.iter().map(|p| display_path(p)).collect();
+    let files = loaded.files.clone();
     let called = loaded.called.clone();
     let parameters = loaded.parameters.clone();
-    Done { checked: check::check(loaded, config), linted, skipped: 0, called, unlinted: None, parameters }
+    Done { checked: check::check(loaded, config), linted, files, skipped: 0, called, unlinted: None, parameters }
 }
 
 #[cfg(test)]

@@ -447,6 +447,7 @@ fn live_outcome() -> Outcome {
             message: format!("{resource} is wrong, 100%: really"),
             fix: "fix it".into(),
             remedy: None,
+            autofix: None,
         }
     };
     Outcome {

@@ -21,8 +21,9 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     &["config"],
     &["check"],
-    &["outcome", "fingerprint", "discover", "fix"],
+    &["outcome", "fingerprint", "discover"],
     &["lint", "audit", "generate", "baseline"],
+    &["fix"],
     &["report"],
     &["cli"],
 ];

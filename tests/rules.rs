@@ -119,8 +119,7 @@ fn only_a_reference_to_a_queue_url_gets_a_fix() {
         ("bad_if_condition.yaml", false),
     ] {
         let outcome = common::lint_only(&fixtures.join(fixture), "SQS018");
-        let mut fixer = sqsguard::fix::Fixer::default();
-        let fixes: Vec<bool> = outcome.findings.iter().map(|f| fixer.fix(f).is_some()).collect();
+        let fixes: Vec<bool> = outcome.findings.iter().map(|f| f.fix_edits().is_some()).collect();
         assert_eq!(fixes, vec![fixable], "{fixture}");
     }
 }

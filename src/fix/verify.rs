@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::FileFix;
+use super::plan::FileFix;
 use crate::finding::Finding;
 use crate::model::Origin;
 use crate::source::Span;
@@ -126,6 +126,7 @@ mod tests {
             message: "m".into(),
             fix: String::new(),
             remedy: None,
+            autofix: None,
         }
     }
 

@@ -235,6 +235,7 @@ fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
             message,
             fix,
             remedy: None,
+            autofix: None,
         })
         .collect();
     Error::Spec { findings, message: None }

@@ -115,6 +115,7 @@ mod tests {
             message: message.to_string(),
             fix: "add a RedrivePolicy".to_string(),
             remedy: None,
+            autofix: None,
         }
     }
 

@@ -109,6 +109,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
                 message: f.message,
                 fix: f.fix,
                 remedy: None,
+                autofix: None,
             });
         }
         for n in doc.notes {

@@ -12,7 +12,6 @@ use miette::{
 
 use super::{Summary, printable};
 use crate::finding::{Applicability, Finding, Severity};
-use crate::fix::Fixer;
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::source::Source;
@@ -29,9 +28,8 @@ pub struct Style {
 }
 
 pub fn render(outcome: &Outcome, style: Style) -> String {
-    let mut fixer = Fixer::default();
     let fixes: Vec<Option<Applicability>> =
-        outcome.findings.iter().map(|f| fixer.fix(f).map(|fix| fix.applicability)).collect();
+        outcome.findings.iter().map(|f| f.fix_edits().map(|fix| fix.applicability)).collect();
     let marked = |a: &Option<Applicability>| match a {
         Some(Applicability::Safe) => true,
         Some(Applicability::Unsafe) => style.unsafe_fixes,

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Gaps, Location as Span, Summary, location};
+use crate::finding::Fix;
 use crate::finding::{Applicability, Finding, Severity};
 use crate::fingerprint::{Identity, normalize_path};
-use crate::fix::{Fix, Fixer};
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::rules::{self, Rule};
@@ -269,10 +269,7 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
             tool_execution_notifications: notifications,
         }],
         column_kind: "unicodeCodePoints",
-        results: {
-            let mut fixer = Fixer::default();
-            outcome.findings.iter().map(|f| result(f, &mut fixer)).collect()
-        },
+        results: { outcome.findings.iter().map(result).collect() },
         properties: RunProperties { summary: Summary::of(outcome) },
     };
     let log = Log { schema: SCHEMA_URI, version: "2.1.0", runs: vec![run] };
@@ -311,7 +308,7 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
-fn result(f: &Finding, fixer: &mut Fixer) -> SarifResult {
+fn result(f: &Finding) -> SarifResult {
     let mut properties = BTreeMap::new();
     let location = match &f.origin {
         Origin::File { .. } => Location {
@@ -343,7 +340,7 @@ fn result(f: &Finding, fixer: &mut Fixer) -> SarifResult {
         message: Text { text: format!("{}\nfix: {}", f.message, f.fix) },
         locations: vec![location],
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, Identity::of(f).hash())]),
-        fixes: fixer.fix(f).map(|fix| sarif_fix(f, &fix)).into_iter().collect(),
+        fixes: f.fix_edits().map(|fix| sarif_fix(f, fix)).into_iter().collect(),
         properties,
     }
 }

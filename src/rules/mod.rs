@@ -126,6 +126,7 @@ impl Rule {
             message,
             fix,
             remedy: None,
+            autofix: None,
         }
     }
 }

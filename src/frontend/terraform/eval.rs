@@ -45,6 +45,8 @@ pub struct File {
     pub remap: Option<super::json::Remap>,
     /// Its suppressions: comments, or `"//"` keys in JSON.
     pub suppressions: Vec<crate::model::Suppression>,
+    /// For `*.tf.json`: the JSON as parsed, which fixes edit.
+    pub json: Option<crate::syntax::Node>,
 }
 
 impl File {

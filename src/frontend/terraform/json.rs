@@ -61,6 +61,8 @@ pub struct Converted {
     pub hcl: String,
     pub remap: Remap,
     pub suppressions: Vec<Suppression>,
+    /// The JSON as parsed, for the fixes.
+    pub root: crate::syntax::Node,
 }
 
 pub fn convert(source: &Source) -> Result<Converted, ParseError> {
@@ -93,7 +95,8 @@ pub fn convert(source: &Source) -> Result<Converted, ParseError> {
         };
         out.blocks(entry, &mut Vec::new(), labels, kind);
     }
-    Ok(Converted { hcl: out.hcl, remap: out.remap, suppressions: out.suppressions })
+    let (hcl, remap, suppressions) = (out.hcl, out.remap, out.suppressions);
+    Ok(Converted { hcl, remap, suppressions, root })
 }
 
 /// How the objects in a block's body are written.

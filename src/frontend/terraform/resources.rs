@@ -26,12 +26,18 @@ pub use super::eval::Resource;
 /// Every resource of a module and of the modules it calls.
 pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
     let mut out = collect(scope);
+    // Local modules stay, for the writer to take their files' trees.
+    let mut local = Vec::new();
     for child in scope.children.take() {
         match child {
-            Child::Local { scope, .. } => out.extend(collect_tree(&scope)),
+            Child::Local { name, scope } => {
+                out.extend(collect_tree(&scope));
+                local.push(Child::Local { name, scope });
+            }
             Child::Registry { resources, .. } => out.extend(resources),
         }
     }
+    scope.children.replace(local);
     out
 }
 

@@ -14,9 +14,9 @@
 
 use hcl_edit::Span as _;
 
-use super::Edit;
 use super::locate::{Keys, block_end, flow_close, flow_member, indent_of, json_member, line_ending, props_key};
 use super::terraform::{BlockTail, Parsed};
+use crate::finding::Edit;
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
 

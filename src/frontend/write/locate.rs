@@ -1,7 +1,8 @@
 //! Where in a file's tree a fix goes: the resource, the value node, and
 //! the place a missing key is inserted.
 
-use super::{Edit, key, literal};
+use super::render::{key, literal};
+use crate::finding::Edit;
 use crate::finding::Remedy;
 use crate::model::Scalar;
 use crate::source::{Source, Span, lines};
