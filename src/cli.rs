@@ -405,14 +405,17 @@ fn shown(path: &std::path::Path) -> String {
     printable(&path.display().to_string()).into_owned()
 }
 
+/// What a config problem is reported as: no rule, a diagnostic of the
+/// config.
+static INVALID_CONFIG: crate::finding::RuleId = crate::finding::RuleId { code: "config", name: "invalid-config" };
+
 /// An error on stderr: its located diagnostics, then one line.
 fn say(console: &mut Console, error: &Error) {
     let findings: Vec<Finding> = match error {
         Error::Invalid { file, problems, .. } => problems
             .iter()
             .map(|(span, message)| Finding {
-                code: "config",
-                name: "invalid-config",
+                rule: &INVALID_CONFIG,
                 severity: Severity::Error,
                 resource: String::new(),
                 related: Vec::new(),
@@ -771,14 +774,14 @@ fn catalog(format: CatalogFormat) -> String {
         CatalogFormat::Json => {
             let rows: Vec<_> = rules::ALL
                 .iter()
-                .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity, "summary": r.summary}))
+                .map(|r| serde_json::json!({"code": r.id.code, "name": r.id.name, "severity": r.severity, "summary": r.summary}))
                 .collect();
             format!("{:#}\n", serde_json::Value::Array(rows))
         }
         CatalogFormat::Table => {
             let mut out = String::new();
             for r in rules::ALL {
-                out.push_str(&format!("{}  {:<42} {:<8} {}\n", r.code, r.name, r.severity.as_str(), r.summary));
+                out.push_str(&format!("{}  {:<42} {:<8} {}\n", r.id.code, r.id.name, r.severity.as_str(), r.summary));
             }
             out
         }
@@ -789,9 +792,9 @@ fn catalog(format: CatalogFormat) -> String {
                 let live = if r.live_only { " (live)" } else { "" };
                 out.push_str(&format!(
                     "| [{code}](rules/{code}.md) | {}{live} | {} |\n",
-                    r.name,
+                    r.id.name,
                     r.severity_text(),
-                    code = r.code
+                    code = r.id.code
                 ));
             }
             out

@@ -25,11 +25,22 @@ impl Severity {
     }
 }
 
+/// A rule's identity, declared once, in the rule's own file: a finding
+/// knows its rule by it, and code compares rules by it, never by a code
+/// spelled again elsewhere.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct RuleId {
+    /// `SQS001`: the code a user selects, ignores and suppresses.
+    pub code: &'static str,
+    /// `visibility-timeout-below-6x`: the kebab-case name, also accepted.
+    pub name: &'static str,
+}
+
 /// One rule violation, located.
 #[derive(Clone, Debug)]
 pub struct Finding {
-    pub code: &'static str,
-    pub name: &'static str,
+    /// The rule that found it.
+    pub rule: &'static RuleId,
     pub severity: Severity,
     /// Logical ID, Terraform address, queue URL, ...
     pub resource: String,
@@ -51,6 +62,21 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// Its rule's code (`SQS001`).
+    pub fn code(&self) -> &'static str {
+        self.rule.code
+    }
+
+    /// Its rule's kebab-case name.
+    pub fn name(&self) -> &'static str {
+        self.rule.name
+    }
+
+    /// Whether it is a finding of the rule `id`.
+    pub fn is(&self, id: &RuleId) -> bool {
+        self.rule == id
+    }
+
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self

@@ -403,7 +403,7 @@ fn put(map: &mut serde_json::Map<String, Value>, key: &str, value: Option<Value>
 fn lint(dir: &Path, unsafe_too: bool) -> (Vec<(String, String)>, sqsguard::fix::Plan) {
     let outcome = lint::lint_paths(&[dir.to_path_buf()], &Config::default());
     let plan = sqsguard::fix::plan(&outcome.findings, unsafe_too);
-    let found = outcome.findings.iter().map(|f| (f.code.to_string(), f.resource.clone())).collect();
+    let found = outcome.findings.iter().map(|f| (f.code().to_string(), f.resource.clone())).collect();
     (found, plan)
 }
 

@@ -449,8 +449,8 @@ async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
 /// (`needs`, `misled_without`); this only asks them.
 fn blinded(api: &str) -> (Vec<&'static str>, Vec<&'static str>) {
     let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.api() == api);
-    let blind = crate::rules::ALL.iter().filter(|r| reads(r.needs)).map(|r| r.code).collect();
-    let misled = crate::rules::ALL.iter().filter(|r| reads(r.misled_without)).map(|r| r.code).collect();
+    let blind = crate::rules::ALL.iter().filter(|r| reads(r.needs)).map(|r| r.id.code).collect();
+    let misled = crate::rules::ALL.iter().filter(|r| reads(r.misled_without)).map(|r| r.id.code).collect();
     (blind, misled)
 }
 
@@ -468,7 +468,7 @@ fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Un
     rules.dedup();
     findings.retain(|f| {
         !skipped.iter().any(|s| {
-            let false_alarm = blinded(s.api).1.contains(&f.code);
+            let false_alarm = blinded(s.api).1.contains(&f.code());
             // Tags are read per queue: only that queue's SQS003 is unknown.
             false_alarm && (s.api != "ListQueueTags" || f.resource == s.what)
         })

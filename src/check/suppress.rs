@@ -61,7 +61,7 @@ fn parse(body: &str) -> (Vec<String>, Option<String>) {
 
 /// The code of a rule named by its code (any case) or its name.
 fn code_of(token: &str) -> Option<&'static str> {
-    rules::by_code_or_name(token.trim()).map(|r| r.code)
+    rules::by_code_or_name(token.trim()).map(|r| r.id.code)
 }
 
 /// One rule of one suppression: (file, byte offset, code). A module's
@@ -97,7 +97,7 @@ pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Sup
     let mut near = Vec::new();
     for finding in findings {
         // A rule switched off is dropped later; it is no suppressed finding.
-        if !filter.keeps(finding.code) {
+        if !filter.keeps(finding.code()) {
             out.findings.push(finding);
             continue;
         }
@@ -106,7 +106,7 @@ pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Sup
         let mut hit = false;
         index.of(&finding, &mut near);
         for &i in &near {
-            if let Some(c) = suppressions[i].codes.iter().position(|c| c == finding.code) {
+            if let Some(c) = suppressions[i].codes.iter().position(|c| c == finding.code()) {
                 used[i][c] = true;
                 hit = true;
             }

@@ -154,12 +154,12 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
             Some("warning") => Severity::Warning,
             _ => Severity::Info,
         };
-        config.severity.push((rule.code, severity));
+        config.severity.push((rule.id.code, severity));
     }
 
     // Each rule says what options it takes and of what kind.
     for rule in rules::ALL.iter() {
-        let Some(given) = root.get("rules").and_then(|r| r.get(rule.code)) else { continue };
+        let Some(given) = root.get("rules").and_then(|r| r.get(rule.id.code)) else { continue };
         for spec in rule.options {
             let Some(node) = given.get(spec.name) else { continue };
             match spec.kind {

@@ -41,8 +41,11 @@ pub struct FileFix {
 /// the larger number (SQS001 for two consumers of a queue); fixes that
 /// overlap otherwise keep the first, and the next pass sees the rest.
 pub fn plan(findings: &[Finding], unsafe_too: bool) -> Plan {
-    let broken: HashSet<&PathBuf> =
-        findings.iter().filter(|f| f.code == "SQS000").filter_map(|f| file_of(&f.origin)).collect();
+    let broken: HashSet<&PathBuf> = findings
+        .iter()
+        .filter(|f| f.is(&crate::rules::UNPARSABLE_FILE.id))
+        .filter_map(|f| file_of(&f.origin))
+        .collect();
     // File -> its text, the fixes of it (each a list of edits), and
     // the finding each fixes.
     type Fixes = (Source, Vec<Vec<Edit>>, Vec<usize>);

@@ -108,7 +108,7 @@ fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Error
         Target::Terraform => terraform::load_sources(sources),
     };
     let mut findings = check::check(loaded, req.config).findings;
-    findings.retain(|f| req.config.filter.keeps(f.code));
+    findings.retain(|f| req.config.filter.keeps(f.code()));
     if findings.is_empty() {
         return Ok(());
     }
@@ -221,13 +221,15 @@ fn spec_problems(spec: &spec::Spec) -> Vec<(Span, String, String)> {
     out
 }
 
+/// What a spec problem is reported as: no rule, a diagnostic of the spec.
+static INVALID_SPEC: crate::finding::RuleId = crate::finding::RuleId { code: "spec", name: "invalid-spec" };
+
 /// Problems with the spec, located in it.
 fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
     let findings = problems
         .into_iter()
         .map(|(span, message, fix)| Finding {
-            code: "spec",
-            name: "invalid-spec",
+            rule: &INVALID_SPEC,
             severity: Severity::Error,
             resource: String::new(),
             related: Vec::new(),
@@ -247,7 +249,7 @@ fn refused(file: &Source, refusals: Vec<plan::Refusal>) -> Error {
         .into_iter()
         .filter_map(|r| {
             let rule = crate::rules::by_code(r.code)?;
-            let fix = format!("`sqsguard explain {}` tells why", rule.code);
+            let fix = format!("`sqsguard explain {}` tells why", rule.id.code);
             Some(rule.finding("", &Origin::file(file, r.span), r.message, fix).with_severity(Severity::Error))
         })
         .collect();

@@ -107,8 +107,8 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
         crate::model::Origin::File { .. } => (None, None),
     };
     JsonFinding {
-        rule: f.code,
-        name: f.name,
+        rule: f.code(),
+        name: f.name(),
         severity: f.severity.as_str(),
         file: loc.as_ref().map(|l| l.file.clone()),
         line: loc.as_ref().map(|l| l.line),

@@ -96,12 +96,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
             if f.file.is_some() {
                 return Err(bad("holds lint findings: report merge combines `sqsguard audit` outputs".into()));
             }
-            let Some(rule) = crate::rules::ALL.iter().find(|r| r.code == f.rule) else {
+            let Some(rule) = crate::rules::ALL.iter().find(|r| r.id.code == f.rule) else {
                 return Err(bad(format!("unknown rule {}", f.rule)));
             };
             outcome.findings.push(Finding {
-                code: rule.code,
-                name: rule.name,
+                rule: &rule.id,
                 severity: f.severity,
                 origin: Origin::live(f.resource.clone(), f.account, f.region),
                 resource: f.resource,

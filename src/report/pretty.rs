@@ -122,7 +122,7 @@ fn render_reports<'a>(findings: impl Iterator<Item = (&'a Finding, bool)>, style
     for (finding, fixable) in findings {
         let report = Report::new(finding, fixable);
         if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("{}: {}\n", finding.code, report.title));
+            out.push_str(&format!("{}: {}\n", finding.code(), report.title));
         }
         out.push('\n');
     }
@@ -252,7 +252,7 @@ impl Diagnostic for Report<'_> {
         // glyphs alone are easy to miss.
         let f = self.finding;
         let mark = if self.fixable { " [*]" } else { "" };
-        Some(Box::new(format!("{}{mark} {} ({})", f.code, f.name, f.severity.as_str())))
+        Some(Box::new(format!("{}{mark} {} ({})", f.code(), f.name(), f.severity.as_str())))
     }
 
     fn severity(&self) -> Option<miette::Severity> {

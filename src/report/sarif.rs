@@ -278,12 +278,12 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
 
 fn descriptor(rule: &Rule) -> ReportingDescriptor {
     ReportingDescriptor {
-        id: rule.code,
-        name: rule.name,
+        id: rule.id.code,
+        name: rule.id.name,
         short_description: Text { text: rule.summary.to_string() },
         full_description: Text { text: section(rule.doc, "What it checks").unwrap_or(rule.summary).to_string() },
         help: Help { text: rule.page(), markdown: rule.page() },
-        help_uri: rule_help_uri(rule.code),
+        help_uri: rule_help_uri(rule.id.code),
         default_configuration: Configuration { level: level(rule.severity) },
     }
 }
@@ -334,8 +334,8 @@ fn result(f: &Finding) -> SarifResult {
         }
     };
     SarifResult {
-        rule_id: f.code,
-        rule_index: rules::ALL.iter().position(|r| r.code == f.code),
+        rule_id: f.code(),
+        rule_index: rules::ALL.iter().position(|r| r.id.code == f.code()),
         level: level(f.severity),
         message: Text { text: format!("{}\nfix: {}", f.message, f.fix) },
         locations: vec![location],
