@@ -19,10 +19,12 @@
 //!    and each finding's fix.
 //! 10. [`outcome`]: what a run gives; [`fingerprint`]: a finding's
 //!     identity; [`discover`]: which files a lint reads.
-//! 11. [`lint`], [`audit`], [`generate`] and [`baseline`]: the commands.
-//! 12. [`fix`]: the passes of `--fix` over lints, the diff and the write.
-//! 13. [`report`]: every output format.
-//! 14. [`cli`]: arguments, errors and exit statuses.
+//! 11. [`baseline`]: findings recorded to be let through.
+//! 12. [`session`]: one run's settings and inputs, ready for the commands.
+//! 13. [`lint`], [`audit`] and [`generate`]: the commands.
+//! 14. [`fix`]: the passes of `--fix` over lints, the diff and the write.
+//! 15. [`report`]: every output format.
+//! 16. [`cli`]: arguments, the session, errors and exit statuses.
 
 pub mod source;
 pub mod syntax;
@@ -45,9 +47,12 @@ pub mod discover;
 pub mod fingerprint;
 pub mod outcome;
 
+pub mod baseline;
+
+pub mod session;
+
 #[cfg(feature = "audit")]
 pub mod audit;
-pub mod baseline;
 pub mod generate;
 pub mod lint;
 

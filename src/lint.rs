@@ -15,6 +15,7 @@ use crate::finding::Note;
 use crate::frontend::{self, Broken, Document, Loaded, terraform};
 use crate::model::Origin;
 use crate::outcome::Outcome;
+use crate::session::Session;
 use crate::source::display_path;
 
 /// A unit of work: one template (named on the command line or not), or
@@ -43,9 +44,14 @@ struct Done {
     parameters: Vec<String>,
 }
 
-/// Lint `paths` with `config`.
+/// Lint what `session` names.
+pub fn lint(session: &Session) -> Outcome {
+    Run::new(session).into_outcome(session)
+}
+
+/// Lint `paths` with `config` and nothing else given.
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
-    Run::new(paths, config).into_outcome(config)
+    lint(&Session::of(paths, config))
 }
 
 /// A lint kept job by job, so that `--fix` lints again only the jobs that
@@ -59,15 +65,16 @@ pub struct Run {
 }
 
 impl Run {
-    /// Every job of `paths`, linted.
-    pub fn new(paths: &[PathBuf], config: &Config) -> Run {
+    /// Every job of the session's paths, linted.
+    pub fn new(session: &Session) -> Run {
+        let config = &session.config;
         let mut jobs = Vec::new();
         // What is linted already, by canonical path: a file (or a module's
         // folder) reached through a symlink and again directly is linted
         // once, under the path met first.
         let mut modules = HashSet::new();
         let mut files = HashSet::new();
-        let found = discover::candidates(paths);
+        let found = discover::candidates(&session.inputs.paths);
         let walked = found
             .unwalked
             .into_iter()
@@ -93,14 +100,14 @@ impl Run {
                 jobs.push(Job::File(c.path, c.explicit));
             }
         }
-        let results = jobs.par_iter().map(|job| job.run(config)).collect();
+        let results = jobs.par_iter().map(|job| job.run(session)).collect();
         Run { walked, jobs, results }
     }
 
-    /// Lint again, with `config` (its overlay holding the changed texts),
+    /// Lint again, with `session` (its overlay holding the changed texts),
     /// the jobs that read one of `changed` or a file beside one: a
     /// template, or the module of a changed `.tf` or variables file.
-    pub fn relint(&mut self, changed: &[PathBuf], config: &Config) {
+    pub fn relint(&mut self, changed: &[PathBuf], session: &Session) {
         let folder = |p: &Path| match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -110,37 +117,38 @@ impl Run {
             .filter(|&i| match &self.jobs[i] {
                 Job::File(path, _) => changed.contains(path),
                 Job::Module(_) => {
-                    changed.iter().any(|c| config.var_files.contains(c))
+                    changed.iter().any(|c| session.inputs.var_files.contains(c))
                         || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f)))
                 }
             })
             .collect();
         let redone: Vec<(usize, (Option<PathBuf>, Done))> =
-            again.par_iter().map(|&i| (i, self.jobs[i].run(config))).collect();
+            again.par_iter().map(|&i| (i, self.jobs[i].run(session))).collect();
         for (i, result) in redone {
             self.results[i] = result;
         }
     }
 
     /// What the run found so far.
-    pub fn outcome(&self, config: &Config) -> Outcome {
+    pub fn outcome(&self, session: &Session) -> Outcome {
         let walked = self.walked.iter().cloned();
         let results = self.results.iter().map(|(dir, done)| (dir.clone(), done.clone()));
-        outcome(walked, results, config)
+        outcome(walked, results, session)
     }
 
-    pub fn into_outcome(self, config: &Config) -> Outcome {
-        outcome(self.walked.into_iter(), self.results.into_iter(), config)
+    pub fn into_outcome(self, session: &Session) -> Outcome {
+        outcome(self.walked.into_iter(), self.results.into_iter(), session)
     }
 }
 
 impl Job {
-    fn run(&self, config: &Config) -> (Option<PathBuf>, Done) {
+    fn run(&self, session: &Session) -> (Option<PathBuf>, Done) {
+        let inputs = &session.inputs;
         match self {
-            Job::File(path, explicit) => (None, lint_file(path, *explicit, config)),
+            Job::File(path, explicit) => (None, lint_file(path, *explicit, session)),
             Job::Module(dir) => (
                 dir.canonicalize().ok(),
-                checked(terraform::load_module(dir, &config.var_files, &config.overlay), config),
+                checked(terraform::load_module(dir, &inputs.var_files, &inputs.overlay), &session.config),
             ),
         }
     }
@@ -150,8 +158,9 @@ impl Job {
 fn outcome(
     walked: impl Iterator<Item = (Note, Option<String>)>,
     results: impl Iterator<Item = (Option<PathBuf>, Done)>,
-    config: &Config,
+    session: &Session,
 ) -> Outcome {
+    let stage = &session.inputs.stage;
     let mut outcome = Outcome::default();
     for (note, named) in walked {
         outcome.unlinted.extend(named);
@@ -164,8 +173,7 @@ fn outcome(
     let called: HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter().cloned()).collect();
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
     let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();
-    outcome.undeclared =
-        config.stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
+    outcome.undeclared = stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
     for (dir, done) in results {
         if dir.is_some_and(|d| called.contains(&d)) {
             continue;
@@ -182,7 +190,7 @@ fn outcome(
     }
     outcome.notes.extend(check::stale(&used, unused));
     outcome.linted.sort();
-    outcome.finish(config);
+    outcome.finish();
     outcome
 }
 
@@ -195,7 +203,8 @@ fn is_terraform(path: &Path) -> bool {
     [".tf", ".tf.json", ".tfvars", ".tfvars.json"].iter().any(|ext| name.ends_with(ext))
 }
 
-fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
+fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done {
+    let config = &session.config;
     if crate::source::is_serverless_code(path) {
         let mut done = not_linted(
             path,
@@ -210,7 +219,7 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
     // `pom.xml`, `stack.cfn`): linted when it is a template, skipped with a
     // note when it is no YAML or JSON at all, never an SQS000.
     let loose = explicit && !crate::source::has_template_extension(path);
-    let file = match config.overlay.read(path) {
+    let file = match session.inputs.overlay.read(path) {
         Ok(file) => file,
         // A FIFO, socket or device: refused unopened, and no template.
         Err(e) if e.not_a_file => {
@@ -234,7 +243,7 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
         }
         Err(_) => return Done { skipped: 1, ..Done::default() },
     };
-    match frontend::document(&file, &config.stage) {
+    match frontend::document(&file, &session.inputs.stage) {
         Document::Loaded(loaded) => {
             // The model holds what it needs of the text (a large plan's
             // findings locate without it): free it before checking.

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 
-use crate::config::Config;
 use crate::finding::{Finding, Note, Severity};
 use crate::model::Origin;
 
@@ -43,9 +42,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// What every run ends with: the config's rule selection and severity
-    /// overrides, each note once, and findings in file order.
-    pub fn finish(&mut self, config: &Config) {
+    /// What every run ends with: each note once, and findings in file
+    /// order.
+    pub fn finish(&mut self) {
         // A module's file is read once per caller: say each note once.
         let mut seen = std::collections::HashSet::new();
         self.notes.retain(|n| {
@@ -56,10 +55,6 @@ impl Outcome {
             };
             seen.insert((at, n.message.clone()))
         });
-        self.findings.retain(|f| config.filter.keeps(f.code()));
-        for f in &mut self.findings {
-            f.severity = config.severity_of(f.code(), f.severity);
-        }
         self.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     }
 

@@ -353,7 +353,7 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     outcome.unaudited.sort();
     // Notes by account and Region, as report merge orders the shards'.
     outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
-    outcome.finish(&opts.settings);
+    outcome.finish();
     outcome.api_calls = Some(log.count());
     outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
     Ok(Audit { outcome, calls: log })

@@ -33,6 +33,10 @@ pub fn check(loaded: Loaded, config: &Config) -> Checked {
     let Loaded { mut model, suppressions, mut notes, broken, mut writer, .. } = loaded;
     declare_payloads(&mut model, config);
     let mut findings = rules::check(&model, &config.options);
+    // The one place `--select`, `--ignore` and the config's lists and
+    // severities apply: what is not kept here never reaches a suppression,
+    // a fix or a report.
+    findings.retain(|f| config.filter.keeps(f.code()));
     // A CDK user knows the construct, not the logical ID CDK made of it.
     for f in &mut findings {
         if let Some(path) = model.construct_paths.get(&f.resource) {
@@ -47,7 +51,11 @@ pub fn check(loaded: Loaded, config: &Config) -> Checked {
         f.autofix = f.remedy.as_ref().map(|r| writer.fix(r));
     }
     // A file that could not be read has nothing a suppression could be on.
-    findings.extend(broken.into_iter().map(|b| rules::unparsable(&b.file, b.span, b.message)));
+    let unreadable = broken.into_iter().map(|b| rules::unparsable(&b.file, b.span, b.message));
+    findings.extend(unreadable.filter(|f| config.filter.keeps(f.code())));
+    for f in &mut findings {
+        f.severity = config.severity_of(f.code(), f.severity);
+    }
     notes.extend(applied.notes);
     Checked { findings, suppressed: applied.suppressed, notes, used: applied.used, unused: applied.unused }
 }

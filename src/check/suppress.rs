@@ -82,9 +82,9 @@ pub struct Applied {
     pub unused: Vec<(Key, Note)>,
 }
 
-/// Apply the suppressions the front-end found to `findings`. `filter`
-/// tells which rules run, so a suppression of a rule switched off is not
-/// stale.
+/// Apply the suppressions the front-end found to `findings` (those of the
+/// rules `filter` keeps). `filter` also tells which rules run, so a
+/// suppression of a rule switched off is not stale.
 pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Suppression>, filter: &Filter) -> Applied {
     let suppressions: Vec<Resolved> = suppressions.into_iter().map(resolve).collect();
     let mut out = Applied::default();
@@ -96,11 +96,6 @@ pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Sup
     let mut used: Vec<Vec<bool>> = suppressions.iter().map(|s| vec![false; s.codes.len()]).collect();
     let mut near = Vec::new();
     for finding in findings {
-        // A rule switched off is dropped later; it is no suppressed finding.
-        if !filter.keeps(finding.code()) {
-            out.findings.push(finding);
-            continue;
-        }
         // Every suppression that covers the finding counts as used: two
         // comments saying the same are redundant, not stale.
         let mut hit = false;

@@ -9,10 +9,9 @@ use std::path::{Path, PathBuf};
 
 use super::plan::{Plan, plan};
 use super::verify;
-use crate::baseline::Baseline;
-use crate::config::Config;
 use crate::lint;
 use crate::outcome::Outcome;
+use crate::session::Session;
 use crate::source::{Overlay, Source, display_path};
 
 /// Passes of `--fix` at most: a fix can make another possible (or two
@@ -48,28 +47,30 @@ impl Fixed {
 }
 
 /// Apply the fixes and lint the fixed texts again, in memory, until
-/// nothing more is fixable: what `--fix` writes and `--diff` shows. Only
-/// files under `paths` are changed: not a module followed out of them,
-/// nor a file reached through a symlinked folder. A file whose fixed text
-/// no longer parses, or whose other findings did not stay where the edits
-/// put them, keeps the text of the pass before and is fixed no further.
-/// Findings a `baseline` records are not fixed.
-pub fn passes(paths: &[PathBuf], config: &Config, baseline: Option<&Baseline>, unsafe_fixes: bool) -> Fixed {
-    let roots: Vec<PathBuf> = paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
-    let mut config = config.clone();
+/// nothing more is fixable: what `--fix` writes and `--diff` shows (unsafe
+/// fixes too when the session's fix mode says so). Only files under the
+/// session's paths are changed: not a module followed out of them, nor a
+/// file reached through a symlinked folder. A file whose fixed text no
+/// longer parses, or whose other findings did not stay where the edits put
+/// them, keeps the text of the pass before and is fixed no further.
+/// Findings the session's baseline records are not fixed.
+pub fn passes(session: &Session) -> Fixed {
+    let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    let unsafe_fixes = session.fix.unsafe_fixes();
+    let mut session = session.clone();
     let mut fixed = Fixed { files: BTreeMap::new(), last: None, events: Vec::new() };
     let mut outside = BTreeSet::new();
     let mut refused = BTreeSet::new();
     // What `--fix` acts on: the findings a baseline does not record.
-    let actionable = |run: &lint::Run, config: &Config| {
-        let mut outcome = run.outcome(config);
-        if let Some(baseline) = baseline {
+    let actionable = |run: &lint::Run, session: &Session| {
+        let mut outcome = run.outcome(session);
+        if let Some(baseline) = &session.baseline {
             outcome.baselined = Some(baseline.clone().apply(&mut outcome));
         }
         outcome
     };
-    let mut run = lint::Run::new(paths, &config);
-    let mut outcome = actionable(&run, &config);
+    let mut run = lint::Run::new(&session);
+    let mut outcome = actionable(&run, &session);
     for _ in 0..FIX_PASSES {
         let mut plan = plan(&outcome.findings, unsafe_fixes);
         plan.files.retain(|path, _| {
@@ -90,10 +91,10 @@ pub fn passes(paths: &[PathBuf], config: &Config, baseline: Option<&Baseline>, u
             texts.extend(plan.files.iter().map(|(path, f)| (path.clone(), f.text.clone())));
             Overlay::new(texts)
         };
-        config.overlay = texts(&plan, &fixed);
+        session.inputs.overlay = texts(&plan, &fixed);
         let changed: Vec<PathBuf> = plan.files.keys().cloned().collect();
-        run.relint(&changed, &config);
-        let mut next = actionable(&run, &config);
+        run.relint(&changed, &session);
+        let mut next = actionable(&run, &session);
         // A file the lint read before (a template, a module's `.tf`; a
         // `.tfvars` is read but not linted as a file) must still be read.
         let was: HashSet<&str> = outcome.linted.iter().map(String::as_str).collect();
@@ -115,9 +116,9 @@ pub fn passes(paths: &[PathBuf], config: &Config, baseline: Option<&Baseline>, u
                 fixed.events.push(Event::Reverted(path, why));
             }
             // Lint them again as they were: what the next pass plans from.
-            config.overlay = texts(&plan, &fixed);
-            run.relint(&reverted, &config);
-            next = actionable(&run, &config);
+            session.inputs.overlay = texts(&plan, &fixed);
+            run.relint(&reverted, &session);
+            next = actionable(&run, &session);
         }
         for (path, f) in plan.files {
             // The text on disk is the one the first pass read.

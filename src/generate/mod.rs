@@ -107,8 +107,7 @@ fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Error
         },
         Target::Terraform => terraform::load_sources(sources),
     };
-    let mut findings = check::check(loaded, req.config).findings;
-    findings.retain(|f| req.config.filter.keeps(f.code()));
+    let findings = check::check(loaded, req.config).findings;
     if findings.is_empty() {
         return Ok(());
     }

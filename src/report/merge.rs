@@ -175,7 +175,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
     outcome.unaudited.dedup();
     outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
     // Severities and the selection were applied by each shard.
-    outcome.finish(&crate::config::Config::default());
+    outcome.finish();
     Ok(outcome)
 }
 

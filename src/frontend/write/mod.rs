@@ -25,6 +25,8 @@
 //! inside a JSON string get no edit: their findings keep their hint.
 
 mod dead_letter;
+mod dead_letter_terraform;
+mod insert;
 mod locate;
 mod queue_arn;
 mod render;
@@ -211,7 +213,7 @@ fn value_edit(
             if remedy.absent {
                 let found = found.filter(|f| f.key_span == span)?;
                 let name = Dialect::Terraform.name(remedy.field);
-                return Some((locate::insert_member(file, &found.value, name, value)?, false));
+                return Some((insert::insert_member(file, &found.value, name, value)?, false));
             }
             let inside = found.is_some_and(|f| f.value.span.start <= span.start && span.end <= f.value.span.end);
             let edit = match keys.node_at(root, span) {
@@ -227,7 +229,7 @@ fn value_edit(
         Tree::Template { root, json } => {
             let found = locate::resource(keys, root, &remedy.resource)?;
             if remedy.absent {
-                return Some((locate::insert(file, found, span, remedy, value, *json)?, false));
+                return Some((insert::insert(file, found, span, remedy, value, *json)?, false));
             }
             let inside = found.value.span.start <= span.start && span.end <= found.value.span.end;
             let node = keys.node_at(root, span)?;
@@ -265,13 +267,22 @@ fn dead_letter_queue(
         }
         Tree::Hcl(parsed) => {
             let declared = module?.declared.as_ref()?;
-            dead_letter::hcl(file, parsed, at, max_receive_count, retention_seconds, |a| declared.contains(a))
+            dead_letter_terraform::hcl(file, parsed, at, max_receive_count, retention_seconds, |a| declared.contains(a))
         }
         Tree::Json(root) => {
             let declared = module?.declared.as_ref()?;
             let taken = |a: &str| declared.contains(a);
             let address = &remedy.resource;
-            dead_letter::terraform_json(file, keys, root, at, address, max_receive_count, retention_seconds, taken)
+            dead_letter_terraform::terraform_json(
+                file,
+                keys,
+                root,
+                at,
+                address,
+                max_receive_count,
+                retention_seconds,
+                taken,
+            )
         }
     }
 }
