@@ -6,13 +6,14 @@
 //! queue and its dead-letter queue, the Lambda consumer and its function,
 //! the alarms, the payload declaration), each value located at the span of
 //! the spec that decides it. A value the generator chooses by itself (long
-//! polling, batch item failures, the redrive link, a raised batching window)
-//! is located in a stand-in file for the generator instead: a finding there
+//! polling, batch item failures, how the mapping and the redrive policy
+//! name their queues, a raised batching window) is located in a stand-in file for the generator instead: a finding there
 //! is sqsguard's mistake, not the spec's, and the self-check of the rendered
 //! output reports it as one. Every finding located in the spec is a refusal.
 //!
 //! Queue policies are left out: the generator's deny only requests without
-//! TLS, and no spec value reaches them.
+//! TLS, and no spec value reaches them. The config's `payloads:` are not
+//! applied: the spec declares the payload the output records.
 
 use super::plan::Plan;
 use super::spec::{At, Spec};
