@@ -327,3 +327,121 @@ fn output_passes_the_project_config_where_it_is_written() {
     let o = generate(&[spec.to_str().unwrap(), "--target", "terraform", "--output", "tf"], project.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// The refusals of a spec, through the library: (code, line, column, message).
+fn refusals_of(text: &str, config: &sqsguard::config::Config) -> Vec<(String, usize, usize, String)> {
+    use sqsguard::generate::{Format, Request, Target};
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_file(dir.path(), text);
+    let req = Request { spec: &spec, target: Target::CloudFormation, format: Format::Yaml, templates: None, config };
+    match sqsguard::generate::generate(&req) {
+        Ok(_) => Vec::new(),
+        Err(e @ sqsguard::error::Error::Refused { .. }) => e
+            .findings()
+            .iter()
+            .map(|f| {
+                let at = f.origin.location().unwrap();
+                assert_eq!(at.file, spec.display().to_string(), "{}: located in the spec", f.code());
+                (f.code().to_string(), at.line, at.column, f.message.clone())
+            })
+            .collect(),
+        Err(e) => panic!("not a refusal: {e}"),
+    }
+}
+
+#[test]
+fn each_refusal_is_its_rules_finding_at_the_spec_value_that_causes_it() {
+    // (spec, code, line, column of the value, the spec's key and the rule's words)
+    let cases = [
+        (
+            "pipeline: p\nqueue: {fifo: true, content_based_deduplication: true}\nconsumer: {type: lambda, function_timeout: 15s}\npayload:\n  fields: {id: string, at: timestamp}\n  group_id: \"{id}\"\n",
+            "SQS003",
+            (2, 50),
+            "queue.content_based_deduplication: ContentBasedDeduplication is true but the payload declared in the spec is not deterministic (at is timestamp)",
+        ),
+        (
+            "pipeline: p\nqueue: {retention: 14d}\nconsumer: {type: ecs, processing_time_p99: 30s}\n",
+            "SQS007",
+            (2, 20),
+            "queue.retention: dead-letter queue p-dlq keeps messages 1209600 s and source queue p keeps them 1209600 s",
+        ),
+        (
+            "pipeline: p\nqueue: {retention: 1d}\nconsumer: {type: ecs, processing_time_p99: 30s}\ndlq:\n  retention: 12h\n",
+            "SQS007",
+            (5, 14),
+            "dlq.retention: dead-letter queue p-dlq keeps messages 43200 s and source queue p keeps them 86400 s",
+        ),
+        (
+            "pipeline: p\nconsumer: {type: lambda, function_timeout: 15s}\ndlq: {max_receive_count: 2}\n",
+            "SQS008",
+            (3, 26),
+            "dlq.max_receive_count: maxReceiveCount 2 < 3",
+        ),
+        (
+            "pipeline: p\nqueue: {fifo: true}\nconsumer: {type: lambda, function_timeout: 5s, batch_size: 20}\npayload: {fields: {id: string}, dedup_id: \"{id}\", group_id: \"{id}\"}\n",
+            "SQS010",
+            (3, 60),
+            "consumer.batch_size: consumer p-consumer of FIFO queue p.fifo has BatchSize 20: FIFO event sources accept at most 10",
+        ),
+        (
+            "pipeline: p\nconsumer: {type: other, processing_time_p99: 7h}\n",
+            "SQS012",
+            (2, 46),
+            "consumer.processing_time_p99, from which VisibilityTimeout is 2 x 25200 s p99 processing time: VisibilityTimeout 50400 is outside 0..43200",
+        ),
+        (
+            "pipeline: p\nqueue:\n  delay: 20m\nconsumer: {type: ecs, processing_time_p99: 30s}\n",
+            "SQS012",
+            (3, 10),
+            "queue.delay: DelaySeconds 1200 is outside 0..900",
+        ),
+        (
+            "pipeline: p\nconsumer: {type: ecs, processing_time_p99: 30s}\nalarms: {dlq_depth: false}\n",
+            "SQS015",
+            (3, 21),
+            "alarms.dlq_depth: dead-letter queue p-dlq (of p) has no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0",
+        ),
+    ];
+    for (text, code, (line, column), words) in cases {
+        let got = refusals_of(text, &Default::default());
+        assert_eq!(got.len(), 1, "{code}: one refusal, not {got:#?}");
+        let (got_code, got_line, got_column, message) = &got[0];
+        assert_eq!((got_code.as_str(), *got_line, *got_column), (code, line, column), "{message}");
+        assert!(message.starts_with(words), "{code}: {message}");
+    }
+}
+
+#[test]
+fn the_rules_options_decide_what_is_refused() {
+    // SQS001's multiplier sizes VisibilityTimeout: 48 x 900 s is exactly
+    // SQS's 43200 s maximum, 49 x 900 s is over it (SQS012).
+    let spec = "pipeline: p\nconsumer: {type: lambda, function_timeout: 15m}\ndlq: {max_receive_count: 5}\n";
+    let project = tempfile::tempdir().unwrap();
+    fs::write(project.path().join("spec.yaml"), spec).unwrap();
+    let run = |config: &str| {
+        fs::write(project.path().join(".sqsguard.yaml"), config).unwrap();
+        generate(&["spec.yaml", "--target", "terraform"], project.path())
+    };
+    let inside = run("rules:\n  SQS001: {multiplier: 48}\n");
+    assert_eq!(inside.status.code(), Some(0), "{}", stderr(&inside));
+    assert!(String::from_utf8_lossy(&inside.stdout).contains("43200"));
+    let outside = run("rules:\n  SQS001: {multiplier: 49}\n");
+    assert_eq!(outside.status.code(), Some(1), "{}", stderr(&outside));
+    let err = stderr(&outside);
+    assert!(err.contains("SQS012") && err.contains("spec.yaml:2:44") && err.contains("49 x 900 s"), "{err}");
+
+    // SQS008's minimum: the spec's 5 receives pass a minimum of 5 and are
+    // refused under a minimum of 6, at the spec's value.
+    assert_eq!(run("rules:\n  SQS008: {minimum: 5}\n").status.code(), Some(0));
+    let outside = run("rules:\n  SQS008: {minimum: 6}\n");
+    let err = stderr(&outside);
+    assert_eq!(outside.status.code(), Some(1), "{err}");
+    assert!(err.contains("SQS008") && err.contains("spec.yaml:3:26") && err.contains("5 < 6"), "{err}");
+
+    // A rule the project switches off refuses nothing: `lint` would pass
+    // the output there.
+    fs::write(project.path().join("spec.yaml"), spec.replace("max_receive_count: 5", "max_receive_count: 2")).unwrap();
+    assert_eq!(run("rules:\n  SQS008: {minimum: 3}\n").status.code(), Some(1));
+    let ignored = run("ignore: [SQS008]\n");
+    assert_eq!(ignored.status.code(), Some(0), "{}", stderr(&ignored));
+}

@@ -106,6 +106,10 @@ proptest! {
                     let message = text(&problem);
                     prop_assert!(RULE_CODES.iter().any(|c| message.contains(c)), "refused without a rule code:\n{message}\n{spec:#}");
                     prop_assert!(!message.contains("does not pass sqsguard's own rules"), "self-check failed:\n{message}\n{spec:#}");
+                    for f in problem.findings() {
+                        let at = f.origin.location();
+                        prop_assert!(at.as_ref().is_some_and(|l| l.file.ends_with("spec.yaml")), "{} not located in the spec: {at:?}", f.code());
+                    }
                 }
                 Err(problem) => prop_assert!(false, "a valid spec was rejected:\n{}\n{spec:#}", text(&problem)),
             }

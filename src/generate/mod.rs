@@ -3,16 +3,19 @@
 //!
 //! 1. `spec`: the YAML spec, validated against `schemas/pipeline.schema.json`
 //!    (errors point at the spec's line, exit 2);
-//! 2. `plan`: every value computed with its reason, and the settings that
-//!    would break a rule refused with that rule's code (exit 1);
-//! 3. `render`: laid out through the handlebars templates;
-//! 4. the output is parsed back and linted with the same rules as
+//! 2. `plan`: every value computed with its reason;
+//! 3. `refuse`: the rules run on the model of what the plan emits, located
+//!    in the spec; a finding there refuses the spec with that rule's code
+//!    and words, at the spec's line (exit 1);
+//! 4. `render`: laid out through the handlebars templates;
+//! 5. the output is parsed back and linted with the same rules as
 //!    `sqsguard lint`; any finding aborts (a bug, or a broken --templates);
-//! 5. files are written atomically, never over existing ones without --force
+//! 6. files are written atomically, never over existing ones without --force
 //!    (or printed, by the command line).
 
 pub mod literal;
 pub mod plan;
+pub mod refuse;
 pub mod render;
 pub mod spec;
 
@@ -24,7 +27,7 @@ use crate::config::Config;
 use crate::error::Error;
 use crate::finding::{Finding, Severity};
 use crate::frontend::{self, Document, terraform};
-use crate::model::{Field, Origin};
+use crate::model::{Dialect, Field, Origin};
 use crate::source::{Source, SourceFile, Span};
 
 pub const SCHEMA: &str = include_str!("../../schemas/pipeline.schema.json");
@@ -33,6 +36,16 @@ pub const SCHEMA: &str = include_str!("../../schemas/pipeline.schema.json");
 pub enum Target {
     CloudFormation,
     Terraform,
+}
+
+impl Target {
+    /// The vocabulary of its files, which refusals speak too.
+    pub fn dialect(self) -> Dialect {
+        match self {
+            Target::CloudFormation => Dialect::CloudFormation,
+            Target::Terraform => Dialect::Terraform,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +76,14 @@ pub fn generate(req: &Request<'_>) -> Result<Vec<render::Output>, Error> {
     if !problems.is_empty() {
         return Err(located(&file, problems));
     }
-    let plan = plan::plan(&spec, &req.config.options).map_err(|refusals| refused(&file, refusals))?;
+    let plan = plan::plan(&spec, &req.config.options);
+    let refusals = refuse::refusals(&spec, &plan, &file, req.config, req.target.dialect());
+    if !refusals.is_empty() {
+        return Err(Error::Refused {
+            findings: refusals,
+            message: Some("refused: the spec would break these rules, so nothing was written".into()),
+        });
+    }
 
     let hb = render::registry(req.templates).map_err(Error::Usage)?;
     let outputs: Vec<render::Output> = match req.target {
@@ -240,20 +260,4 @@ fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
         })
         .collect();
     Error::Spec { findings, message: None }
-}
-
-/// Settings that would break a rule, as that rule's findings.
-fn refused(file: &Source, refusals: Vec<plan::Refusal>) -> Error {
-    let findings = refusals
-        .into_iter()
-        .filter_map(|r| {
-            let rule = crate::rules::by_code(r.code)?;
-            let fix = format!("`sqsguard explain {}` tells why", rule.id.code);
-            Some(rule.finding("", &Origin::file(file, r.span), r.message, fix).with_severity(Severity::Error))
-        })
-        .collect();
-    Error::Refused {
-        findings,
-        message: Some("refused: the spec would break these rules, so nothing was written".into()),
-    }
 }

@@ -1,6 +1,6 @@
 //! What the generator will emit, computed from a spec: every number with
-//! the reason it has that value, and the refusals for settings that would
-//! break a rule. Templates only lay this out.
+//! the reason it has that value. Templates only lay this out; whether the
+//! spec's settings break a rule is `refuse`'s to say, by running the rules.
 
 use serde::Serialize;
 
@@ -8,7 +8,6 @@ use super::spec::{ConsumerKind, Encryption, Spec};
 use crate::model::Field;
 use crate::model::field::guidance;
 use crate::rules::Options;
-use crate::source::Span;
 
 /// VisibilityTimeout for a worker (ECS or other) is this multiple of its
 /// p99 processing time: a message in flight twice as long as the slowest
@@ -16,24 +15,6 @@ use crate::source::Span;
 pub const WORKER_VISIBILITY_MULTIPLIER: u64 = 2;
 /// Long polling: the longest wait SQS allows.
 const WAIT_TIME_SECONDS: u64 = guidance::LONG_POLL_SECONDS as u64;
-
-/// The largest value SQS accepts for `field`.
-fn max_of(field: Field) -> u64 {
-    field.range().map_or(u64::MAX, |r| u64::try_from(*r.end()).unwrap_or(u64::MAX))
-}
-
-/// Whether `value` is in the range SQS accepts for `field`.
-fn in_range(field: Field, value: u64) -> bool {
-    field.range().is_none_or(|r| i64::try_from(value).is_ok_and(|v| r.contains(&v)))
-}
-
-/// A setting the generator refuses, as the rule it would break.
-#[derive(Clone, Debug)]
-pub struct Refusal {
-    pub code: &'static str,
-    pub message: String,
-    pub span: Span,
-}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Plan {
@@ -132,81 +113,15 @@ pub struct Worker {
     pub socket_timeout: u64,
 }
 
-/// The plan for a spec, or the rules its settings would break, with the
-/// thresholds of the rules the output will be linted with.
-pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
+/// The plan for a spec, sized with the options of the rules the output
+/// will be linted with. Values may be out of range for a spec that breaks a
+/// rule (saturating, never wrapping): `refuse` says so before rendering.
+pub fn plan(spec: &Spec, options: &Options) -> Plan {
     let multiplier = u64::try_from(options.visibility_multiplier).unwrap_or(0);
-    let min_receive_count = u64::try_from(options.min_max_receive_count).unwrap_or(0);
-    let mut refusals = Vec::new();
     let name = spec.pipeline.value.clone();
     let fifo = spec.fifo.value;
     let suffix = if fifo { ".fifo" } else { "" };
     let non_deterministic = spec.payload.as_ref().map(|p| p.non_deterministic());
-
-    if spec.content_based_deduplication.value {
-        match &non_deterministic {
-            Some(reasons) if !reasons.is_empty() => refusals.push(Refusal {
-                code: "SQS003",
-                message: format!(
-                    "content_based_deduplication is true but the payload is not deterministic ({}): a retried send gets a new body, so duplicates get through; set it to false and give payload.dedup_id",
-                    reasons.join(", ")
-                ),
-                span: spec.content_based_deduplication.span,
-            }),
-            None => refusals.push(Refusal {
-                code: "SQS003",
-                message: "content_based_deduplication is true and no payload is declared: declare payload.fields so the generator can tell the body is deterministic, or use payload.dedup_id".into(),
-                span: spec.content_based_deduplication.span,
-            }),
-            _ => {}
-        }
-    }
-    if !spec.dlq_depth_alarm.value {
-        refusals.push(Refusal {
-            code: "SQS015",
-            message: "alarms.dlq_depth is false: without an alarm on the dead-letter queue, failed messages pile up unseen until they expire".into(),
-            span: spec.dlq_depth_alarm.span,
-        });
-    }
-    if spec.max_receive_count.value < min_receive_count {
-        refusals.push(Refusal {
-            code: "SQS008",
-            message: format!(
-                "dlq.max_receive_count {} < {min_receive_count}: a transient error or a cold start sends the message to the dead-letter queue",
-                spec.max_receive_count.value
-            ),
-            span: spec.max_receive_count.span,
-        });
-    }
-    if !fifo && spec.dlq_retention.value <= spec.retention.value {
-        refusals.push(Refusal {
-            code: "SQS007",
-            message: format!(
-                "dlq.retention {} s is not longer than queue.retention {} s: SQS keeps the enqueue time on redrive, so late failures expire on arrival",
-                spec.dlq_retention.value, spec.retention.value
-            ),
-            span: if spec.dlq_retention.explicit { spec.dlq_retention.span } else { spec.retention.span },
-        });
-    }
-    for (what, at, field) in [
-        ("queue.retention", &spec.retention, Field::RetentionPeriod),
-        ("queue.delay", &spec.delay, Field::DelaySeconds),
-        ("dlq.retention", &spec.dlq_retention, Field::RetentionPeriod),
-    ] {
-        let Some(range) = field.range() else { continue };
-        if !in_range(field, at.value) {
-            refusals.push(Refusal {
-                code: "SQS012",
-                message: format!(
-                    "{what} {} s is outside {}..{} s, the range SQS accepts",
-                    at.value,
-                    range.start(),
-                    range.end()
-                ),
-                span: at.span,
-            });
-        }
-    }
 
     let (visibility_timeout, visibility_reason, lambda, worker) = match spec.consumer.value {
         ConsumerKind::Lambda => {
@@ -220,24 +135,7 @@ pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
             if window_raised {
                 window = 1;
             }
-            if fifo && batch_size > unwindowed {
-                refusals.push(Refusal {
-                    code: "SQS010",
-                    message: format!("consumer.batch_size {batch_size} on a FIFO queue: Lambda accepts at most 10"),
-                    span: spec.batch_size.span,
-                });
-            }
             let vt = multiplier.saturating_mul(timeout).saturating_add(window);
-            let max = max_of(Field::VisibilityTimeout);
-            if vt > max {
-                refusals.push(Refusal {
-                    code: "SQS012",
-                    message: format!(
-                        "VisibilityTimeout would be {multiplier} x {timeout} s + {window} s = {vt} s, above the {max} s SQS allows: shorten consumer.function_timeout"
-                    ),
-                    span: spec.function_timeout.as_ref().map_or(spec.consumer.span, |t| t.span),
-                });
-            }
             let reason = format!("{multiplier} x {timeout} s function timeout + {window} s batching window");
             let function_name = match &spec.function {
                 Some(f) => f.value.rsplit(':').next().unwrap_or(&f.value).to_string(),
@@ -256,16 +154,6 @@ pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
         ConsumerKind::Ecs | ConsumerKind::Other => {
             let p99 = spec.processing_time_p99.as_ref().map_or(30, |p| p.value);
             let vt = WORKER_VISIBILITY_MULTIPLIER.saturating_mul(p99).max(1);
-            let max = max_of(Field::VisibilityTimeout);
-            if vt > max {
-                refusals.push(Refusal {
-                    code: "SQS012",
-                    message: format!(
-                        "VisibilityTimeout would be {WORKER_VISIBILITY_MULTIPLIER} x {p99} s = {vt} s, above the {max} s SQS allows"
-                    ),
-                    span: spec.processing_time_p99.as_ref().map_or(spec.consumer.span, |p| p.span),
-                });
-            }
             let worker = Worker {
                 kind: if spec.consumer.value == ConsumerKind::Ecs { "ecs".into() } else { "other".into() },
                 p99,
@@ -277,10 +165,6 @@ pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
             (vt, format!("{WORKER_VISIBILITY_MULTIPLIER} x {p99} s p99 processing time"), None, Some(worker))
         }
     };
-    if !refusals.is_empty() {
-        return Err(refusals);
-    }
-
     let payload = spec.payload.as_ref();
     let topic = spec.topic.as_ref().map(|t| t.value.clone());
     let queue_name = format!("{name}{suffix}");
@@ -290,7 +174,7 @@ pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
         _ => String::new(),
     };
     let function_name = lambda.as_ref().map(|l| l.function_name.clone()).unwrap_or_default();
-    Ok(Plan {
+    Plan {
         description: format!(
             "{} queue {queue_name} read by {consumer_text}, with its dead-letter queue and alarms (generated by sqsguard)",
             if fifo { "FIFO" } else { "Standard" }
@@ -379,7 +263,7 @@ pub fn plan(spec: &Spec, options: &Options) -> Result<Plan, Vec<Refusal>> {
         topic_is_arn: topic.as_deref().is_some_and(|t| t.starts_with("arn:")),
         topic,
         tags: spec.tags.iter().map(|(k, v)| Tag { key: k.clone(), value: v.clone() }).collect(),
-    })
+    }
 }
 
 fn capitalize(word: &str) -> String {
