@@ -1,11 +1,10 @@
 //! `generate`, `audit`, `report merge` and `rules`.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::{AuditArgs, CatalogFormat, FailOn, Format, GenFormat, GenTarget, GenerateArgs};
-use super::console::{Console, Stop, exit_status, settings, settings_from, shown};
+use super::console::{Console, Stop, exit_status, settings_from, shown};
 use crate::error::Error;
 use crate::report;
 use crate::rules;
@@ -98,6 +97,8 @@ pub(super) fn run_audit(_: AuditArgs, _: &mut Console) -> Result<ExitCode, Stop>
 
 #[cfg(feature = "audit")]
 pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCode, Stop> {
+    use super::console::settings;
+    use std::io::IsTerminal;
     let lookback = match crate::syntax::duration::seconds(&args.lookback) {
         Some(s) if s >= 60 => s,
         _ => {

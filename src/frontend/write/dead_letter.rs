@@ -15,8 +15,13 @@
 use super::insert::{block_end, flow_close, flow_member, indent_of, json_member, props_key};
 use super::locate::{Keys, line_ending};
 use crate::finding::Edit;
+use crate::model::{Dialect, Field};
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
+
+/// The names the queue's settings are read by (the new queue's text is
+/// written out below, as a template is).
+const CFN: Dialect = Dialect::CloudFormation;
 
 /// What the new queue is.
 struct Dlq {
@@ -53,7 +58,7 @@ pub fn template(
         return None;
     }
     let props = queue.value.get("Properties");
-    let fifo = match props.and_then(|p| p.get("FifoQueue")).map(|n| &n.kind) {
+    let fifo = match props.and_then(|p| p.get(CFN.name(Field::FifoQueue))).map(|n| &n.kind) {
         None => false,
         Some(Kind::Bool(b)) => *b,
         Some(Kind::String(s)) if s == "true" || s == "false" => s == "true",
@@ -61,13 +66,13 @@ pub fn template(
     };
     // A literal FIFO name gives the new queue its `.fifo` name; otherwise
     // CloudFormation names it (with `.fifo` for a FIFO queue).
-    let name = match props.and_then(|p| p.get("QueueName")).map(|n| &n.kind) {
+    let name = match props.and_then(|p| p.get(CFN.name(Field::QueueName))).map(|n| &n.kind) {
         Some(Kind::String(s)) if fifo => Some(dlq_name(s, true)),
         _ => None,
     };
     // The new queue must keep messages longer than this one (SQS007):
     // not possible when this one already keeps them the longest.
-    match props.and_then(|p| p.get("MessageRetentionPeriod")).map(|n| &n.kind) {
+    match props.and_then(|p| p.get(CFN.name(Field::RetentionPeriod))).map(|n| &n.kind) {
         None => {}
         Some(Kind::Number(n) | Kind::String(n)) if n.trim().parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
         Some(_) => return None,

@@ -10,8 +10,12 @@ use super::insert::indent_of;
 use super::locate::{Keys, line_ending};
 use super::terraform::{BlockTail, Parsed};
 use crate::finding::Edit;
+use crate::model::{Dialect, Field};
 use crate::source::{Source, Span};
 use crate::syntax::{Kind, Node};
+
+/// The names the queue's arguments are read by.
+const TF: Dialect = Dialect::Terraform;
 
 /// The new queue's arguments in Terraform, each value as HCL and JSON
 /// write it alike.
@@ -46,7 +50,7 @@ pub fn hcl(
         return None;
     }
     let attr = |k: &str| block.body.attributes().find(|a| a.key.as_str() == k);
-    if ["count", "for_each", "redrive_policy"].iter().any(|k| attr(k).is_some())
+    if ["count", "for_each", TF.name(Field::RedrivePolicy)].iter().any(|k| attr(k).is_some())
         || block.body.blocks().any(|b| b.ident.as_str() == "dynamic")
     {
         return None;
@@ -61,17 +65,17 @@ pub fn hcl(
             Some(text.get(span)?.trim().to_string())
         })
     };
-    let fifo = match literal("fifo_queue") {
+    let fifo = match literal(TF.name(Field::FifoQueue)) {
         None => false,
         Some(Some(v)) if v == "true" || v == "false" => v == "true",
         Some(_) => return None,
     };
-    match literal("message_retention_seconds") {
+    match literal(TF.name(Field::RetentionPeriod)) {
         None => {}
         Some(Some(v)) if v.trim_matches('"').parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
         Some(_) => return None,
     }
-    let name = match literal("name") {
+    let name = match literal(TF.name(Field::QueueName)) {
         Some(Some(v)) if fifo && v.len() > 2 && v.starts_with('"') && v.ends_with('"') && !v.contains("${") => {
             Some(dlq_name(&v[1..v.len() - 1], true))
         }
@@ -115,14 +119,14 @@ pub fn terraform_json(
     let queue = keys.entry(queues, name).filter(|e| e.key_span == at)?;
     let Kind::Map(members) = &queue.value.kind else { return None };
     let member = |k: &str| members.iter().find(|e| e.key == k).map(|e| &e.value.kind);
-    if ["count", "for_each", "redrive_policy", "dynamic"].iter().any(|k| member(k).is_some()) {
+    if ["count", "for_each", TF.name(Field::RedrivePolicy), "dynamic"].iter().any(|k| member(k).is_some()) {
         return None;
     }
     let new = format!("{name}_dlq");
     if taken(&format!("aws_sqs_queue.{new}")) || keys.entry(queues, &new).is_some() {
         return None;
     }
-    let fifo = match member("fifo_queue") {
+    let fifo = match member(TF.name(Field::FifoQueue)) {
         None => false,
         Some(Kind::Bool(b)) => *b,
         Some(_) => return None,
@@ -131,10 +135,10 @@ pub fn terraform_json(
         Kind::Number(n) | Kind::String(n) => n.parse::<i64>().ok(),
         _ => None,
     };
-    if let Some(retention) = member("message_retention_seconds") {
+    if let Some(retention) = member(TF.name(Field::RetentionPeriod)) {
         number(retention).filter(|n| *n < retention_seconds)?;
     }
-    let dlq_name = match member("name") {
+    let dlq_name = match member(TF.name(Field::QueueName)) {
         Some(Kind::String(n)) if fifo && !n.contains("${") => Some(dlq_name(n, true)),
         Some(_) | None if fifo => return None,
         _ => None,
