@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::model::{Field, Origin, Scalar};
+use crate::source::{Source, Span};
 
 /// How bad a finding is; ordered so `Error > Warning > Info`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
@@ -24,11 +25,22 @@ impl Severity {
     }
 }
 
+/// A rule's identity, declared once, in the rule's own file: a finding
+/// knows its rule by it, and code compares rules by it, never by a code
+/// spelled again elsewhere.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct RuleId {
+    /// `SQS001`: the code a user selects, ignores and suppresses.
+    pub code: &'static str,
+    /// `visibility-timeout-below-6x`: the kebab-case name, also accepted.
+    pub name: &'static str,
+}
+
 /// One rule violation, located.
 #[derive(Clone, Debug)]
 pub struct Finding {
-    pub code: &'static str,
-    pub name: &'static str,
+    /// The rule that found it.
+    pub rule: &'static RuleId,
     pub severity: Severity,
     /// Logical ID, Terraform address, queue URL, ...
     pub resource: String,
@@ -42,9 +54,29 @@ pub struct Finding {
     pub fix: String,
     /// How to fix it, for programs: `None` when it takes a design decision.
     pub remedy: Option<Remedy>,
+    /// The remedy as edits of the file, made once by the writer of the
+    /// front-end that read it (see [`crate::frontend::write`]), or why
+    /// there are none: `None` when there is no remedy, or before the
+    /// findings are checked.
+    pub autofix: Option<Result<Fix, Unfixable>>,
 }
 
 impl Finding {
+    /// Its rule's code (`SQS001`).
+    pub fn code(&self) -> &'static str {
+        self.rule.code
+    }
+
+    /// Its rule's kebab-case name.
+    pub fn name(&self) -> &'static str {
+        self.rule.name
+    }
+
+    /// Whether it is a finding of the rule `id`.
+    pub fn is(&self, id: &RuleId) -> bool {
+        self.rule == id
+    }
+
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
@@ -60,7 +92,32 @@ impl Finding {
         self.remedy = Some(remedy);
         self
     }
+
+    /// Its fix, when it has one.
+    pub fn fix_edits(&self) -> Option<&Fix> {
+        self.autofix.as_ref().and_then(|a| a.as_ref().ok())
+    }
 }
+
+/// Replace `span` of `file` with `replacement` (an insertion when the
+/// span is empty).
+#[derive(Clone, Debug)]
+pub struct Edit {
+    pub file: Source,
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// A finding's fix: its edits and whether `--fix` may apply it alone.
+#[derive(Clone, Debug)]
+pub struct Fix {
+    pub edits: Vec<Edit>,
+    pub applicability: Applicability,
+}
+
+/// Why a finding with a remedy has no fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unfixable(pub &'static str);
 
 /// The field of a resource that should hold another value, and that value.
 #[derive(Clone, Debug)]

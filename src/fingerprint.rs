@@ -30,7 +30,7 @@ impl Identity {
             Origin::File { file, .. } => relative_to_cwd(&file.path),
             Origin::Live(_) => String::new(),
         };
-        Identity { rule: f.code.to_string(), file, resource: f.resource.clone(), subject: subject(&f.message) }
+        Identity { rule: f.code().to_string(), file, resource: f.resource.clone(), subject: subject(&f.message) }
     }
 
     /// 16 hex digits of a stable 64-bit hash (FNV-1a) of the parts: the

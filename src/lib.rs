@@ -11,16 +11,20 @@
 //! 5. [`error`]: what can fail.
 //! 6. [`frontend`]: CloudFormation/SAM, Serverless, Terraform (HCL and
 //!    plan JSON) and live data, each one function into a
-//!    [`frontend::Loaded`] model.
+//!    [`frontend::Loaded`] model, with the writer that turns a remedy
+//!    into edits of the trees it parsed.
 //! 7. [`rules`]: the catalog, one rule per file.
 //! 8. [`config`], which reads `.sqsguard.yaml`.
-//! 9. [`check`]: rules and suppressions over what a front-end loaded.
+//! 9. [`check`]: rules and suppressions over what a front-end loaded,
+//!    and each finding's fix.
 //! 10. [`outcome`]: what a run gives; [`fingerprint`]: a finding's
-//!     identity; [`discover`]: which files a lint reads; [`fix`]: the
-//!     edits that make a finding go away.
-//! 11. [`lint`], [`audit`], [`generate`] and [`baseline`]: the commands.
-//! 12. [`report`]: every output format.
-//! 13. [`cli`]: arguments, errors and exit statuses.
+//!     identity; [`discover`]: which files a lint reads.
+//! 11. [`baseline`]: findings recorded to be let through.
+//! 12. [`session`]: one run's settings and inputs, ready for the commands.
+//! 13. [`lint`], [`audit`] and [`generate`]: the commands.
+//! 14. [`fix`]: the passes of `--fix` over lints, the diff and the write.
+//! 15. [`report`]: every output format.
+//! 16. [`cli`]: arguments, the session, errors and exit statuses.
 
 pub mod source;
 pub mod syntax;
@@ -41,14 +45,18 @@ pub mod check;
 
 pub mod discover;
 pub mod fingerprint;
-pub mod fix;
 pub mod outcome;
+
+pub mod baseline;
+
+pub mod session;
 
 #[cfg(feature = "audit")]
 pub mod audit;
-pub mod baseline;
 pub mod generate;
 pub mod lint;
+
+pub mod fix;
 
 pub mod report;
 

@@ -15,6 +15,7 @@ use crate::finding::Note;
 use crate::frontend::{self, Broken, Document, Loaded, terraform};
 use crate::model::Origin;
 use crate::outcome::Outcome;
+use crate::session::Session;
 use crate::source::display_path;
 
 /// A unit of work: one template (named on the command line or not), or
@@ -26,11 +27,13 @@ enum Job {
 }
 
 /// What one job gave.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Done {
     checked: Checked,
     /// The display paths of the files linted.
     linted: Vec<String>,
+    /// Every file read, as given.
+    files: Vec<PathBuf>,
     skipped: usize,
     /// Terraform: the local module folders this module called (canonical).
     called: Vec<PathBuf>,
@@ -41,56 +44,136 @@ struct Done {
     parameters: Vec<String>,
 }
 
+/// Lint what `session` names.
+pub fn lint(session: &Session) -> Outcome {
+    Run::new(session).into_outcome(session)
+}
+
+/// Lint `paths` with `config` and nothing else given.
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
-    let mut jobs = Vec::new();
-    // What is linted already, by canonical path: a file (or a module's
-    // folder) reached through a symlink and again directly is linted once,
-    // under the path met first.
-    let mut modules = HashSet::new();
-    let mut files = HashSet::new();
-    let found = discover::candidates(paths);
-    let mut outcome = Outcome::default();
-    for u in found.unwalked {
-        if u.named {
-            outcome.unlinted.push(display_path(&u.path));
-        }
-        outcome.notes.push(Note { origin: Origin::path(&u.path), message: u.message });
-    }
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    for c in found.candidates {
-        if !config.files.keeps(&c.path, c.explicit) {
-            continue;
-        }
-        if is_terraform(&c.path) && c.path.is_file() {
-            // `main.tf` (named, or found under `.`) is in `.`, not in "".
-            let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-            // The unit is the folder: two folders that share a symlinked
-            // file are two modules.
-            if modules.insert(canonical(&dir)) {
-                jobs.push(Job::Module(dir));
+    lint(&Session::of(paths, config))
+}
+
+/// A lint kept job by job, so that `--fix` lints again only the jobs that
+/// read a file it changed.
+pub struct Run {
+    /// What the walk could not enter: notes, and the named paths among them.
+    walked: Vec<(Note, Option<String>)>,
+    jobs: Vec<Job>,
+    /// Each job's result, and for a module its folder (canonical).
+    results: Vec<(Option<PathBuf>, Done)>,
+}
+
+impl Run {
+    /// Every job of the session's paths, linted.
+    pub fn new(session: &Session) -> Run {
+        let config = &session.config;
+        let mut jobs = Vec::new();
+        // What is linted already, by canonical path: a file (or a module's
+        // folder) reached through a symlink and again directly is linted
+        // once, under the path met first.
+        let mut modules = HashSet::new();
+        let mut files = HashSet::new();
+        let found = discover::candidates(&session.inputs.paths);
+        let walked = found
+            .unwalked
+            .into_iter()
+            .map(|u| {
+                let named = u.named.then(|| display_path(&u.path));
+                (Note { origin: Origin::path(&u.path), message: u.message }, named)
+            })
+            .collect();
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        for c in found.candidates {
+            if !config.files.keeps(&c.path, c.explicit) {
+                continue;
             }
-        } else if files.insert(canonical(&c.path)) {
-            jobs.push(Job::File(c.path, c.explicit));
+            if is_terraform(&c.path) && c.path.is_file() {
+                // `main.tf` (named, or found under `.`) is in `.`, not in "".
+                let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+                // The unit is the folder: two folders that share a symlinked
+                // file are two modules.
+                if modules.insert(canonical(&dir)) {
+                    jobs.push(Job::Module(dir));
+                }
+            } else if files.insert(canonical(&c.path)) {
+                jobs.push(Job::File(c.path, c.explicit));
+            }
+        }
+        let results = jobs.par_iter().map(|job| job.run(session)).collect();
+        Run { walked, jobs, results }
+    }
+
+    /// Lint again, with `session` (its overlay holding the changed texts),
+    /// the jobs that read one of `changed` or a file beside one: a
+    /// template, or the module of a changed `.tf` or variables file.
+    pub fn relint(&mut self, changed: &[PathBuf], session: &Session) {
+        let folder = |p: &Path| match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let folders: HashSet<PathBuf> = changed.iter().map(|p| folder(p)).collect();
+        let again: Vec<usize> = (0..self.jobs.len())
+            .filter(|&i| match &self.jobs[i] {
+                Job::File(path, _) => changed.contains(path),
+                Job::Module(_) => {
+                    changed.iter().any(|c| session.inputs.var_files.contains(c))
+                        || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f)))
+                }
+            })
+            .collect();
+        let redone: Vec<(usize, (Option<PathBuf>, Done))> =
+            again.par_iter().map(|&i| (i, self.jobs[i].run(session))).collect();
+        for (i, result) in redone {
+            self.results[i] = result;
         }
     }
-    let results: Vec<(Option<PathBuf>, Done)> = jobs
-        .par_iter()
-        .map(|job| match job {
-            Job::File(path, explicit) => (None, lint_file(path, *explicit, config)),
+
+    /// What the run found so far.
+    pub fn outcome(&self, session: &Session) -> Outcome {
+        let walked = self.walked.iter().cloned();
+        let results = self.results.iter().map(|(dir, done)| (dir.clone(), done.clone()));
+        outcome(walked, results, session)
+    }
+
+    pub fn into_outcome(self, session: &Session) -> Outcome {
+        outcome(self.walked.into_iter(), self.results.into_iter(), session)
+    }
+}
+
+impl Job {
+    fn run(&self, session: &Session) -> (Option<PathBuf>, Done) {
+        let inputs = &session.inputs;
+        match self {
+            Job::File(path, explicit) => (None, lint_file(path, *explicit, session)),
             Job::Module(dir) => (
                 dir.canonicalize().ok(),
-                checked(terraform::load_module(dir, &config.var_files, &config.overlay), config),
+                checked(terraform::load_module(dir, &inputs.var_files, &inputs.overlay), &session.config),
             ),
-        })
-        .collect();
+        }
+    }
+}
+
+/// The outcome of the jobs' results.
+fn outcome(
+    walked: impl Iterator<Item = (Note, Option<String>)>,
+    results: impl Iterator<Item = (Option<PathBuf>, Done)>,
+    session: &Session,
+) -> Outcome {
+    let stage = &session.inputs.stage;
+    let mut outcome = Outcome::default();
+    for (note, named) in walked {
+        outcome.unlinted.extend(named);
+        outcome.notes.push(note);
+    }
+    let results: Vec<(Option<PathBuf>, Done)> = results.collect();
     // A module folder that another module of the walk calls was linted as
     // part of its caller, with the caller's arguments: don't lint it again
     // on its own (its variables would mostly be unknown).
     let called: HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter().cloned()).collect();
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
     let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();
-    outcome.undeclared =
-        config.stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
+    outcome.undeclared = stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
     for (dir, done) in results {
         if dir.is_some_and(|d| called.contains(&d)) {
             continue;
@@ -107,7 +190,7 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
     }
     outcome.notes.extend(check::stale(&used, unused));
     outcome.linted.sort();
-    outcome.finish(config);
+    outcome.finish();
     outcome
 }
 
@@ -120,7 +203,8 @@ fn is_terraform(path: &Path) -> bool {
     [".tf", ".tf.json", ".tfvars", ".tfvars.json"].iter().any(|ext| name.ends_with(ext))
 }
 
-fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
+fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done {
+    let config = &session.config;
     if crate::source::is_serverless_code(path) {
         let mut done = not_linted(
             path,
@@ -135,7 +219,7 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
     // `pom.xml`, `stack.cfn`): linted when it is a template, skipped with a
     // note when it is no YAML or JSON at all, never an SQS000.
     let loose = explicit && !crate::source::has_template_extension(path);
-    let file = match config.overlay.read(path) {
+    let file = match session.inputs.overlay.read(path) {
         Ok(file) => file,
         // A FIFO, socket or device: refused unopened, and no template.
         Err(e) if e.not_a_file => {
@@ -159,7 +243,7 @@ fn lint_file(path: &Path, explicit: bool, config: &Config) -> Done {
         }
         Err(_) => return Done { skipped: 1, ..Done::default() },
     };
-    match frontend::document(&file, &config.stage) {
+    match frontend::document(&file, &session.inputs.stage) {
         Document::Loaded(loaded) => {
             // The model holds what it needs of the text (a large plan's
             // findings locate without it): free it before checking.
@@ -250,9 +334,10 @@ fn broken(b: Broken, config: &Config) -> Done {
 
 fn checked(loaded: Loaded, config: &Config) -> Done {
     let linted = loaded.files.iter().map(|p| display_path(p)).collect();
+    let files = loaded.files.clone();
     let called = loaded.called.clone();
     let parameters = loaded.parameters.clone();
-    Done { checked: check::check(loaded, config), linted, skipped: 0, called, unlinted: None, parameters }
+    Done { checked: check::check(loaded, config), linted, files, skipped: 0, called, unlinted: None, parameters }
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 
-use crate::config::Config;
 use crate::finding::{Finding, Note, Severity};
 use crate::model::Origin;
 
@@ -43,9 +42,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// What every run ends with: the config's rule selection and severity
-    /// overrides, each note once, and findings in file order.
-    pub fn finish(&mut self, config: &Config) {
+    /// What every run ends with: each note once, and findings in file
+    /// order.
+    pub fn finish(&mut self) {
         // A module's file is read once per caller: say each note once.
         let mut seen = std::collections::HashSet::new();
         self.notes.retain(|n| {
@@ -56,10 +55,6 @@ impl Outcome {
             };
             seen.insert((at, n.message.clone()))
         });
-        self.findings.retain(|f| config.filter.keeps(f.code));
-        for f in &mut self.findings {
-            f.severity = config.severity_of(f.code, f.severity);
-        }
         self.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     }
 
@@ -134,7 +129,7 @@ impl std::fmt::Display for Unaudited {
 /// Region, then resource.
 fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, &str) {
     match &f.origin {
-        Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code, &f.message),
+        Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code(), &f.message),
         Origin::Live(live) => {
             let place = format!(
                 "{}\u{0}{}\u{0}{}",
@@ -142,7 +137,7 @@ fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, &str) {
                 live.region.as_deref().unwrap_or_default(),
                 live.id
             );
-            (Cow::Owned(place), 0, f.code, &f.message)
+            (Cow::Owned(place), 0, f.code(), &f.message)
         }
     }
 }

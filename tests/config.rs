@@ -194,23 +194,23 @@ fn the_schemas_rule_options_are_the_rules_own() {
     let rules = &schema["properties"]["rules"]["properties"];
     let in_schema: Vec<&String> = rules.as_object().unwrap().keys().collect();
     let with_options: Vec<&str> =
-        sqsguard::rules::ALL.iter().filter(|r| !r.options.is_empty()).map(|r| r.code).collect();
+        sqsguard::rules::ALL.iter().filter(|r| !r.options.is_empty()).map(|r| r.id.code).collect();
     assert_eq!(in_schema, with_options);
     for rule in sqsguard::rules::ALL.iter().filter(|r| !r.options.is_empty()) {
-        let props = rules[rule.code]["properties"].as_object().unwrap();
+        let props = rules[rule.id.code]["properties"].as_object().unwrap();
         let names: Vec<&String> = props.keys().collect();
         let spec_names: Vec<&str> = rule.options.iter().map(|o| o.name).collect();
-        assert_eq!(names, spec_names, "{}", rule.code);
+        assert_eq!(names, spec_names, "{}", rule.id.code);
         for spec in rule.options {
             let p = &props[spec.name];
             match spec.kind {
                 sqsguard::rules::OptionKind::Integer { min, max } => {
-                    assert_eq!(p["type"], "integer", "{}.{}", rule.code, spec.name);
-                    assert_eq!(p["minimum"].as_u64(), Some(min), "{}.{}", rule.code, spec.name);
-                    assert_eq!(p["maximum"].as_u64(), max, "{}.{}", rule.code, spec.name);
+                    assert_eq!(p["type"], "integer", "{}.{}", rule.id.code, spec.name);
+                    assert_eq!(p["minimum"].as_u64(), Some(min), "{}.{}", rule.id.code, spec.name);
+                    assert_eq!(p["maximum"].as_u64(), max, "{}.{}", rule.id.code, spec.name);
                 }
                 sqsguard::rules::OptionKind::Duration => {
-                    assert_eq!(p["$ref"], "#/$defs/duration", "{}.{}", rule.code, spec.name)
+                    assert_eq!(p["$ref"], "#/$defs/duration", "{}.{}", rule.id.code, spec.name)
                 }
             }
         }

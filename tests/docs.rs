@@ -43,21 +43,21 @@ fn examples(page: &str) -> Vec<(String, String)> {
 fn rule_page_examples_lint_as_they_say() {
     let dir = tempfile::tempdir().unwrap();
     let mut checked = 0;
-    for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only && r.code != "SQS000") {
+    for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only && r.id.code != "SQS000") {
         let found = examples(rule.doc);
         let bad = found.iter().filter(|(p, _)| p.starts_with("Bad")).count();
         let good = found.iter().filter(|(p, _)| p.starts_with("Good")).count();
-        assert!(bad >= 1 && good >= 1, "rules/{}.md needs a Bad and a Good example", rule.code);
+        assert!(bad >= 1 && good >= 1, "rules/{}.md needs a Bad and a Good example", rule.id.code);
         for (i, (label, yaml)) in found.iter().enumerate() {
-            let path = dir.path().join(format!("{}-{i}.yaml", rule.code));
+            let path = dir.path().join(format!("{}-{i}.yaml", rule.id.code));
             std::fs::write(&path, yaml).unwrap();
             let outcome = sqsguard::lint::lint_paths(std::slice::from_ref(&path), &Default::default());
-            assert_eq!(outcome.files, 1, "rules/{}.md: `{label}` is not a template", rule.code);
-            let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code).collect();
+            assert_eq!(outcome.files, 1, "rules/{}.md: `{label}` is not a template", rule.id.code);
+            let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code()).collect();
             if label.starts_with("Bad") {
-                assert!(codes.contains(&rule.code), "rules/{}.md: `{label}` gives {codes:?}", rule.code);
+                assert!(codes.contains(&rule.id.code), "rules/{}.md: `{label}` gives {codes:?}", rule.id.code);
             } else if label.starts_with("Good") {
-                assert!(codes.is_empty(), "rules/{}.md: `{label}` gives {codes:?}", rule.code);
+                assert!(codes.is_empty(), "rules/{}.md: `{label}` gives {codes:?}", rule.id.code);
             }
             checked += 1;
         }
@@ -68,12 +68,12 @@ fn rule_page_examples_lint_as_they_say() {
 #[test]
 fn every_template_rule_page_says_what_it_reads_in_a_serverless_yml() {
     for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only) {
-        let page = std::fs::read_to_string(common::root().join("rules").join(format!("{}.md", rule.code))).unwrap();
+        let page = std::fs::read_to_string(common::root().join("rules").join(format!("{}.md", rule.id.code))).unwrap();
         let section = page.split("## In a serverless.yml").nth(1).map(|rest| rest.split("\n## ").next().unwrap_or(""));
         assert!(
             section.is_some_and(|s| s.trim().len() > 40),
             "rules/{}.md needs a `## In a serverless.yml` section",
-            rule.code
+            rule.id.code
         );
     }
 }

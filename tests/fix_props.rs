@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use sqsguard::config::Config;
-use sqsguard::fix::Fixer;
+
 use sqsguard::lint;
 
 #[derive(Clone, Copy, Debug)]
@@ -402,8 +402,8 @@ fn put(map: &mut serde_json::Map<String, Value>, key: &str, value: Option<Value>
 /// with `unsafe_too`, `--fix --unsafe-fixes`) would make now.
 fn lint(dir: &Path, unsafe_too: bool) -> (Vec<(String, String)>, sqsguard::fix::Plan) {
     let outcome = lint::lint_paths(&[dir.to_path_buf()], &Config::default());
-    let plan = Fixer::default().plan(&outcome.findings, unsafe_too);
-    let found = outcome.findings.iter().map(|f| (f.code.to_string(), f.resource.clone())).collect();
+    let plan = sqsguard::fix::plan(&outcome.findings, unsafe_too);
+    let found = outcome.findings.iter().map(|f| (f.code().to_string(), f.resource.clone())).collect();
     (found, plan)
 }
 

@@ -307,16 +307,16 @@ fn sarif_rules_are_the_catalog() {
     let listed = driver["rules"].as_array().unwrap();
     assert_eq!(listed.len(), rules::ALL.len());
     for (r, rule) in listed.iter().zip(rules::ALL) {
-        assert_eq!(r["id"], rule.code);
-        assert_eq!(r["name"], rule.name);
+        assert_eq!(r["id"], rule.id.code);
+        assert_eq!(r["name"], rule.id.name);
         assert_eq!(r["shortDescription"]["text"], rule.summary);
         let full = r["fullDescription"]["text"].as_str().unwrap();
-        assert!(full.len() > rule.summary.len() && rule.doc.contains(full), "{}: {full}", rule.code);
+        assert!(full.len() > rule.summary.len() && rule.doc.contains(full), "{}: {full}", rule.id.code);
         assert_eq!(r["help"]["markdown"], rule.page());
         assert_eq!(r["help"]["text"], rule.page());
-        let uri = format!("{REPOSITORY_URL}/blob/main/rules/{}.md", rule.code);
+        let uri = format!("{REPOSITORY_URL}/blob/main/rules/{}.md", rule.id.code);
         assert_eq!(r["helpUri"], uri);
-        assert!(common::root().join(format!("rules/{}.md", rule.code)).is_file());
+        assert!(common::root().join(format!("rules/{}.md", rule.id.code)).is_file());
         let level = match rule.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -438,8 +438,7 @@ fn live_outcome() -> Outcome {
     let live = |code: &str, resource: &str, account: Option<&str>| {
         let rule = rules::by_code(code).unwrap();
         Finding {
-            code: rule.code,
-            name: rule.name,
+            rule: &rule.id,
             severity: rule.severity,
             resource: resource.to_string(),
             related: Vec::new(),
@@ -447,6 +446,7 @@ fn live_outcome() -> Outcome {
             message: format!("{resource} is wrong, 100%: really"),
             fix: "fix it".into(),
             remedy: None,
+            autofix: None,
         }
     };
     Outcome {

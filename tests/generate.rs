@@ -341,8 +341,8 @@ fn refusals_of(text: &str, config: &sqsguard::config::Config) -> Vec<(String, us
             .iter()
             .map(|f| {
                 let at = f.origin.location().unwrap();
-                assert_eq!(at.file, spec.display().to_string(), "{}: located in the spec", f.code);
-                (f.code.to_string(), at.line, at.column, f.message.clone())
+                assert_eq!(at.file, spec.display().to_string(), "{}: located in the spec", f.code());
+                (f.code().to_string(), at.line, at.column, f.message.clone())
             })
             .collect(),
         Err(e) => panic!("not a refusal: {e}"),

@@ -108,7 +108,7 @@ proptest! {
                     prop_assert!(!message.contains("does not pass sqsguard's own rules"), "self-check failed:\n{message}\n{spec:#}");
                     for f in problem.findings() {
                         let at = f.origin.location();
-                        prop_assert!(at.as_ref().is_some_and(|l| l.file.ends_with("spec.yaml")), "{} not located in the spec: {at:?}", f.code);
+                        prop_assert!(at.as_ref().is_some_and(|l| l.file.ends_with("spec.yaml")), "{} not located in the spec: {at:?}", f.code());
                     }
                 }
                 Err(problem) => prop_assert!(false, "a valid spec was rejected:\n{}\n{spec:#}", text(&problem)),
@@ -119,7 +119,7 @@ proptest! {
 
 /// A failure's diagnostics and sentence, as words.
 fn text(problem: &Error) -> String {
-    let mut out: String = problem.findings().iter().map(|f| format!("{} {}\n", f.code, f.message)).collect();
+    let mut out: String = problem.findings().iter().map(|f| format!("{} {}\n", f.code(), f.message)).collect();
     out.push_str(&problem.to_string());
     out
 }

@@ -24,8 +24,8 @@ fn queue(name: &str, live: LiveQueue) -> Queue {
 fn codes(model: &Model) -> Vec<(&'static str, String)> {
     let mut out: Vec<_> = sqsguard::rules::check(model, &Default::default())
         .into_iter()
-        .filter(|f| f.code.starts_with("SQS1") || f.code == "SQS006")
-        .map(|f| (f.code, f.resource.rsplit('/').next().unwrap().to_string()))
+        .filter(|f| f.code().starts_with("SQS1") || f.code() == "SQS006")
+        .map(|f| (f.code(), f.resource.rsplit('/').next().unwrap().to_string()))
         .collect();
     out.sort();
     out
@@ -95,7 +95,11 @@ fn the_sla_and_starvation_threshold_are_options() {
         LiveQueue { visible: Some(150), in_flight: Some(0), oldest_age_max: Some(600.0), ..Default::default() },
     ));
     let fired = |options: &sqsguard::rules::Options| -> Vec<&'static str> {
-        sqsguard::rules::check(&model, options).into_iter().map(|f| f.code).filter(|c| c.starts_with("SQS1")).collect()
+        sqsguard::rules::check(&model, options)
+            .into_iter()
+            .map(|f| f.code())
+            .filter(|c| c.starts_with("SQS1"))
+            .collect()
     };
     assert_eq!(fired(&Default::default()), vec!["SQS102", "SQS103"]);
     let relaxed =

@@ -365,7 +365,7 @@ fn registry(name: &str) -> sqsguard::outcome::Outcome {
 }
 
 fn has(outcome: &sqsguard::outcome::Outcome, code: &str, resource: &str) -> bool {
-    outcome.findings.iter().any(|f| f.code == code && f.resource == resource)
+    outcome.findings.iter().any(|f| f.code() == code && f.resource == resource)
 }
 
 #[test]
@@ -374,7 +374,7 @@ fn registry_sqs_module_queue_policies_are_read() {
     let render = common::render(&outcome);
     // Reported on the queue, naming the policy.
     let public = |queue: &str, policy: &str| {
-        outcome.findings.iter().any(|f| f.code == "SQS017" && f.resource == queue && f.message.contains(policy))
+        outcome.findings.iter().any(|f| f.code() == "SQS017" && f.resource == queue && f.message.contains(policy))
     };
     for (queue, policy) in [
         // queue_policy_statements with a `*` principal (v4, v5).
@@ -395,7 +395,7 @@ fn registry_sqs_module_queue_policies_are_read() {
             !outcome
                 .findings
                 .iter()
-                .any(|f| f.code == "SQS017" && f.resource.starts_with(&format!("module.{module}."))),
+                .any(|f| f.code() == "SQS017" && f.resource.starts_with(&format!("module.{module}."))),
             "{render}"
         );
     }

@@ -42,14 +42,14 @@ fn good_fixtures_are_clean() {
 
 #[test]
 fn every_rule_has_fixtures() {
-    for rule in sqsguard::rules::ALL.iter().filter(|r| r.code != "SQS000" && !r.live_only) {
-        let dir = common::root().join("tests/fixtures/rules").join(rule.code);
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.id.code != "SQS000" && !r.live_only) {
+        let dir = common::root().join("tests/fixtures/rules").join(rule.id.code);
         let names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|_| panic!("{} has no fixture folder", rule.code))
+            .unwrap_or_else(|_| panic!("{} has no fixture folder", rule.id.code))
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        assert!(names.iter().any(|n| n.starts_with("bad")), "{}: no bad fixture", rule.code);
-        assert!(names.iter().any(|n| n.starts_with("good")), "{}: no good fixture", rule.code);
+        assert!(names.iter().any(|n| n.starts_with("bad")), "{}: no bad fixture", rule.id.code);
+        assert!(names.iter().any(|n| n.starts_with("good")), "{}: no good fixture", rule.id.code);
     }
 }
 
@@ -97,7 +97,7 @@ fn a_queue_named_by_its_url_is_still_linked() {
         let path = dir.path().join(fixture);
         std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
         let outcome = common::lint(&path);
-        let found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+        let found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
         assert!(found.contains(&expected), "{fixture}: {found:?}");
         assert!(found.iter().any(|(code, _)| *code == "SQS018"), "{fixture}: {found:?}");
     }
@@ -119,8 +119,7 @@ fn only_a_reference_to_a_queue_url_gets_a_fix() {
         ("bad_if_condition.yaml", false),
     ] {
         let outcome = common::lint_only(&fixtures.join(fixture), "SQS018");
-        let mut fixer = sqsguard::fix::Fixer::default();
-        let fixes: Vec<bool> = outcome.findings.iter().map(|f| fixer.fix(f).is_some()).collect();
+        let fixes: Vec<bool> = outcome.findings.iter().map(|f| f.fix_edits().is_some()).collect();
         assert_eq!(fixes, vec![fixable], "{fixture}");
     }
 }

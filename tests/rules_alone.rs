@@ -23,7 +23,7 @@ fn run(model: &Model, code: &str) -> Vec<Finding> {
     let mut findings = Findings::default();
     (rule.check)(&cx, &mut findings);
     let findings = findings.into_vec();
-    assert!(findings.iter().all(|f| f.code == code), "{code} reported {findings:#?}");
+    assert!(findings.iter().all(|f| f.code() == code), "{code} reported {findings:#?}");
     findings
 }
 
@@ -224,11 +224,11 @@ fn a_rule_alone_finds_what_the_catalog_finds_for_it() {
         .build();
     let all = sqsguard::rules::check(&model, &Options::default());
     for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only) {
-        let alone: Vec<String> = run(&model, rule.code).into_iter().map(|f| f.message).collect();
-        let in_all: Vec<String> = all.iter().filter(|f| f.code == rule.code).map(|f| f.message.clone()).collect();
-        assert_eq!(alone, in_all, "{}", rule.code);
+        let alone: Vec<String> = run(&model, rule.id.code).into_iter().map(|f| f.message).collect();
+        let in_all: Vec<String> = all.iter().filter(|f| f.code() == rule.id.code).map(|f| f.message.clone()).collect();
+        assert_eq!(alone, in_all, "{}", rule.id.code);
     }
-    let codes: std::collections::BTreeSet<&str> = all.iter().map(|f| f.code).collect();
+    let codes: std::collections::BTreeSet<&str> = all.iter().map(|f| f.code()).collect();
     for code in ["SQS002", "SQS005", "SQS007", "SQS008", "SQS011", "SQS015", "SQS016"] {
         assert!(codes.contains(code), "{code} in {codes:?}");
     }

@@ -19,7 +19,7 @@ fn outline(outcome: &sqsguard::outcome::Outcome) -> Vec<String> {
     outcome
         .findings
         .iter()
-        .map(|f| format!("{} {} {}", f.code, f.resource, sqsguard::report::location(f).unwrap().line))
+        .map(|f| format!("{} {} {}", f.code(), f.resource, sqsguard::report::location(f).unwrap().line))
         .collect()
 }
 
@@ -51,14 +51,14 @@ fn good_fixtures_are_clean() {
 
 #[test]
 fn every_template_rule_has_serverless_fixtures() {
-    for rule in sqsguard::rules::ALL.iter().filter(|r| r.code != "SQS000" && !r.live_only) {
-        let dir = common::root().join("tests/fixtures/serverless/rules").join(rule.code);
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.id.code != "SQS000" && !r.live_only) {
+        let dir = common::root().join("tests/fixtures/serverless/rules").join(rule.id.code);
         let names: Vec<String> = fs::read_dir(&dir)
-            .unwrap_or_else(|_| panic!("{} has no Serverless fixture folder", rule.code))
+            .unwrap_or_else(|_| panic!("{} has no Serverless fixture folder", rule.id.code))
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        assert!(names.iter().any(|n| n.starts_with("bad")), "{}: no bad Serverless fixture", rule.code);
-        assert!(names.iter().any(|n| n.starts_with("good")), "{}: no good Serverless fixture", rule.code);
+        assert!(names.iter().any(|n| n.starts_with("bad")), "{}: no bad Serverless fixture", rule.id.code);
+        assert!(names.iter().any(|n| n.starts_with("good")), "{}: no good Serverless fixture", rule.id.code);
     }
 }
 
@@ -99,7 +99,7 @@ fn unresolvable_and_cyclic_variables_are_unknown_not_findings_or_hangs() {
 fn a_broken_service_file_is_a_located_sqs000() {
     let outcome = lint_text("serverless.yml", &format!("{SERVICE}functions:\n  worker: [oops\n"));
     assert_eq!(outcome.findings.len(), 1);
-    assert_eq!(outcome.findings[0].code, "SQS000");
+    assert_eq!(outcome.findings[0].code(), "SQS000");
     assert_eq!(sqsguard::report::location(&outcome.findings[0]).unwrap().line, 6);
 }
 

@@ -20,7 +20,7 @@ fn summary_of(outcome: &sqsguard::outcome::Outcome) -> Vec<(String, String, Stri
         .iter()
         .map(|f| {
             let l = sqsguard::report::location(f).unwrap();
-            (f.code.to_string(), f.resource.clone(), l.file, l.line)
+            (f.code().to_string(), f.resource.clone(), l.file, l.line)
         })
         .collect()
 }
@@ -62,16 +62,16 @@ fn good_rule_fixture_modules_are_clean() {
 
 #[test]
 fn every_rule_has_terraform_fixture_modules() {
-    for rule in sqsguard::rules::ALL.iter().filter(|r| r.code != "SQS000" && !r.live_only) {
-        let dir = common::root().join("tests/fixtures/terraform/rules").join(rule.code);
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.id.code != "SQS000" && !r.live_only) {
+        let dir = common::root().join("tests/fixtures/terraform/rules").join(rule.id.code);
         let modules: Vec<String> = fs::read_dir(&dir)
-            .unwrap_or_else(|_| panic!("{} has no Terraform fixture folder", rule.code))
+            .unwrap_or_else(|_| panic!("{} has no Terraform fixture folder", rule.id.code))
             .map(|e| e.unwrap())
             .filter(|e| e.path().join("main.tf").is_file())
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
-        assert!(modules.iter().any(|n| n.starts_with("bad")), "{}: no bad Terraform module", rule.code);
-        assert!(modules.iter().any(|n| n.starts_with("good")), "{}: no good Terraform module", rule.code);
+        assert!(modules.iter().any(|n| n.starts_with("bad")), "{}: no bad Terraform module", rule.id.code);
+        assert!(modules.iter().any(|n| n.starts_with("good")), "{}: no good Terraform module", rule.id.code);
     }
 }
 
@@ -107,7 +107,7 @@ fn naming_one_file_lints_its_whole_module() {
 #[test]
 fn registry_modules_are_modelled_and_other_remote_modules_noted() {
     let outcome = lint_dir(&common::root().join("tests/fixtures/terraform/modules/registry"));
-    let codes: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let codes: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     for expected in [
         ("SQS001", "module.events.aws_sqs_queue.this"),
         ("SQS008", "module.events.aws_sqs_queue.this"),
@@ -128,7 +128,7 @@ fn registry_modules_are_modelled_and_other_remote_modules_noted() {
 #[test]
 fn registry_sqs_module_v3_outputs_link_queues() {
     let outcome = lint_dir(&common::root().join("tests/fixtures/terraform/modules/registry_v3_outputs"));
-    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     found.sort();
     assert_eq!(
         found,
@@ -147,7 +147,7 @@ fn plan_json_links_through_configuration_and_child_modules() {
     assert!(good.findings.is_empty(), "{}", common::render(&good));
 
     let bad = common::lint(&plans.join("root_bad/plan.json"));
-    let codes: Vec<(&str, &str)> = bad.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let codes: Vec<(&str, &str)> = bad.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     for expected in [
         // The mapping reaches its queue and function only through
         // `configuration` references: their ARNs are unknown until apply.
@@ -168,7 +168,7 @@ fn plan_json_links_through_configuration_and_child_modules() {
     insta::assert_snapshot!("plan_root_bad", common::render(&bad));
 
     let nested = common::lint(&plans.join("nested_modules/plan.json"));
-    let codes: Vec<(&str, &str)> = nested.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let codes: Vec<(&str, &str)> = nested.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     assert_eq!(
         codes,
         vec![("SQS009", "module.payments.module.queue.aws_sqs_queue.main")],
@@ -177,16 +177,16 @@ fn plan_json_links_through_configuration_and_child_modules() {
     );
 
     let instances = common::lint(&plans.join("count_for_each/plan.json"));
-    let codes: Vec<(&str, &str)> = instances.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let codes: Vec<(&str, &str)> = instances.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     assert_eq!(codes, vec![("SQS016", "aws_sqs_queue.by_name[\"b\"]"), ("SQS006", "aws_sqs_queue.q[1]")]);
 
     // The plan of a chained for_each finds per instance what the module
     // finds once: each mapping reaches its queue through for_each_expression.
     let module = common::lint(&common::root().join("tests/fixtures/terraform/rules/SQS011/bad_for_each_chain"));
-    let module: Vec<(&str, &str)> = module.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let module: Vec<(&str, &str)> = module.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     assert_eq!(module, vec![("SQS011", "aws_lambda_event_source_mapping.tenant")]);
     let chained = common::lint(&plans.join("chained_for_each/plan.json"));
-    let codes: Vec<(&str, &str)> = chained.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let codes: Vec<(&str, &str)> = chained.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     assert_eq!(
         codes,
         vec![
@@ -206,7 +206,7 @@ fn plan_json_links_through_configuration_and_child_modules() {
 fn queue_urls_from_module_outputs_are_sqs018_and_still_link() {
     let dir = common::root().join("tests/fixtures/terraform/modules/queue_url_outputs");
     let outcome = lint_dir(&dir);
-    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     found.sort();
     assert_eq!(
         found,
@@ -232,7 +232,7 @@ fn queue_urls_from_module_outputs_are_sqs018_and_still_link() {
 fn a_queue_url_where_an_arn_belongs_is_sqs018_in_a_plan() {
     let plan = common::root().join("tests/fixtures/terraform/plan/queue_url_source/plan.json");
     let outcome = common::lint(&plan);
-    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code, f.resource.as_str())).collect();
+    let mut found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     found.sort();
     assert_eq!(
         found,
@@ -418,7 +418,7 @@ fn shape(outcome: &sqsguard::outcome::Outcome) -> (Vec<(String, String, String)>
     let mut findings: Vec<(String, String, String)> = outcome
         .findings
         .iter()
-        .map(|f| (f.code.to_string(), f.resource.clone(), format!("{:?}", f.severity)))
+        .map(|f| (f.code().to_string(), f.resource.clone(), format!("{:?}", f.severity)))
         .collect();
     findings.sort();
     (findings, outcome.notes.len())
@@ -583,7 +583,7 @@ fn lint_module(main_tf: &str) -> (Vec<(String, String, String)>, Vec<String>) {
     fs::write(dir.path().join("main.tf"), main_tf).unwrap();
     let outcome = lint_dir(dir.path());
     let mut found: Vec<_> =
-        outcome.findings.iter().map(|f| (f.code.to_string(), f.resource.clone(), f.message.clone())).collect();
+        outcome.findings.iter().map(|f| (f.code().to_string(), f.resource.clone(), f.message.clone())).collect();
     found.sort();
     (found, outcome.notes.iter().map(|n| n.message.clone()).collect())
 }

@@ -169,7 +169,7 @@ fn templates_closing_a_flow_or_quoted_value_at_the_key_column_lint() {
         let path = common::root().join("tests/fixtures/reliability/yaml").join(name);
         let outcome = common::lint(&path);
         assert_eq!(outcome.files, 1, "{name}");
-        assert!(outcome.findings.iter().all(|f| f.code != "SQS000"), "{name}:\n{}", common::render(&outcome));
+        assert!(outcome.findings.iter().all(|f| f.code() != "SQS000"), "{name}:\n{}", common::render(&outcome));
     }
 }
 

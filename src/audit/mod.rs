@@ -8,95 +8,32 @@
 //! shared model, and `check` runs the rules on it as on any file. A pair
 //! that cannot be read, or is read only in part, is in
 //! [`Outcome::unaudited`] and fails the run: a partial audit never looks
-//! clean.
+//! clean. `options` holds what the command is asked, `pair` the reading
+//! of one pair, and `sdk` the SDK's retries and timeouts.
 
 pub mod assume;
 pub mod calls;
 pub mod collect;
+mod options;
+mod pair;
 pub mod regions;
 pub mod scope;
+mod sdk;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use aws_config::retry::RetryConfig;
-use aws_config::timeout::TimeoutConfig;
-use aws_config::{BehaviorVersion, Region};
 use tokio::sync::Semaphore;
 
-use crate::finding::{Finding, Note};
+use crate::finding::Note;
 use crate::model::Origin;
 use crate::outcome::{Outcome, Unaudited};
-use scope::{Pair, Shard};
+use pair::{PairContext, Read, read_pair};
+use scope::Pair;
+use sdk::loader;
 
-/// Which accounts to audit.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Accounts {
-    /// The credentials' own account (no call to learn which).
-    #[default]
-    Caller,
-    /// These (sorted, each once).
-    List(Vec<String>),
-    /// The ACTIVE accounts of the caller's organization.
-    Organization,
-}
-
-pub struct Options {
-    /// Regions to audit; empty: the one the credential chain gives.
-    pub regions: Vec<String>,
-    /// `--regions all`: every Region enabled in each account.
-    pub all_regions: bool,
-    pub accounts: Accounts,
-    /// Assumed in every account but the caller's own:
-    /// `arn:PARTITION:iam::ACCOUNT:role/NAME`.
-    pub role_name: Option<String>,
-    pub external_id: Option<String>,
-    pub shard: Option<Shard>,
-    pub profile: Option<String>,
-    pub endpoint_url: Option<String>,
-    pub queue_prefix: Option<String>,
-    pub lookback_seconds: u64,
-    /// Requests in flight at once, over every pair.
-    pub concurrency: usize,
-    /// How long one pair may take before it is given up as unaudited.
-    pub pair_deadline: Duration,
-    pub connect_timeout: Duration,
-    /// Attempts of one call, the first included (`--max-attempts`).
-    pub max_attempts: u32,
-    /// The most one call may take, its retries and the waits between them
-    /// included (`--retry-budget`); see [`retry_config`].
-    pub retry_budget: Duration,
-    /// A progress line as pairs complete (given to
-    /// [`run_with_progress`]'s `progress`, standard error's).
-    pub progress: bool,
-    /// `.sqsguard.yaml`: rule options, severities, payload declarations.
-    pub settings: crate::config::Config,
-}
-
-/// The command line's defaults.
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            regions: Vec::new(),
-            all_regions: false,
-            accounts: Accounts::Caller,
-            role_name: None,
-            external_id: None,
-            shard: None,
-            profile: None,
-            endpoint_url: None,
-            queue_prefix: None,
-            lookback_seconds: 3600,
-            concurrency: 16,
-            pair_deadline: Duration::from_secs(600),
-            connect_timeout: Duration::from_secs(3),
-            max_attempts: 8,
-            retry_budget: Duration::from_secs(30),
-            progress: false,
-            settings: crate::config::Config::default(),
-        }
-    }
-}
+pub use options::{Accounts, Options};
+pub use sdk::retry_config;
 
 /// What an audit found, and the operations it sent.
 pub struct Audit {
@@ -121,21 +58,6 @@ pub fn run_with_progress(opts: &Options, progress: &mut dyn FnMut(&str)) -> Resu
         .build()
         .map_err(|e| crate::error::Error::Aws(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(audit(opts, progress)).map_err(crate::error::Error::Aws)
-}
-
-/// What reading one pair came to.
-enum Read {
-    Checked {
-        pair: Pair,
-        outcome: Box<Outcome>,
-    },
-    /// Not read: no credentials for its account, ListQueues refused, the
-    /// deadline passed.
-    Unaudited(Unaudited),
-    /// AWS could not be reached at all from it.
-    Unreachable(Pair, String),
-    /// A Region of the partition's list that the account has not enabled.
-    NotEnabled(Pair, String),
 }
 
 async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, String> {
@@ -353,234 +275,8 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     outcome.unaudited.sort();
     // Notes by account and Region, as report merge orders the shards'.
     outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
-    outcome.finish(&opts.settings);
+    outcome.finish();
     outcome.api_calls = Some(log.count());
     outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
     Ok(Audit { outcome, calls: log })
-}
-
-/// What one pair's task needs.
-struct PairContext {
-    opts: Arc<Options>,
-    caller: Option<String>,
-    assumer: Arc<assume::Assumer>,
-    counter: calls::Counter,
-    requests: Arc<Semaphore>,
-}
-
-impl Options {
-    /// The options a pair's task reads.
-    fn for_pair(opts: &Options) -> Options {
-        Options {
-            profile: opts.profile.clone(),
-            endpoint_url: opts.endpoint_url.clone(),
-            queue_prefix: opts.queue_prefix.clone(),
-            lookback_seconds: opts.lookback_seconds,
-            concurrency: opts.concurrency,
-            pair_deadline: opts.pair_deadline,
-            connect_timeout: opts.connect_timeout,
-            max_attempts: opts.max_attempts,
-            retry_budget: opts.retry_budget,
-            settings: opts.settings.clone(),
-            ..Options::default()
-        }
-    }
-}
-
-async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
-    let unaudited = |reason: String| Unaudited::whole(pair.account.clone(), &pair.region, reason);
-    let mut loader = loader(&ctx.opts, Some(&pair.region));
-    // Another account than the caller's: its role's credentials.
-    if let Some(account) = pair.account.as_ref().filter(|a| Some(*a) != ctx.caller.as_ref()) {
-        match ctx.assumer.credentials(account, &ctx.counter).await {
-            Ok(credentials) => loader = loader.credentials_provider(credentials),
-            Err(assume::Failed::Refused(why)) => return Read::Unaudited(unaudited(why)),
-            Err(assume::Failed::Unreachable(why)) => return Read::Unreachable(pair, format!("sts AssumeRole: {why}")),
-        }
-    }
-    let config = loader.load().await;
-    let counter = ctx.counter.clone();
-    let clients = collect::Clients {
-        sqs: aws_sdk_sqs::Client::from_conf(
-            aws_sdk_sqs::config::Builder::from(&config).interceptor(counter.clone()).build(),
-        ),
-        lambda: aws_sdk_lambda::Client::from_conf(
-            aws_sdk_lambda::config::Builder::from(&config).interceptor(counter.clone()).build(),
-        ),
-        cloudwatch: aws_sdk_cloudwatch::Client::from_conf(
-            aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter).build(),
-        ),
-    };
-    let prefix = ctx.opts.queue_prefix.as_deref();
-    let read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
-        Ok(read) => read,
-        // A Region only the partition's list named: refusing the
-        // credentials means the account never opted into it.
-        Err(collect::Unread::Refused(why)) if !pair.enabled && regions::means_not_enabled(&why) => {
-            return Read::NotEnabled(pair, format!("ListQueues: {why}"));
-        }
-        Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
-        Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, format!("ListQueues: {why}")),
-    };
-    let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
-    let account =
-        pair.account.clone().or_else(|| read.queues.first().and_then(|q| crate::frontend::live::account_of(&q.url)));
-    for s in &read.skipped {
-        outcome.notes.push(Note {
-            origin: Origin::live(s.what.clone(), account.clone(), Some(pair.region.clone())),
-            message: format!("skipped {}: {}", s.what, s.why),
-        });
-    }
-    let loaded = crate::frontend::live::load(&read, &pair.region, ctx.opts.lookback_seconds);
-    let checked = crate::check::check(loaded, &ctx.opts.settings);
-    outcome.findings = checked.findings;
-    outcome.notes.extend(checked.notes);
-    outcome.notes.extend(crate::check::stale(&checked.used, checked.unused));
-    outcome.suppressed = checked.suppressed;
-    if let Some(gap) = blind(&read.skipped, &mut outcome.findings) {
-        outcome.unaudited.push(Unaudited { account, region: pair.region.clone(), ..gap });
-    }
-    Read::Checked { pair, outcome: Box::new(outcome) }
-}
-
-/// The rules that cannot see without an operation's data, and of those
-/// the ones that would report the data's absence as a problem: their
-/// findings are dropped where the data is missing. Each rule says which
-/// (`needs`, `misled_without`); this only asks them.
-fn blinded(api: &str) -> (Vec<&'static str>, Vec<&'static str>) {
-    let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.api() == api);
-    let blind = crate::rules::ALL.iter().filter(|r| reads(r.needs)).map(|r| r.code).collect();
-    let misled = crate::rules::ALL.iter().filter(|r| reads(r.misled_without)).map(|r| r.code).collect();
-    (blind, misled)
-}
-
-/// A pair read in part: what failed, the rules blind without it, and its
-/// false findings removed from `findings`. `None` when all was read.
-fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Unaudited> {
-    if skipped.is_empty() {
-        return None;
-    }
-    let mut apis: Vec<String> = skipped.iter().map(|s| s.api.to_string()).collect();
-    apis.sort();
-    apis.dedup();
-    let mut rules: Vec<String> = apis.iter().flat_map(|a| blinded(a).0).map(|r| r.to_string()).collect();
-    rules.sort();
-    rules.dedup();
-    findings.retain(|f| {
-        !skipped.iter().any(|s| {
-            let false_alarm = blinded(s.api).1.contains(&f.code);
-            // Tags are read per queue: only that queue's SQS003 is unknown.
-            false_alarm && (s.api != "ListQueueTags" || f.resource == s.what)
-        })
-    });
-    let reasons: Vec<String> =
-        skipped
-            .iter()
-            .map(|s| {
-                if s.what == s.api {
-                    format!("{}: {}", s.api, s.why)
-                } else {
-                    format!("{} {}: {}", s.api, s.what, s.why)
-                }
-            })
-            .collect();
-    let reason = match reasons.len() {
-        1 => reasons[0].clone(),
-        n => format!("{n} reads failed, the first {}", reasons[0]),
-    };
-    Some(Unaudited { account: None, region: String::new(), partial: true, reason, apis, rules })
-}
-
-/// How every call is retried: `max_attempts` attempts within `budget`.
-///
-/// Standard retries, not adaptive: the adaptive mode's client-side rate
-/// limiter, one per service for the whole process, drops to half a request
-/// a second at the first throttle and makes each retry wait for five
-/// tokens, so that 30 % of calls throttled turned a 0.4 s read into 102 s
-/// (benches/throttle.sh). The waits between attempts double, with full
-/// jitter, from `budget / 2^max_attempts` (30 s and 8 attempts: about a
-/// tenth of a second), never from more than a second (the SDK's own default), so
-/// together they take at most half the budget; an attempt with no
-/// answer after half the budget is abandoned, and the whole call after the
-/// budget. A call that still fails is a failed read, which the pair's
-/// outcome names (unaudited, or read in part): never silence.
-pub fn retry_config(max_attempts: u32, budget: Duration) -> (RetryConfig, TimeoutConfig) {
-    let attempts = max_attempts.max(1);
-    let first_wait = budget.div_f64(2f64.powi(attempts.min(30) as i32)).min(Duration::from_secs(1));
-    let retry = RetryConfig::standard()
-        .with_max_attempts(attempts)
-        .with_initial_backoff(first_wait)
-        .with_max_backoff(budget / 4);
-    let attempt = if attempts == 1 { budget } else { budget / 2 };
-    (retry, TimeoutConfig::builder().operation_attempt_timeout(attempt).operation_timeout(budget).build())
-}
-
-fn loader(opts: &Options, region: Option<&str>) -> aws_config::ConfigLoader {
-    let (retry, timeouts) = retry_config(opts.max_attempts, opts.retry_budget);
-    let timeouts = timeouts.to_builder().connect_timeout(opts.connect_timeout).build();
-    let mut loader = aws_config::defaults(BehaviorVersion::latest()).retry_config(retry).timeout_config(timeouts);
-    if let Some(r) = region {
-        loader = loader.region(Region::new(r.to_string()));
-    }
-    if let Some(p) = &opts.profile {
-        loader = loader.profile_name(p);
-    }
-    if let Some(url) = &opts.endpoint_url {
-        loader = loader.endpoint_url(url);
-    }
-    loader
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use aws_config::retry::RetryMode;
-
-    #[test]
-    fn what_a_failed_read_blinds_is_what_the_rules_say_they_need() {
-        // The table the audit kept by hand before the rules said it.
-        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012"];
-        let queues = vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS101"];
-        let sorted = |mut v: Vec<&'static str>| {
-            v.sort();
-            v
-        };
-        for (api, blind, misled) in [
-            ("GetQueueAttributes", queues, vec!["SQS004", "SQS006"]),
-            ("ListEventSourceMappings", consumers, vec!["SQS006"]),
-            ("GetFunctionConfiguration", vec!["SQS001", "SQS002"], vec![]),
-            ("DescribeAlarms", vec!["SQS015"], vec!["SQS015"]),
-            ("GetMetricData", vec!["SQS006", "SQS102"], vec![]),
-            ("ListQueueTags", vec!["SQS003"], vec!["SQS003"]),
-            ("ListQueues", vec![], vec![]),
-        ] {
-            let (b, m) = blinded(api);
-            assert_eq!((sorted(b), sorted(m)), (sorted(blind), sorted(misled)), "{api}");
-        }
-    }
-
-    #[test]
-    fn retries_are_standard_and_their_waits_fit_in_half_the_budget() {
-        for (attempts, budget) in [(8, 30), (6, 30), (3, 4), (2, 2), (1, 10), (20, 600)] {
-            let budget = Duration::from_secs(budget);
-            let (retry, timeouts) = retry_config(attempts, budget);
-            // Adaptive mode's client-side rate limiter is what made throttling slow.
-            assert_eq!(retry.mode(), RetryMode::Standard);
-            assert_eq!(retry.max_attempts(), attempts);
-            // The longest each wait can be (full jitter: up to this), one per retry.
-            let waits: Duration = (0..attempts.saturating_sub(1))
-                .map(|k| (retry.initial_backoff() * 2u32.pow(k)).min(retry.max_backoff()))
-                .sum();
-            assert!(waits <= budget / 2, "{attempts} attempts in {budget:?}: waits up to {waits:?}");
-            assert_eq!(timeouts.operation_timeout(), Some(budget));
-            let attempt = timeouts.operation_attempt_timeout().unwrap();
-            assert!(attempt <= budget && (attempts == 1 || attempt < budget), "{attempt:?}");
-        }
-        // A second at most: fewer attempts do not wait longer.
-        assert_eq!(retry_config(2, Duration::from_secs(600)).0.initial_backoff(), Duration::from_secs(1));
-        assert_eq!(retry_config(3, Duration::from_secs(4)).0.initial_backoff(), Duration::from_millis(500));
-        // The default: about 0.12 s first, doubling up to 7.5 s, 15 s in all at most.
-        let (retry, _) = retry_config(Options::default().max_attempts, Options::default().retry_budget);
-        assert_eq!(retry.initial_backoff(), Duration::from_secs(30).div_f64(256.0));
-    }
 }

@@ -1,6 +1,7 @@
 //! What runs on every model a front-end built, files and live alike: the
 //! config's payload declarations, the rules with the config's options,
-//! then suppressions. Files the front-end could not read become SQS000.
+//! then suppressions; each finding left gets its fix from the front-end's
+//! writer, once. Files the front-end could not read become SQS000.
 
 mod suppress;
 
@@ -13,7 +14,7 @@ use crate::rules;
 pub use suppress::{Key, stale};
 
 /// The findings of one model, after suppressions.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Checked {
     pub findings: Vec<Finding>,
     /// Findings silenced by a suppression.
@@ -29,9 +30,13 @@ pub struct Checked {
 
 /// Check what a front-end loaded.
 pub fn check(loaded: Loaded, config: &Config) -> Checked {
-    let Loaded { mut model, suppressions, mut notes, broken, .. } = loaded;
+    let Loaded { mut model, suppressions, mut notes, broken, mut writer, .. } = loaded;
     declare_payloads(&mut model, config);
     let mut findings = rules::check(&model, &config.options);
+    // The one place `--select`, `--ignore` and the config's lists and
+    // severities apply: what is not kept here never reaches a suppression,
+    // a fix or a report.
+    findings.retain(|f| config.filter.keeps(f.code()));
     // A CDK user knows the construct, not the logical ID CDK made of it.
     for f in &mut findings {
         if let Some(path) = model.construct_paths.get(&f.resource) {
@@ -42,8 +47,15 @@ pub fn check(loaded: Loaded, config: &Config) -> Checked {
     notes.extend(rules::unresolved_links(&model));
     let applied = suppress::apply(&model, findings, suppressions, &config.filter);
     let mut findings = applied.findings;
+    for f in &mut findings {
+        f.autofix = f.remedy.as_ref().map(|r| writer.fix(r));
+    }
     // A file that could not be read has nothing a suppression could be on.
-    findings.extend(broken.into_iter().map(|b| rules::unparsable(&b.file, b.span, b.message)));
+    let unreadable = broken.into_iter().map(|b| rules::unparsable(&b.file, b.span, b.message));
+    findings.extend(unreadable.filter(|f| config.filter.keeps(f.code())));
+    for f in &mut findings {
+        f.severity = config.severity_of(f.code(), f.severity);
+    }
     notes.extend(applied.notes);
     Checked { findings, suppressed: applied.suppressed, notes, used: applied.used, unused: applied.unused }
 }

@@ -61,7 +61,7 @@ fn parse(body: &str) -> (Vec<String>, Option<String>) {
 
 /// The code of a rule named by its code (any case) or its name.
 fn code_of(token: &str) -> Option<&'static str> {
-    rules::by_code_or_name(token.trim()).map(|r| r.code)
+    rules::by_code_or_name(token.trim()).map(|r| r.id.code)
 }
 
 /// One rule of one suppression: (file, byte offset, code). A module's
@@ -82,9 +82,9 @@ pub struct Applied {
     pub unused: Vec<(Key, Note)>,
 }
 
-/// Apply the suppressions the front-end found to `findings`. `filter`
-/// tells which rules run, so a suppression of a rule switched off is not
-/// stale.
+/// Apply the suppressions the front-end found to `findings` (those of the
+/// rules `filter` keeps). `filter` also tells which rules run, so a
+/// suppression of a rule switched off is not stale.
 pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Suppression>, filter: &Filter) -> Applied {
     let suppressions: Vec<Resolved> = suppressions.into_iter().map(resolve).collect();
     let mut out = Applied::default();
@@ -96,17 +96,12 @@ pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Sup
     let mut used: Vec<Vec<bool>> = suppressions.iter().map(|s| vec![false; s.codes.len()]).collect();
     let mut near = Vec::new();
     for finding in findings {
-        // A rule switched off is dropped later; it is no suppressed finding.
-        if !filter.keeps(finding.code) {
-            out.findings.push(finding);
-            continue;
-        }
         // Every suppression that covers the finding counts as used: two
         // comments saying the same are redundant, not stale.
         let mut hit = false;
         index.of(&finding, &mut near);
         for &i in &near {
-            if let Some(c) = suppressions[i].codes.iter().position(|c| c == finding.code) {
+            if let Some(c) = suppressions[i].codes.iter().position(|c| c == finding.code()) {
                 used[i][c] = true;
                 hit = true;
             }

@@ -31,16 +31,9 @@ pub struct Config {
     pub options: Options,
     pub files: FileFilter,
     pub payloads: Vec<PayloadRule>,
-    /// Terraform variable files named with `--var-file`, in order (the
-    /// command line's, not the config file's).
-    pub var_files: Vec<PathBuf>,
-    /// The stage or environment linted: `--stage`, `--param`,
-    /// `--parameter-overrides`, `--samconfig` (the command line's), and
-    /// the config file's `stage` when the command line names none.
+    /// The config file's `stage:`, linted when the command line names
+    /// none (the run's stage is [`crate::session::Inputs::stage`]).
     pub stage: Stage,
-    /// Fixed texts to lint in place of the files on disk (`--fix` and
-    /// `--diff` between passes).
-    pub overlay: crate::source::Overlay,
 }
 
 /// `include`/`exclude`, relative to the config file's folder.
@@ -154,12 +147,12 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
             Some("warning") => Severity::Warning,
             _ => Severity::Info,
         };
-        config.severity.push((rule.code, severity));
+        config.severity.push((rule.id.code, severity));
     }
 
     // Each rule says what options it takes and of what kind.
     for rule in rules::ALL.iter() {
-        let Some(given) = root.get("rules").and_then(|r| r.get(rule.code)) else { continue };
+        let Some(given) = root.get("rules").and_then(|r| r.get(rule.id.code)) else { continue };
         for spec in rule.options {
             let Some(node) = given.get(spec.name) else { continue };
             match spec.kind {

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use std::collections::BTreeMap;
 
-use super::Edit;
 use crate::error::Error;
+use crate::finding::Edit;
 use crate::source::Span;
 
 /// What applying a file's fixes came to.

@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::FileFix;
+use super::plan::FileFix;
 use crate::finding::Finding;
 use crate::model::Origin;
 use crate::source::Span;
@@ -23,7 +23,7 @@ pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool)
     if !read {
         return Err("the fixed text is no longer read as a template".into());
     }
-    if let Some(broken) = after.iter().filter(here).find(|f| f.code == "SQS000") {
+    if let Some(broken) = after.iter().filter(here).find(|f| f.is(&crate::rules::UNPARSABLE_FILE.id)) {
         let at = broken.origin.location().map(|l| format!(" (line {}, column {})", l.line, l.column));
         return Err(format!("the fixed text no longer parses{}: {}", at.unwrap_or_default(), broken.message));
     }
@@ -37,7 +37,7 @@ pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool)
     // is checked in time linear in them, not in their square.
     let mut after_here: HashMap<(&str, &str), HashSet<Option<Span>>> = HashMap::new();
     for f in after.iter().filter(here) {
-        after_here.entry((f.code, f.resource.as_str())).or_default().insert(span_of(f));
+        after_here.entry((f.code(), f.resource.as_str())).or_default().insert(span_of(f));
     }
     let moves = Moves::new(&fixed.edits);
     // A finding fixed by an edit elsewhere (a key added to its resource, a
@@ -47,11 +47,14 @@ pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool)
     for finding in fixed.fixed.iter().filter_map(|&n| before.get(n)).filter(here) {
         let Some(span) = span_of(finding) else { continue };
         let Some(moved) = moves.moved(span) else { continue };
-        if after_here.get(&(finding.code, finding.resource.as_str())).is_some_and(|at| at.contains(&Some(moved))) {
+        if after_here.get(&(finding.code(), finding.resource.as_str())).is_some_and(|at| at.contains(&Some(moved))) {
             let was = fixed.file.position(span.start);
             return Err(format!(
                 "the fix of {} of {} (line {}, column {}) did not change what it was for: an edit did not land where it was meant to",
-                finding.code, finding.resource, was.line, was.column
+                finding.code(),
+                finding.resource,
+                was.line,
+                was.column
             ));
         }
     }
@@ -59,13 +62,16 @@ pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool)
         let Origin::File { span, .. } = &finding.origin else { continue };
         // A finding inside an edited span is not followed: its bytes changed.
         let Some(moved) = moves.moved(*span) else { continue };
-        let same = after_here.get(&(finding.code, finding.resource.as_str()));
+        let same = after_here.get(&(finding.code(), finding.resource.as_str()));
         // Gone is fine (another fix made it moot); elsewhere is not.
         if same.is_some_and(|at| !at.contains(&Some(moved))) {
             let was = fixed.file.position(span.start);
             return Err(format!(
                 "{} of {} (line {}, column {}) would no longer be where the edits put it: an edit did not land where it was meant to",
-                finding.code, finding.resource, was.line, was.column
+                finding.code(),
+                finding.resource,
+                was.line,
+                was.column
             ));
         }
     }
@@ -117,8 +123,7 @@ mod tests {
 
     fn finding(file: &Source, code: &'static str, resource: &str, at: usize) -> Finding {
         Finding {
-            code,
-            name: "n",
+            rule: &crate::rules::by_code(code).unwrap().id,
             severity: Severity::Warning,
             resource: resource.into(),
             related: Vec::new(),
@@ -126,6 +131,7 @@ mod tests {
             message: "m".into(),
             fix: String::new(),
             remedy: None,
+            autofix: None,
         }
     }
 

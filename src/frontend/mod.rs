@@ -12,7 +12,8 @@
 //! references to queues and functions ([`link`]), reading attributes with
 //! their alternatives ([`attr`]), finding dead-letter targets
 //! ([`dead_letter`]), policy documents ([`policy`]) and suppression
-//! comments ([`comment`]).
+//! comments ([`comment`]). And what turns a rule's remedy into edits of
+//! the trees they parsed ([`write`]).
 
 pub mod cfn;
 pub mod comment;
@@ -25,6 +26,7 @@ pub mod serverless;
 pub mod stage;
 pub mod terraform;
 pub mod value;
+pub mod write;
 
 use std::path::PathBuf;
 
@@ -54,6 +56,8 @@ pub struct Loaded {
     /// CloudFormation: the keys of the run's Parameter values
     /// ([`stage::Stage::overrides`]) this template declares.
     pub parameters: Vec<String>,
+    /// The trees of the files read, for the fixes of the findings.
+    pub writer: write::Writer,
 }
 
 /// A file that could not be read or parsed, and where reading stopped.
@@ -113,7 +117,10 @@ pub fn document(file: &Source, stage: &stage::Stage) -> Document {
         Err(e) => return Document::Unparsable(e),
     };
     match DOCUMENT_READERS.iter().find_map(|read| read(file, &root, stage)) {
-        Some(loaded) => Document::Loaded(Box::new(loaded)),
+        Some(mut loaded) => {
+            loaded.writer = write::Writer::template(file, root);
+            Document::Loaded(Box::new(loaded))
+        }
         None => Document::Other,
     }
 }

@@ -127,8 +127,7 @@ fn self_check(outputs: &[render::Output], req: &Request<'_>) -> Result<(), Error
         },
         Target::Terraform => terraform::load_sources(sources),
     };
-    let mut findings = check::check(loaded, req.config).findings;
-    findings.retain(|f| req.config.filter.keeps(f.code));
+    let findings = check::check(loaded, req.config).findings;
     if findings.is_empty() {
         return Ok(());
     }
@@ -241,13 +240,15 @@ fn spec_problems(spec: &spec::Spec) -> Vec<(Span, String, String)> {
     out
 }
 
+/// What a spec problem is reported as: no rule, a diagnostic of the spec.
+static INVALID_SPEC: crate::finding::RuleId = crate::finding::RuleId { code: "spec", name: "invalid-spec" };
+
 /// Problems with the spec, located in it.
 fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
     let findings = problems
         .into_iter()
         .map(|(span, message, fix)| Finding {
-            code: "spec",
-            name: "invalid-spec",
+            rule: &INVALID_SPEC,
             severity: Severity::Error,
             resource: String::new(),
             related: Vec::new(),
@@ -255,6 +256,7 @@ fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
             message,
             fix,
             remedy: None,
+            autofix: None,
         })
         .collect();
     Error::Spec { findings, message: None }

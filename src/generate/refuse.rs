@@ -226,7 +226,7 @@ pub fn refusals(spec: &Spec, plan: &Plan, file: &Source, config: &Config, dialec
     let model = model(spec, plan, dialect, &mut places);
     crate::rules::check(&model, &config.options)
         .into_iter()
-        .filter(|f| config.filter.keeps(f.code))
+        .filter(|f| config.filter.keeps(f.code()))
         .filter_map(|f| refusal(f, &places))
         .collect()
 }
@@ -239,7 +239,7 @@ fn refusal(mut finding: Finding, places: &Places) -> Option<Finding> {
     if let Some(key) = places.key(span) {
         finding.message = format!("{key}: {}", finding.message);
     }
-    finding.fix = format!("`sqsguard explain {}` tells why", finding.code);
+    finding.fix = format!("`sqsguard explain {}` tells why", finding.code());
     finding.remedy = None;
     Some(finding.with_severity(Severity::Error))
 }
@@ -293,7 +293,7 @@ mod tests {
         };
         let refused = at(Origin::file(&file, spec.consumer.span)).unwrap();
         assert_eq!(refused.severity, Severity::Error, "a refusal is an error, whatever the rule's severity");
-        assert_eq!(refused.code, crate::rules::ALL[1].code);
+        assert_eq!(refused.code(), crate::rules::ALL[1].id.code);
         assert!(at(places.chosen()).is_none());
     }
 }

@@ -53,7 +53,7 @@ fn finding_command(f: &Finding) -> String {
     if let Some(l) = location(f) {
         props.extend(position(&l));
     }
-    props.push(("title", format!("{} {}", f.code, f.name)));
+    props.push(("title", format!("{} {}", f.code(), f.name())));
     // A live finding has no file: name the queue (or mapping) in the text.
     let message = match &f.origin {
         Origin::Live(_) => format!("{}: {}\nfix: {}", f.resource, f.message, f.fix),
@@ -106,8 +106,7 @@ mod tests {
         let file = SourceFile::new("dir,x/a:b.yaml", "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n".to_string());
         let at = file.text.find("AWS").unwrap();
         Finding {
-            code: "SQS004",
-            name: "missing-dlq",
+            rule: &crate::rules::by_code("SQS004").unwrap().id,
             severity,
             resource: "Q".to_string(),
             related: Vec::new(),
@@ -115,6 +114,7 @@ mod tests {
             message: message.to_string(),
             fix: "add a RedrivePolicy".to_string(),
             remedy: None,
+            autofix: None,
         }
     }
 
@@ -149,8 +149,7 @@ mod tests {
             ),
             resource: "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq".into(),
             related: Vec::new(),
-            code: "SQS101",
-            name: "dlq-not-empty",
+            rule: &crate::rules::by_code("SQS101").unwrap().id,
             ..finding(Severity::Error, "3 messages")
         };
         assert_eq!(

@@ -4,10 +4,9 @@ use serde::Serialize;
 use serde::ser::SerializeSeq;
 
 use super::{Summary, location};
-use std::cell::RefCell;
 
+use crate::finding::Edit;
 use crate::finding::{Applicability, Finding};
-use crate::fix::{Edit, Fixer};
 use crate::outcome::Outcome;
 
 #[derive(Serialize)]
@@ -72,14 +71,14 @@ struct JsonEdit {
 
 /// The findings, each turned into its JSON shape as it is written: a run
 /// of a hundred thousand findings is never copied whole.
-struct Findings<'a>(&'a [Finding], RefCell<Fixer>);
+struct Findings<'a>(&'a [Finding]);
 
 impl Serialize for Findings<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.0.len()))?;
         for f in self.0 {
             let mut shaped = shape(f);
-            if let Some(fix) = self.1.borrow_mut().fix(f) {
+            if let Some(fix) = f.fix_edits() {
                 shaped.applicability = Some(fix.applicability);
                 shaped.edits = Some(fix.edits.iter().map(edit).collect());
             }
@@ -108,8 +107,8 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
         crate::model::Origin::File { .. } => (None, None),
     };
     JsonFinding {
-        rule: f.code,
-        name: f.name,
+        rule: f.code(),
+        name: f.name(),
         severity: f.severity.as_str(),
         file: loc.as_ref().map(|l| l.file.clone()),
         line: loc.as_ref().map(|l| l.line),
@@ -144,11 +143,6 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
             }
         })
         .collect();
-    let doc = Document {
-        version: 1,
-        findings: Findings(&outcome.findings, RefCell::default()),
-        summary: Summary::of(outcome),
-        notes,
-    };
+    let doc = Document { version: 1, findings: Findings(&outcome.findings), summary: Summary::of(outcome), notes };
     super::write_json(out, &doc)
 }

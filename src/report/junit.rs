@@ -102,12 +102,13 @@ fn test_case(f: &Finding) -> TestCase {
     };
     let (message, fix) = (printable(&f.message), printable(&f.fix));
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-    status
-        .set_message(message.as_ref())
-        .set_type(f.severity.as_str())
-        .set_description(format!("{place}: {} ({})\n{message}\nfix: {fix}", f.code, f.name));
-    let mut case = TestCase::new(format!("{} {}", f.code, printable(&f.resource)), status);
-    case.set_classname(f.name);
+    status.set_message(message.as_ref()).set_type(f.severity.as_str()).set_description(format!(
+        "{place}: {} ({})\n{message}\nfix: {fix}",
+        f.code(),
+        f.name()
+    ));
+    let mut case = TestCase::new(format!("{} {}", f.code(), printable(&f.resource)), status);
+    case.set_classname(f.name());
     case
 }
 

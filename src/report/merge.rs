@@ -96,12 +96,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
             if f.file.is_some() {
                 return Err(bad("holds lint findings: report merge combines `sqsguard audit` outputs".into()));
             }
-            let Some(rule) = crate::rules::ALL.iter().find(|r| r.code == f.rule) else {
+            let Some(rule) = crate::rules::ALL.iter().find(|r| r.id.code == f.rule) else {
                 return Err(bad(format!("unknown rule {}", f.rule)));
             };
             outcome.findings.push(Finding {
-                code: rule.code,
-                name: rule.name,
+                rule: &rule.id,
                 severity: f.severity,
                 origin: Origin::live(f.resource.clone(), f.account, f.region),
                 resource: f.resource,
@@ -109,6 +108,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
                 message: f.message,
                 fix: f.fix,
                 remedy: None,
+                autofix: None,
             });
         }
         for n in doc.notes {
@@ -175,7 +175,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
     outcome.unaudited.dedup();
     outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
     // Severities and the selection were applied by each shard.
-    outcome.finish(&crate::config::Config::default());
+    outcome.finish();
     Ok(outcome)
 }
 

@@ -12,7 +12,6 @@ use miette::{
 
 use super::{Summary, printable};
 use crate::finding::{Applicability, Finding, Severity};
-use crate::fix::Fixer;
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::source::Source;
@@ -29,9 +28,8 @@ pub struct Style {
 }
 
 pub fn render(outcome: &Outcome, style: Style) -> String {
-    let mut fixer = Fixer::default();
     let fixes: Vec<Option<Applicability>> =
-        outcome.findings.iter().map(|f| fixer.fix(f).map(|fix| fix.applicability)).collect();
+        outcome.findings.iter().map(|f| f.fix_edits().map(|fix| fix.applicability)).collect();
     let marked = |a: &Option<Applicability>| match a {
         Some(Applicability::Safe) => true,
         Some(Applicability::Unsafe) => style.unsafe_fixes,
@@ -124,7 +122,7 @@ fn render_reports<'a>(findings: impl Iterator<Item = (&'a Finding, bool)>, style
     for (finding, fixable) in findings {
         let report = Report::new(finding, fixable);
         if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("{}: {}\n", finding.code, report.title));
+            out.push_str(&format!("{}: {}\n", finding.code(), report.title));
         }
         out.push('\n');
     }
@@ -254,7 +252,7 @@ impl Diagnostic for Report<'_> {
         // glyphs alone are easy to miss.
         let f = self.finding;
         let mark = if self.fixable { " [*]" } else { "" };
-        Some(Box::new(format!("{}{mark} {} ({})", f.code, f.name, f.severity.as_str())))
+        Some(Box::new(format!("{}{mark} {} ({})", f.code(), f.name(), f.severity.as_str())))
     }
 
     fn severity(&self) -> Option<miette::Severity> {

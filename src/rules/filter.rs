@@ -15,7 +15,8 @@ impl Filter {
     /// linted never passes in silence. Only `ignore` drops it.
     pub fn keeps(&self, code: &str) -> bool {
         let matches = |p: &String| super::selects(p, code);
-        let selected = self.select.is_empty() || self.select.iter().any(matches) || code == super::UNPARSABLE_FILE.code;
+        let selected =
+            self.select.is_empty() || self.select.iter().any(matches) || code == super::UNPARSABLE_FILE.id.code;
         selected && !self.ignore.iter().any(matches)
     }
 }

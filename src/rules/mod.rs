@@ -11,6 +11,7 @@ use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
+pub use crate::finding::RuleId;
 use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
 
@@ -49,8 +50,8 @@ pub use unresolved::notes as unresolved_links;
 
 /// A rule's metadata and check.
 pub struct Rule {
-    pub code: &'static str,
-    pub name: &'static str,
+    /// Its code and name, which its findings carry.
+    pub id: RuleId,
     /// The severity findings get unless the rule says otherwise.
     pub severity: Severity,
     /// One line, for `sqsguard rules` and SARIF short descriptions.
@@ -103,7 +104,7 @@ impl Rule {
     /// The page `sqsguard explain` prints: the header from this metadata,
     /// then the prose.
     pub fn page(&self) -> String {
-        format!("# {} {}\n\nSeverity: {}\n\n{}", self.code, self.name, self.severity_text(), self.doc)
+        format!("# {} {}\n\nSeverity: {}\n\n{}", self.id.code, self.id.name, self.severity_text(), self.doc)
     }
 
     /// `warning`, or `error / warning` for a rule with milder findings.
@@ -117,8 +118,7 @@ impl Rule {
     /// A finding of this rule with its default severity.
     pub fn finding(&'static self, resource: &str, origin: &Origin, message: String, fix: String) -> Finding {
         Finding {
-            code: self.code,
-            name: self.name,
+            rule: &self.id,
             severity: self.severity,
             resource: resource.to_string(),
             related: Vec::new(),
@@ -126,6 +126,7 @@ impl Rule {
             message,
             fix,
             remedy: None,
+            autofix: None,
         }
     }
 }
@@ -177,13 +178,13 @@ pub static ALL: &[&Rule] = &[
 
 /// The rule with this code, if any.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
-    ALL.iter().copied().find(|r| r.code.eq_ignore_ascii_case(code))
+    ALL.iter().copied().find(|r| r.id.code.eq_ignore_ascii_case(code))
 }
 
 /// The rule with this code (any case) or kebab-case name, as suppressions
 /// may name it.
 pub fn by_code_or_name(token: &str) -> Option<&'static Rule> {
-    by_code(token).or_else(|| ALL.iter().copied().find(|r| r.name == token))
+    by_code(token).or_else(|| ALL.iter().copied().find(|r| r.id.name == token))
 }
 
 /// Whether `selector`, a code or code prefix in any case (`SQS00`), selects
@@ -194,7 +195,7 @@ pub fn selects(selector: &str, code: &str) -> bool {
 
 /// Whether `selector` selects any rule of the catalog.
 pub fn selects_any(selector: &str) -> bool {
-    ALL.iter().any(|r| selects(selector, r.code))
+    ALL.iter().any(|r| selects(selector, r.id.code))
 }
 
 /// Run every rule over a model (in parallel: each rule only reads it),
@@ -350,7 +351,7 @@ mod tests {
     fn a_rule_misled_without_a_read_needs_it() {
         for rule in ALL.iter() {
             for input in rule.misled_without {
-                assert!(rule.needs.contains(input), "{}: misled without {input:?} it does not need", rule.code);
+                assert!(rule.needs.contains(input), "{}: misled without {input:?} it does not need", rule.id.code);
             }
         }
     }
@@ -358,8 +359,8 @@ mod tests {
     #[test]
     fn registry_is_in_code_order_with_unique_codes_and_names() {
         for pair in ALL.windows(2) {
-            assert!(pair[0].code < pair[1].code, "{} before {}", pair[0].code, pair[1].code);
-            assert_ne!(pair[0].name, pair[1].name);
+            assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
+            assert_ne!(pair[0].id.name, pair[1].id.name);
         }
         assert_eq!(ALL.len(), 23);
     }
@@ -368,9 +369,9 @@ mod tests {
     fn rule_pages_hold_prose_and_leave_the_header_to_the_code() {
         for rule in ALL {
             let first = rule.doc.lines().next().unwrap_or_default();
-            assert_eq!(first, "## What it checks", "rules/{}.md starts with its prose", rule.code);
-            assert!(!rule.doc.contains("\nSeverity:"), "rules/{}.md repeats the severity", rule.code);
-            assert!(rule.page().starts_with(&format!("# {} {}\n", rule.code, rule.name)));
+            assert_eq!(first, "## What it checks", "rules/{}.md starts with its prose", rule.id.code);
+            assert!(!rule.doc.contains("\nSeverity:"), "rules/{}.md repeats the severity", rule.id.code);
+            assert!(rule.page().starts_with(&format!("# {} {}\n", rule.id.code, rule.id.name)));
         }
     }
 }

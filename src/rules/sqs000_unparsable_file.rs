@@ -4,14 +4,13 @@
 //! by a model check: a file that never became a model has nothing for
 //! rules to read.
 
-use super::Rule;
+use super::{Rule, RuleId};
 use crate::finding::{Finding, Severity};
 use crate::model::Origin;
 use crate::source::{Source, Span};
 
 pub static RULE: Rule = Rule {
-    code: "SQS000",
-    name: "unparsable-file",
+    id: RuleId { code: "SQS000", name: "unparsable-file" },
     severity: Severity::Error,
     summary: "An infrastructure file could not be read or parsed",
     milder: None,

@@ -4,13 +4,12 @@
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, LiveInput, Rule, all_of, secs, set};
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, secs, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::{Alt, Consumer, Field, Function, Queue, Scalar, Target};
 
 pub static RULE: Rule = Rule {
-    code: "SQS001",
-    name: "visibility-timeout-below-6x",
+    id: RuleId { code: "SQS001", name: "visibility-timeout-below-6x" },
     severity: Severity::Warning,
     summary: "Queue VisibilityTimeout is below 6 x the consumer function's timeout plus its batching window",
     milder: None,

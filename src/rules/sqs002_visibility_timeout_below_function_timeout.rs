@@ -1,13 +1,12 @@
 //! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
 
 use super::sqs001_visibility_timeout_below_6x::timings;
-use super::{Context, Findings, LiveInput, Rule, secs};
+use super::{Context, Findings, LiveInput, Rule, RuleId, secs};
 use crate::finding::Severity;
 use crate::model::Field;
 
 pub static RULE: Rule = Rule {
-    code: "SQS002",
-    name: "visibility-timeout-below-function-timeout",
+    id: RuleId { code: "SQS002", name: "visibility-timeout-below-function-timeout" },
     severity: Severity::Error,
     summary: "Queue VisibilityTimeout is below the consumer function's timeout: Lambda rejects the event source mapping",
     milder: None,

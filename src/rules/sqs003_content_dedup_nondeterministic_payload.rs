@@ -1,13 +1,12 @@
 //! SQS003: content-based deduplication on a FIFO queue whose payload is not
 //! deterministic (error), or whose payload is not declared (warning).
 
-use super::{Context, Findings, LiveInput, Rule, all_of};
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
 use crate::finding::Severity;
 use crate::model::{Dialect, Field, Payload, Value};
 
 pub static RULE: Rule = Rule {
-    code: "SQS003",
-    name: "content-dedup-nondeterministic-payload",
+    id: RuleId { code: "SQS003", name: "content-dedup-nondeterministic-payload" },
     severity: Severity::Error,
     summary: "FIFO ContentBasedDeduplication with a payload that is not deterministic (or not declared)",
     milder: Some(Severity::Warning),

@@ -1,13 +1,12 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
-use super::{Context, Findings, LiveInput, Rule};
+use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::{Applicability, Remedy, Severity, Want};
 use crate::model::field::guidance;
 use crate::model::{Dialect, Field, Value};
 
 pub static RULE: Rule = Rule {
-    code: "SQS004",
-    name: "missing-dlq",
+    id: RuleId { code: "SQS004", name: "missing-dlq" },
     severity: Severity::Warning,
     summary: "Queue has no dead-letter queue (RedrivePolicy)",
     milder: None,

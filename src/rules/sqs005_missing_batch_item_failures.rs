@@ -1,12 +1,11 @@
 //! SQS005: a Lambda consumer with BatchSize > 1 without ReportBatchItemFailures.
 
-use super::{Context, Findings, LiveInput, Rule, all_of, set};
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::{Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
-    code: "SQS005",
-    name: "missing-batch-item-failures",
+    id: RuleId { code: "SQS005", name: "missing-batch-item-failures" },
     severity: Severity::Warning,
     summary: "Lambda SQS consumer with BatchSize > 1 lacks FunctionResponseTypes ReportBatchItemFailures",
     milder: None,

@@ -1,13 +1,12 @@
 //! SQS006: short polling on a queue that no Lambda consumer reads.
 
-use super::{Context, Findings, LiveInput, Rule, set};
+use super::{Context, Findings, LiveInput, Rule, RuleId, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
-    code: "SQS006",
-    name: "short-polling",
+    id: RuleId { code: "SQS006", name: "short-polling" },
     severity: Severity::Warning,
     summary: "Queue uses short polling (ReceiveMessageWaitTimeSeconds 0)",
     milder: None,

@@ -1,13 +1,12 @@
 //! SQS007: a standard queue's DLQ keeps messages no longer than the source.
 
-use super::{Context, Findings, LiveInput, Rule, all_of, secs, set};
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, secs, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
-    code: "SQS007",
-    name: "dlq-retention-too-short",
+    id: RuleId { code: "SQS007", name: "dlq-retention-too-short" },
     severity: Severity::Warning,
     summary: "Dead-letter queue retention is not longer than the source queue's",
     milder: None,

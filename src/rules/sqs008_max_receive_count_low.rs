@@ -1,14 +1,13 @@
 //! SQS008: maxReceiveCount below 3.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, Rule, all_of, set};
+use super::{Context, Findings, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
-    code: "SQS008",
-    name: "max-receive-count-low",
+    id: RuleId { code: "SQS008", name: "max-receive-count-low" },
     severity: Severity::Warning,
     summary: "RedrivePolicy maxReceiveCount is below 3",
     milder: None,

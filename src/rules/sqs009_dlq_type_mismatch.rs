@@ -1,12 +1,11 @@
 //! SQS009: FIFO queue with a standard DLQ, or standard with a FIFO DLQ.
 
-use super::{Context, Findings, LiveInput, Rule, all_of};
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
 use crate::finding::Severity;
 use crate::model::Field;
 
 pub static RULE: Rule = Rule {
-    code: "SQS009",
-    name: "dlq-type-mismatch",
+    id: RuleId { code: "SQS009", name: "dlq-type-mismatch" },
     severity: Severity::Error,
     summary: "Dead-letter queue type (FIFO or standard) differs from the source queue's",
     milder: None,

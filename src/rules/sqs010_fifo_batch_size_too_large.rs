@@ -1,13 +1,12 @@
 //! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
 
-use super::{Context, Findings, LiveInput, Rule, all_of, set};
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
-    code: "SQS010",
-    name: "fifo-batch-size-too-large",
+    id: RuleId { code: "SQS010", name: "fifo-batch-size-too-large" },
     severity: Severity::Error,
     summary: "Lambda consumer of a FIFO queue has BatchSize above 10",
     milder: None,

@@ -1,13 +1,12 @@
 //! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
 
-use super::{Context, Findings, LiveInput, Rule, all_of, set};
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
-    code: "SQS011",
-    name: "batching-window-required",
+    id: RuleId { code: "SQS011", name: "batching-window-required" },
     severity: Severity::Error,
     summary: "Lambda consumer with BatchSize above 10 has no MaximumBatchingWindowInSeconds of at least 1",
     milder: None,

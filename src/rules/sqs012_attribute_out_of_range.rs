@@ -5,13 +5,12 @@
 //! a note on the other numbers the model reads (a function's timeout, an
 //! alarm's threshold), so it is never just unknown.
 
-use super::{Context, Findings, LiveInput, Rule, set};
+use super::{Context, Findings, LiveInput, Rule, RuleId, set};
 use crate::finding::{Applicability, Note, Severity};
 use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Scalar};
 
 pub static RULE: Rule = Rule {
-    code: "SQS012",
-    name: "attribute-out-of-range",
+    id: RuleId { code: "SQS012", name: "attribute-out-of-range" },
     severity: Severity::Error,
     summary: "An SQS queue or event source mapping attribute is outside the range AWS accepts",
     milder: None,

@@ -1,12 +1,11 @@
 //! SQS013: a FIFO queue whose name lacks `.fifo`, or a `.fifo` standard queue.
 
-use super::{Context, Findings, Rule, all_of};
+use super::{Context, Findings, Rule, RuleId, all_of};
 use crate::finding::{Applicability, Remedy, Severity, Want};
 use crate::model::{Field, Scalar};
 
 pub static RULE: Rule = Rule {
-    code: "SQS013",
-    name: "fifo-name-mismatch",
+    id: RuleId { code: "SQS013", name: "fifo-name-mismatch" },
     severity: Severity::Error,
     summary: "FIFO queue name does not end in .fifo, or a standard queue's name does",
     milder: None,

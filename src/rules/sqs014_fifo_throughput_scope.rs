@@ -1,12 +1,11 @@
 //! SQS014: FifoThroughputLimit perMessageGroupId without DeduplicationScope messageGroup.
 
-use super::{Context, Findings, Rule, all_of, set};
+use super::{Context, Findings, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::{Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
-    code: "SQS014",
-    name: "fifo-throughput-scope",
+    id: RuleId { code: "SQS014", name: "fifo-throughput-scope" },
     severity: Severity::Error,
     summary: "FifoThroughputLimit perMessageGroupId needs DeduplicationScope messageGroup",
     milder: None,

@@ -1,12 +1,11 @@
 //! SQS015: a dead-letter queue that nothing alarms on.
 
-use super::{Context, Findings, LiveInput, Rule};
+use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::Severity;
 use crate::model::{Alarm, AlarmMetric, Dialect, Target, Value};
 
 pub static RULE: Rule = Rule {
-    code: "SQS015",
-    name: "dlq-without-alarm",
+    id: RuleId { code: "SQS015", name: "dlq-without-alarm" },
     severity: Severity::Warning,
     summary: "Dead-letter queue has no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0",
     milder: None,

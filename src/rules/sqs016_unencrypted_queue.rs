@@ -1,12 +1,11 @@
 //! SQS016: server-side encryption explicitly switched off.
 
-use super::{Context, Findings, Rule, all_of, set};
+use super::{Context, Findings, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::{Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
-    code: "SQS016",
-    name: "unencrypted-queue",
+    id: RuleId { code: "SQS016", name: "unencrypted-queue" },
     severity: Severity::Warning,
     summary: "Queue has SqsManagedSseEnabled false and no KmsMasterKeyId",
     milder: None,

@@ -1,12 +1,11 @@
 //! SQS017: a queue policy that allows anyone, unconditionally.
 
-use super::{Context, Findings, Rule};
+use super::{Context, Findings, Rule, RuleId};
 use crate::finding::Severity;
 use crate::model::{Target, Value};
 
 pub static RULE: Rule = Rule {
-    code: "SQS017",
-    name: "public-queue-policy",
+    id: RuleId { code: "SQS017", name: "public-queue-policy" },
     severity: Severity::Error,
     summary: "Queue policy allows Principal * without a Condition",
     milder: None,

@@ -1,13 +1,12 @@
 //! SQS018: a queue's URL where AWS expects its ARN (an event source, a
 //! `deadLetterTargetArn`).
 
-use super::{Context, Findings, Rule, all_of};
+use super::{Context, Findings, Rule, RuleId, all_of};
 use crate::finding::{Applicability, Remedy, Severity, Want};
 use crate::model::{Alt, Dialect, Field, Via, When};
 
 pub static RULE: Rule = Rule {
-    code: "SQS018",
-    name: "queue-url-where-arn-expected",
+    id: RuleId { code: "SQS018", name: "queue-url-where-arn-expected" },
     severity: Severity::Error,
     summary: "a queue's URL is given where AWS expects the queue's ARN",
     milder: None,

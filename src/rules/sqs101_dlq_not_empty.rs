@@ -1,11 +1,10 @@
 //! SQS101 (live): a dead-letter queue holds messages.
 
-use super::{Context, Findings, LiveInput, Rule};
+use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::Severity;
 
 pub static RULE: Rule = Rule {
-    code: "SQS101",
-    name: "dlq-not-empty",
+    id: RuleId { code: "SQS101", name: "dlq-not-empty" },
     severity: Severity::Error,
     summary: "Dead-letter queue holds messages (live)",
     milder: None,

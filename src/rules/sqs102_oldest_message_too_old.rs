@@ -1,12 +1,11 @@
 //! SQS102 (live): the oldest message has waited longer than the SLA.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, LiveInput, Rule};
+use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::Severity;
 
 pub static RULE: Rule = Rule {
-    code: "SQS102",
-    name: "oldest-message-too-old",
+    id: RuleId { code: "SQS102", name: "oldest-message-too-old" },
     severity: Severity::Warning,
     summary: "ApproximateAgeOfOldestMessage exceeded the SLA over the lookback (live)",
     milder: None,

@@ -1,12 +1,11 @@
 //! SQS103 (live): messages wait and nothing is receiving them.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, Rule};
+use super::{Context, Findings, Rule, RuleId};
 use crate::finding::Severity;
 
 pub static RULE: Rule = Rule {
-    code: "SQS103",
-    name: "consumer-starvation",
+    id: RuleId { code: "SQS103", name: "consumer-starvation" },
     severity: Severity::Warning,
     summary: "Messages are waiting and none is in flight: no consumer is receiving (live)",
     milder: None,

@@ -1,11 +1,10 @@
 //! SQS104 (live): in-flight messages near SQS's limit.
 
-use super::{Context, Findings, Rule};
+use super::{Context, Findings, Rule, RuleId};
 use crate::finding::Severity;
 
 pub static RULE: Rule = Rule {
-    code: "SQS104",
-    name: "inflight-near-limit",
+    id: RuleId { code: "SQS104", name: "inflight-near-limit" },
     severity: Severity::Warning,
     summary: "In-flight messages exceed 80% of SQS's limit (live)",
     milder: None,

@@ -38,7 +38,7 @@ pub fn render(outcome: &Outcome) -> String {
         let l = location(f).expect("file finding");
         out.push_str(&format!(
             "{} {} {}:{}:{}-{}:{} {}\n",
-            f.code,
+            f.code(),
             f.severity.as_str(),
             l.file,
             l.line,
@@ -125,13 +125,13 @@ pub fn skipped(why: &str) {
 pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
     let outcome = lint(path);
     assert!(
-        outcome.findings.iter().any(|f| f.code == code),
+        outcome.findings.iter().any(|f| f.code() == code),
         "{} should raise {code}, got:\n{}",
         path.display(),
         render(&outcome)
     );
     let fired: std::collections::BTreeSet<String> =
-        outcome.findings.iter().map(|f| f.code.to_string()).filter(|c| c != code).collect();
+        outcome.findings.iter().map(|f| f.code().to_string()).filter(|c| c != code).collect();
     let declared = declared_others(path);
     assert!(
         fired == declared,
@@ -144,7 +144,7 @@ pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
         render(&outcome)
     );
     let alone = lint_only(path, code);
-    assert!(!alone.findings.is_empty() && alone.findings.iter().all(|f| f.code == code), "{}", render(&alone));
+    assert!(!alone.findings.is_empty() && alone.findings.iter().all(|f| f.code() == code), "{}", render(&alone));
     outcome
 }
 

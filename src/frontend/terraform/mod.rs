@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use eval::{File, Scope};
 
 use super::value::{R, RV};
+use super::write::Writer;
 use super::{Broken, Loaded};
 use crate::model::{Dialect, Model, Suppression};
 use crate::source::{Overlay, Source};
@@ -32,7 +33,7 @@ use crate::source::{Overlay, Source};
 /// `terraform plan -var-file`), and the modules it calls.
 /// Files in `overlay` are read from it.
 pub fn load_module(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> Loaded {
-    let (inputs, mut broken) = tfvars(dir, var_files, overlay);
+    let (inputs, mut broken, mut writer) = tfvars(dir, var_files, overlay);
     let loaded = module::load(dir, String::new(), inputs, overlay);
     broken.extend(loaded.broken);
     // Before collecting, which takes the module calls apart.
@@ -44,11 +45,47 @@ pub fn load_module(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> Load
             merge_tags(&mut r.props, &defaults);
         }
     }
-    finish(
+    let mut out = finish(
         &resources,
         suppressions,
         Loaded { broken, notes: loaded.notes, files: loaded.paths, called: loaded.called, ..Loaded::default() },
-    )
+    );
+    drop(resources);
+    hold(&mut writer, loaded.scope, &out.broken);
+    out.writer = writer;
+    out
+}
+
+/// The trees of a module's files (and of the local modules it calls)
+/// handed to the writer, with what each module folder declares.
+fn hold(writer: &mut Writer, scope: Scope, broken: &[Broken]) {
+    if let Some(folder) = scope.files.first().map(|f| f.source.path.parent().unwrap_or(Path::new("")).to_path_buf()) {
+        let unparsed = broken.iter().any(|b| b.file.path.parent().unwrap_or(Path::new("")) == folder);
+        let declared = (!unparsed).then(|| scope.resources.keys().cloned().collect());
+        let sqs_calls = scope
+            .files
+            .iter()
+            .flat_map(|f| f.body.blocks())
+            .filter(|b| b.ident.as_str() == "module" && b.labels.len() == 1)
+            .filter(|b| {
+                b.body.get_attribute("source").and_then(|s| s.value.as_str()).is_some_and(registry::is_sqs_module)
+            })
+            .map(|b| b.labels[0].as_str().to_string())
+            .collect();
+        writer.add_module(&folder, declared, sqs_calls);
+    }
+    let children = scope.children.into_inner();
+    for file in scope.files {
+        match file.json {
+            Some(root) => writer.add_json(&file.source, root),
+            None => writer.add_hcl(&file.source, file.body),
+        }
+    }
+    for child in children {
+        if let eval::Child::Local { scope, .. } = child {
+            hold(writer, *scope, broken);
+        }
+    }
 }
 
 /// The `default_tags` of the module's default `aws` provider (the one
@@ -118,7 +155,7 @@ pub(crate) fn is_tf_json(path: &Path) -> bool {
 fn parse_file(source: Source) -> Result<File, Broken> {
     if !is_tf_json(&source.path) {
         return match parse::parse(&source) {
-            Ok(body) => Ok(File { suppressions: super::comment::scan(&source), source, body, remap: None }),
+            Ok(body) => Ok(File { suppressions: super::comment::scan(&source), source, body, remap: None, json: None }),
             Err(e) => Err(Broken { file: source, span: e.span, message: e.message }),
         };
     }
@@ -127,7 +164,13 @@ fn parse_file(source: Source) -> Result<File, Broken> {
         Err(e) => return Err(Broken { file: source, span: e.span, message: e.message }),
     };
     match parse::parse_text(&converted.hcl) {
-        Ok(body) => Ok(File { source, body, remap: Some(converted.remap), suppressions: converted.suppressions }),
+        Ok(body) => Ok(File {
+            source,
+            body,
+            remap: Some(converted.remap),
+            suppressions: converted.suppressions,
+            json: Some(converted.root),
+        }),
         // JSON that is no Terraform expression (`"${"`): where it went wrong.
         Err(e) => Err(Broken {
             span: converted.remap.span(e.span),
@@ -180,7 +223,7 @@ pub(crate) fn read_files(paths: &[PathBuf], overlay: &Overlay) -> (Vec<File>, Ve
 /// Variable values from `terraform.tfvars`, `terraform.tfvars.json`, then
 /// `*.auto.tfvars` and `*.auto.tfvars.json` in name order (later files
 /// win), as Terraform loads them.
-fn tfvars(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> (HashMap<String, R>, Vec<Broken>) {
+fn tfvars(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> (HashMap<String, R>, Vec<Broken>, Writer) {
     let name_of = |p: &PathBuf| p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
     // A folder that cannot be listed is reported by the module load.
     let mut paths: Vec<PathBuf> = tf_files(dir, "tfvars").unwrap_or_default();
@@ -195,6 +238,7 @@ fn tfvars(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> (HashMap<Stri
     paths.extend(var_files.iter().cloned());
     let mut values = HashMap::new();
     let mut broken = Vec::new();
+    let mut writer = Writer::default();
     for path in paths {
         let source = match overlay.read(&path) {
             Ok(source) => source,
@@ -210,6 +254,7 @@ fn tfvars(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> (HashMap<Stri
                     for entry in root.as_map().unwrap_or_default() {
                         values.insert(entry.key.clone(), super::value::from_node(&entry.value, 0).written_in(&source));
                     }
+                    writer.add_json(&source, root);
                 }
                 Err(e) => broken.push(Broken { file: source, span: e.span, message: e.message }),
             }
@@ -219,14 +264,17 @@ fn tfvars(dir: &Path, var_files: &[PathBuf], overlay: &Overlay) -> (HashMap<Stri
             Ok(body) => {
                 // Evaluated as a file of its own, so its values keep their
                 // places in it (for a fix) and can use no variable.
-                let file = File { source: source.clone(), body, remap: None, suppressions: Vec::new() };
+                let file = File { source: source.clone(), body, remap: None, suppressions: Vec::new(), json: None };
                 let scope = Scope::new(vec![file], String::new(), HashMap::new());
                 for attr in scope.files[0].body.attributes() {
                     values.insert(attr.key.as_str().to_string(), scope.eval_written(&attr.value, 0));
+                }
+                for file in scope.files {
+                    writer.add_hcl(&file.source, file.body);
                 }
             }
             Err(e) => broken.push(Broken { file: source, span: e.span, message: e.message }),
         }
     }
-    (values, broken)
+    (values, broken, writer)
 }

@@ -1,29 +1,15 @@
-//! Registry modules modelled from their documented inputs, so that
-//! `module "q" { source = "terraform-aws-modules/sqs/aws" ... }` is linted
-//! without downloading the module: the resources it would create, with the
-//! module's defaults, located at the arguments that set them (or at the
-//! `module` block when an input is absent).
-//!
-//! Modelled: terraform-aws-modules/sqs/aws (queue, its DLQ with
-//! `create_dlq`, and the queue policies of either: `policy` of the oldest
-//! versions, `create_queue_policy` with `queue_policy_statements` and the
-//! policy documents of later ones) and terraform-aws-modules/lambda/aws
-//! (function and its `event_source_mapping` entries). An input of the SQS
-//! module that the model does not read and that may matter, or a value of
-//! one it cannot read, is a note naming the input.
+//! terraform-aws-modules/sqs/aws: the queue, its DLQ with `create_dlq`,
+//! and the queue policies of either, from the module's inputs.
 
 use std::collections::HashMap;
 
-use super::resources::Resource;
+use super::call::{Modelled, Module};
 use crate::finding::Note;
+use crate::frontend::terraform::resources::Resource;
 use crate::frontend::value::{Part, R, RV, Text};
+use crate::model::Dialect;
 use crate::model::field::QUEUE_SETTINGS;
-use crate::model::{Dialect, Origin};
-use crate::source::{Source, Span};
-
-/// The resources a module call creates, its outputs, and what of it was
-/// not understood.
-type Modelled = (Vec<Resource>, HashMap<String, R>, Vec<Note>);
+use crate::source::Span;
 
 /// Inputs of terraform-aws-modules/sqs/aws (any version) that no rule
 /// depends on: set or not, nothing to say.
@@ -69,49 +55,6 @@ fn queue_inputs() -> impl Iterator<Item = &'static str> {
     QUEUE_SETTINGS.iter().map(|f| Dialect::Terraform.name(*f))
 }
 
-/// The resources and outputs of a known registry module, `None` for any
-/// other source.
-pub fn model(source: &str, prefix: &str, args: &HashMap<String, R>, file: &Source, header: Span) -> Option<Modelled> {
-    let m = Module { prefix, args, file, header };
-    match registry_name(source)?.as_str() {
-        SQS => Some(m.sqs()),
-        "terraform-aws-modules/lambda/aws" => Some(m.lambda()),
-        _ => None,
-    }
-}
-
-/// The registry name of a module source: `terraform-aws-modules/sqs/aws`
-/// for the registry address (with or without its host, a `//subdir`) and
-/// for the module's own GitHub repository in the forms Terraform takes
-/// (`git::https://github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.2.0`,
-/// `github.com/terraform-aws-modules/terraform-aws-sqs`,
-/// `git@github.com:terraform-aws-modules/terraform-aws-sqs.git`).
-fn registry_name(source: &str) -> Option<String> {
-    let source = source.trim();
-    let git = source.strip_prefix("git::").unwrap_or(source);
-    let git = git.split('?').next().unwrap_or(git);
-    let repository = ["https://github.com/", "ssh://git@github.com/", "git@github.com:", "github.com/"]
-        .iter()
-        .find_map(|host| git.strip_prefix(host));
-    if let Some(path) = repository {
-        let path = path.split("//").next().unwrap_or(path).trim_end_matches('/');
-        let path = path.strip_suffix(".git").unwrap_or(path);
-        let (owner, repo) = path.split_once('/')?;
-        let name = repo.strip_prefix("terraform-aws-")?;
-        return Some(format!("{owner}/{name}/aws"));
-    }
-    let source = source.trim_start_matches("registry.terraform.io/");
-    Some(source.split("//").next().unwrap_or(source).to_string())
-}
-
-const SQS: &str = "terraform-aws-modules/sqs/aws";
-
-/// Whether a module `source` is terraform-aws-modules/sqs/aws (whose
-/// outputs include each URL's ARN twin).
-pub fn is_sqs_module(source: &str) -> bool {
-    registry_name(source).as_deref() == Some(SQS)
-}
-
 /// The queue or the DLQ of the SQS module: the inputs of its policy.
 struct PolicyInputs {
     /// `aws_sqs_queue.this` or `aws_sqs_queue.dlq`.
@@ -139,62 +82,9 @@ const DLQ_POLICY: PolicyInputs = PolicyInputs {
     documents: ["source_dlq_queue_policy_documents", "override_dlq_queue_policy_documents"],
 };
 
-struct Module<'a> {
-    prefix: &'a str,
-    args: &'a HashMap<String, R>,
-    file: &'a Source,
-    header: Span,
-}
-
 impl Module<'_> {
-    /// An input that is set (not null).
-    fn arg(&self, name: &str) -> Option<R> {
-        self.args.get(name).filter(|r| r.v != RV::Null).cloned()
-    }
-
-    fn first(&self, names: &[&str]) -> Option<R> {
-        names.iter().find_map(|n| self.arg(n))
-    }
-
-    fn reference(&self, address: &str, attribute: &str) -> R {
-        let part = Part::Attr { resource: format!("{}{address}", self.prefix), attribute: attribute.to_string() };
-        R::new(RV::Str(Text(vec![part])), self.header)
-    }
-
-    fn resource(&self, kind: &str, address: &str, entries: Vec<(&str, R)>) -> Resource {
-        let entries = entries.into_iter().map(|(k, v)| (k.to_string(), v.span, v)).collect();
-        Resource {
-            kind: kind.to_string(),
-            address: format!("{}{address}", self.prefix),
-            source: self.file.clone(),
-            header: self.header,
-            props: R::new(RV::Map(entries), self.header),
-        }
-    }
-
-    fn is_true(&self, name: &str, default: bool) -> Option<bool> {
-        match self.arg(name).map(|r| r.v) {
-            None => Some(default),
-            Some(RV::Bool(b)) => Some(b),
-            Some(_) => None,
-        }
-    }
-
-    /// A note about the input `name` of this call, at its value (or at the
-    /// `module` block).
-    fn note(&self, notes: &mut Vec<Note>, name: &str, why: &str) {
-        let span = self.args.get(name).map_or(self.header, |r| r.span);
-        self.note_at(notes, span, name, why);
-    }
-
-    /// A note about `what` (an input, or a part of one) at `span`.
-    fn note_at(&self, notes: &mut Vec<Note>, span: Span, what: &str, why: &str) {
-        let module = self.prefix.trim_end_matches('.');
-        notes.push(Note { origin: Origin::file(self.file, span), message: format!("{module}: {what} {why}") });
-    }
-
     /// terraform-aws-modules/sqs/aws.
-    fn sqs(&self) -> Modelled {
+    pub(super) fn sqs(&self) -> Modelled {
         let mut notes = Vec::new();
         let mut unread: Vec<&String> = self
             .args
@@ -450,59 +340,6 @@ impl Module<'_> {
         text.push(Part::Lit(format!("{suffix}{}", if fifo { ".fifo" } else { "" })));
         R::new(RV::Str(text), span)
     }
-
-    /// terraform-aws-modules/lambda/aws.
-    fn lambda(&self) -> Modelled {
-        let mut outputs = HashMap::new();
-        if self.is_true("create_function", true) == Some(false) {
-            return (Vec::new(), outputs, Vec::new());
-        }
-        let mut function = Vec::new();
-        for input in ["function_name", "timeout"] {
-            if let Some(v) = self.arg(input) {
-                function.push((input, v));
-            }
-        }
-        if let Some(dlq) = self.arg("dead_letter_target_arn") {
-            let span = dlq.span;
-            function.push(("dead_letter_config", R::new(RV::Map(vec![("target_arn".into(), span, dlq)]), span)));
-        }
-        let mut resources = vec![self.resource("aws_lambda_function", "aws_lambda_function.this", function)];
-        outputs.insert("lambda_function_arn".into(), self.reference("aws_lambda_function.this", "arn"));
-        outputs.insert("lambda_function_name".into(), self.reference("aws_lambda_function.this", "function_name"));
-        if let Some(RV::Map(mappings)) = self.arg("event_source_mapping").map(|m| m.v) {
-            for (key, key_span, mapping) in mappings {
-                let mut esm = vec![("function_name", self.reference("aws_lambda_function.this", "arn"))];
-                for input in [
-                    "event_source_arn",
-                    "batch_size",
-                    "maximum_batching_window_in_seconds",
-                    "function_response_types",
-                    "enabled",
-                ] {
-                    if let Some((_, v)) = mapping.entry(input) {
-                        esm.push((input, v.clone()));
-                    }
-                }
-                if let Some((_, dest)) = mapping.entry("destination_arn_on_failure") {
-                    let span = dest.span;
-                    let on_failure = R::new(RV::Map(vec![("destination_arn".into(), span, dest.clone())]), span);
-                    esm.push((
-                        "destination_config",
-                        R::new(RV::Map(vec![("on_failure".into(), span, on_failure)]), span),
-                    ));
-                }
-                let mut r = self.resource(
-                    "aws_lambda_event_source_mapping",
-                    &format!("aws_lambda_event_source_mapping.this[\"{key}\"]"),
-                    esm,
-                );
-                r.header = key_span;
-                resources.push(r);
-            }
-        }
-        (resources, outputs, Vec::new())
-    }
 }
 
 /// The `principals` of a statement object (`[{ type, identifiers }]`) as
@@ -529,27 +366,4 @@ fn principal(principals: &R) -> R {
         }
     }
     R::new(RV::Map(by_type), principals.span)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::registry_name;
-
-    #[test]
-    fn the_modules_git_repository_is_the_registry_module() {
-        for source in [
-            "terraform-aws-modules/sqs/aws",
-            "registry.terraform.io/terraform-aws-modules/sqs/aws",
-            "terraform-aws-modules/sqs/aws//modules/x",
-            "git::https://github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.2.0",
-            "git::https://github.com/terraform-aws-modules/terraform-aws-sqs?ref=v3.5.0",
-            "github.com/terraform-aws-modules/terraform-aws-sqs",
-            "git@github.com:terraform-aws-modules/terraform-aws-sqs.git",
-            "git::ssh://git@github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.0.0",
-        ] {
-            assert_eq!(registry_name(source).as_deref(), Some("terraform-aws-modules/sqs/aws"), "{source}");
-        }
-        assert_eq!(registry_name("./modules/queue").as_deref(), Some("./modules/queue"));
-        assert_eq!(registry_name("git::https://github.com/acme/queues.git"), None);
-    }
 }

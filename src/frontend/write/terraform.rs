@@ -15,8 +15,8 @@
 use hcl_edit::Span as _;
 use hcl_edit::structure::{Block, Body};
 
-use super::Edit;
 use super::locate::Keys;
+use crate::finding::Edit;
 use crate::finding::Remedy;
 use crate::model::field::hcl_value;
 use crate::model::{Dialect, Scalar};

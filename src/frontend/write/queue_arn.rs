@@ -8,7 +8,7 @@
 //! call, an output of a local module, which may have no ARN output) gets
 //! no edit.
 
-use super::Edit;
+use crate::finding::Edit;
 use crate::source::{Source, Span};
 use crate::syntax::Node;
 

@@ -18,148 +18,29 @@
 //! remote state, collections only known at plan time and functions not
 //! evaluated here are unknown, and rules skip them.
 //!
-//! This file is the evaluator's core (500 lines: expressions, templates,
-//! traversals, variables, locals and module outputs are one recursion);
-//! `count`/`for_each` are in `each.rs` and `instances.rs`, functions and
-//! operators in `functions.rs`.
+//! This file is the evaluator's core (expressions, templates, traversals,
+//! variables, locals and module outputs are one recursion); the scope it
+//! evaluates against is in `scope.rs`, the parsed files and evaluated resources it shares
+//! with the readers are in `file.rs`, `count`/`for_each` are in `each.rs`
+//! and `instances.rs`, functions and operators in `functions.rs`.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use hcl_edit::expr::{Expression, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
-use hcl_edit::structure::{Block, Body, Structure};
+use hcl_edit::structure::{Body, Structure};
 use hcl_edit::template::{Element, Template};
 
+pub mod file;
+mod scope;
+
 use super::functions::{self, binary};
-use super::instances::Instances;
 use crate::frontend::value::{Part, R, RV, Text, format_num};
-use crate::source::{Source, Span};
+use crate::source::Span;
 
-/// One parsed file of a module.
-pub struct File {
-    pub source: Source,
-    pub body: Body,
-    /// For `*.tf.json`: `body` was parsed from HCL written for the JSON,
-    /// and this maps its spans back into `source`.
-    pub remap: Option<super::json::Remap>,
-    /// Its suppressions: comments, or `"//"` keys in JSON.
-    pub suppressions: Vec<crate::model::Suppression>,
-}
-
-impl File {
-    /// The span of an HCL node in `source`, or `fallback` (already in
-    /// `source`) when the node has none.
-    pub fn span(&self, node: &impl hcl_edit::Span, fallback: Span) -> Span {
-        match node.span() {
-            Some(r) => {
-                let span = Span::new(r.start, r.end);
-                self.remap.as_ref().map_or(span, |m| m.span(span))
-            }
-            None => fallback,
-        }
-    }
-}
-
-/// A module call's result, as seen from the calling module.
-pub enum Child {
-    /// A local module (`source = "./modules/queue"`), evaluated like the root.
-    Local { name: String, scope: Box<Scope> },
-    /// A registry module understood from its documented inputs: the
-    /// resources it would create and its outputs.
-    Registry { name: String, resources: Vec<Resource>, outputs: HashMap<String, R> },
-}
-
-/// What a module instance evaluates against.
-pub struct Scope {
-    pub files: Vec<File>,
-    /// `""` for the root module, `module.orders.` inside a module call.
-    pub prefix: String,
-    /// Variable defaults: name -> (file, expression).
-    defaults: HashMap<String, (usize, Option<Expression>)>,
-    /// Values that override defaults (tfvars, module arguments).
-    inputs: HashMap<String, R>,
-    locals: HashMap<String, (usize, Expression)>,
-    outputs: HashMap<String, (usize, Expression)>,
-    /// `type.name` of every managed resource in the module: its file and
-    /// its place in that file's body.
-    pub(super) resources: HashMap<String, (usize, usize)>,
-    /// The instances of the resource being evaluated, innermost last.
-    pub(super) instances: RefCell<Vec<Instances>>,
-    /// The instances of each resource and module call asked about, by
-    /// address (see `Scope::instances_of_resource`).
-    pub(super) instance_cache: RefCell<HashMap<String, Instances>>,
-    /// Module calls, filled in once this scope can evaluate their arguments.
-    pub children: RefCell<Vec<Child>>,
-    evaluating: RefCell<Vec<String>>,
-}
+pub use file::{File, Resource, attr_at, labels};
+pub use scope::{Child, Scope};
 
 impl Scope {
-    pub fn new(files: Vec<File>, prefix: String, inputs: HashMap<String, R>) -> Self {
-        let mut scope = Scope {
-            files: Vec::new(),
-            prefix,
-            defaults: HashMap::new(),
-            inputs,
-            locals: HashMap::new(),
-            outputs: HashMap::new(),
-            resources: HashMap::new(),
-            instances: RefCell::new(Vec::new()),
-            instance_cache: RefCell::new(HashMap::new()),
-            children: RefCell::new(Vec::new()),
-            evaluating: RefCell::new(Vec::new()),
-        };
-        for (fi, file) in files.iter().enumerate() {
-            for (bi, block) in file.body.iter().enumerate().filter_map(|(i, s)| s.as_block().map(|b| (i, b))) {
-                match (block.ident.as_str(), labels(block).as_slice()) {
-                    ("variable", [name]) => {
-                        let default = block.body.get_attribute("default").map(|a| a.value.clone());
-                        scope.defaults.insert(name.clone(), (fi, default));
-                    }
-                    ("locals", []) => {
-                        for attr in block.body.attributes() {
-                            scope.locals.insert(attr.key.as_str().to_string(), (fi, attr.value.clone()));
-                        }
-                    }
-                    ("output", [name]) => {
-                        if let Some(value) = block.body.get_attribute("value") {
-                            scope.outputs.insert(name.clone(), (fi, value.value.clone()));
-                        }
-                    }
-                    ("resource", [kind, name]) => {
-                        scope.resources.entry(format!("{kind}.{name}")).or_insert((fi, bi));
-                    }
-                    _ => {}
-                }
-            }
-        }
-        scope.files = files;
-        scope
-    }
-
-    /// The suppressions of the files of this module and of the local
-    /// modules it calls.
-    pub fn all_suppressions(&self) -> Vec<crate::model::Suppression> {
-        let mut out: Vec<_> = self
-            .files
-            .iter()
-            .flat_map(|f| f.suppressions.iter().cloned())
-            .map(|mut s| {
-                // A resource's address in this module, as findings name it.
-                if let crate::model::Scope::Resource(address) = &mut s.scope {
-                    address.insert_str(0, &self.prefix);
-                }
-                s
-            })
-            .collect();
-        for child in self.children.borrow().iter() {
-            if let Child::Local { scope, .. } = child {
-                out.extend(scope.all_suppressions());
-            }
-        }
-        out
-    }
-
     /// The span of a node of file `file` (see [`File::span`]).
     fn span(&self, file: usize, node: &impl hcl_edit::Span, fallback: Span) -> Span {
         self.files.get(file).map_or(fallback, |f| f.span(node, fallback))
@@ -490,27 +371,4 @@ impl Scope {
         let args: Vec<R> = f.args.iter().map(|a| self.eval(a, file)).collect();
         functions::call(f.name.name.as_str(), &args, span)
     }
-}
-
-/// The `.name` at position `i` of a traversal, if that is what is there.
-pub fn attr_at(ops: &[hcl_edit::Decorated<TraversalOperator>], i: usize) -> Option<&str> {
-    match ops.get(i).map(|o| o.value()) {
-        Some(TraversalOperator::GetAttr(id)) => Some(id.as_str()),
-        _ => None,
-    }
-}
-
-/// A block's labels as strings.
-pub fn labels(block: &Block) -> Vec<String> {
-    block.labels.iter().map(|l| l.as_str().to_string()).collect()
-}
-
-/// One `resource "type" "name"` block, evaluated.
-pub struct Resource {
-    pub kind: String,
-    pub address: String,
-    pub source: Source,
-    /// `resource "type" "name"`: where findings about absent attributes point.
-    pub header: Span,
-    pub props: R,
 }

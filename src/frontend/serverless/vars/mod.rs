@@ -8,19 +8,27 @@
 //! `${aws:region}` and `${opt:region}` are `provider.region` (else
 //! `us-east-1`). Whatever else (`${ssm:...}`, `${aws:accountId}`,
 //! `${file(...)}`, a variable without a default) is unknown, written as the
-//! [`UNRESOLVED`] marker the CloudFormation resolver reads as unknown.
+//! [`UNRESOLVED`](crate::frontend::cfn::resolve::UNRESOLVED) marker the
+//! CloudFormation resolver reads as unknown.
 //! Variables resolve recursively; a cycle is unknown, never a hang.
 //!
 //! `${...}` with no variable source (`${AWS::Region}` inside `Fn::Sub`) is
-//! CloudFormation's, and left alone.
+//! CloudFormation's, and left alone. How a string splits into variables,
+//! and the nodes results are written as, is in `parts`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::frontend::cfn::resolve::UNRESOLVED;
+mod parts;
+
 use crate::frontend::stage::Stage;
 use crate::source::Span;
 use crate::syntax::{Entry, Kind, Node};
+use parts::{
+    Part, SOURCES, is_account_id, is_account_part, moved, pseudo, scalar, split, split_default, text, unresolved,
+};
+
+pub(crate) use parts::is_unresolved;
 
 /// Deepest chain of variables followed (a default that is a variable, a
 /// `self:` path whose value is a variable, ...).
@@ -31,26 +39,6 @@ const MAX_CHAIN: usize = 32;
 const MAX_STEPS: usize = 100_000;
 /// The longest string a variable may build.
 const MAX_TEXT: usize = 64 * 1024;
-
-/// The sources of the Framework's variables (CloudFormation's `${...}`
-/// has none).
-const SOURCES: &[&str] = &[
-    "self:",
-    "opt:",
-    "env:",
-    "sls:",
-    "aws:",
-    "param:",
-    "ssm:",
-    "cf:",
-    "cf(",
-    "s3:",
-    "file(",
-    "git:",
-    "sqs:",
-    "strToBool(",
-    "construct:",
-];
 
 /// The file with every variable resolved for `stage`; every value keeps
 /// the span of the place it is used.
@@ -292,132 +280,6 @@ impl Resolver<'_> {
         }
         value
     }
-}
-
-/// `aws:accountId` with no default: only the deployment knows it.
-fn is_account_id(inner: &str) -> bool {
-    inner.trim() == "aws:accountId"
-}
-
-fn is_account_part(part: &Part<'_>) -> bool {
-    matches!(part, Part::Variable(inner) if is_account_id(inner))
-}
-
-/// `{key: value}`, CloudFormation's intrinsic, at `span`.
-fn pseudo(key: &str, value: &str, span: Span) -> Node {
-    let value = Node::new(Kind::String(value.to_string()), span);
-    Node::new(Kind::Map(vec![Entry { key: key.to_string(), key_span: span, value }]), span)
-}
-
-enum Part<'s> {
-    Text(&'s str),
-    /// What is between `${` and its `}`.
-    Variable(&'s str),
-}
-
-/// The text and the Framework's variables of a string; `${...}` of
-/// CloudFormation stays text.
-fn split(s: &str) -> Vec<Part<'_>> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    while let Some(start) = rest.find("${") {
-        let Some(len) = closing(&rest[start + 2..]) else { break };
-        let inner = &rest[start + 2..start + 2 + len];
-        if !SOURCES.iter().any(|src| inner.trim_start().starts_with(src)) {
-            out.push(Part::Text(&rest[..start + 3 + len]));
-            rest = &rest[start + 3 + len..];
-            continue;
-        }
-        if start > 0 {
-            out.push(Part::Text(&rest[..start]));
-        }
-        out.push(Part::Variable(inner));
-        rest = &rest[start + 3 + len..];
-    }
-    if !rest.is_empty() {
-        out.push(Part::Text(rest));
-    }
-    out
-}
-
-/// The length of what precedes the `}` closing a `${` (nested ones count).
-fn closing(s: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'$' if bytes.get(i + 1) == Some(&b'{') => {
-                depth += 1;
-                i += 1;
-            }
-            b'}' if depth == 0 => return Some(i),
-            b'}' => depth -= 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// `primary, default` split at the first comma outside a nested variable
-/// or quotes.
-fn split_default(inner: &str) -> Option<(&str, &str)> {
-    let (mut depth, mut quote) = (0usize, None);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '\'' | '"' if quote == Some(c) => quote = None,
-            '\'' | '"' if quote.is_none() => quote = Some(c),
-            '{' if quote.is_none() => depth += 1,
-            '}' if quote.is_none() => depth = depth.saturating_sub(1),
-            ',' if quote.is_none() && depth == 0 => return Some((&inner[..i], &inner[i + 1..])),
-            _ => {}
-        }
-    }
-    None
-}
-
-fn text(s: &str, span: Span) -> Node {
-    Node::new(Kind::String(s.to_string()), span)
-}
-
-/// A scalar as the text it stands for inside a string.
-fn scalar(node: &Node) -> Option<String> {
-    match &node.kind {
-        Kind::String(s) => Some(s.clone()),
-        Kind::Number(n) => Some(n.clone()),
-        Kind::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-fn unresolved(s: &str, span: Span) -> Node {
-    let marker = Entry { key: UNRESOLVED.to_string(), key_span: span, value: text(s, span) };
-    Node::new(Kind::Map(vec![marker]), span)
-}
-
-pub(crate) fn is_unresolved(node: &Node) -> bool {
-    node.single_entry().is_some_and(|e| e.key == UNRESOLVED)
-}
-
-/// A value brought from elsewhere in the file is reported where it is used.
-fn moved(mut node: Node, span: Span) -> Node {
-    fn walk(node: &mut Node, span: Span, depth: usize) {
-        node.span = span;
-        if depth > crate::syntax::MAX_DEPTH {
-            return;
-        }
-        match &mut node.kind {
-            Kind::Seq(items) => items.iter_mut().for_each(|i| walk(i, span, depth + 1)),
-            Kind::Map(entries) => entries.iter_mut().for_each(|e| {
-                e.key_span = span;
-                walk(&mut e.value, span, depth + 1);
-            }),
-            _ => {}
-        }
-    }
-    walk(&mut node, span, 0);
-    node
 }
 
 #[cfg(test)]

@@ -7,20 +7,26 @@
 //! fix carries the edits as SARIF `fixes`, so editors and review bots can
 //! offer them.
 //!
-//! The types are the subset of the SARIF object model this reporter
-//! writes, as plain serde structs; field names follow the spec (camelCase).
+//! The types ([`shape`]) are the subset of the SARIF object model this
+//! reporter writes, as plain serde structs; field names follow the spec
+//! (camelCase).
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+mod shape;
 
 use super::{Gaps, Location as Span, Summary, location};
+use crate::finding::Fix;
 use crate::finding::{Applicability, Finding, Severity};
 use crate::fingerprint::{Identity, normalize_path};
-use crate::fix::{Fix, Fixer};
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::rules::{self, Rule};
+use shape::{
+    ArtifactChange, ArtifactContent, ArtifactLocation, Configuration, Driver, Help, Invocation, Location, Log,
+    LogicalLocation, Notification, PhysicalLocation, Region, Replacement, ReportingDescriptor, Run, RunProperties,
+    SarifFix, SarifResult, Text, Tool,
+};
 
 /// Where sqsguard lives (Cargo.toml `repository`); the rule pages are
 /// `rules/CODE.md` under it.
@@ -40,180 +46,6 @@ const SRCROOT: &str = "%SRCROOT%";
 /// The page of a rule in the repository.
 pub fn rule_help_uri(code: &str) -> String {
     format!("{REPOSITORY_URL}/blob/main/rules/{code}.md")
-}
-
-#[derive(Serialize)]
-struct Log {
-    #[serde(rename = "$schema")]
-    schema: &'static str,
-    version: &'static str,
-    runs: Vec<Run>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Run {
-    tool: Tool,
-    invocations: Vec<Invocation>,
-    /// Our columns count characters (Unicode scalar values), not the UTF-16
-    /// code units SARIF assumes by default.
-    column_kind: &'static str,
-    results: Vec<SarifResult>,
-    properties: RunProperties,
-}
-
-#[derive(Serialize)]
-struct RunProperties {
-    summary: Summary,
-}
-
-#[derive(Serialize)]
-struct Tool {
-    driver: Driver,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Driver {
-    name: &'static str,
-    version: &'static str,
-    information_uri: &'static str,
-    rules: Vec<ReportingDescriptor>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ReportingDescriptor {
-    id: &'static str,
-    name: &'static str,
-    short_description: Text,
-    full_description: Text,
-    help: Help,
-    help_uri: String,
-    default_configuration: Configuration,
-}
-
-#[derive(Serialize)]
-struct Text {
-    text: String,
-}
-
-#[derive(Serialize)]
-struct Help {
-    text: String,
-    markdown: String,
-}
-
-#[derive(Serialize)]
-struct Configuration {
-    level: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SarifResult {
-    rule_id: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule_index: Option<usize>,
-    level: &'static str,
-    message: Text,
-    locations: Vec<Location>,
-    partial_fingerprints: BTreeMap<&'static str, String>,
-    /// What `lint --fix` would change (`--unsafe-fixes` for an unsafe one).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    fixes: Vec<SarifFix>,
-    /// Live findings: the account and Region of the resource.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    properties: BTreeMap<&'static str, String>,
-}
-
-/// A proposed fix (SARIF 2.1.0, 3.55): replacements in one artifact.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SarifFix {
-    description: Text,
-    artifact_changes: Vec<ArtifactChange>,
-    properties: BTreeMap<&'static str, &'static str>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ArtifactChange {
-    artifact_location: ArtifactLocation,
-    replacements: Vec<Replacement>,
-}
-
-/// `deleted_region` is replaced by `inserted_content`; a region whose end
-/// is its start is an insertion point.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Replacement {
-    deleted_region: Region,
-    inserted_content: ArtifactContent,
-}
-
-#[derive(Serialize)]
-struct ArtifactContent {
-    text: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Location {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    physical_location: Option<PhysicalLocation>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    logical_locations: Vec<LogicalLocation>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PhysicalLocation {
-    artifact_location: ArtifactLocation,
-    region: Region,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ArtifactLocation {
-    uri: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    uri_base_id: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Region {
-    start_line: usize,
-    start_column: usize,
-    end_line: usize,
-    /// Exclusive, as SARIF says (ours is inclusive).
-    end_column: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LogicalLocation {
-    name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fully_qualified_name: Option<String>,
-    kind: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Invocation {
-    execution_successful: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tool_execution_notifications: Vec<Notification>,
-}
-
-#[derive(Serialize)]
-struct Notification {
-    level: &'static str,
-    message: Text,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    locations: Vec<Location>,
 }
 
 /// A note's place in its file, if it has one, as notification locations.
@@ -269,10 +101,7 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
             tool_execution_notifications: notifications,
         }],
         column_kind: "unicodeCodePoints",
-        results: {
-            let mut fixer = Fixer::default();
-            outcome.findings.iter().map(|f| result(f, &mut fixer)).collect()
-        },
+        results: { outcome.findings.iter().map(result).collect() },
         properties: RunProperties { summary: Summary::of(outcome) },
     };
     let log = Log { schema: SCHEMA_URI, version: "2.1.0", runs: vec![run] };
@@ -281,12 +110,12 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
 
 fn descriptor(rule: &Rule) -> ReportingDescriptor {
     ReportingDescriptor {
-        id: rule.code,
-        name: rule.name,
+        id: rule.id.code,
+        name: rule.id.name,
         short_description: Text { text: rule.summary.to_string() },
         full_description: Text { text: section(rule.doc, "What it checks").unwrap_or(rule.summary).to_string() },
         help: Help { text: rule.page(), markdown: rule.page() },
-        help_uri: rule_help_uri(rule.code),
+        help_uri: rule_help_uri(rule.id.code),
         default_configuration: Configuration { level: level(rule.severity) },
     }
 }
@@ -311,7 +140,7 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
-fn result(f: &Finding, fixer: &mut Fixer) -> SarifResult {
+fn result(f: &Finding) -> SarifResult {
     let mut properties = BTreeMap::new();
     let location = match &f.origin {
         Origin::File { .. } => Location {
@@ -337,13 +166,13 @@ fn result(f: &Finding, fixer: &mut Fixer) -> SarifResult {
         }
     };
     SarifResult {
-        rule_id: f.code,
-        rule_index: rules::ALL.iter().position(|r| r.code == f.code),
+        rule_id: f.code(),
+        rule_index: rules::ALL.iter().position(|r| r.id.code == f.code()),
         level: level(f.severity),
         message: Text { text: format!("{}\nfix: {}", f.message, f.fix) },
         locations: vec![location],
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, Identity::of(f).hash())]),
-        fixes: fixer.fix(f).map(|fix| sarif_fix(f, &fix)).into_iter().collect(),
+        fixes: f.fix_edits().map(|fix| sarif_fix(f, fix)).into_iter().collect(),
         properties,
     }
 }

@@ -1,104 +1,17 @@
-//! Terraform JSON (`*.tf.json`) as HCL the module reader already evaluates.
-//!
-//! Terraform's JSON syntax maps one to one onto native syntax: top-level
-//! keys are block types (`resource`, `variable`, `locals`, ...), the next
-//! levels are block labels, and a string is a template (`"${var.x}"`). So
-//! the file is written out as native HCL, value by value, and every piece
-//! written remembers the bytes of the JSON it came from ([`Remap`]): spans
-//! of the HCL translate back, and findings point into the `.tf.json`.
-//!
-//! What JSON cannot say without the provider's schema, whether a nested
-//! object is an attribute or a block, needs no answer here: both evaluate
-//! to the same map, except an array of objects in a resource, read as
-//! repeated blocks (so one element is a map, as one block is), and the
-//! objects of a `provider` or `terraform` block, which are blocks.
-//!
-//! A `"//"` key is a comment, as in Terraform; in a resource one that holds
-//! `sqsguard:ignore SQS004 reason` suppresses like the HCL comment.
+//! The HCL writer of a `.tf.json` file: blocks, attributes and values
+//! written out as native syntax, each piece remembered in the [`Remap`],
+//! JSON strings decoded into templates, `"//"` comment keys read as
+//! suppressions.
 
+use super::remap::{Piece, Remap};
 use crate::frontend::comment::MARKER;
 use crate::model::{Origin, Scope as Applies, Suppression, Written};
 use crate::source::{Source, Span};
-use crate::syntax::{Entry, Kind, Node, ParseError};
-
-/// Where each piece of the HCL text came from in the JSON text.
-#[derive(Debug, Default)]
-pub struct Remap {
-    /// In HCL order (which is also JSON order).
-    pieces: Vec<Piece>,
-}
-
-#[derive(Debug)]
-struct Piece {
-    hcl: usize,
-    hcl_len: usize,
-    json: usize,
-    json_len: usize,
-}
-
-impl Remap {
-    /// The JSON byte offset of HCL byte offset `at`: inside a piece, the
-    /// same place in its JSON (its end when the JSON is shorter); between
-    /// pieces, the end of the one before.
-    fn offset(&self, at: usize) -> usize {
-        let next = self.pieces.partition_point(|p| p.hcl <= at);
-        let Some(p) = next.checked_sub(1).and_then(|i| self.pieces.get(i)) else {
-            return self.pieces.first().map_or(0, |p| p.json);
-        };
-        let into = at - p.hcl;
-        if into >= p.hcl_len { p.json + p.json_len } else { p.json + into.min(p.json_len) }
-    }
-
-    pub fn span(&self, span: Span) -> Span {
-        let start = self.offset(span.start);
-        Span::new(start, self.offset(span.end).max(start))
-    }
-}
-
-/// The HCL text of a `.tf.json` file, how to map its spans back, and the
-/// suppressions its `"//"` keys hold.
-pub struct Converted {
-    pub hcl: String,
-    pub remap: Remap,
-    pub suppressions: Vec<Suppression>,
-}
-
-pub fn convert(source: &Source) -> Result<Converted, ParseError> {
-    let root = crate::syntax::json::parse(source)?;
-    let Some(entries) = root.as_map() else {
-        return Err(ParseError {
-            message: "Terraform JSON must be an object of block types (resource, variable, ...)".to_string(),
-            span: root.span,
-        });
-    };
-    let mut out = Writer {
-        source,
-        hcl: String::new(),
-        remap: Remap::default(),
-        suppressions: Vec::new(),
-        block: "",
-        literal: false,
-    };
-    for entry in entries {
-        let (kind, labels) = match entry.key.as_str() {
-            "resource" | "data" => (Body::Resource, 2),
-            "module" => (Body::Attributes, 1),
-            "variable" | "output" => (Body::Attributes, 1),
-            "provider" => (Body::Blocks, 1),
-            "locals" => (Body::Attributes, 0),
-            "terraform" => (Body::Blocks, 0),
-            // `moved`, `import`, `check`, `removed` and comments change no
-            // resource's settings.
-            _ => continue,
-        };
-        out.blocks(entry, &mut Vec::new(), labels, kind);
-    }
-    Ok(Converted { hcl: out.hcl, remap: out.remap, suppressions: out.suppressions })
-}
+use crate::syntax::{Entry, Kind, Node};
 
 /// How the objects in a block's body are written.
 #[derive(Clone, Copy, PartialEq)]
-enum Body {
+pub(super) enum Body {
     /// Objects are attributes (maps); arrays of objects are repeated blocks.
     Resource,
     /// Everything is an attribute (module arguments, locals, variables).
@@ -107,15 +20,15 @@ enum Body {
     Blocks,
 }
 
-struct Writer<'a> {
-    source: &'a Source,
-    hcl: String,
-    remap: Remap,
-    suppressions: Vec<Suppression>,
+pub(super) struct Writer<'a> {
+    pub(super) source: &'a Source,
+    pub(super) hcl: String,
+    pub(super) remap: Remap,
+    pub(super) suppressions: Vec<Suppression>,
     /// The type of the top-level block being written (`variable`, ...).
-    block: &'static str,
+    pub(super) block: &'static str,
     /// Strings are written as literal text, not templates (see [`LITERAL`]).
-    literal: bool,
+    pub(super) literal: bool,
 }
 
 /// Arguments Terraform evaluates without a context: their JSON strings are
@@ -149,7 +62,7 @@ impl Writer<'_> {
 
     /// The blocks under `entry`: `labels` more levels of keys (each level an
     /// object, or an array of them), then a body or an array of bodies.
-    fn blocks<'n>(&mut self, entry: &'n Entry, path: &mut Vec<&'n Entry>, labels: usize, kind: Body) {
+    pub(super) fn blocks<'n>(&mut self, entry: &'n Entry, path: &mut Vec<&'n Entry>, labels: usize, kind: Body) {
         path.push(entry);
         for level in objects(&entry.value) {
             if path.len() <= labels {
@@ -424,71 +337,4 @@ fn is_identifier(key: &str) -> bool {
     let mut chars = key.chars();
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::source::SourceFile;
-
-    fn converted(json: &str) -> (Source, Converted) {
-        let source = SourceFile::new("main.tf.json", json.to_string());
-        let c = convert(&source).unwrap();
-        (source, c)
-    }
-
-    #[test]
-    fn blocks_and_values_become_hcl_that_maps_back() {
-        let json =
-            r#"{"resource": {"aws_sqs_queue": {"q": {"visibility_timeout_seconds": 60, "tags": {"a:b": "c\/d"}}}}}"#;
-        let (source, c) = converted(json);
-        let body = hcl_edit::parser::parse_body(&c.hcl).unwrap_or_else(|e| panic!("{e}\n{}", c.hcl));
-        let block = body.blocks().next().unwrap();
-        assert_eq!(block.ident.as_str(), "resource");
-        let attr = block.body.get_attribute("visibility_timeout_seconds").unwrap();
-        let span = crate::frontend::terraform::parse::span_of(&attr.value, Span::default());
-        assert_eq!(source.text.get(c.remap.span(span).start..c.remap.span(span).end), Some("60"));
-        let header = crate::frontend::terraform::parse::span_of(&block.labels[1], Span::default());
-        assert_eq!(source.text.get(c.remap.span(header).start..c.remap.span(header).end), Some("\"q\""));
-        assert!(c.hcl.contains("\"c/d\""), "{}", c.hcl);
-    }
-
-    #[test]
-    fn arrays_of_objects_in_a_resource_are_blocks() {
-        let json = r#"{"resource": [{"aws_lambda_event_source_mapping": {"m": [{"scaling_config": [{"maximum_concurrency": 2}], "dynamic": {"x": {}}}]}}]}"#;
-        let (_, c) = converted(json);
-        let body = hcl_edit::parser::parse_body(&c.hcl).unwrap_or_else(|e| panic!("{e}\n{}", c.hcl));
-        let block = body.blocks().next().unwrap();
-        assert!(block.body.blocks().any(|b| b.ident.as_str() == "scaling_config"), "{}", c.hcl);
-        assert!(block.body.blocks().any(|b| b.ident.as_str() == "dynamic"), "{}", c.hcl);
-    }
-
-    #[test]
-    fn a_variables_default_is_text_not_a_template() {
-        let json = r#"{"variable": {"user": {"default": "${aws:username} 50%{x}", "description": "a ${b}"}}, "module": {"m": {"source": "./m", "n": "${var.user}"}}}"#;
-        let (_, c) = converted(json);
-        assert!(c.hcl.contains(r#"default = "$${aws:username} 50%%{x}""#), "{}", c.hcl);
-        assert!(c.hcl.contains(r#"description = "a $${b}""#), "{}", c.hcl);
-        assert!(c.hcl.contains(r#"n = "${var.user}""#), "module arguments stay templates: {}", c.hcl);
-        hcl_edit::parser::parse_body(&c.hcl).unwrap_or_else(|e| panic!("{e}\n{}", c.hcl));
-    }
-
-    #[test]
-    fn provider_blocks_may_be_arrays_of_objects() {
-        let json = r#"{"provider": {"aws": {"default_tags": [{"tags": {"team": "a"}}]}}}"#;
-        let (_, c) = converted(json);
-        let body = hcl_edit::parser::parse_body(&c.hcl).unwrap_or_else(|e| panic!("{e}\n{}", c.hcl));
-        let provider = body.blocks().next().unwrap();
-        assert!(provider.body.blocks().any(|b| b.ident.as_str() == "default_tags"), "{}", c.hcl);
-    }
-
-    #[test]
-    fn a_comment_key_suppresses_its_resource() {
-        let json =
-            "{\"resource\": {\"aws_sqs_queue\": {\n  \"q\": {\"//\": \"sqsguard:ignore SQS004 drained by hand\"}}}}";
-        let (_, c) = converted(json);
-        assert_eq!(c.suppressions.len(), 1);
-        assert_eq!(c.suppressions[0].written, Written::Comment("SQS004 drained by hand".into()));
-        assert_eq!(c.suppressions[0].scope, Applies::Resource("aws_sqs_queue.q".into()));
-    }
 }

@@ -1,0 +1,170 @@
+//! Reading one (account, Region) pair: its credentials, the calls, the
+//! rules on what was read, and what a read in part leaves unaudited.
+
+use std::sync::Arc;
+
+use tokio::sync::Semaphore;
+
+use super::options::Options;
+use super::scope::Pair;
+use super::sdk::loader;
+use super::{assume, calls, collect, regions};
+use crate::finding::{Finding, Note};
+use crate::model::Origin;
+use crate::outcome::{Outcome, Unaudited};
+
+/// What reading one pair came to.
+pub(super) enum Read {
+    Checked {
+        pair: Pair,
+        outcome: Box<Outcome>,
+    },
+    /// Not read: no credentials for its account, ListQueues refused, the
+    /// deadline passed.
+    Unaudited(Unaudited),
+    /// AWS could not be reached at all from it.
+    Unreachable(Pair, String),
+    /// A Region of the partition's list that the account has not enabled.
+    NotEnabled(Pair, String),
+}
+
+/// What one pair's task needs.
+pub(super) struct PairContext {
+    pub(super) opts: Arc<Options>,
+    pub(super) caller: Option<String>,
+    pub(super) assumer: Arc<assume::Assumer>,
+    pub(super) counter: calls::Counter,
+    pub(super) requests: Arc<Semaphore>,
+}
+
+pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
+    let unaudited = |reason: String| Unaudited::whole(pair.account.clone(), &pair.region, reason);
+    let mut loader = loader(&ctx.opts, Some(&pair.region));
+    // Another account than the caller's: its role's credentials.
+    if let Some(account) = pair.account.as_ref().filter(|a| Some(*a) != ctx.caller.as_ref()) {
+        match ctx.assumer.credentials(account, &ctx.counter).await {
+            Ok(credentials) => loader = loader.credentials_provider(credentials),
+            Err(assume::Failed::Refused(why)) => return Read::Unaudited(unaudited(why)),
+            Err(assume::Failed::Unreachable(why)) => return Read::Unreachable(pair, format!("sts AssumeRole: {why}")),
+        }
+    }
+    let config = loader.load().await;
+    let counter = ctx.counter.clone();
+    let clients = collect::Clients {
+        sqs: aws_sdk_sqs::Client::from_conf(
+            aws_sdk_sqs::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        lambda: aws_sdk_lambda::Client::from_conf(
+            aws_sdk_lambda::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        cloudwatch: aws_sdk_cloudwatch::Client::from_conf(
+            aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter).build(),
+        ),
+    };
+    let prefix = ctx.opts.queue_prefix.as_deref();
+    let read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
+        Ok(read) => read,
+        // A Region only the partition's list named: refusing the
+        // credentials means the account never opted into it.
+        Err(collect::Unread::Refused(why)) if !pair.enabled && regions::means_not_enabled(&why) => {
+            return Read::NotEnabled(pair, format!("ListQueues: {why}"));
+        }
+        Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
+        Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, format!("ListQueues: {why}")),
+    };
+    let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
+    let account =
+        pair.account.clone().or_else(|| read.queues.first().and_then(|q| crate::frontend::live::account_of(&q.url)));
+    for s in &read.skipped {
+        outcome.notes.push(Note {
+            origin: Origin::live(s.what.clone(), account.clone(), Some(pair.region.clone())),
+            message: format!("skipped {}: {}", s.what, s.why),
+        });
+    }
+    let loaded = crate::frontend::live::load(&read, &pair.region, ctx.opts.lookback_seconds);
+    let checked = crate::check::check(loaded, &ctx.opts.settings);
+    outcome.findings = checked.findings;
+    outcome.notes.extend(checked.notes);
+    outcome.notes.extend(crate::check::stale(&checked.used, checked.unused));
+    outcome.suppressed = checked.suppressed;
+    if let Some(gap) = blind(&read.skipped, &mut outcome.findings) {
+        outcome.unaudited.push(Unaudited { account, region: pair.region.clone(), ..gap });
+    }
+    Read::Checked { pair, outcome: Box::new(outcome) }
+}
+
+/// The rules that cannot see without an operation's data, and of those
+/// the ones that would report the data's absence as a problem: their
+/// findings are dropped where the data is missing. Each rule says which
+/// (`needs`, `misled_without`); this only asks them.
+fn blinded(api: &str) -> (Vec<&'static str>, Vec<&'static str>) {
+    let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.api() == api);
+    let blind = crate::rules::ALL.iter().filter(|r| reads(r.needs)).map(|r| r.id.code).collect();
+    let misled = crate::rules::ALL.iter().filter(|r| reads(r.misled_without)).map(|r| r.id.code).collect();
+    (blind, misled)
+}
+
+/// A pair read in part: what failed, the rules blind without it, and its
+/// false findings removed from `findings`. `None` when all was read.
+fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Unaudited> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let mut apis: Vec<String> = skipped.iter().map(|s| s.api.to_string()).collect();
+    apis.sort();
+    apis.dedup();
+    let mut rules: Vec<String> = apis.iter().flat_map(|a| blinded(a).0).map(|r| r.to_string()).collect();
+    rules.sort();
+    rules.dedup();
+    findings.retain(|f| {
+        !skipped.iter().any(|s| {
+            let false_alarm = blinded(s.api).1.contains(&f.code());
+            // Tags are read per queue: only that queue's SQS003 is unknown.
+            false_alarm && (s.api != "ListQueueTags" || f.resource == s.what)
+        })
+    });
+    let reasons: Vec<String> =
+        skipped
+            .iter()
+            .map(|s| {
+                if s.what == s.api {
+                    format!("{}: {}", s.api, s.why)
+                } else {
+                    format!("{} {}: {}", s.api, s.what, s.why)
+                }
+            })
+            .collect();
+    let reason = match reasons.len() {
+        1 => reasons[0].clone(),
+        n => format!("{n} reads failed, the first {}", reasons[0]),
+    };
+    Some(Unaudited { account: None, region: String::new(), partial: true, reason, apis, rules })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_failed_read_blinds_is_what_the_rules_say_they_need() {
+        // The table the audit kept by hand before the rules said it.
+        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012"];
+        let queues = vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS101"];
+        let sorted = |mut v: Vec<&'static str>| {
+            v.sort();
+            v
+        };
+        for (api, blind, misled) in [
+            ("GetQueueAttributes", queues, vec!["SQS004", "SQS006"]),
+            ("ListEventSourceMappings", consumers, vec!["SQS006"]),
+            ("GetFunctionConfiguration", vec!["SQS001", "SQS002"], vec![]),
+            ("DescribeAlarms", vec!["SQS015"], vec!["SQS015"]),
+            ("GetMetricData", vec!["SQS006", "SQS102"], vec![]),
+            ("ListQueueTags", vec!["SQS003"], vec!["SQS003"]),
+            ("ListQueues", vec![], vec![]),
+        ] {
+            let (b, m) = blinded(api);
+            assert_eq!((sorted(b), sorted(m)), (sorted(blind), sorted(misled)), "{api}");
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The arguments, as clap parses them.
+
+use std::path::PathBuf;
+
+use std::io::IsTerminal;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::finding::Severity;
+use crate::report::{self, pretty::Style};
+
+#[derive(Parser, Debug)]
+#[command(name = "sqsguard", version, about = "Keeps AWS SQS pipelines correct", max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub(super) enum Command {
+    /// Check CloudFormation, SAM, Serverless Framework and Terraform (HCL, JSON or plan JSON) against the rule catalog.
+    Lint(LintArgs),
+    /// Turn a pipeline spec into CloudFormation or Terraform that passes every rule.
+    Generate(GenerateArgs),
+    /// Check live queues, event source mappings and alarms (read-only).
+    Audit(AuditArgs),
+    /// Work with reports: `report merge` combines the JSON outputs of audit shards.
+    #[command(subcommand)]
+    Report(ReportCommand),
+    /// List the rule catalog.
+    Rules {
+        #[arg(long, value_enum, default_value_t = CatalogFormat::Table)]
+        format: CatalogFormat,
+    },
+    /// Print a rule's documentation.
+    Explain {
+        /// A rule code, such as SQS001.
+        code: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub(super) enum ReportCommand {
+    /// Merge the `--format json` outputs of `audit --shard I/N` runs into one
+    /// report, with the exit status the whole audit would have had.
+    Merge {
+        /// The JSON documents, one per shard.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Pretty)]
+        format: Format,
+        #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+        fail_on: FailOn,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct LintArgs {
+    /// Files or folders (folders are walked respecting .gitignore).
+    #[arg(default_value = ".")]
+    pub(super) paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Pretty)]
+    pub(super) format: Format,
+    /// Exit 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+    pub(super) fail_on: FailOn,
+    /// Only these rule codes (or code prefixes), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub(super) select: Vec<String>,
+    /// Drop these rule codes (or code prefixes), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub(super) ignore: Vec<String>,
+    /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
+    #[arg(long)]
+    pub(super) config: Option<PathBuf>,
+    /// Report only findings this baseline does not record.
+    #[arg(long, value_name = "FILE")]
+    pub(super) baseline: Option<PathBuf>,
+    /// Record today's findings in FILE (then `--baseline FILE` fails only on new ones).
+    #[arg(long, value_name = "FILE")]
+    pub(super) write_baseline: Option<PathBuf>,
+    /// Terraform variable values (repeatable), loaded after terraform.tfvars
+    /// and *.auto.tfvars, as `terraform plan -var-file`.
+    #[arg(long = "var-file", value_name = "FILE")]
+    pub(super) var_files: Vec<PathBuf>,
+    /// Serverless Framework: the stage linted (`${sls:stage}`, `${opt:stage}`, provider.stage).
+    #[arg(long, value_name = "NAME")]
+    pub(super) stage: Option<String>,
+    /// Serverless Framework: `${param:KEY}` (repeatable).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub(super) params: Vec<String>,
+    /// CloudFormation/SAM Parameter values, as `sam deploy --parameter-overrides`
+    /// takes them (several after the flag, or the flag repeated); they win over --samconfig.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub(super) parameter_overrides: Vec<String>,
+    /// The SAM CLI's samconfig.toml (or .yaml): its `parameter_overrides`, as `sam deploy` reads them.
+    #[arg(long, value_name = "FILE")]
+    pub(super) samconfig: Option<PathBuf>,
+    /// The samconfig environment read (default: `default`).
+    #[arg(long, value_name = "ENV", requires = "samconfig")]
+    pub(super) config_env: Option<String>,
+    /// Apply every safe fix in place, then report what remains.
+    #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
+    pub(super) fix: bool,
+    /// Print the fixes as a unified diff; write nothing (exit 1 when there is one).
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub(super) diff: bool,
+    /// With --fix or --diff: also the fixes that need a person's decision
+    /// (a shared Parameter default, a handler change, a replaced queue).
+    #[arg(long)]
+    pub(super) unsafe_fixes: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct GenerateArgs {
+    /// The pipeline spec (YAML; schemas/pipeline.schema.json).
+    pub(super) spec: PathBuf,
+    #[arg(long, value_enum)]
+    pub(super) target: GenTarget,
+    /// CloudFormation only: YAML or JSON.
+    #[arg(long, value_enum, default_value_t = GenFormat::Yaml)]
+    pub(super) format: GenFormat,
+    /// A folder to write to, or `-` for standard output.
+    #[arg(long, default_value = "-")]
+    pub(super) output: PathBuf,
+    /// Replace files that already exist.
+    #[arg(long)]
+    pub(super) force: bool,
+    /// A folder of templates (`cloudformation.yaml.hbs`, `main.tf.hbs`, ...)
+    /// that replace the built-in ones.
+    #[arg(long)]
+    pub(super) templates: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct AuditArgs {
+    /// Regions to audit (repeatable); default: the credential chain's Region.
+    #[arg(long = "region", conflicts_with = "regions")]
+    pub(super) region: Vec<String>,
+    /// `all`: every Region enabled in each account (account ListRegions,
+    /// else the partition's Regions, noting those not enabled).
+    #[arg(long, value_parser = ["all"])]
+    pub(super) regions: Option<String>,
+    /// Accounts to audit: IDs separated by commas, or @FILE (one ID a line,
+    /// `#` comments). Needs --role-name for accounts other than the caller's.
+    #[arg(long, conflicts_with = "organization")]
+    pub(super) accounts: Option<String>,
+    /// Every ACTIVE account of the caller's organization (organizations
+    /// ListAccounts: the management or a delegated administrator account).
+    #[arg(long)]
+    pub(super) organization: bool,
+    /// The role assumed in each audited account (arn:aws:iam::ACCOUNT:role/NAME).
+    #[arg(long)]
+    pub(super) role_name: Option<String>,
+    /// The ExternalId the role's trust policy asks for.
+    #[arg(long, requires = "role_name")]
+    pub(super) external_id: Option<String>,
+    /// Audit only the I-th of N slices of the sorted (account, Region) pairs.
+    #[arg(long, value_name = "I/N")]
+    pub(super) shard: Option<String>,
+    /// How long one account-Region may take before it is listed as unaudited.
+    #[arg(long, default_value = "10m")]
+    pub(super) pair_deadline: String,
+    /// A named profile of the shared AWS config.
+    #[arg(long)]
+    pub(super) profile: Option<String>,
+    /// Any SQS-compatible endpoint (AWS_ENDPOINT_URL is honoured too).
+    #[arg(long)]
+    pub(super) endpoint_url: Option<String>,
+    /// Only queues whose name starts with this.
+    #[arg(long)]
+    pub(super) queue_prefix: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Pretty)]
+    pub(super) format: Format,
+    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+    pub(super) fail_on: FailOn,
+    /// CloudWatch window: 30m, 1h, 1d ... (or seconds).
+    #[arg(long, default_value = "1h")]
+    pub(super) lookback: String,
+    /// Requests in flight at once, over every account and Region.
+    #[arg(long, default_value_t = 16)]
+    pub(super) concurrency: usize,
+    /// Attempts of one call, the first included (1: no retry).
+    #[arg(long, default_value = "8")]
+    pub(super) max_attempts: String,
+    /// The most one call may take, retries and the waits between them included.
+    #[arg(long, default_value = "30s")]
+    pub(super) retry_budget: String,
+    /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
+    #[arg(long)]
+    pub(super) config: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GenTarget {
+    Cloudformation,
+    Terraform,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GenFormat {
+    Yaml,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Format {
+    Pretty,
+    Json,
+    Sarif,
+    Junit,
+    Github,
+}
+
+impl Format {
+    pub(super) fn reporter(self, unsafe_fixes: bool) -> report::Format {
+        match self {
+            Format::Pretty => {
+                let color = std::io::stdout().is_terminal() && colour_allowed();
+                let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
+                report::Format::Pretty(Style { color, width, unsafe_fixes })
+            }
+            Format::Json => report::Format::Json,
+            Format::Sarif => report::Format::Sarif,
+            Format::Junit => report::Format::Junit,
+            Format::Github => report::Format::Github,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CatalogFormat {
+    Table,
+    Json,
+    Markdown,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FailOn {
+    Error,
+    Warning,
+    Info,
+    Never,
+}
+
+impl FailOn {
+    pub(super) fn threshold(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
+}
+
+/// NO_COLOR (https://no-color.org) unset or empty.
+pub(super) fn colour_allowed() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}

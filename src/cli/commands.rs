@@ -1,0 +1,153 @@
+//! `generate`, `audit`, `report merge` and `rules`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::args::{AuditArgs, CatalogFormat, FailOn, Format, GenFormat, GenTarget, GenerateArgs};
+use super::console::{Console, Stop, exit_status, settings_from, shown};
+use crate::error::Error;
+use crate::report;
+use crate::rules;
+
+pub(super) fn run_generate(args: GenerateArgs, console: &mut Console) -> Result<ExitCode, Stop> {
+    use crate::generate::{self, Format as F, Request, Target as T};
+    let output = (args.output.as_os_str() != "-").then_some(args.output.as_path());
+    // The output must pass `lint` where it goes: the config that applies
+    // there (the output folder's nearest existing ancestor, else here).
+    let start = match output {
+        Some(dir) => dir.ancestors().find(|d| d.is_dir()).map(std::path::Path::to_path_buf).unwrap_or_default(),
+        None => std::env::current_dir().unwrap_or_default(),
+    };
+    let start = if start.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { start };
+    let config = settings_from(None, &start)?;
+    let req = Request {
+        spec: &args.spec,
+        target: match args.target {
+            GenTarget::Cloudformation => T::CloudFormation,
+            GenTarget::Terraform => T::Terraform,
+        },
+        format: match args.format {
+            GenFormat::Yaml => F::Yaml,
+            GenFormat::Json => F::Json,
+        },
+        templates: args.templates.as_deref(),
+        config: &config,
+    };
+    let outputs = generate::generate(&req)?;
+    match output {
+        Some(dir) => {
+            for p in generate::write(&outputs, dir, args.force)? {
+                console.eprintln(format_args!("wrote {}", shown(&p)));
+            }
+        }
+        None => console.print(&generate::concatenated(&outputs))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report merge`: the shards' documents as one audit.
+pub(super) fn run_merge(
+    files: &[PathBuf],
+    format: Format,
+    fail_on: FailOn,
+    console: &mut Console,
+) -> Result<ExitCode, Stop> {
+    let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
+    console.out(|out| report::write(format.reporter(false), &outcome, out))?;
+    Ok(exit_status(fail_on, &outcome))
+}
+
+pub(super) fn catalog(format: CatalogFormat) -> String {
+    match format {
+        CatalogFormat::Json => {
+            let rows: Vec<_> = rules::ALL
+                .iter()
+                .map(|r| serde_json::json!({"code": r.id.code, "name": r.id.name, "severity": r.severity, "summary": r.summary}))
+                .collect();
+            format!("{:#}\n", serde_json::Value::Array(rows))
+        }
+        CatalogFormat::Table => {
+            let mut out = String::new();
+            for r in rules::ALL {
+                out.push_str(&format!("{}  {:<42} {:<8} {}\n", r.id.code, r.id.name, r.severity.as_str(), r.summary));
+            }
+            out
+        }
+        // The README's table (a test keeps the two the same).
+        CatalogFormat::Markdown => {
+            let mut out = String::from("| code | name | severity |\n|---|---|---|\n");
+            for r in rules::ALL {
+                let live = if r.live_only { " (live)" } else { "" };
+                out.push_str(&format!(
+                    "| [{code}](rules/{code}.md) | {}{live} | {} |\n",
+                    r.id.name,
+                    r.severity_text(),
+                    code = r.id.code
+                ));
+            }
+            out
+        }
+    }
+}
+
+#[cfg(not(feature = "audit"))]
+pub(super) fn run_audit(_: AuditArgs, _: &mut Console) -> Result<ExitCode, Stop> {
+    Err(Error::Usage("this build has no live audit; build with `cargo build --release --features audit`".into()).into())
+}
+
+#[cfg(feature = "audit")]
+pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCode, Stop> {
+    use super::console::settings;
+    use std::io::IsTerminal;
+    let lookback = match crate::syntax::duration::seconds(&args.lookback) {
+        Some(s) if s >= 60 => s,
+        _ => {
+            let message = format!("--lookback {}: use a duration of at least a minute (30m, 1h, 1d)", args.lookback);
+            return Err(Error::Usage(message).into());
+        }
+    };
+    let usage = |message: String| -> Stop { Error::Usage(message).into() };
+    let accounts = match (&args.accounts, args.organization) {
+        (Some(list), _) => crate::audit::Accounts::List(crate::audit::scope::accounts(list).map_err(usage)?),
+        (None, true) => crate::audit::Accounts::Organization,
+        (None, false) => crate::audit::Accounts::Caller,
+    };
+    let shard = args.shard.as_deref().map(crate::audit::scope::Shard::parse).transpose().map_err(usage)?;
+    let pair_deadline = match crate::syntax::duration::seconds(&args.pair_deadline) {
+        Some(s) if s > 0 => std::time::Duration::from_secs(s),
+        _ => return Err(usage(format!("--pair-deadline {}: use a duration (90s, 10m, 1h)", args.pair_deadline))),
+    };
+    if args.concurrency == 0 {
+        return Err(usage("--concurrency 0: at least one request must be in flight".into()));
+    }
+    let max_attempts = match args.max_attempts.trim().parse::<u32>() {
+        Ok(n @ 1..=20) => n,
+        _ => return Err(usage(format!("--max-attempts {}: use a number from 1 to 20", args.max_attempts))),
+    };
+    let retry_budget = match crate::syntax::duration::seconds(&args.retry_budget) {
+        Some(s) if s > 0 => std::time::Duration::from_secs(s),
+        _ => return Err(usage(format!("--retry-budget {}: use a duration (10s, 30s, 2m)", args.retry_budget))),
+    };
+    let opts = crate::audit::Options {
+        regions: args.region,
+        all_regions: args.regions.is_some(),
+        accounts,
+        role_name: args.role_name,
+        external_id: args.external_id,
+        shard,
+        pair_deadline,
+        progress: args.format == Format::Pretty && std::io::stderr().is_terminal(),
+        profile: args.profile,
+        endpoint_url: args.endpoint_url,
+        queue_prefix: args.queue_prefix,
+        lookback_seconds: lookback,
+        concurrency: args.concurrency,
+        connect_timeout: std::time::Duration::from_secs(3),
+        max_attempts,
+        retry_budget,
+        settings: settings(args.config.as_deref())?,
+    };
+    let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
+    console.out(|out| report::write(args.format.reporter(false), &audit.outcome, out))?;
+    Ok(exit_status(args.fail_on, &audit.outcome))
+}

@@ -1,0 +1,51 @@
+//! The command line (README.md and docs/ are its reference): arguments
+//! ([`args`]) become a command's ready inputs (for `lint`, a
+//! [`Session`](crate::session::Session)), the command runs, its report is
+//! written through the [`console`], and its outcome is the exit status.
+
+mod args;
+mod commands;
+mod console;
+mod lint;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::error::Error;
+use crate::rules;
+use args::{Cli, Command, ReportCommand};
+use commands::{catalog, run_audit, run_generate, run_merge};
+use console::{Console, Stop, say};
+use lint::run_lint;
+
+pub fn main() -> ExitCode {
+    let mut console = Console::default();
+    let status = match run(&mut console) {
+        Ok(code) => code,
+        Err(Stop::Closed) => ExitCode::SUCCESS,
+        Err(Stop::Failed(error)) => {
+            say(&mut console, &error);
+            ExitCode::from(error.exit_code())
+        }
+    };
+    console.status(status)
+}
+
+fn run(console: &mut Console) -> Result<ExitCode, Stop> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return Ok(console.clap(&e)),
+    };
+    match cli.command {
+        Command::Lint(args) => run_lint(args, console),
+        Command::Generate(args) => run_generate(args, console),
+        Command::Audit(args) => run_audit(args, console),
+        Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on, console),
+        Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
+        Command::Explain { code } => match rules::by_code(&code) {
+            Some(rule) => console.print(&rule.page()).map(|()| ExitCode::SUCCESS),
+            None => Err(Error::Usage(format!("no rule {code}; `sqsguard rules` lists them")).into()),
+        },
+    }
+}

@@ -1,0 +1,62 @@
+//! terraform-aws-modules/lambda/aws: the function and its
+//! `event_source_mapping` entries, from the module's inputs.
+
+use std::collections::HashMap;
+
+use super::call::{Modelled, Module};
+use crate::frontend::value::{R, RV};
+
+impl Module<'_> {
+    /// terraform-aws-modules/lambda/aws.
+    pub(super) fn lambda(&self) -> Modelled {
+        let mut outputs = HashMap::new();
+        if self.is_true("create_function", true) == Some(false) {
+            return (Vec::new(), outputs, Vec::new());
+        }
+        let mut function = Vec::new();
+        for input in ["function_name", "timeout"] {
+            if let Some(v) = self.arg(input) {
+                function.push((input, v));
+            }
+        }
+        if let Some(dlq) = self.arg("dead_letter_target_arn") {
+            let span = dlq.span;
+            function.push(("dead_letter_config", R::new(RV::Map(vec![("target_arn".into(), span, dlq)]), span)));
+        }
+        let mut resources = vec![self.resource("aws_lambda_function", "aws_lambda_function.this", function)];
+        outputs.insert("lambda_function_arn".into(), self.reference("aws_lambda_function.this", "arn"));
+        outputs.insert("lambda_function_name".into(), self.reference("aws_lambda_function.this", "function_name"));
+        if let Some(RV::Map(mappings)) = self.arg("event_source_mapping").map(|m| m.v) {
+            for (key, key_span, mapping) in mappings {
+                let mut esm = vec![("function_name", self.reference("aws_lambda_function.this", "arn"))];
+                for input in [
+                    "event_source_arn",
+                    "batch_size",
+                    "maximum_batching_window_in_seconds",
+                    "function_response_types",
+                    "enabled",
+                ] {
+                    if let Some((_, v)) = mapping.entry(input) {
+                        esm.push((input, v.clone()));
+                    }
+                }
+                if let Some((_, dest)) = mapping.entry("destination_arn_on_failure") {
+                    let span = dest.span;
+                    let on_failure = R::new(RV::Map(vec![("destination_arn".into(), span, dest.clone())]), span);
+                    esm.push((
+                        "destination_config",
+                        R::new(RV::Map(vec![("on_failure".into(), span, on_failure)]), span),
+                    ));
+                }
+                let mut r = self.resource(
+                    "aws_lambda_event_source_mapping",
+                    &format!("aws_lambda_event_source_mapping.this[\"{key}\"]"),
+                    esm,
+                );
+                r.header = key_span;
+                resources.push(r);
+            }
+        }
+        (resources, outputs, Vec::new())
+    }
+}

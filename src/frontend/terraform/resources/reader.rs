@@ -1,0 +1,166 @@
+//! How one evaluated Terraform resource reads as the model's queue,
+//! consumer, alarm or policy: its arguments by their Terraform names.
+
+use crate::frontend::attr;
+use crate::frontend::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::frontend::link::Linker;
+use crate::frontend::terraform::eval::Resource;
+use crate::frontend::value::{R, values_at};
+use crate::model::{
+    Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Name, Origin, PayloadDecl, Queue, QueuePolicy, ReadFields,
+    Redrive, Target, UnknownSource, Value, Via, payload,
+};
+use crate::source::Span;
+
+const TF: Dialect = Dialect::Terraform;
+
+pub(super) struct Reader<'a> {
+    pub(super) r: &'a Resource,
+    pub(super) linker: &'a Linker,
+}
+
+impl ReadFields for Reader<'_> {
+    fn int(&self, field: Field) -> Attr<i64> {
+        self.field(field, to_int)
+    }
+
+    fn boolean(&self, field: Field) -> Attr<bool> {
+        self.field(field, to_bool)
+    }
+
+    fn text(&self, field: Field) -> Attr<String> {
+        self.field(field, to_string)
+    }
+
+    fn name(&self, field: Field) -> Attr<Name> {
+        self.field(field, to_name)
+    }
+}
+
+impl Reader<'_> {
+    pub(super) fn origin(&self, span: Span) -> Origin {
+        Origin::file(&self.r.source, span)
+    }
+
+    /// A field of the table, by its Terraform name.
+    fn field<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        self.attr(TF.name(field), conv)
+    }
+
+    /// An argument that is not in the field table (alarm settings).
+    fn attr<T>(&self, key: &str, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        attr(&self.r.source, Some(&self.r.props), key, self.r.header, conv)
+    }
+
+    /// An absent `name` (`name_prefix`, or none) is a name the provider
+    /// generates.
+    pub(super) fn queue(&self) -> Queue {
+        let mut queue = Queue::read(self.r.address.clone(), self.origin(self.r.header), self);
+        queue.redrive = self.redrive();
+        queue.payload = self.payload();
+        queue
+    }
+
+    /// `redrive_policy`: `jsonencode({...})`, a JSON string or heredoc.
+    pub(super) fn redrive(&self) -> Attr<Redrive> {
+        crate::frontend::redrive(
+            &self.r.source,
+            Some(&self.r.props),
+            TF,
+            self.r.header,
+            |v| self.linker.queue_target(v),
+            |v| self.linker.queue_via(v),
+        )
+    }
+
+    /// The `sqsguard:payload` tag.
+    fn payload(&self) -> Option<PayloadDecl> {
+        let (_, tags) = self.r.props.entry("tags")?;
+        let (_, value) = tags.entry(payload::TAG)?;
+        Some(PayloadDecl {
+            payload: payload::from_tag(value.literal().as_deref()),
+            origin: self.origin(value.span),
+            source: "tag sqsguard:payload",
+        })
+    }
+
+    /// The mapping as a consumer when it reads a queue (`None` for a
+    /// stream); its unknown sources when what it reads is not known.
+    pub(super) fn consumer(&self) -> Result<Option<Consumer>, Vec<UnknownSource>> {
+        let queue = self.field(Field::EventSource, |v| self.linker.queue_target(v));
+        let queue_via = self.field(Field::EventSource, |v| self.linker.queue_via(v));
+        // A queue URL where the ARN belongs still names SQS (SQS018).
+        let reads_sqs = queue.alts.iter().any(|a| match &a.value {
+            Value::Known(Target::Queue(_)) => true,
+            Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
+            _ => false,
+        }) || queue_via.any_known(|v| matches!(v, Via::UrlText(_)));
+        if !reads_sqs {
+            let unknown: Vec<UnknownSource> = queue
+                .alts
+                .iter()
+                .filter_map(|a| match &a.value {
+                    Value::Unknown(why) => Some(UnknownSource {
+                        resource: self.r.address.clone(),
+                        origin: a.origin.clone(),
+                        why: why.clone(),
+                    }),
+                    _ => None,
+                })
+                .collect();
+            return if unknown.is_empty() { Ok(None) } else { Err(unknown) };
+        }
+        Ok(Some(Consumer {
+            resource: self.r.address.clone(),
+            origin: self.origin(self.r.header),
+            queue,
+            queue_via,
+            function: self.field(Field::MappingFunction, |v| self.linker.function_target(v)),
+            batch_size: self.int(Field::BatchSize),
+            batching_window: self.int(Field::BatchingWindow),
+            response_types: self.field(Field::FunctionResponseTypes, to_string_list),
+        }))
+    }
+
+    pub(super) fn alarm(&self) -> Alarm {
+        let metric = |m: &R| {
+            let string = |key: &str| match m.entry(key) {
+                Some((_, v)) => to_string(v),
+                None => Value::Absent,
+            };
+            // A dimension per instance (`"${each.key}-dlq"`): the alarm's
+            // instances watch each of those queues.
+            let queues: Vec<Value<Target>> = match m.entry("dimensions").and_then(|(_, d)| d.entry("QueueName")) {
+                Some((_, v)) => v.alternatives().into_iter().map(|(_, v)| self.linker.queue_name_target(v)).collect(),
+                None => vec![Value::Absent],
+            };
+            queues
+                .into_iter()
+                .map(|queue| AlarmMetric { namespace: string("namespace"), metric_name: string("metric_name"), queue })
+                .collect::<Vec<_>>()
+        };
+        let mut metrics = Vec::new();
+        if self.r.props.entry("metric_name").is_some() {
+            metrics.extend(metric(&self.r.props));
+        }
+        for (_, m) in values_at(&self.r.props, &["metric_query", "metric"])
+            .into_iter()
+            .chain(values_at(&self.r.props, &["metric_query", "*", "metric"]))
+        {
+            metrics.extend(metric(m));
+        }
+        Alarm {
+            resource: self.r.address.clone(),
+            origin: self.origin(self.r.header),
+            metrics,
+            comparison: self.attr("comparison_operator", to_string),
+            threshold: self.attr("threshold", to_f64),
+        }
+    }
+
+    /// A policy document (jsonencode, JSON string, heredoc) and the queues it applies to.
+    pub(super) fn policy(&self, policy: &R, queues: Vec<Value<Target>>) -> QueuePolicy {
+        let statements = crate::frontend::policy::statements(&self.r.source, policy);
+        QueuePolicy { resource: self.r.address.clone(), origin: self.origin(self.r.header), queues, statements }
+    }
+}

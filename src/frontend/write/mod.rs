@@ -1,0 +1,352 @@
+//! Writers: a rule's [`Remedy`] turned into [`Edit`]s of the tree a
+//! front-end parsed, touching only the bytes it must (docs/lint.md,
+//! "Fixes"), so the edit keeps the file's style: a scalar keeps its
+//! quotes, a new key takes its siblings' indentation, a flow mapping gets
+//! `, Key: value`.
+//!
+//! Each front-end hands back, with its model, a [`Writer`] holding the
+//! trees it parsed (a template's YAML or JSON tree, a module's hcl-edit
+//! bodies and `*.tf.json` trees, its variables files) and what it knows of
+//! each Terraform module folder (the resources it declares, its calls of
+//! the registry SQS module). Nothing is read or parsed again: check asks
+//! the writer once per finding, and the fix travels on the finding
+//! ([`Finding::autofix`](crate::finding::Finding::autofix)).
+//!
+//! What is fixed: CloudFormation, SAM and Serverless Framework files
+//! (YAML and JSON), Terraform `.tf` and `*.tf.json` (see [`terraform`]):
+//! a value written as a literal is replaced, a missing key is added to
+//! the resource (inside its `{}` when it has no member yet), and SQS004
+//! gets a new dead-letter queue (see [`dead_letter`]). A value behind
+//! `!Ref Param` is fixed in the parameter's Default, and a Terraform value
+//! where its literal is written (a variable's default, a `.tfvars` value,
+//! a local, a module argument: the front-end remembers it, see
+//! [`crate::model::Alt::written`]), both as unsafe fixes. SQS013 renames a
+//! queue whose name is a literal. Plans (generated output) and values
+//! inside a JSON string get no edit: their findings keep their hint.
+
+mod dead_letter;
+mod dead_letter_terraform;
+mod insert;
+mod locate;
+mod queue_arn;
+mod render;
+mod terraform;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use hcl_edit::structure::Body;
+
+use crate::finding::{Applicability, Edit, Fix, Remedy, Unfixable, Want};
+use crate::model::{Dialect, Origin, Scalar};
+use crate::source::{Source, Span};
+use crate::syntax::Node;
+use locate::Keys;
+
+pub use locate::is_fixable_document;
+
+/// A value in one branch of a condition.
+const CONDITIONAL: Unfixable =
+    Unfixable("the value is one branch of a condition: changing it changes what the condition means");
+/// A value from `--stage`, `--param` or `--parameter-overrides`.
+const GIVEN: Unfixable = Unfixable("the value was given for this run, not written in a file");
+const LIVE: Unfixable = Unfixable("the value is read from the account, not from a file");
+const NOT_HELD: Unfixable = Unfixable("the file is not edited (a plan is generated output)");
+const CANNOT: Unfixable =
+    Unfixable("the value is not written where sqsguard can replace it (an expression, or a value inside a string)");
+
+/// One file's tree, as its front-end parsed it.
+enum Tree {
+    /// A CloudFormation or SAM template, or a Serverless service.
+    Template { root: Node, json: bool },
+    /// A `.tf` or `.tfvars` file.
+    Hcl(terraform::Parsed),
+    /// A `*.tf.json` or `.tfvars.json` file.
+    Json(Node),
+}
+
+struct Held {
+    file: Source,
+    tree: Tree,
+    /// Its large maps by key, built as fixes ask (resources by name).
+    keys: Keys,
+}
+
+/// What the fixes that add a resource or rename a reference must know of
+/// a Terraform module folder.
+#[derive(Debug, Default)]
+struct Module {
+    /// `type.name` of every resource its files declare; `None` when a file
+    /// of it could not be parsed, so no name can be known to be free.
+    declared: Option<HashSet<String>>,
+    /// Its calls of terraform-aws-modules/sqs/aws, by name.
+    sqs_calls: HashSet<String>,
+}
+
+/// The trees of one front-end's files, ready to turn remedies into edits.
+#[derive(Default)]
+pub struct Writer {
+    files: HashMap<PathBuf, Held>,
+    modules: HashMap<PathBuf, Module>,
+}
+
+impl std::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut files: Vec<&PathBuf> = self.files.keys().collect();
+        files.sort();
+        f.debug_struct("Writer").field("files", &files).field("modules", &self.modules).finish()
+    }
+}
+
+impl Writer {
+    /// The writer of a template or a Serverless service parsed as `root`;
+    /// an empty one when the document is neither (nothing to edit).
+    pub fn template(file: &Source, root: Node) -> Writer {
+        let mut writer = Writer::default();
+        if is_fixable_document(&root) {
+            let json = crate::syntax::is_json(&file.path, &file.text);
+            writer.hold(file, Tree::Template { root, json });
+        }
+        writer
+    }
+
+    /// A `.tf` or `.tfvars` file parsed as `body`.
+    pub fn add_hcl(&mut self, file: &Source, body: Body) {
+        self.hold(file, Tree::Hcl(terraform::Parsed::new(body)));
+    }
+
+    /// A `*.tf.json` or `.tfvars.json` file parsed as `root`.
+    pub fn add_json(&mut self, file: &Source, root: Node) {
+        self.hold(file, Tree::Json(root));
+    }
+
+    /// What the module in `folder` declares (`None` when a file of it did
+    /// not parse) and the names of its calls of the registry SQS module.
+    pub fn add_module(&mut self, folder: &Path, declared: Option<HashSet<String>>, sqs_calls: HashSet<String>) {
+        self.modules.entry(folder.to_path_buf()).or_insert(Module { declared, sqs_calls });
+    }
+
+    /// Another front-end's files (a module called from this one).
+    pub fn extend(&mut self, other: Writer) {
+        for (path, held) in other.files {
+            self.files.entry(path).or_insert(held);
+        }
+        for (folder, module) in other.modules {
+            self.modules.entry(folder).or_insert(module);
+        }
+    }
+
+    fn hold(&mut self, file: &Source, tree: Tree) {
+        // A plan is never edited, nor a file whose text was freed.
+        if !file.text.is_empty() {
+            self.files.entry(file.path.clone()).or_insert(Held { file: file.clone(), tree, keys: Keys::default() });
+        }
+    }
+
+    /// The fix of `remedy`, or why there is none.
+    pub fn fix(&mut self, remedy: &Remedy) -> Result<Fix, Unfixable> {
+        if remedy.conditional {
+            return Err(CONDITIONAL);
+        }
+        if remedy.given.is_some() {
+            return Err(GIVEN);
+        }
+        let Origin::File { file, span } = &remedy.at else { return Err(LIVE) };
+        let span = *span;
+        let folder = file.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let Writer { files, modules } = self;
+        let module = modules.get(&folder);
+        let Held { file, tree, keys } = files.get_mut(&file.path).ok_or(NOT_HELD)?;
+        let fix = |edits: Vec<Edit>, applicability| Fix { edits, applicability };
+        match remedy.want {
+            Want::DeadLetterQueue { max_receive_count, retention_seconds } => {
+                let edits =
+                    dead_letter_queue(file, tree, keys, module, span, remedy, max_receive_count, retention_seconds);
+                return edits.map(|e| fix(e, remedy.applicability)).ok_or(CANNOT);
+            }
+            Want::QueueArn => {
+                let edit = match tree {
+                    Tree::Template { root, json } => {
+                        keys.node_at(root, span).and_then(|n| queue_arn::template(file, n, *json))
+                    }
+                    Tree::Hcl(_) | Tree::Json(_) => {
+                        queue_arn::terraform(file, span, |name| module.is_some_and(|m| m.sqs_calls.contains(name)))
+                    }
+                };
+                return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
+            }
+            Want::Value(_) | Want::NameSuffix(..) => {}
+        }
+        let renamed;
+        let value = match &remedy.want {
+            Want::Value(value) => value,
+            Want::NameSuffix(suffix, add) => {
+                renamed = Scalar::Str(render::with_suffix(file, span, suffix, *add).ok_or(CANNOT)?);
+                &renamed
+            }
+            Want::DeadLetterQueue { .. } | Want::QueueArn => return Err(CANNOT),
+        };
+        let (edit, indirect) = value_edit(file, tree, keys, span, remedy, value).ok_or(CANNOT)?;
+        // A value from a Parameter or variable default (or any value
+        // outside the resource) may be shared: changing it is unsafe
+        // (docs/lint.md, "Fixing").
+        let applicability = if indirect { Applicability::Unsafe } else { remedy.applicability };
+        Ok(fix(vec![edit], applicability))
+    }
+}
+
+/// The edit that writes `value` for `remedy`, and whether it lies outside
+/// the resource (a Parameter's Default, a variable's): then it is unsafe.
+fn value_edit(
+    file: &Source,
+    tree: &Tree,
+    keys: &mut Keys,
+    span: Span,
+    remedy: &Remedy,
+    value: &Scalar,
+) -> Option<(Edit, bool)> {
+    match tree {
+        Tree::Hcl(parsed) => terraform::hcl(file, parsed, span, remedy, value),
+        Tree::Json(root) => {
+            // The resource, when it is in the file of the value.
+            let found = terraform::json_resource(keys, root, &remedy.resource);
+            if remedy.absent {
+                let found = found.filter(|f| f.key_span == span)?;
+                let name = Dialect::Terraform.name(remedy.field);
+                return Some((insert::insert_member(file, &found.value, name, value)?, false));
+            }
+            let inside = found.is_some_and(|f| f.value.span.start <= span.start && span.end <= f.value.span.end);
+            let edit = match keys.node_at(root, span) {
+                Some(node) => {
+                    Edit { file: file.clone(), span: node.span, replacement: render::render(file, node, value, true)? }
+                }
+                // A literal of the expression inside a `"${...}"` string
+                // (`maxReceiveCount = 1` in a jsonencode).
+                None => render::in_template(file, span, value)?,
+            };
+            Some((edit, !inside))
+        }
+        Tree::Template { root, json } => {
+            let found = locate::resource(keys, root, &remedy.resource)?;
+            if remedy.absent {
+                return Some((insert::insert(file, found, span, remedy, value, *json)?, false));
+            }
+            let inside = found.value.span.start <= span.start && span.end <= found.value.span.end;
+            let node = keys.node_at(root, span)?;
+            // `!Ref Param`: the value is the parameter's Default.
+            let (node, indirect) = match locate::parameter_default(keys, root, node) {
+                Some(default) => (default, true),
+                None => (node, !inside),
+            };
+            let replacement = render::render(file, node, value, *json)?;
+            Some((Edit { file: file.clone(), span: node.span, replacement }, indirect))
+        }
+    }
+}
+
+/// SQS004: a new dead-letter queue and the RedrivePolicy to it.
+#[allow(clippy::too_many_arguments)]
+fn dead_letter_queue(
+    file: &Source,
+    tree: &Tree,
+    keys: &mut Keys,
+    module: Option<&Module>,
+    at: Span,
+    remedy: &Remedy,
+    max_receive_count: i64,
+    retention_seconds: i64,
+) -> Option<Vec<Edit>> {
+    if !remedy.absent {
+        return None;
+    }
+    match tree {
+        Tree::Template { root, json } => {
+            let resources = locate::resources_of(keys, root, &remedy.resource)?;
+            let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == at)?;
+            dead_letter::template(file, keys, resources, queue, *json, max_receive_count, retention_seconds)
+        }
+        Tree::Hcl(parsed) => {
+            let declared = module?.declared.as_ref()?;
+            dead_letter_terraform::hcl(file, parsed, at, max_receive_count, retention_seconds, |a| declared.contains(a))
+        }
+        Tree::Json(root) => {
+            let declared = module?.declared.as_ref()?;
+            let taken = |a: &str| declared.contains(a);
+            let address = &remedy.resource;
+            dead_letter_terraform::terraform_json(
+                file,
+                keys,
+                root,
+                at,
+                address,
+                max_receive_count,
+                retention_seconds,
+                taken,
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Field;
+    use crate::source::SourceFile;
+
+    fn remedy(file: &Source, at: Span, want: Want) -> Remedy {
+        Remedy {
+            resource: "Q".into(),
+            field: Field::VisibilityTimeout,
+            want,
+            at: Origin::file(file, at),
+            absent: false,
+            conditional: false,
+            given: None,
+            applicability: Applicability::Safe,
+        }
+    }
+
+    fn template(text: &str) -> (Source, Writer) {
+        let file: Source = SourceFile::new("t.yaml", text.to_string());
+        let root = crate::syntax::yaml::parse(&file).unwrap_or_else(|e| panic!("{}", e.message));
+        let writer = Writer::template(&file, root);
+        (file, writer)
+    }
+
+    const QUEUE: &str = "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 30\n";
+
+    #[test]
+    fn a_literal_is_replaced_in_the_tree_the_front_end_parsed() {
+        let (file, mut writer) = template(QUEUE);
+        let at = Span::new(QUEUE.find("30").unwrap_or(0), QUEUE.find("30").unwrap_or(0) + 2);
+        let fix = writer.fix(&remedy(&file, at, Want::Value(Scalar::Int(180)))).unwrap_or_else(|e| panic!("{}", e.0));
+        assert_eq!(fix.edits.len(), 1);
+        assert_eq!(fix.edits[0].replacement, "180");
+        assert_eq!(fix.edits[0].span, at);
+        assert_eq!(fix.applicability, Applicability::Safe);
+    }
+
+    #[test]
+    fn a_remedy_with_no_fix_says_why() {
+        let (file, mut writer) = template(QUEUE);
+        let at = Span::new(0, 9);
+        let mut r = remedy(&file, at, Want::Value(Scalar::Int(180)));
+        r.conditional = true;
+        assert_eq!(writer.fix(&r).err(), Some(CONDITIONAL));
+        r.conditional = false;
+        r.given = Some("--stage prod".into());
+        assert_eq!(writer.fix(&r).err(), Some(GIVEN));
+        r.given = None;
+        // `Resources:` is no value of the resource's field.
+        assert_eq!(writer.fix(&r).err(), Some(CANNOT));
+        let other: Source = SourceFile::new("plan.json", "{}".to_string());
+        assert_eq!(writer.fix(&remedy(&other, at, Want::Value(Scalar::Int(1)))).err(), Some(NOT_HELD));
+    }
+
+    #[test]
+    fn a_document_that_is_no_template_holds_nothing_to_edit() {
+        let (file, mut writer) = template("jobs:\n  build:\n    runs-on: ubuntu-latest\n");
+        let at = Span::new(0, 4);
+        assert_eq!(writer.fix(&remedy(&file, at, Want::Value(Scalar::Int(1)))).err(), Some(NOT_HELD));
+    }
+}
