@@ -208,6 +208,25 @@ fn sqs018_a_queue_url_where_an_arn_is_expected() {
     assert!(fires(redrive(false), "SQS018").is_empty());
 }
 
+#[test]
+fn sqs022_reserved_concurrency_with_no_maximum_concurrency_at_or_below_it() {
+    let reserved = |r: i64| {
+        ModelBuilder::new()
+            .queue("Q")
+            .visibility(180)
+            .function("F")
+            .timeout(30)
+            .reserved_concurrency(r)
+            .mapping("M", "Q", "F")
+    };
+    assert_eq!(fires(reserved(10), "SQS022"), ["M"]);
+    assert_eq!(fires(reserved(10).maximum_concurrency(11), "SQS022"), ["M"]);
+    assert!(fires(reserved(10).maximum_concurrency(10), "SQS022").is_empty());
+    assert!(fires(reserved(0), "SQS022").is_empty(), "a function switched off");
+    assert!(fires(reserved(-1), "SQS022").is_empty(), "Terraform's no reservation");
+    assert!(fires(consumed(180, 30), "SQS022").is_empty(), "no reservation");
+}
+
 /// Each rule alone finds what the whole catalog's check finds for it.
 #[test]
 fn a_rule_alone_finds_what_the_catalog_finds_for_it() {

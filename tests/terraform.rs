@@ -789,3 +789,22 @@ resource "aws_lambda_event_source_mapping" "m" {
     assert_eq!(sqs002, vec!["aws_sqs_queue.a", "aws_sqs_queue.b"], "{found:#?}");
     assert!(notes.is_empty(), "{notes:#?}");
 }
+
+/// terraform-aws-modules/lambda's `reserved_concurrent_executions` and an
+/// `event_source_mapping` entry's `scaling_config` are read (SQS022), a
+/// `dynamic "scaling_config"` block is unknown, never a finding.
+#[test]
+fn reserved_concurrency_and_scaling_config_of_the_lambda_module_and_dynamic_blocks() {
+    let module = |scaling: &str| {
+        format!(
+            "resource \"aws_sqs_queue\" \"q\" {{\n  name = \"q\"\n}}\n\nmodule \"consumer\" {{\n  source  = \"terraform-aws-modules/lambda/aws\"\n  function_name = \"c\"\n  reserved_concurrent_executions = 5\n  event_source_mapping = {{\n    q = {{\n      event_source_arn = aws_sqs_queue.q.arn\n      {scaling}\n    }}\n  }}\n}}\n"
+        )
+    };
+    let sqs022 = |main: &str| lint_module(main).0.into_iter().filter(|(code, _, _)| code == "SQS022").count();
+    assert_eq!(sqs022(&module("")), 1);
+    assert_eq!(sqs022(&module("scaling_config = { maximum_concurrency = 9 }")), 1);
+    assert_eq!(sqs022(&module("scaling_config = { maximum_concurrency = 5 }")), 0);
+    let dynamic = "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n}\n\nresource \"aws_lambda_function\" \"f\" {\n  function_name = \"f\"\n  reserved_concurrent_executions = 5\n}\n\nresource \"aws_lambda_event_source_mapping\" \"m\" {\n  event_source_arn = aws_sqs_queue.q.arn\n  function_name    = aws_lambda_function.f.arn\n  dynamic \"scaling_config\" {\n    for_each = var.scaling\n    content {\n      maximum_concurrency = scaling_config.value\n    }\n  }\n}\n";
+    assert_eq!(sqs022(dynamic), 0);
+    assert_eq!(sqs022(&dynamic.replace("  dynamic \"scaling_config\" {\n    for_each = var.scaling\n    content {\n      maximum_concurrency = scaling_config.value\n    }\n  }\n", "")), 1);
+}

@@ -148,7 +148,7 @@ mod tests {
     #[test]
     fn what_a_failed_read_blinds_is_what_the_rules_say_they_need() {
         // The table the audit kept by hand before the rules said it.
-        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012"];
+        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012", "SQS022"];
         let queues = vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS101"];
         let sorted = |mut v: Vec<&'static str>| {
             v.sort();
@@ -157,7 +157,7 @@ mod tests {
         for (api, blind, misled) in [
             ("GetQueueAttributes", queues, vec!["SQS004", "SQS006"]),
             ("ListEventSourceMappings", consumers, vec!["SQS006"]),
-            ("GetFunctionConfiguration", vec!["SQS001", "SQS002"], vec![]),
+            ("GetFunctionConfiguration", vec!["SQS001", "SQS002", "SQS022"], vec![]),
             ("DescribeAlarms", vec!["SQS015"], vec!["SQS015"]),
             ("GetMetricData", vec!["SQS006", "SQS102"], vec![]),
             ("ListQueueTags", vec!["SQS003"], vec!["SQS003"]),

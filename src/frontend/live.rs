@@ -152,9 +152,11 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             resource: (*arn).clone(),
             origin: origin.clone(),
             timeout: match timeout {
-                Some(t) => Attr::known(i64::from(*t), origin),
-                None => Attr::single(Value::Unknown("function configuration not readable".into()), origin),
+                Some(t) => Attr::known(i64::from(*t), origin.clone()),
+                None => Attr::single(Value::Unknown("function configuration not readable".into()), origin.clone()),
             },
+            // GetFunctionConcurrency is not read: unknown, never a finding.
+            reserved_concurrency: Attr::single(Value::Unknown("reserved concurrency not read".into()), origin),
         });
     }
     for m in &read.mappings {
@@ -176,6 +178,7 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             batch_size: int(m.batch_size),
             batching_window: int(m.batching_window),
             response_types: Attr::known(m.response_types.clone(), origin.clone()),
+            maximum_concurrency: Attr::single(Value::Unknown("scaling config not read".into()), origin.clone()),
         });
     }
     for a in &read.alarms {

@@ -164,6 +164,40 @@ pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv:
     Attr { alts }
 }
 
+/// Attribute `inner` of the map that attribute `outer` of `map` holds
+/// (`ScalingConfig.MaximumConcurrency`), read with `conv`: absent where
+/// either is (located at `absent_at`, or at the outer map when only the
+/// inner key is missing), unknown where the outer value is no map.
+pub fn nested_attr<T>(
+    file: &Source,
+    map: Option<&R>,
+    outer: &str,
+    inner: &str,
+    absent_at: Span,
+    conv: impl Fn(&R) -> Value<T>,
+) -> Attr<T> {
+    let holder = attr(file, map, outer, absent_at, |r| Value::Known(r.clone()));
+    let mut alts = Vec::new();
+    for alt in holder.alts {
+        match alt.value {
+            Value::Known(r) if matches!(r.v, RV::Map(_) | RV::If { .. }) => {
+                for a in attr(file, Some(&r), inner, r.span, &conv).alts {
+                    if let Some(when) = alt.when.and(&a.when) {
+                        alts.push(Alt { when, ..a });
+                    }
+                }
+            }
+            Value::Known(r) => {
+                let why = format!("{outer} is not a mapping");
+                alts.push(Alt::new(Value::Unknown(why), Origin::file(file, r.span), alt.when));
+            }
+            Value::Unknown(why) => alts.push(Alt::new(Value::Unknown(why), alt.origin, alt.when)),
+            Value::Absent => alts.push(Alt::new(Value::Absent, alt.origin, alt.when)),
+        }
+    }
+    Attr { alts }
+}
+
 /// An attribute made of values found with [`value::values_at`].
 pub fn attr_of<T>(file: &Source, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
     Attr { alts: found.into_iter().map(|(when, r)| alt_of(file, conv(r), r, when)).collect() }

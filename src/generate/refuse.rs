@@ -194,6 +194,7 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
             resource: l.function_name.clone(),
             origin: spec.function.as_ref().map_or(consumer_at.clone(), |f| places.at(f, "consumer.function")),
             timeout: Attr::known(int(l.timeout), timeout_at),
+            reserved_concurrency: Attr::absent(places.chosen()),
         });
         // A FIFO mapping has no batching window; a raised one is the generator's.
         let batching_window = if plan.fifo {
@@ -212,6 +213,7 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
             batch_size: Attr::known(int(l.batch_size), places.at(&spec.batch_size, "consumer.batch_size")),
             batching_window,
             response_types: Attr::known(vec![REPORT_FAILURES.to_string()], places.chosen()),
+            maximum_concurrency: Attr::absent(places.chosen()),
         });
     }
 

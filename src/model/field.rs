@@ -31,9 +31,13 @@ pub enum Field {
     BatchSize,
     BatchingWindow,
     FunctionResponseTypes,
+    /// `ScalingConfig`, which holds `MaximumConcurrency`.
+    ScalingConfig,
+    MaximumConcurrency,
     // Functions.
     FunctionName,
     Timeout,
+    ReservedConcurrency,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -81,7 +85,7 @@ const fn row(
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 21] = [
+pub static FIELDS: [FieldSpec; 24] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -150,9 +154,30 @@ pub static FIELDS: [FieldSpec; 21] = [
         None,
         None,
     ),
+    row(ScalingConfig, "ScalingConfig", "scaling_config", "ScalingConfig", None, None, None),
+    // No default: without it the pollers scale to the function's limits.
+    row(
+        MaximumConcurrency,
+        "MaximumConcurrency",
+        "maximum_concurrency",
+        "MaximumConcurrency",
+        Some("maximumConcurrency"),
+        None,
+        Some(2..=1000),
+    ),
     row(FunctionName, "FunctionName", "function_name", "FunctionName", None, None, None),
     // Lambda's default timeout.
     row(Timeout, "Timeout", "timeout", "Timeout", Some("timeout"), Some(3), Some(1..=900)),
+    // No default: absent (Terraform: -1) is no reservation.
+    row(
+        ReservedConcurrency,
+        "ReservedConcurrentExecutions",
+        "reserved_concurrent_executions",
+        "ReservedConcurrentExecutions",
+        Some("reservedConcurrency"),
+        None,
+        None,
+    ),
 ];
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS

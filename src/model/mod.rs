@@ -227,6 +227,8 @@ pub struct Function {
     pub origin: Origin,
     /// Timeout in seconds (absent: Lambda's default of 3 s).
     pub timeout: Attr<i64>,
+    /// Reserved concurrency (absent, or Terraform's -1: none).
+    pub reserved_concurrency: Attr<i64>,
 }
 
 /// A Lambda event source mapping reading a queue.
@@ -242,6 +244,9 @@ pub struct Consumer {
     pub batch_size: Attr<i64>,
     pub batching_window: Attr<i64>,
     pub response_types: Attr<Vec<String>>,
+    /// `ScalingConfig.MaximumConcurrency`: how many function instances the
+    /// pollers invoke at most (absent: no limit of the mapping's own).
+    pub maximum_concurrency: Attr<i64>,
 }
 
 /// A CloudWatch alarm; only the parts the rules read.

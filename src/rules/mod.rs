@@ -36,6 +36,7 @@ mod sqs015_dlq_without_alarm;
 mod sqs016_unencrypted_queue;
 mod sqs017_public_queue_policy;
 mod sqs018_queue_url_where_arn_expected;
+mod sqs022_reserved_concurrency_throttles_consumer;
 mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
@@ -170,6 +171,7 @@ pub static ALL: &[&Rule] = &[
     &sqs016_unencrypted_queue::RULE,
     &sqs017_public_queue_policy::RULE,
     &sqs018_queue_url_where_arn_expected::RULE,
+    &sqs022_reserved_concurrency_throttles_consumer::RULE,
     &sqs101_dlq_not_empty::RULE,
     &sqs102_oldest_message_too_old::RULE,
     &sqs103_consumer_starvation::RULE,
@@ -362,7 +364,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 23);
+        assert_eq!(ALL.len(), 24);
     }
 
     #[test]

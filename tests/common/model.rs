@@ -186,10 +186,21 @@ impl ModelBuilder {
 
     /// A function with Lambda's default timeout.
     pub fn function(mut self, resource: &str) -> Self {
-        let function =
-            Function { resource: resource.to_string(), origin: self.origin(), timeout: Attr::absent(self.origin()) };
+        let function = Function {
+            resource: resource.to_string(),
+            origin: self.origin(),
+            timeout: Attr::absent(self.origin()),
+            reserved_concurrency: Attr::absent(self.origin()),
+        };
         self.model.functions.push(function);
         self.last = Last::Function;
+        self
+    }
+
+    pub fn reserved_concurrency(mut self, n: i64) -> Self {
+        assert!(matches!(self.last, Last::Function), "reserved concurrency after something other than a function");
+        let attr = self.known(n);
+        self.model.functions.last_mut().unwrap().reserved_concurrency = attr;
         self
     }
 
@@ -219,6 +230,7 @@ impl ModelBuilder {
             batch_size: Attr::absent(self.origin()),
             batching_window: Attr::absent(self.origin()),
             response_types: Attr::absent(self.origin()),
+            maximum_concurrency: Attr::absent(self.origin()),
         };
         self.model.consumers.push(consumer);
         self.last = Last::Consumer;
@@ -228,6 +240,12 @@ impl ModelBuilder {
     pub fn batch_size(mut self, size: i64) -> Self {
         let attr = self.known(size);
         self.last_consumer().batch_size = attr;
+        self
+    }
+
+    pub fn maximum_concurrency(mut self, n: i64) -> Self {
+        let attr = self.known(n);
+        self.last_consumer().maximum_concurrency = attr;
         self
     }
 

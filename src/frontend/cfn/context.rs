@@ -96,6 +96,14 @@ impl<'t, 'a> Ctx<'t, 'a> {
         crate::frontend::attr(&self.file, map, Dialect::CloudFormation.name(field), absent_at, conv)
     }
 
+    /// `ScalingConfig.MaximumConcurrency` of a mapping's (or SAM event's)
+    /// properties.
+    pub fn maximum_concurrency(&self, map: Option<&R>, absent_at: Span) -> Attr<i64> {
+        let name = |f| Dialect::CloudFormation.name(f);
+        let (outer, inner) = (name(Field::ScalingConfig), name(Field::MaximumConcurrency));
+        crate::frontend::nested_attr(&self.file, map, outer, inner, absent_at, crate::frontend::convert::to_int)
+    }
+
     /// A property that is not in the field table (alarm settings, SAM's
     /// event `Queue`).
     pub fn attr_named<T>(&self, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {

@@ -22,7 +22,16 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
             timeout = ctx.attr(Some(g), Field::Timeout, at, to_int);
         }
     }
-    model.functions.push(Function { resource: res.id.to_string(), origin: ctx.origin(at), timeout });
+    let mut reserved_concurrency = ctx.attr(props, Field::ReservedConcurrency, at, to_int);
+    if sam && !reserved_concurrency.is_set_somewhere() {
+        let globals = ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f));
+        let key = Dialect::CloudFormation.name(Field::ReservedConcurrency);
+        if let Some(g) = globals.as_ref().filter(|g| g.entry(key).is_some()) {
+            reserved_concurrency = ctx.attr(Some(g), Field::ReservedConcurrency, at, to_int);
+        }
+    }
+    let origin = ctx.origin(at);
+    model.functions.push(Function { resource: res.id.to_string(), origin, timeout, reserved_concurrency });
     if sam && let Some(props) = props {
         events(ctx, res, index, props, model);
     }
@@ -54,6 +63,7 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
             batch_size: ctx.attr(event_props, Field::BatchSize, at, to_int),
             batching_window: ctx.attr(event_props, Field::BatchingWindow, at, to_int),
             response_types: ctx.attr(event_props, Field::FunctionResponseTypes, at, to_string_list),
+            maximum_concurrency: ctx.maximum_concurrency(event_props, at),
         });
     }
 }
@@ -100,6 +110,7 @@ fn sns_subscription(
         batch_size,
         batching_window: Attr::absent(ctx.origin(sub_at)),
         response_types: Attr::absent(ctx.origin(sub_at)),
+        maximum_concurrency: Attr::absent(ctx.origin(sub_at)),
     });
 }
 

@@ -38,5 +38,6 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         batch_size: ctx.attr(Some(&props), Field::BatchSize, at, to_int),
         batching_window: ctx.attr(Some(&props), Field::BatchingWindow, at, to_int),
         response_types: ctx.attr(Some(&props), Field::FunctionResponseTypes, at, to_string_list),
+        maximum_concurrency: ctx.maximum_concurrency(Some(&props), at),
     });
 }

@@ -39,6 +39,10 @@ pub fn read(
         Some(v) => Attr::single(to_int(&v), ctx.origin(v.span)),
         None => Attr::known(default, at.clone()),
     };
+    let int_opt = |key: &str| match setting(key) {
+        Some(v) => Attr::single(to_int(&v), ctx.origin(v.span)),
+        None => Attr::absent(at.clone()),
+    };
     let fifo = match setting("fifo") {
         Some(v) => Attr::single(to_bool(&v), ctx.origin(v.span)),
         None => Attr::known(false, at.clone()),
@@ -77,7 +81,14 @@ pub fn read(
     model.queues.push(dlq);
 
     let function_index = model.functions.len();
-    model.functions.push(Function { resource: format!("{name}.worker"), origin: at.clone(), timeout });
+    // Lift's worker sets no reserved concurrency of its own.
+    let reserved_concurrency = Attr::absent(at.clone());
+    model.functions.push(Function {
+        resource: format!("{name}.worker"),
+        origin: at.clone(),
+        timeout,
+        reserved_concurrency,
+    });
     model.consumers.push(Consumer {
         resource: format!("{name}.worker"),
         origin: at.clone(),
@@ -87,6 +98,7 @@ pub fn read(
         batch_size: int("batchSize", DEFAULT_BATCH_SIZE),
         batching_window: int("maxBatchingWindow", 0),
         response_types: Attr::known(vec!["ReportBatchItemFailures".to_string()], at.clone()),
+        maximum_concurrency: int_opt("maxConcurrency"),
     });
     if setting("alarm").is_some() {
         model.alarms.push(Alarm {

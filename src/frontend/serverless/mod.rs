@@ -71,7 +71,16 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
             // The Framework writes `Timeout: 6` for a function without one.
             None => Attr::known(DEFAULT_TIMEOUT, origin.clone()),
         };
-        model.functions.push(Function { resource: f.key.clone(), origin: origin.clone(), timeout });
+        let reserved_concurrency = match f.value.get(field(Field::ReservedConcurrency)) {
+            Some(r) => ctx.attr_of(ctx.resolver.resolve(r).alternatives(), to_int),
+            None => Attr::absent(origin.clone()),
+        };
+        model.functions.push(Function {
+            resource: f.key.clone(),
+            origin: origin.clone(),
+            timeout,
+            reserved_concurrency,
+        });
         for event in f.value.get("events").and_then(Node::as_seq).unwrap_or_default() {
             let Some(sqs) = event.entry("sqs") else { continue };
             model.consumers.push(consumer(&ctx, &f.key, sqs.key_span, &sqs.value, index));
@@ -193,6 +202,7 @@ fn consumer(ctx: &Ctx<'_, '_>, function: &str, at: Span, sqs: &Node, index: usiz
         batch_size: ctx.attr_named(settings, field(Field::BatchSize), at, to_int),
         batching_window: ctx.attr_named(settings, field(Field::BatchingWindow), at, to_int),
         response_types: ctx.attr_named(settings, field(Field::FunctionResponseTypes), at, one_or_many),
+        maximum_concurrency: ctx.attr_named(settings, field(Field::MaximumConcurrency), at, to_int),
     }
 }
 

@@ -14,7 +14,7 @@ impl Module<'_> {
             return (Vec::new(), outputs, Vec::new());
         }
         let mut function = Vec::new();
-        for input in ["function_name", "timeout"] {
+        for input in ["function_name", "timeout", "reserved_concurrent_executions"] {
             if let Some(v) = self.arg(input) {
                 function.push((input, v));
             }
@@ -34,6 +34,7 @@ impl Module<'_> {
                     "batch_size",
                     "maximum_batching_window_in_seconds",
                     "function_response_types",
+                    "scaling_config",
                     "enabled",
                 ] {
                     if let Some((_, v)) = mapping.entry(input) {

@@ -269,6 +269,7 @@ pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
                 resource: r.address.clone(),
                 origin: a.origin(r.header),
                 timeout: a.int(Field::Timeout),
+                reserved_concurrency: a.int(Field::ReservedConcurrency),
             })
         }
         "aws_lambda_event_source_mapping" => match a.consumer() {

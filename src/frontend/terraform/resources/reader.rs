@@ -47,6 +47,16 @@ impl Reader<'_> {
         self.attr(TF.name(field), conv)
     }
 
+    /// `scaling_config { maximum_concurrency }`; unknown beside a `dynamic`
+    /// block, which may be the scaling config.
+    fn maximum_concurrency(&self) -> Attr<i64> {
+        if self.r.props.entry("dynamic").is_some() {
+            return Attr::single(Value::Unknown("a dynamic block".into()), self.origin(self.r.header));
+        }
+        let (outer, inner) = (TF.name(Field::ScalingConfig), TF.name(Field::MaximumConcurrency));
+        crate::frontend::nested_attr(&self.r.source, Some(&self.r.props), outer, inner, self.r.header, to_int)
+    }
+
     /// An argument that is not in the field table (alarm settings).
     fn attr<T>(&self, key: &str, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
         attr(&self.r.source, Some(&self.r.props), key, self.r.header, conv)
@@ -119,6 +129,7 @@ impl Reader<'_> {
             batch_size: self.int(Field::BatchSize),
             batching_window: self.int(Field::BatchingWindow),
             response_types: self.field(Field::FunctionResponseTypes, to_string_list),
+            maximum_concurrency: self.maximum_concurrency(),
         }))
     }
 
