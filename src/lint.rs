@@ -113,13 +113,13 @@ impl Run {
             _ => PathBuf::from("."),
         };
         let folders: HashSet<PathBuf> = changed.iter().map(|p| folder(p)).collect();
+        let files: HashSet<&PathBuf> = changed.iter().collect();
+        // A variables file named with --var-file is read by every module.
+        let every_module = session.inputs.var_files.iter().any(|v| files.contains(v));
         let again: Vec<usize> = (0..self.jobs.len())
             .filter(|&i| match &self.jobs[i] {
-                Job::File(path, _) => changed.contains(path),
-                Job::Module(_) => {
-                    changed.iter().any(|c| session.inputs.var_files.contains(c))
-                        || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f)))
-                }
+                Job::File(path, _) => files.contains(path),
+                Job::Module(_) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
         let redone: Vec<(usize, (Option<PathBuf>, Done))> =

@@ -119,6 +119,24 @@ fn serverless_lift_queue_constructs_are_modelled_from_their_defaults() {
     );
 }
 
+/// A Lift worker's `reservedConcurrency` and the construct's
+/// `maxConcurrency` are read (SQS022).
+#[test]
+fn serverless_lift_reserved_and_maximum_concurrency() {
+    let construct = |max: &str| {
+        format!(
+            "{SERVICE}constructs:\n  jobs:\n    type: queue\n    alarm: ops@example.com\n{max}    worker:\n      handler: src/worker.handler\n      reservedConcurrency: 5\nplugins:\n  - serverless-lift\n"
+        )
+    };
+    let codes = |text: String| {
+        let outcome = lint_text("serverless.yml", &text);
+        outcome.findings.iter().map(|f| f.code().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(codes(construct("")), ["SQS022"]);
+    assert_eq!(codes(construct("    maxConcurrency: 9\n")), ["SQS022"]);
+    assert!(codes(construct("    maxConcurrency: 5\n")).is_empty());
+}
+
 #[test]
 fn comments_and_metadata_suppress_in_a_service() {
     let text = format!(

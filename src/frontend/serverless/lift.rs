@@ -81,8 +81,11 @@ pub fn read(
     model.queues.push(dlq);
 
     let function_index = model.functions.len();
-    // Lift's worker sets no reserved concurrency of its own.
-    let reserved_concurrency = Attr::absent(at.clone());
+    let reserved_concurrency =
+        match worker.as_ref().and_then(|w| w.entry("reservedConcurrency").map(|(_, r)| r.clone())) {
+            Some(r) => Attr::single(to_int(&r), ctx.origin(r.span)),
+            None => Attr::absent(at.clone()),
+        };
     model.functions.push(Function {
         resource: format!("{name}.worker"),
         origin: at.clone(),

@@ -126,16 +126,6 @@ impl Writer {
         self.modules.entry(folder.to_path_buf()).or_insert(Module { declared, sqs_calls });
     }
 
-    /// Another front-end's files (a module called from this one).
-    pub fn extend(&mut self, other: Writer) {
-        for (path, held) in other.files {
-            self.files.entry(path).or_insert(held);
-        }
-        for (folder, module) in other.modules {
-            self.modules.entry(folder).or_insert(module);
-        }
-    }
-
     fn hold(&mut self, file: &Source, tree: Tree) {
         // A plan is never edited, nor a file whose text was freed.
         if !file.text.is_empty() {
