@@ -225,6 +225,7 @@ fn resources(model: &Model) -> impl Iterator<Item = (&String, &Origin)> {
         .chain(model.consumers.iter().map(|c| (&c.resource, &c.origin)))
         .chain(model.alarms.iter().map(|a| (&a.resource, &a.origin)))
         .chain(model.policies.iter().map(|p| (&p.resource, &p.origin)))
+        .chain(model.producers.iter().map(|p| (&p.resource, &p.origin)))
 }
 
 #[cfg(test)]

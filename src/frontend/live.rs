@@ -126,7 +126,17 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
         if let Some(policy) = text("Policy").and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok()) {
             let file = SourceFile::new(q.url.clone(), String::new());
             let doc = super::convert::json_string(&arn(&policy.to_string()));
-            let statements = doc.map(|d| super::policy::statements(&file, &d)).unwrap_or_default();
+            let this = model.queues.len();
+            let queue_arn = q.attributes.get("QueueArn").cloned();
+            let link = |r: &super::value::R| match (r.literal(), &queue_arn) {
+                (Some(text), Some(arn)) if &text == arn => Value::Known(Target::Queue(this)),
+                (Some(text), _) => Value::Known(Target::External(text)),
+                (None, _) => Value::Unknown("not a literal ARN".into()),
+            };
+            let (statements, unreadable) = match doc {
+                Some(d) => super::policy::statements(&file, &d, &link),
+                None => (Vec::new(), Some("the Policy attribute is not JSON".into())),
+            };
             let statements = statements.into_iter().map(|mut s| {
                 s.origin = origin.clone();
                 s
@@ -134,8 +144,9 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             model.policies.push(QueuePolicy {
                 resource: q.url.clone(),
                 origin: origin.clone(),
-                queues: vec![Value::Known(Target::Queue(model.queues.len()))],
+                queues: vec![Value::Known(Target::Queue(this))],
                 statements: statements.collect(),
+                unreadable,
             });
         }
         model.queues.push(queue);

@@ -1,44 +1,73 @@
 //! IAM policy documents (queue policies) into model statements: the same
 //! JSON shape whether it came from CloudFormation, `jsonencode` or a JSON
-//! string.
+//! string. What cannot be read is unknown, never guessed: `NotPrincipal`
+//! and `NotResource`, values only known at deploy time, a document that
+//! does not parse.
 
 use super::convert::json_string;
-use super::value::{R, RV, values_at};
-use crate::model::{Origin, Statement, Value, When};
+use super::value::{Part, R, RV, Text, values_at};
+use crate::model::policy::{Actions, Condition, Principal, SourceId};
+use crate::model::{Origin, Statement, Target, Value, When};
 use crate::source::Source;
 
 /// The statements of a policy document (a map, a JSON string, or a
-/// conditional choosing between them).
-pub fn statements(file: &Source, policy: &R) -> Vec<Statement> {
+/// conditional choosing between them), and why part of it could not be
+/// read. `queue` links a `Resource` value to a queue.
+pub fn statements(file: &Source, policy: &R, queue: &dyn Fn(&R) -> Value<Target>) -> (Vec<Statement>, Option<String>) {
     let mut out = Vec::new();
+    let mut unreadable = None;
     for (when, doc) in policy.alternatives() {
-        let doc = match &doc.v {
-            RV::Str(_) => json_string(doc),
+        let parsed = match &doc.v {
+            RV::Str(t) if t.literal().is_some() => json_string(doc),
+            RV::Str(t) => {
+                unreadable = Some(format!("the document `{}` is only known at deploy time", short(&t.display())));
+                None
+            }
+            RV::Unknown(why) => {
+                unreadable = Some(why.clone());
+                None
+            }
             _ => Some(doc.clone()),
         };
-        let Some(doc) = doc else { continue };
+        let Some(doc) = parsed else {
+            if unreadable.is_none() {
+                unreadable = Some("the document is not JSON".into());
+            }
+            continue;
+        };
         let mut found = values_at(&doc, &["Statement", "*"]);
         if found.is_empty() {
             // A single statement may be written as a map.
             found = values_at(&doc, &["Statement"]);
         }
+        if found.is_empty() {
+            unreadable.get_or_insert_with(|| "no Statement could be read".into());
+        }
         for (w, s) in found {
             if let Some(when) = when.and(&w) {
-                out.extend(statement(file, s, when));
+                out.extend(statement(file, s, when, queue));
             }
         }
     }
-    out
+    (out, unreadable)
+}
+
+fn short(s: &str) -> String {
+    let mut chars = s.chars();
+    let head: String = chars.by_ref().take(60).collect();
+    if chars.next().is_some() { format!("{head}...") } else { head }
 }
 
 /// One statement, once per branch of a conditional Effect or Principal.
-fn statement(file: &Source, s: &R, when: When) -> Vec<Statement> {
+fn statement(file: &Source, s: &R, when: When, queue: &dyn Fn(&R) -> Value<Target>) -> Vec<Statement> {
     if !matches!(s.v, RV::Map(_)) {
         return Vec::new();
     }
     // `Condition: {}` restricts nothing; anything else (or a value only
     // known at deploy time) is taken as a restriction.
-    let has_condition = s.entry("Condition").is_some_and(|(_, c)| !matches!(&c.v, RV::Map(m) if m.is_empty()));
+    let condition = s.entry("Condition").map(|(_, c)| c);
+    let has_condition = condition.is_some_and(|c| !matches!(&c.v, RV::Map(m) if m.is_empty()));
+    let conditions = condition.map(conditions).unwrap_or_default();
     let effects = match s.entry("Effect") {
         Some((_, e)) => e.alternatives(),
         None => vec![(When::always(), s)],
@@ -47,6 +76,18 @@ fn statement(file: &Source, s: &R, when: When) -> Vec<Statement> {
         Some((_, p)) => p.alternatives().into_iter().map(|(w, p)| (w, Some(p))).collect(),
         None => vec![(When::always(), None)],
     };
+    let actions = match (s.entry("Action"), s.entry("NotAction")) {
+        (Some((_, a)), None) => actions(a, false),
+        (None, Some((_, a))) => actions(a, true),
+        (None, None) => Value::Absent,
+        (Some(_), Some(_)) => Value::Unknown("both Action and NotAction".into()),
+    };
+    let resources = match (s.entry("Resource"), s.entry("NotResource")) {
+        (Some((_, r)), None) => resources(r, queue),
+        (None, None) => Value::Absent,
+        _ => Value::Unknown("NotResource".into()),
+    };
+    let not_principal = s.entry("NotPrincipal").is_some();
     let mut out = Vec::new();
     for (we, effect) in &effects {
         for (wp, principal) in &principals {
@@ -59,16 +100,127 @@ fn statement(file: &Source, s: &R, when: When) -> Vec<Statement> {
                 Some(p) => (p.span, is_public(p)),
                 None => (s.span, Value::Known(false)),
             };
+            let principals = match principal {
+                _ if not_principal => Value::Unknown("NotPrincipal".into()),
+                Some(p) => principal_list(p),
+                None => Value::Absent,
+            };
             out.push(Statement {
                 origin: Origin::file(file, span),
                 when,
                 allow,
                 public_principal: public,
                 has_condition,
+                principals,
+                actions: actions.clone(),
+                resources: resources.clone(),
+                conditions: conditions.clone(),
             });
         }
     }
     out
+}
+
+/// The items of a string or a list of strings; `None` when one is not
+/// literal or the value is neither.
+fn literals(r: &R) -> Option<Vec<String>> {
+    match &r.v {
+        RV::List(items) => items.iter().map(R::literal).collect(),
+        _ => r.literal().map(|s| vec![s]),
+    }
+}
+
+fn actions(r: &R, not: bool) -> Value<Actions> {
+    match literals(r) {
+        Some(list) => Value::Known(Actions { not, patterns: list.iter().map(|a| a.to_ascii_lowercase()).collect() }),
+        None => Value::Unknown("Action only known at deploy time".into()),
+    }
+}
+
+fn resources(r: &R, queue: &dyn Fn(&R) -> Value<Target>) -> Value<Vec<Value<Target>>> {
+    let items: Vec<&R> = match &r.v {
+        RV::List(items) => items.iter().collect(),
+        RV::Str(_) => vec![r],
+        _ => return Value::Unknown("Resource only known at deploy time".into()),
+    };
+    let one = |item: &R| match item.literal() {
+        // A wildcard names the queues it matches, which the rule compares.
+        Some(text) if text.contains(['*', '?']) => Value::Known(Target::External(text)),
+        _ => queue(item),
+    };
+    Value::Known(items.into_iter().map(one).collect())
+}
+
+/// `"*"`, `{AWS: ...}`, `{Service: ...}`, with each name classified.
+fn principal_list(p: &R) -> Value<Vec<Principal>> {
+    let unknown = || Value::Unknown("Principal only known at deploy time".into());
+    if let Some(list) = literals(p) {
+        return Value::Known(
+            list.iter().map(|s| if s == "*" { Principal::Anyone } else { Principal::Other }).collect(),
+        );
+    }
+    let RV::Map(entries) = &p.v else { return unknown() };
+    let mut out = Vec::new();
+    for (key, _, value) in entries {
+        let Some(names) = literals(value) else { return unknown() };
+        for name in names {
+            out.push(match key.as_str() {
+                "Service" => Principal::Service(name.to_ascii_lowercase()),
+                "AWS" if name == "*" => Principal::Anyone,
+                _ => Principal::Other,
+            });
+        }
+    }
+    Value::Known(out)
+}
+
+/// `{StringEquals: {aws:SourceArn: ...}, ...}`: the keys and their values,
+/// whatever the operator (every operator on a source key compares with the
+/// source; a value that names another source does not match it).
+fn conditions(c: &R) -> Vec<Condition> {
+    let RV::Map(operators) = &c.v else {
+        return vec![Condition { key: "a condition only known at deploy time".into(), values: Vec::new() }];
+    };
+    let mut out = Vec::new();
+    for (operator, _, keys) in operators {
+        let RV::Map(keys) = &keys.v else {
+            out.push(Condition { key: operator.to_ascii_lowercase(), values: Vec::new() });
+            continue;
+        };
+        for (key, _, values) in keys {
+            let items: Vec<&R> = match &values.v {
+                RV::List(items) => items.iter().collect(),
+                _ => vec![values],
+            };
+            out.push(Condition { key: key.to_ascii_lowercase(), values: items.into_iter().map(source_id).collect() });
+        }
+    }
+    out
+}
+
+/// Who a value names, for `aws:SourceArn`: a resource when it refers to one
+/// (`!GetAtt Rule.Arn`, `!Ref Topic`, `aws_sns_topic.t.arn`, or an ARN
+/// built around a single reference), else its literal text.
+pub fn source_id(r: &R) -> Value<SourceId> {
+    match &r.v {
+        RV::Str(t) => text_source(t),
+        RV::Unknown(why) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a string".into()),
+    }
+}
+
+fn text_source(t: &Text) -> Value<SourceId> {
+    if let Some(lit) = t.literal() {
+        return Value::Known(SourceId::Text(lit));
+    }
+    let mut refs = t.0.iter().filter_map(|p| match p {
+        Part::Attr { resource, .. } => Some(resource.split('[').next().unwrap_or(resource)),
+        _ => None,
+    });
+    match (refs.next(), refs.next()) {
+        (Some(one), None) => Value::Known(SourceId::Resource(one.to_string())),
+        _ => Value::Unknown(format!("`{}` is only known at deploy time", short(&t.display()))),
+    }
 }
 
 /// `"*"`, `{AWS: "*"}` or `{AWS: ["*", ...]}`.

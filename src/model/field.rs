@@ -38,6 +38,16 @@ pub enum Field {
     FunctionName,
     Timeout,
     ReservedConcurrency,
+    // Producers: SNS topics and subscriptions, EventBridge targets.
+    TopicArn,
+    Protocol,
+    SubscriptionEndpoint,
+    FifoTopic,
+    TargetArn,
+    /// `SqsParameters`, which holds `MessageGroupId`.
+    SqsParameters,
+    MessageGroupId,
+    RoleArn,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -85,7 +95,7 @@ const fn row(
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 24] = [
+pub static FIELDS: [FieldSpec; 32] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -178,6 +188,15 @@ pub static FIELDS: [FieldSpec; 24] = [
         None,
         None,
     ),
+    row(TopicArn, "TopicArn", "topic_arn", "TopicArn", None, None, None),
+    row(Protocol, "Protocol", "protocol", "Protocol", None, None, None),
+    row(SubscriptionEndpoint, "Endpoint", "endpoint", "Endpoint", None, None, None),
+    // A topic is standard unless it says otherwise.
+    row(FifoTopic, "FifoTopic", "fifo_topic", "FifoTopic", None, Some(0), None),
+    row(TargetArn, "Arn", "arn", "Arn", None, None, None),
+    row(SqsParameters, "SqsParameters", "sqs_target", "SqsParameters", None, None, None),
+    row(MessageGroupId, "MessageGroupId", "message_group_id", "MessageGroupId", None, None, None),
+    row(RoleArn, "RoleArn", "role_arn", "RoleArn", None, None, None),
 ];
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS

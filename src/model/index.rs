@@ -3,7 +3,10 @@
 //! time instead of scanning every queue and mapping for each queue: the
 //! cost of checking a model grows with its size, not with its square.
 
-use super::{Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerIdx, Model, Queue, QueueIdx, Target, Value, When};
+use super::{
+    Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerIdx, Model, Producer, Queue, QueueIdx, QueuePolicy, Target, Value,
+    When,
+};
 
 /// A consumer and a queue of the model it reads.
 pub struct ConsumerRead<'m> {
@@ -22,6 +25,14 @@ pub struct DlqLink<'m> {
     pub when: When,
 }
 
+/// A producer and a queue of the model it delivers to.
+pub struct Feed<'m> {
+    pub producer: &'m Producer,
+    pub queue: QueueIdx,
+    /// The value that names the queue.
+    pub target: &'m Alt<Target>,
+}
+
 /// One metric of one alarm.
 pub type Watch<'m> = (&'m Alarm, &'m AlarmMetric);
 
@@ -38,6 +49,11 @@ pub struct Index<'m> {
     watched_by: Vec<Vec<Watch<'m>>>,
     reads: Vec<ConsumerRead<'m>>,
     links: Vec<DlqLink<'m>>,
+    feeds: Vec<Feed<'m>>,
+    /// Per queue: the policies that apply to it.
+    policies_of: Vec<Vec<&'m QueuePolicy>>,
+    /// Policies whose queues are not all known: they may apply to any.
+    policies_anywhere: Vec<&'m QueuePolicy>,
 }
 
 /// The alternatives of a link that name a queue in the model.
@@ -59,6 +75,9 @@ impl<'m> Index<'m> {
             watched_by: vec![Vec::new(); n],
             reads: Vec::new(),
             links: Vec::new(),
+            feeds: Vec::new(),
+            policies_of: vec![Vec::new(); n],
+            policies_anywhere: Vec::new(),
         };
         let valid = |q: QueueIdx| q < n;
         for (ci, consumer) in model.consumers.iter().enumerate() {
@@ -92,7 +111,38 @@ impl<'m> Index<'m> {
                 }
             }
         }
+        for producer in &model.producers {
+            for (queue, target) in queue_alts(&producer.queue).filter(|(q, _)| valid(*q)) {
+                index.feeds.push(Feed { producer, queue, target });
+            }
+        }
+        for policy in &model.policies {
+            for target in &policy.queues {
+                match target {
+                    Value::Known(Target::Queue(q))
+                        if valid(*q) && !index.policies_of[*q].iter().any(|p| std::ptr::eq(*p, policy)) =>
+                    {
+                        index.policies_of[*q].push(policy);
+                    }
+                    Value::Unknown(_) if !index.policies_anywhere.last().is_some_and(|p| std::ptr::eq(*p, policy)) => {
+                        index.policies_anywhere.push(policy)
+                    }
+                    _ => {}
+                }
+            }
+        }
         index
+    }
+
+    /// Every (producer, queue) pair a rule about producers looks at.
+    pub fn feeds(&self) -> &[Feed<'m>] {
+        &self.feeds
+    }
+
+    /// The policies that apply to `queue`, and those that may (their
+    /// queues are only known at deploy time).
+    pub fn policies_of(&self, queue: QueueIdx) -> (&[&'m QueuePolicy], &[&'m QueuePolicy]) {
+        (&self.policies_of[queue], &self.policies_anywhere)
     }
 
     /// The consumers that may read `queue` (some alternative names it).

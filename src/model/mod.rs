@@ -10,11 +10,15 @@
 pub mod field;
 mod index;
 pub mod payload;
+pub mod policy;
+pub mod producer;
 mod suppression;
 mod value;
 
 pub use field::{Dialect, Field, Scalar};
-pub use index::{ConsumerRead, DlqLink, Index, Watch, queue_alts};
+pub use index::{ConsumerRead, DlqLink, Feed, Index, Watch, queue_alts};
+pub use policy::{QueuePolicy, Statement};
+pub use producer::{Producer, Service};
 pub use suppression::{Scope, Suppression, Written};
 pub use value::{Alt, Attr, Live, Origin, Value, When};
 
@@ -73,6 +77,12 @@ pub struct Model {
     pub consumers: Vec<Consumer>,
     pub alarms: Vec<Alarm>,
     pub policies: Vec<QueuePolicy>,
+    /// What delivers to queues: SNS subscriptions, EventBridge targets, S3
+    /// notifications, pipes.
+    pub producers: Vec<Producer>,
+    /// Producers whose queue could not be resolved: maybe a queue of the
+    /// analysed set, so said in a note.
+    pub unknown_producers: Vec<UnknownSource>,
     /// Dead-letter targets that are not queue RedrivePolicies: Lambda
     /// DeadLetterConfig, SNS subscription RedrivePolicy, EventBridge target
     /// DeadLetterConfig, SAM DeadLetterQueue, ESM on-failure destinations.
@@ -265,25 +275,6 @@ pub struct AlarmMetric {
     pub metric_name: Value<String>,
     /// The queue named by the QueueName dimension.
     pub queue: Value<Target>,
-}
-
-#[derive(Clone, Debug)]
-pub struct QueuePolicy {
-    pub resource: String,
-    pub origin: Origin,
-    /// The queues the policy applies to.
-    pub queues: Vec<Value<Target>>,
-    pub statements: Vec<Statement>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Statement {
-    pub origin: Origin,
-    pub when: When,
-    pub allow: Value<bool>,
-    /// Principal is `*` or `{AWS: "*"}`.
-    pub public_principal: Value<bool>,
-    pub has_condition: bool,
 }
 
 /// Something other than a RedrivePolicy that sends failures to a queue.

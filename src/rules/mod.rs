@@ -36,6 +36,8 @@ mod sqs015_dlq_without_alarm;
 mod sqs016_unencrypted_queue;
 mod sqs017_public_queue_policy;
 mod sqs018_queue_url_where_arn_expected;
+mod sqs019_producer_not_allowed;
+mod sqs021_producer_incompatible_with_queue_type;
 mod sqs022_reserved_concurrency_throttles_consumer;
 mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
@@ -171,6 +173,8 @@ pub static ALL: &[&Rule] = &[
     &sqs016_unencrypted_queue::RULE,
     &sqs017_public_queue_policy::RULE,
     &sqs018_queue_url_where_arn_expected::RULE,
+    &sqs019_producer_not_allowed::RULE,
+    &sqs021_producer_incompatible_with_queue_type::RULE,
     &sqs022_reserved_concurrency_throttles_consumer::RULE,
     &sqs101_dlq_not_empty::RULE,
     &sqs102_oldest_message_too_old::RULE,

@@ -55,6 +55,10 @@ pub fn notes(model: &Model) -> Vec<Note> {
         let then = "if it is a queue, SQS001, SQS002, SQS005, SQS010 and SQS011 were not checked for it";
         note(&mut notes, &u.resource, "the event source it reads", &u.origin, &u.why, then);
     }
+    for u in &model.unknown_producers {
+        let then = "if it is a queue of the analysed set, SQS019, SQS020 and SQS021 were not checked for it";
+        note(&mut notes, &u.resource, "the queue it delivers to", &u.origin, &u.why, then);
+    }
     for q in &model.queues {
         for alt in &q.redrive.alts {
             let Value::Known(redrive) = &alt.value else { continue };

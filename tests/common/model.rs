@@ -13,6 +13,7 @@
 
 #![allow(dead_code)]
 
+use sqsguard::model::policy::{Actions, Condition, Principal, SourceId};
 use sqsguard::model::{
     Alarm, AlarmMetric, Attr, Consumer, Function, Model, Name, Origin, Payload, PayloadDecl, Queue, QueuePolicy,
     Redrive, Statement, Target, Value, Via, When,
@@ -302,12 +303,24 @@ impl ModelBuilder {
             allow: Value::Known(true),
             public_principal: Value::Known(public),
             has_condition: condition,
+            principals: Value::Known(vec![if public { Principal::Anyone } else { Principal::Other }]),
+            actions: Value::Known(Actions { not: false, patterns: vec!["sqs:*".into()] }),
+            resources: Value::Absent,
+            conditions: if condition {
+                vec![Condition {
+                    key: "aws:sourceaccount".into(),
+                    values: vec![Value::Known(SourceId::Text("123456789012".into()))],
+                }]
+            } else {
+                Vec::new()
+            },
         };
         let policy = QueuePolicy {
             resource: resource.to_string(),
             origin: self.origin(),
             queues: vec![Value::Known(Target::Queue(self.queue_index(queue)))],
             statements: vec![statement],
+            unreadable: None,
         };
         self.model.policies.push(policy);
         self.last = Last::None;

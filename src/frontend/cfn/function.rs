@@ -48,6 +48,9 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
         let event_props = event.entry("Properties").map(|(_, p)| p);
         if kind.as_deref() == Some("SNS") {
             sns_subscription(ctx, res, index, (key, *key_span), event_props, model);
+            if let Some(event_props) = event_props {
+                super::producer::sam_subscription(ctx, res.id, *key_span, event_props, model);
+            }
         }
         if kind.as_deref() != Some("SQS") {
             continue;

@@ -12,6 +12,7 @@ mod function;
 mod mapping;
 pub(crate) mod payload;
 mod policy;
+mod producer;
 mod queue;
 pub mod resolve;
 pub mod template;
@@ -89,7 +90,7 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>) -> (Model, Vec<Suppression>) {
             "AWS::Lambda::EventSourceMapping" => mapping::read(ctx, res, &mut model),
             "AWS::CloudWatch::Alarm" => alarm::read(ctx, res, &mut model),
             "AWS::SQS::QueuePolicy" | "AWS::SQS::QueueInlinePolicy" => policy::read(ctx, res, &mut model),
-            _ => {}
+            _ => producer::read(ctx, res, &mut model),
         }
         if res.kind != QUEUE {
             dead_letter::read(ctx, res, &mut model);
@@ -100,6 +101,7 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>) -> (Model, Vec<Suppression>) {
         declared.extend(suppressions(ctx, res));
     }
     model.queues.extend(template.sam_queues.iter().map(|created| queue::sam_created(ctx, created)));
+    producer::connectors(ctx, &mut model);
     (model, declared)
 }
 

@@ -171,7 +171,14 @@ impl Reader<'_> {
 
     /// A policy document (jsonencode, JSON string, heredoc) and the queues it applies to.
     pub(super) fn policy(&self, policy: &R, queues: Vec<Value<Target>>) -> QueuePolicy {
-        let statements = crate::frontend::policy::statements(&self.r.source, policy);
-        QueuePolicy { resource: self.r.address.clone(), origin: self.origin(self.r.header), queues, statements }
+        let (statements, unreadable) =
+            crate::frontend::policy::statements(&self.r.source, policy, &|q| self.linker.queue_target(q));
+        QueuePolicy {
+            resource: self.r.address.clone(),
+            origin: self.origin(self.r.header),
+            queues,
+            statements,
+            unreadable,
+        }
     }
 }

@@ -1,0 +1,205 @@
+//! What delivers to queues: `AWS::SNS::Subscription` and a topic's inline
+//! `Subscription` (protocol `sqs`), `AWS::Events::Rule` `Targets`,
+//! `AWS::S3::Bucket` `QueueConfigurations`, `AWS::Pipes::Pipe` `Target`,
+//! and a SAM function's SNS event with an `SqsSubscription` naming a queue
+//! (SAM writes that queue's policy itself, as an `AWS::Serverless::Connector`
+//! does for its source and destination).
+
+use super::context::Ctx;
+use super::resolve::{R, RV};
+use super::template::Resource;
+use crate::frontend::convert::{to_bool, to_string};
+use crate::frontend::policy::source_id;
+use crate::model::policy::SourceId;
+use crate::model::{Attr, Dialect, Field, Model, Producer, Service, Target, UnknownSource, Value};
+use crate::source::Span;
+use crate::syntax::Node;
+
+const CFN: Dialect = Dialect::CloudFormation;
+
+pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+    let Some(props) = ctx.properties(res) else { return };
+    let at = res.entry.key_span;
+    match res.kind {
+        "AWS::SNS::Subscription" => {
+            if !is_sqs(&props) {
+                return;
+            }
+            let topic = props.entry(CFN.name(Field::TopicArn)).map(|(_, t)| t);
+            let mut p = producer(ctx, res, Service::Sns, &props, Field::SubscriptionEndpoint);
+            p.source = topic.map_or(Value::Unknown("no TopicArn".into()), source_id);
+            p.fifo_source = topic.map_or_else(|| Attr::absent(ctx.origin(at)), |t| fifo_topic(ctx, t, at));
+            add(model, p);
+        }
+        "AWS::SNS::Topic" => {
+            let fifo = ctx.attr(Some(&props), Field::FifoTopic, at, to_bool);
+            for (_, sub) in ctx.values_at(&props, &["Subscription", "*"]) {
+                if !is_sqs(sub) {
+                    continue;
+                }
+                let mut p = producer(ctx, res, Service::Sns, sub, Field::SubscriptionEndpoint);
+                p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+                p.fifo_source = fifo.clone();
+                add(model, p);
+            }
+        }
+        "AWS::Events::Rule" => {
+            for (_, target) in ctx.values_at(&props, &["Targets", "*"]) {
+                let queue = ctx.attr(Some(target), Field::TargetArn, at, |r| ctx.queue_target(r));
+                if !maybe_queue(&queue) {
+                    continue;
+                }
+                let mut p = producer(ctx, res, Service::EventBridge, target, Field::TargetArn);
+                p.label = target.entry("Id").and_then(|(_, id)| id.literal());
+                p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+                let sqs = target.entry(CFN.name(Field::SqsParameters)).map(|(_, s)| s);
+                p.message_group_id = match sqs {
+                    Some(s) => ctx.attr(Some(s), Field::MessageGroupId, s.span, to_string),
+                    None => Attr::absent(ctx.origin(target.span)),
+                };
+                let dlq = target.entry("DeadLetterConfig").map(|(_, d)| d);
+                p.dead_letter = match dlq {
+                    Some(d) => ctx.attr_named(Some(d), "Arn", at, |r| ctx.queue_target(r)),
+                    None => Attr::absent(ctx.origin(at)),
+                };
+                p.role = target.entry(CFN.name(Field::RoleArn)).is_some();
+                add(model, p);
+            }
+        }
+        "AWS::S3::Bucket" => {
+            let path = ["NotificationConfiguration", "QueueConfigurations", "*"];
+            for (_, config) in ctx.values_at(&props, &path) {
+                let queue = ctx.attr_named(Some(config), "Queue", at, |r| ctx.queue_target(r));
+                let mut p = Producer::new(res.id, ctx.origin(at), Service::S3, queue);
+                p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+                add(model, p);
+            }
+        }
+        "AWS::Pipes::Pipe" => {
+            let queue = ctx.attr_named(Some(&props), "Target", at, |r| ctx.queue_target(r));
+            if !maybe_queue(&queue) {
+                return;
+            }
+            let mut p = Producer::new(res.id, ctx.origin(at), Service::Pipes, queue);
+            p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+            let path = ["TargetParameters", "SqsQueueParameters"];
+            if let Some((_, sqs)) = ctx.values_at(&props, &path).into_iter().next() {
+                p.message_group_id = ctx.attr(Some(sqs), Field::MessageGroupId, at, to_string);
+            }
+            add(model, p);
+        }
+        _ => {}
+    }
+}
+
+/// A SAM SNS event whose `SqsSubscription` names a queue: SAM subscribes
+/// it and writes its policy.
+pub fn sam_subscription(ctx: &Ctx<'_, '_>, function: &str, event_at: Span, event: &R, model: &mut Model) {
+    let Some((sub_at, sub)) = event.entry("SqsSubscription") else { return };
+    if !matches!(sub.v, RV::Map(_)) {
+        return;
+    }
+    let queue = ctx.attr_named(Some(sub), "QueueArn", sub_at, |r| ctx.queue_target(r));
+    let mut p = Producer::new(function, ctx.origin(event_at), Service::Sns, queue);
+    let topic = event.entry("Topic").map(|(_, t)| t);
+    p.source = topic.map_or(Value::Unknown("no Topic".into()), source_id);
+    p.fifo_source = topic.map_or_else(|| Attr::absent(ctx.origin(event_at)), |t| fifo_topic(ctx, t, event_at));
+    p.writes_policy = Some("SAM's SqsSubscription");
+    add(model, p);
+}
+
+/// `Type: AWS::Serverless::Connector` (or a resource's embedded
+/// `Connectors`) with `Write` permission from a source to a queue: SAM
+/// writes the queue policy for that source.
+pub fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for res in &ctx.template.resources {
+        let Some(props) = ctx.properties(res) else { continue };
+        let id = |r: &R, key: &str| r.entry(key).and_then(|(_, e)| e.entry("Id")).and_then(|(_, i)| i.literal());
+        let writes = |r: &R| {
+            ctx.values_at(r, &["Permissions", "*"]).iter().any(|(_, p)| p.literal().as_deref() == Some("Write"))
+        };
+        if res.kind == "AWS::Serverless::Connector"
+            && let (Some(s), Some(d)) = (id(&props, "Source"), id(&props, "Destination"))
+            && writes(&props)
+        {
+            pairs.push((s, d));
+        }
+        // SAM's embedded connectors sit beside Type and Properties.
+        let Some(embedded) = res.entry.value.get("Connectors").and_then(Node::as_map) else { continue };
+        for c in embedded {
+            let c = ctx.resolver.resolve(&c.value);
+            let Some((_, props)) = c.entry("Properties") else { continue };
+            if let Some(d) = id(props, "Destination")
+                && writes(props)
+            {
+                pairs.push((res.id.to_string(), d));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return;
+    }
+    let queue_ids: Vec<&str> = model.queues.iter().map(|q| q.resource.as_str()).collect();
+    for p in &mut model.producers {
+        let Value::Known(SourceId::Resource(source)) = &p.source else { continue };
+        let to = |d: &str| p.queue.any_known(|t| matches!(t, Target::Queue(q) if queue_ids.get(*q) == Some(&d)));
+        let connected = pairs.iter().any(|(s, d)| s == source && to(d));
+        if connected {
+            p.writes_policy = Some("an AWS::Serverless::Connector");
+        }
+    }
+}
+
+/// `Protocol: sqs` (any case; a protocol only known at deploy time may be).
+fn is_sqs(r: &R) -> bool {
+    match r.entry(CFN.name(Field::Protocol)) {
+        Some((_, p)) => p.literal().is_none_or(|p| p.eq_ignore_ascii_case("sqs")),
+        None => false,
+    }
+}
+
+/// A producer of `service` to the queue at `field` of `map`.
+fn producer(ctx: &Ctx<'_, '_>, res: &Resource<'_>, service: Service, map: &R, field: Field) -> Producer {
+    let at = res.entry.key_span;
+    let queue = ctx.attr(Some(map), field, at, |r| ctx.queue_target(r));
+    Producer::new(res.id, ctx.origin(at), service, queue)
+}
+
+/// A target that names a queue or may (its ARN is only known at deploy
+/// time); a Lambda function or a stream is none.
+fn maybe_queue(queue: &Attr<Target>) -> bool {
+    queue.alts.iter().any(|a| match &a.value {
+        Value::Known(Target::Queue(_)) | Value::Unknown(_) => true,
+        Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
+        _ => false,
+    })
+}
+
+/// The producer goes to the model; one whose queue is only known at deploy
+/// time is also said in a note.
+fn add(model: &mut Model, p: Producer) {
+    for alt in &p.queue.alts {
+        if let Value::Unknown(why) = &alt.value {
+            let (resource, origin, why) = (p.resource.clone(), alt.origin.clone(), why.clone());
+            model.unknown_producers.push(UnknownSource { resource, origin, why });
+        }
+    }
+    model.producers.push(p);
+}
+
+/// Whether the topic a subscription names is FIFO: its `FifoTopic` when it
+/// is in the template, else a `.fifo` ARN or name.
+fn fifo_topic(ctx: &Ctx<'_, '_>, topic: &R, at: Span) -> Attr<bool> {
+    if let Some((id, _)) = topic.text().and_then(|t| t.reference())
+        && let Some(res) = ctx.template.resource(id).filter(|r| r.kind == "AWS::SNS::Topic")
+    {
+        let props = ctx.properties(res);
+        return ctx.attr(props.as_ref(), Field::FifoTopic, res.entry.key_span, to_bool);
+    }
+    let value = match topic.text() {
+        Some(t) if t.ends_literal() => Value::Known(t.display().ends_with(".fifo")),
+        _ => Value::Unknown("the topic is only known at deploy time".into()),
+    };
+    Attr::single(value, ctx.origin(if topic.span == Span::default() { at } else { topic.span }))
+}

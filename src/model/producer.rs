@@ -1,0 +1,97 @@
+//! What feeds a queue: SNS subscriptions, EventBridge targets, S3 bucket
+//! notifications and EventBridge Pipes, each linked to the queue it
+//! delivers to, with what the producer rules read.
+
+use super::policy::SourceId;
+use super::{Attr, Origin, Target, Value};
+
+/// The AWS service that delivers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    Sns,
+    EventBridge,
+    S3,
+    /// EventBridge Pipes deliver with the pipe's role, not a service
+    /// principal: no queue policy is needed.
+    Pipes,
+}
+
+impl Service {
+    /// The service principal a queue policy must allow, when it delivers
+    /// as itself.
+    pub fn principal(self) -> Option<&'static str> {
+        match self {
+            Service::Sns => Some("sns.amazonaws.com"),
+            Service::EventBridge => Some("events.amazonaws.com"),
+            Service::S3 => Some("s3.amazonaws.com"),
+            Service::Pipes => None,
+        }
+    }
+
+    /// How findings name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Service::Sns => "SNS subscription",
+            Service::EventBridge => "EventBridge target",
+            Service::S3 => "S3 bucket notification",
+            Service::Pipes => "EventBridge pipe",
+        }
+    }
+}
+
+/// One delivery path into a queue.
+#[derive(Clone, Debug)]
+pub struct Producer {
+    /// The subscription, rule, bucket or pipe (logical ID, address).
+    pub resource: String,
+    /// Its key or block.
+    pub origin: Origin,
+    pub service: Service,
+    /// The target's Id within a rule (`Targets[].Id`), for messages.
+    pub label: Option<String>,
+    /// The queue it delivers to, located at the value that names it.
+    pub queue: Attr<Target>,
+    /// What `aws:SourceArn` is for its deliveries: the topic, rule, bucket.
+    pub source: Value<SourceId>,
+    /// SNS: the topic is FIFO (`FifoTopic`; absent: standard).
+    pub fifo_source: Attr<bool>,
+    /// EventBridge: `SqsParameters.MessageGroupId`.
+    pub message_group_id: Attr<String>,
+    /// EventBridge: the target's `DeadLetterConfig.Arn`.
+    pub dead_letter: Attr<Target>,
+    /// EventBridge: the target delivers with a role (`RoleArn`), so whether
+    /// the queue policy must allow the service is unknown.
+    pub role: bool,
+    /// Written by a tool that adds the queue policy itself (SAM
+    /// `SqsSubscription`, `AWS::Serverless::Connector`, serverless-lift):
+    /// which one.
+    pub writes_policy: Option<&'static str>,
+}
+
+impl Producer {
+    /// A producer of `service` with nothing but its queue known.
+    pub fn new(resource: impl Into<String>, origin: Origin, service: Service, queue: Attr<Target>) -> Self {
+        Producer {
+            resource: resource.into(),
+            label: None,
+            service,
+            queue,
+            source: Value::Unknown("the producer's ARN was not read".into()),
+            fifo_source: Attr::absent(origin.clone()),
+            message_group_id: Attr::absent(origin.clone()),
+            dead_letter: Attr::absent(origin.clone()),
+            role: false,
+            writes_policy: None,
+            origin,
+        }
+    }
+
+    /// How messages name it: `subscription OrdersToJobs`, `EventBridge
+    /// target Nightly (Id jobs)`.
+    pub fn name(&self) -> String {
+        match &self.label {
+            Some(id) => format!("{} {} (Id {id})", self.service.label(), self.resource),
+            None => format!("{} {}", self.service.label(), self.resource),
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! SQS019: an SNS subscription, EventBridge target or S3 notification
+//! delivers to a queue whose policies do not let that service send.
+
+use super::{Context, Findings, LiveInput, Rule, RuleId};
+use crate::finding::Severity;
+use crate::model::policy::{Delivery, Verdict};
+use crate::model::{Feed, QueuePolicy, Service};
+
+pub static RULE: Rule = Rule {
+    id: RuleId { code: "SQS019", name: "producer-not-allowed" },
+    severity: Severity::Error,
+    summary: "SNS, EventBridge or S3 delivers to a queue whose policy does not allow that service to send",
+    milder: None,
+    live_only: false,
+    needs: &[LiveInput::QueueAttributes],
+    misled_without: &[],
+    options: &[],
+    doc: include_str!("../../rules/SQS019.md"),
+    check,
+};
+
+/// What SQS019 asks a policy for.
+const SEND: &str = "sqs:sendmessage";
+
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for feed in cx.index.feeds() {
+        let p = feed.producer;
+        let Some(principal) = p.service.principal() else { continue };
+        if p.writes_policy.is_some() || p.role {
+            continue;
+        }
+        let Some(queue) = cx.model.queues.get(feed.queue) else { continue };
+        if queue.created.is_some() {
+            continue;
+        }
+        let name = queue.name.alts.first().and_then(|a| a.value.known()).filter(|n| n.suffix_known);
+        let delivery = Delivery {
+            principal,
+            source: &p.source,
+            queue: feed.queue,
+            queue_name: name.map(|n| n.text.as_str()),
+            action: SEND,
+        };
+        let (policies, maybe) = cx.index.policies_of(feed.queue);
+        if verdict(policies, maybe, &delivery) != Verdict::NotAllowed {
+            continue;
+        }
+        findings.push(finding(feed, &queue.resource, &queue.origin, principal, policies));
+    }
+}
+
+/// Whether the policies that apply to the queue (and those that may) allow
+/// the delivery.
+fn verdict(policies: &[&QueuePolicy], maybe: &[&QueuePolicy], delivery: &Delivery<'_>) -> Verdict {
+    let one = |policy: &QueuePolicy| {
+        let mut v = Verdict::NotAllowed;
+        for s in &policy.statements {
+            v = v.or(s.grants(delivery));
+        }
+        match (&policy.unreadable, v) {
+            (Some(why), Verdict::NotAllowed) => Verdict::Unknown(why.clone()),
+            (_, v) => v,
+        }
+    };
+    let mut v = Verdict::NotAllowed;
+    for policy in policies {
+        v = v.or(one(policy));
+    }
+    for policy in maybe {
+        // A policy whose queues are only known at deploy time may be this
+        // queue's: if it would allow, the answer is unknown.
+        if one(policy) != Verdict::NotAllowed {
+            v = v.or(Verdict::Unknown(format!("policy {} may apply to the queue", policy.resource)));
+        }
+    }
+    v
+}
+
+fn finding(
+    feed: &Feed<'_>,
+    queue: &str,
+    at: &crate::model::Origin,
+    principal: &str,
+    policies: &[&QueuePolicy],
+) -> crate::finding::Finding {
+    let p = feed.producer;
+    let policy_words = match policies {
+        [] => format!("queue {queue} has no queue policy"),
+        [one] => format!("policy {} of queue {queue} does not allow {principal} sqs:SendMessage", one.resource),
+        _ => format!("none of the {} policies of queue {queue} allows {principal} sqs:SendMessage", policies.len()),
+    };
+    let consequence = match p.service {
+        Service::S3 => "S3 refuses the notification configuration, so the deployment fails",
+        Service::Sns => {
+            "SNS drops every message without an error anyone sees (the subscription still shows as confirmed)"
+        }
+        Service::EventBridge => "EventBridge drops every event, counting only FailedInvocations",
+        Service::Pipes => "",
+    };
+    let source = match p.service {
+        Service::Sns => "the topic's ARN",
+        Service::EventBridge => "the rule's ARN",
+        _ => "the bucket's ARN",
+    };
+    let message = format!(
+        "{} delivers to queue {queue}, but {policy_words} ({} with a condition on the source counts): {consequence}{}",
+        p.name(),
+        "a statement allowing the service, or \"*\"",
+        feed.target.when
+    );
+    let fix = format!(
+        "add a queue policy statement on {queue}: Effect Allow, Principal {{Service: {principal}}}, Action sqs:SendMessage, Resource the queue's ARN, Condition ArnEquals aws:SourceArn = {source}"
+    );
+    let mut related: Vec<&str> = vec![p.resource.as_str()];
+    related.extend(policies.iter().map(|q| q.resource.as_str()));
+    RULE.finding(queue, at, message, fix).with_related(&related)
+}
