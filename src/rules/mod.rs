@@ -368,7 +368,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 24);
+        assert_eq!(ALL.len(), 26);
     }
 
     #[test]

@@ -84,10 +84,16 @@ fn finding(
     policies: &[&QueuePolicy],
 ) -> crate::finding::Finding {
     let p = feed.producer;
+    let source = match p.service {
+        Service::Sns => "topic",
+        Service::EventBridge => "rule",
+        _ => "bucket",
+    };
+    let allows = format!("{principal} (or \"*\" on a condition naming this {source}) sqs:SendMessage");
     let policy_words = match policies {
         [] => format!("queue {queue} has no queue policy"),
-        [one] => format!("policy {} of queue {queue} does not allow {principal} sqs:SendMessage", one.resource),
-        _ => format!("none of the {} policies of queue {queue} allows {principal} sqs:SendMessage", policies.len()),
+        [one] => format!("policy {} of queue {queue} does not allow {allows}", one.resource),
+        _ => format!("none of the {} policies of queue {queue} allows {allows}", policies.len()),
     };
     let consequence = match p.service {
         Service::S3 => "S3 refuses the notification configuration, so the deployment fails",
@@ -97,19 +103,10 @@ fn finding(
         Service::EventBridge => "EventBridge drops every event, counting only FailedInvocations",
         Service::Pipes => "",
     };
-    let source = match p.service {
-        Service::Sns => "the topic's ARN",
-        Service::EventBridge => "the rule's ARN",
-        _ => "the bucket's ARN",
-    };
-    let message = format!(
-        "{} delivers to queue {queue}, but {policy_words} ({} with a condition on the source counts): {consequence}{}",
-        p.name(),
-        "a statement allowing the service, or \"*\"",
-        feed.target.when
-    );
+    let message =
+        format!("{} delivers to queue {queue}, but {policy_words}: {consequence}{}", p.name(), feed.target.when);
     let fix = format!(
-        "add a queue policy statement on {queue}: Effect Allow, Principal {{Service: {principal}}}, Action sqs:SendMessage, Resource the queue's ARN, Condition ArnEquals aws:SourceArn = {source}"
+        "add a queue policy statement on {queue}: Effect Allow, Principal {{Service: {principal}}}, Action sqs:SendMessage, Resource the queue's ARN, Condition ArnEquals aws:SourceArn = the {source}'s ARN"
     );
     let mut related: Vec<&str> = vec![p.resource.as_str()];
     related.extend(policies.iter().map(|q| q.resource.as_str()));
