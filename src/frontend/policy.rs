@@ -151,7 +151,9 @@ fn resources(r: &R, queue: &dyn Fn(&R) -> Value<Target>) -> Value<Vec<Value<Targ
     Value::Known(items.into_iter().map(one).collect())
 }
 
-/// `"*"`, `{AWS: ...}`, `{Service: ...}`, with each name classified.
+/// `"*"`, `{AWS: ...}`, `{Service: ...}`, with each name classified. An
+/// ARN built at deploy time (`!Sub arn:aws:iam::${AWS::AccountId}:root`) is
+/// still an account or role, never `*` or a service.
 fn principal_list(p: &R) -> Value<Vec<Principal>> {
     let unknown = || Value::Unknown("Principal only known at deploy time".into());
     if let Some(list) = literals(p) {
@@ -162,16 +164,28 @@ fn principal_list(p: &R) -> Value<Vec<Principal>> {
     let RV::Map(entries) = &p.v else { return unknown() };
     let mut out = Vec::new();
     for (key, _, value) in entries {
-        let Some(names) = literals(value) else { return unknown() };
-        for name in names {
-            out.push(match key.as_str() {
-                "Service" => Principal::Service(name.to_ascii_lowercase()),
-                "AWS" if name == "*" => Principal::Anyone,
-                _ => Principal::Other,
-            });
+        let items: Vec<&R> = match &value.v {
+            RV::List(items) => items.iter().collect(),
+            _ => vec![value],
+        };
+        for item in items {
+            let principal = match (key.as_str(), item.literal()) {
+                ("Service", Some(name)) => Principal::Service(name.to_ascii_lowercase()),
+                ("AWS", Some(name)) if name == "*" => Principal::Anyone,
+                (_, Some(_)) => Principal::Other,
+                ("Service", None) => return unknown(),
+                (_, None) if is_arn(item) => Principal::Other,
+                (_, None) => return unknown(),
+            };
+            out.push(principal);
         }
     }
     Value::Known(out)
+}
+
+/// Text that starts with a literal `arn:`.
+fn is_arn(r: &R) -> bool {
+    matches!(r.text().and_then(|t| t.0.first()), Some(Part::Lit(head)) if head.starts_with("arn:"))
 }
 
 /// `{StringEquals: {aws:SourceArn: ...}, ...}`: the keys and their values,

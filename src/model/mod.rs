@@ -9,6 +9,7 @@
 
 pub mod field;
 mod index;
+pub mod key;
 pub mod payload;
 pub mod policy;
 pub mod producer;
@@ -80,6 +81,8 @@ pub struct Model {
     /// What delivers to queues: SNS subscriptions, EventBridge targets, S3
     /// notifications, pipes.
     pub producers: Vec<Producer>,
+    /// Customer managed KMS keys, with their key policies.
+    pub keys: Vec<key::Key>,
     /// Producers whose queue could not be resolved: maybe a queue of the
     /// analysed set, so said in a note.
     pub unknown_producers: Vec<UnknownSource>,
@@ -121,6 +124,8 @@ pub struct Queue {
     pub delay_seconds: Attr<i64>,
     pub sse_enabled: Attr<bool>,
     pub kms_key: Attr<String>,
+    /// Which key `kms_key` names, when it is a key SQS020 can judge.
+    pub key: Attr<key::KeyRef>,
     pub fifo_throughput_limit: Attr<String>,
     pub deduplication_scope: Attr<String>,
     pub redrive: Attr<Redrive>,
@@ -195,6 +200,7 @@ impl Queue {
             delay_seconds: absent(&origin),
             sse_enabled: absent(&origin),
             kms_key: absent(&origin),
+            key: absent(&origin),
             fifo_throughput_limit: absent(&origin),
             deduplication_scope: absent(&origin),
             redrive: absent(&origin),

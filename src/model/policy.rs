@@ -115,8 +115,9 @@ pub struct Delivery<'a> {
     /// `sns.amazonaws.com`.
     pub principal: &'a str,
     pub source: &'a Value<SourceId>,
-    /// The queue delivered to.
-    pub queue: QueueIdx,
+    /// The queue delivered to; `None` for a key policy, whose `Resource`
+    /// is the key itself whatever it says.
+    pub queue: Option<QueueIdx>,
     /// The queue's name, when known, for ARNs written as text.
     pub queue_name: Option<&'a str>,
     /// The action asked for (`sqs:sendmessage`).
@@ -167,6 +168,7 @@ impl Statement {
     }
 
     fn resource_matches(&self, d: &Delivery<'_>) -> Verdict {
+        let Some(queue) = d.queue else { return Verdict::Allowed };
         match &self.resources {
             Value::Absent => Verdict::Allowed,
             Value::Unknown(w) => Verdict::Unknown(format!("Resource: {w}")),
@@ -174,7 +176,7 @@ impl Statement {
                 let mut verdict = Verdict::NotAllowed;
                 for r in list {
                     let one = match r {
-                        Value::Known(Target::Queue(q)) if *q == d.queue => Verdict::Allowed,
+                        Value::Known(Target::Queue(q)) if *q == queue => Verdict::Allowed,
                         Value::Known(Target::External(text)) if text.contains(['*', '?']) => match d.queue_name {
                             Some(name) => match text.rsplit(':').next() {
                                 Some(last) if wildcard(last, name, false) => Verdict::Allowed,
@@ -297,7 +299,7 @@ mod tests {
         Delivery {
             principal: "sns.amazonaws.com",
             source,
-            queue: 0,
+            queue: Some(0),
             queue_name: Some("jobs"),
             action: "sqs:sendmessage",
         }

@@ -37,6 +37,7 @@ mod sqs016_unencrypted_queue;
 mod sqs017_public_queue_policy;
 mod sqs018_queue_url_where_arn_expected;
 mod sqs019_producer_not_allowed;
+mod sqs020_kms_key_blocks_producer;
 mod sqs021_producer_incompatible_with_queue_type;
 mod sqs022_reserved_concurrency_throttles_consumer;
 mod sqs101_dlq_not_empty;
@@ -174,6 +175,7 @@ pub static ALL: &[&Rule] = &[
     &sqs017_public_queue_policy::RULE,
     &sqs018_queue_url_where_arn_expected::RULE,
     &sqs019_producer_not_allowed::RULE,
+    &sqs020_kms_key_blocks_producer::RULE,
     &sqs021_producer_incompatible_with_queue_type::RULE,
     &sqs022_reserved_concurrency_throttles_consumer::RULE,
     &sqs101_dlq_not_empty::RULE,
@@ -368,7 +370,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 26);
+        assert_eq!(ALL.len(), 27);
     }
 
     #[test]

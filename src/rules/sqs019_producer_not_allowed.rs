@@ -37,7 +37,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         let delivery = Delivery {
             principal,
             source: &p.source,
-            queue: feed.queue,
+            queue: Some(feed.queue),
             queue_name: name.map(|n| n.text.as_str()),
             action: SEND,
         };

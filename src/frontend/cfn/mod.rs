@@ -9,6 +9,7 @@ mod alarm;
 pub(crate) mod context;
 mod dead_letter;
 mod function;
+mod key;
 mod mapping;
 pub(crate) mod payload;
 mod policy;
@@ -90,6 +91,7 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>) -> (Model, Vec<Suppression>) {
             "AWS::Lambda::EventSourceMapping" => mapping::read(ctx, res, &mut model),
             "AWS::CloudWatch::Alarm" => alarm::read(ctx, res, &mut model),
             "AWS::SQS::QueuePolicy" | "AWS::SQS::QueueInlinePolicy" => policy::read(ctx, res, &mut model),
+            "AWS::KMS::Key" => key::read(ctx, res, &mut model),
             _ => producer::read(ctx, res, &mut model),
         }
         if res.kind != QUEUE {
@@ -102,6 +104,7 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>) -> (Model, Vec<Suppression>) {
     }
     model.queues.extend(template.sam_queues.iter().map(|created| queue::sam_created(ctx, created)));
     producer::connectors(ctx, &mut model);
+    key::link(ctx, &mut model);
     (model, declared)
 }
 
