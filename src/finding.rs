@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::model::{Field, Origin, Scalar};
+use crate::model::policy::SourceId;
+use crate::model::{Field, Origin, Scalar, Service};
 use crate::source::{Source, Span};
 
 /// How bad a finding is; ordered so `Error > Warning > Info`.
@@ -157,6 +158,15 @@ pub enum Want {
     /// `!GetAtt Q.Arn`, `aws_sqs_queue.q.url` becomes `.arn`, a registry
     /// module's `queue_url` its `queue_arn`.
     QueueArn,
+    /// `field: value` inside the map `within` of the node at the remedy's
+    /// span (an EventBridge target in a rule's list), with that map added
+    /// when it is absent.
+    Within { within: Field, value: Scalar },
+    /// A statement letting `service` send to the queue (the remedy's
+    /// resource) from `source` only: appended to `policy`, the queue's one
+    /// policy, or in a new policy beside the queue when it has none (the
+    /// remedy's span is then the queue's key).
+    AllowProducer { service: Service, source: SourceId, sid: String, policy: Option<String> },
 }
 
 /// Whether a fix may be applied without a person deciding (docs/lint.md, "Fixing").

@@ -120,6 +120,23 @@ const UNSAFE_KEYS: &[&str] = &[
     "})",
     "{",
     "}",
+    // SQS019's queue policy statement (or policy), SQS021's message group.
+    "Policy",
+    "Queues:",
+    "- !Ref ",
+    "Version",
+    "Statement",
+    "Sid",
+    "Effect",
+    "Principal",
+    "Service",
+    "Action",
+    "Resource",
+    "ArnEquals",
+    "aws:SourceArn",
+    "queue_url",
+    "SqsParameters",
+    "MessageGroupId",
 ];
 
 #[test]

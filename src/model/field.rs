@@ -48,6 +48,8 @@ pub enum Field {
     SqsParameters,
     MessageGroupId,
     RoleArn,
+    /// A queue policy's document.
+    Policy,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -95,7 +97,7 @@ const fn row(
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 32] = [
+pub static FIELDS: [FieldSpec; 33] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -197,6 +199,7 @@ pub static FIELDS: [FieldSpec; 32] = [
     row(SqsParameters, "SqsParameters", "sqs_target", "SqsParameters", None, None, None),
     row(MessageGroupId, "MessageGroupId", "message_group_id", "MessageGroupId", None, None, None),
     row(RoleArn, "RoleArn", "role_arn", "RoleArn", None, None, None),
+    row(Policy, "PolicyDocument", "policy", "Policy", None, None, None),
 ];
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS

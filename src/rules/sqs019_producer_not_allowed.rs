@@ -2,9 +2,9 @@
 //! delivers to a queue whose policies do not let that service send.
 
 use super::{Context, Findings, LiveInput, Rule, RuleId};
-use crate::finding::Severity;
+use crate::finding::{Applicability, Remedy, Severity, Want};
 use crate::model::policy::{Delivery, Verdict};
-use crate::model::{Feed, QueuePolicy, Service};
+use crate::model::{Feed, Field, Origin, QueuePolicy, Service, Value};
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS019", name: "producer-not-allowed" },
@@ -45,7 +45,12 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         if verdict(policies, maybe, &delivery) != Verdict::NotAllowed {
             continue;
         }
-        findings.push(finding(feed, &queue.resource, &queue.origin, principal, policies));
+        let finding = finding(feed, &queue.resource, &queue.origin, principal, policies);
+        let finding = match remedy(feed, &queue.resource, &queue.origin, policies, maybe) {
+            Some(remedy) => finding.with_remedy(remedy),
+            None => finding,
+        };
+        findings.push(finding);
     }
 }
 
@@ -76,10 +81,40 @@ fn verdict(policies: &[&QueuePolicy], maybe: &[&QueuePolicy], delivery: &Deliver
     v
 }
 
+/// The statement that would allow the delivery, from this producer only:
+/// in the queue's one policy, or in a new one when it has none.
+fn remedy(
+    feed: &Feed<'_>,
+    queue: &str,
+    queue_at: &Origin,
+    policies: &[&QueuePolicy],
+    maybe: &[&QueuePolicy],
+) -> Option<Remedy> {
+    let p = feed.producer;
+    let Value::Known(source) = &p.source else { return None };
+    let (policy, at) = match policies {
+        [] if maybe.is_empty() => (None, queue_at.clone()),
+        [one] => (Some(one.resource.clone()), one.origin.clone()),
+        _ => return None,
+    };
+    let sid: String = format!("Allow{}", p.resource).chars().filter(char::is_ascii_alphanumeric).collect();
+    Some(Remedy {
+        resource: queue.to_string(),
+        field: Field::Policy,
+        want: Want::AllowProducer { service: p.service, source: source.clone(), sid, policy: policy.clone() },
+        absent: policy.is_none(),
+        at,
+        conditional: !feed.target.when.is_always(),
+        given: None,
+        // A new permission.
+        applicability: Applicability::Unsafe,
+    })
+}
+
 fn finding(
     feed: &Feed<'_>,
     queue: &str,
-    at: &crate::model::Origin,
+    at: &Origin,
     principal: &str,
     policies: &[&QueuePolicy],
 ) -> crate::finding::Finding {

@@ -4,8 +4,9 @@
 //! deduplication, a FIFO queue as an EventBridge target's dead-letter queue.
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
-use crate::finding::Severity;
-use crate::model::{Alt, Field, Origin, Producer, Queue, Service, Value, queue_alts};
+use crate::finding::{Applicability, Remedy, Severity, Want};
+use crate::model::policy::SourceId;
+use crate::model::{Alt, Field, Origin, Producer, Queue, Scalar, Service, Value, queue_alts};
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS021", name: "producer-incompatible-with-queue-type" },
@@ -31,9 +32,13 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         let Some(queue) = cx.model.queues.get(feed.queue) else { continue };
         for f in fifo(queue) {
             let Some(when) = all_of(&[&feed.target.when, &f.when]) else { continue };
-            let mut push = |at: &Origin, problem: String, fix: String| {
+            let mut push = |at: &Origin, problem: String, fix: String, remedy: Option<Remedy>| {
                 let message = format!("{} delivers to FIFO queue {}: {problem}{when}", p.name(), queue.resource);
-                findings.push(RULE.finding(&queue.resource, at, message, fix).with_related(&[p.resource.as_str()]));
+                let finding = RULE.finding(&queue.resource, at, message, fix).with_related(&[p.resource.as_str()]);
+                findings.push(match remedy {
+                    Some(remedy) => finding.with_remedy(remedy),
+                    None => finding,
+                });
             };
             match p.service {
                 Service::Sns => {
@@ -46,6 +51,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                                     "subscribe the queue to a FIFO topic ({} and a name ending in .fifo), or use a standard queue",
                                     cx.name(Field::FifoTopic)
                                 ),
+                                None,
                             );
                         }
                     }
@@ -57,6 +63,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         "notify a standard queue, or send the bucket's events through EventBridge with a {}",
                         cx.name(Field::MessageGroupId)
                     ),
+                    None,
                 ),
                 Service::EventBridge => eventbridge(cx, p, queue, &f.origin, &mut push),
                 Service::Pipes => {}
@@ -73,7 +80,7 @@ fn eventbridge(
     p: &Producer,
     queue: &Queue,
     fifo_at: &Origin,
-    push: &mut impl FnMut(&Origin, String, String),
+    push: &mut impl FnMut(&Origin, String, String, Option<Remedy>),
 ) {
     let group = format!("{}.{}", cx.name(Field::SqsParameters), cx.name(Field::MessageGroupId));
     for g in p.message_group_id.iter() {
@@ -86,6 +93,7 @@ fn eventbridge(
                 format!(
                     "add {group} to the target (one group keeps every event in order; a value per key lets groups run in parallel)"
                 ),
+                Some(group_id(p, g)),
             );
         }
     }
@@ -99,8 +107,29 @@ fn eventbridge(
                     "the queue has no {dedup}, and an EventBridge rule sends no deduplication id, so SQS refuses every event"
                 ),
                 format!("set {dedup} to true on the queue"),
+                None,
             );
         }
+    }
+}
+
+/// The rule's name as the target's message group id: every event of the
+/// rule in one group, in order.
+fn group_id(p: &Producer, absent: &Alt<String>) -> Remedy {
+    let rule = match &p.source {
+        Value::Known(SourceId::Resource(id)) => id.rsplit('.').next().unwrap_or(id),
+        _ => p.resource.as_str(),
+    };
+    Remedy {
+        resource: p.resource.clone(),
+        field: Field::MessageGroupId,
+        want: Want::Within { within: Field::SqsParameters, value: Scalar::Str(rule.to_string()) },
+        at: absent.origin.clone(),
+        absent: true,
+        conditional: !absent.when.is_always(),
+        given: None,
+        // Ordering (one group) is a design choice.
+        applicability: Applicability::Unsafe,
     }
 }
 

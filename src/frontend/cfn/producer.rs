@@ -45,6 +45,10 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         }
         "AWS::Events::Rule" => {
             for (_, target) in ctx.values_at(&props, &["Targets", "*"]) {
+                let arn = target.entry(CFN.name(Field::TargetArn)).map(|(_, a)| a);
+                if arn.is_some_and(other_service) {
+                    continue;
+                }
                 let queue = ctx.attr(Some(target), Field::TargetArn, at, |r| ctx.queue_target(r));
                 if !maybe_queue(&queue) {
                     continue;
@@ -76,6 +80,9 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
             }
         }
         "AWS::Pipes::Pipe" => {
+            if props.entry("Target").is_some_and(|(_, t)| other_service(t)) {
+                return;
+            }
             let queue = ctx.attr_named(Some(&props), "Target", at, |r| ctx.queue_target(r));
             if !maybe_queue(&queue) {
                 return;
@@ -115,25 +122,27 @@ pub fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for res in &ctx.template.resources {
         let Some(props) = ctx.properties(res) else { continue };
-        let id = |r: &R, key: &str| r.entry(key).and_then(|(_, e)| e.entry("Id")).and_then(|(_, i)| i.literal());
+        // `Source: {Id: ...}`; `Destination` may be a list of them.
+        let ids = |r: &R, key: &str| -> Vec<String> {
+            let one = ctx.values_at(r, &[key, "Id"]);
+            let listed = ctx.values_at(r, &[key, "*", "Id"]);
+            one.into_iter().chain(listed).filter_map(|(_, i)| i.literal()).collect()
+        };
         let writes = |r: &R| {
             ctx.values_at(r, &["Permissions", "*"]).iter().any(|(_, p)| p.literal().as_deref() == Some("Write"))
         };
-        if res.kind == "AWS::Serverless::Connector"
-            && let (Some(s), Some(d)) = (id(&props, "Source"), id(&props, "Destination"))
-            && writes(&props)
-        {
-            pairs.push((s, d));
+        if res.kind == "AWS::Serverless::Connector" && writes(&props) {
+            for s in ids(&props, "Source") {
+                pairs.extend(ids(&props, "Destination").into_iter().map(|d| (s.clone(), d)));
+            }
         }
         // SAM's embedded connectors sit beside Type and Properties.
         let Some(embedded) = res.entry.value.get("Connectors").and_then(Node::as_map) else { continue };
         for c in embedded {
             let c = ctx.resolver.resolve(&c.value);
             let Some((_, props)) = c.entry("Properties") else { continue };
-            if let Some(d) = id(props, "Destination")
-                && writes(props)
-            {
-                pairs.push((res.id.to_string(), d));
+            if writes(props) {
+                pairs.extend(ids(props, "Destination").into_iter().map(|d| (res.id.to_string(), d)));
             }
         }
     }
@@ -174,6 +183,27 @@ fn maybe_queue(queue: &Attr<Target>) -> bool {
         Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
         _ => false,
     })
+}
+
+/// An ARN whose service is written and is not SQS
+/// (`arn:aws:execute-api:${AWS::Region}:...`): no queue, even when the rest
+/// is only known at deploy time.
+pub(crate) fn other_service(r: &R) -> bool {
+    let Some(text) = r.text() else { return false };
+    // Deploy-time parts as one character, so their own colons do not count.
+    let shown: String = text
+        .0
+        .iter()
+        .map(|p| match p {
+            crate::frontend::value::Part::Lit(s) => s.clone(),
+            _ => "\u{0}".to_string(),
+        })
+        .collect();
+    let mut parts = shown.split(':');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("arn"), Some(_), Some(service)) => !service.contains('\u{0}') && !service.is_empty() && service != "sqs",
+        _ => false,
+    }
 }
 
 /// The producer goes to the model; one whose queue is only known at deploy

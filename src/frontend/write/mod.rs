@@ -28,6 +28,7 @@ mod dead_letter;
 mod dead_letter_terraform;
 mod insert;
 mod locate;
+mod producer;
 mod queue_arn;
 mod render;
 mod terraform;
@@ -165,6 +166,32 @@ impl Writer {
                 };
                 return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
             }
+            Want::Within { within, ref value } => {
+                let Tree::Template { root, json } = tree else { return Err(CANNOT) };
+                let node = keys.node_at(root, span).ok_or(CANNOT)?;
+                let (outer, inner) = (Dialect::CloudFormation.name(within), Dialect::CloudFormation.name(remedy.field));
+                let edit = producer::within(file, node, *json, outer, inner, value).ok_or(CANNOT)?;
+                return Ok(fix(vec![edit], remedy.applicability));
+            }
+            Want::AllowProducer { service, ref source, ref sid, ref policy } => {
+                let grant = producer::Grant { queue: &remedy.resource, service, source, sid };
+                let edit = match (tree, policy) {
+                    (Tree::Template { root, json: false }, None) => {
+                        let resources = locate::resources_of(keys, root, &remedy.resource).ok_or(CANNOT)?;
+                        let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == span);
+                        producer::new_policy(file, keys, resources, queue.ok_or(CANNOT)?, &grant)
+                    }
+                    (Tree::Template { root, json: false }, Some(policy)) => {
+                        locate::resource(keys, root, policy).and_then(|p| producer::add_statement(file, p, &grant))
+                    }
+                    (Tree::Hcl(parsed), None) => {
+                        let declared = module.and_then(|m| m.declared.as_ref()).ok_or(CANNOT)?;
+                        producer::hcl(file, parsed, span, &grant, |a| declared.contains(a))
+                    }
+                    _ => None,
+                };
+                return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
+            }
             Want::Value(_) | Want::NameSuffix(..) => {}
         }
         let renamed;
@@ -174,7 +201,9 @@ impl Writer {
                 renamed = Scalar::Str(render::with_suffix(file, span, suffix, *add).ok_or(CANNOT)?);
                 &renamed
             }
-            Want::DeadLetterQueue { .. } | Want::QueueArn => return Err(CANNOT),
+            Want::DeadLetterQueue { .. } | Want::QueueArn | Want::Within { .. } | Want::AllowProducer { .. } => {
+                return Err(CANNOT);
+            }
         };
         let (edit, indirect) = value_edit(file, tree, keys, span, remedy, value).ok_or(CANNOT)?;
         // A value from a Parameter or variable default (or any value

@@ -1,0 +1,216 @@
+//! The producer rules' fixes. SQS021: `SqsParameters: {MessageGroupId: ...}`
+//! added to an EventBridge target (a map in the rule's `Targets` list).
+//! SQS019: a queue policy statement letting the producing service send,
+//! scoped to the producer by `aws:SourceArn`, appended to the queue's one
+//! policy when it is a block-style `AWS::SQS::QueuePolicy`, or in a new
+//! `<Queue>Policy` resource (Terraform: `aws_sqs_queue_policy.<name>_policy`)
+//! when the queue has none. Other shapes keep their hint: a JSON template's
+//! policy, a Terraform `policy` argument, a zero-indented statement list.
+
+use hcl_edit::Span as _;
+
+use super::insert::{block_end, flow_member, indent_of, json_member};
+use super::locate::{Keys, line_ending};
+use super::render::literal;
+use super::terraform::{BlockTail, Parsed};
+use crate::finding::Edit;
+use crate::model::policy::SourceId;
+use crate::model::{Scalar, Service};
+use crate::source::{Source, Span, lines};
+use crate::syntax::{Entry, Kind, Node};
+
+/// `inner: value` in the map `outer` of the map `node`, the map added when
+/// absent: block, flow or JSON, as `node` is written.
+pub fn within(file: &Source, node: &Node, json: bool, outer: &str, inner: &str, value: &Scalar) -> Option<Edit> {
+    let text = &file.text;
+    let v = literal(value, json);
+    let (at, replacement) = match node.get(outer) {
+        Some(existing) => {
+            if existing.get(inner).is_some() {
+                return None;
+            }
+            let line = if json { format!("\"{inner}\": {v}") } else { format!("{inner}: {v}") };
+            add(text, existing, json, &line, |_, _| format!("{inner}: {v}"))?
+        }
+        None => {
+            let flat =
+                if json { format!("\"{outer}\": {{\"{inner}\": {v}}}") } else { format!("{outer}: {{{inner}: {v}}}") };
+            add(text, node, json, &flat, |nl, pad| format!("{outer}:{nl}{pad}  {inner}: {v}"))?
+        }
+    };
+    Some(Edit { file: file.clone(), span: Span::new(at, at), replacement })
+}
+
+/// A member added after the last of the map `node`'s: `flat` in JSON or a
+/// flow mapping, `block(line ending, indentation)` in a block mapping.
+fn add(
+    text: &str,
+    node: &Node,
+    json: bool,
+    flat: &str,
+    block: impl Fn(&str, &str) -> String,
+) -> Option<(usize, String)> {
+    let Kind::Map(entries) = &node.kind else { return None };
+    let nl = line_ending(text);
+    if json {
+        let last = entries.last()?;
+        return Some((last.value.span.end, json_member(text, entries, flat, nl)));
+    }
+    if text[node.span.start..].starts_with('{') {
+        return flow_member(text, node, flat.to_string());
+    }
+    let first = entries.first()?;
+    let column = first.key_span.start - lines::line_start(text, first.key_span.start);
+    let pad = " ".repeat(column);
+    let (at, end_line) = block_end(text, entries.last()?.key_span.start)?;
+    let start = if end_line { nl } else { "" };
+    Some((at, format!("{start}{pad}{}{nl}", block(nl, &pad))))
+}
+
+/// What the new statement allows, as a template writes it.
+pub struct Grant<'a> {
+    pub queue: &'a str,
+    pub service: Service,
+    pub source: &'a SourceId,
+    pub sid: &'a str,
+}
+
+impl Grant<'_> {
+    /// The producer's ARN as a CloudFormation value.
+    fn cfn_source(&self) -> String {
+        match self.source {
+            // A topic's Ref is its ARN; a rule's and a bucket's is their name.
+            SourceId::Resource(id) if self.service == Service::Sns => format!("!Ref {id}"),
+            SourceId::Resource(id) => format!("!GetAtt {id}.Arn"),
+            SourceId::Text(arn) => serde_json::Value::from(arn.as_str()).to_string(),
+        }
+    }
+
+    /// The statement as a YAML block sequence item: the dash at `dash`,
+    /// nested maps indented by `step`.
+    fn yaml(&self, dash: &str, step: &str, nl: &str) -> Option<String> {
+        let principal = self.service.principal()?;
+        let i = format!("{dash}  ");
+        Some(format!(
+            "{dash}- Sid: {sid}{nl}{i}Effect: Allow{nl}{i}Principal:{nl}{i}{step}Service: {principal}{nl}{i}Action: sqs:SendMessage{nl}{i}Resource: !GetAtt {queue}.Arn{nl}{i}Condition:{nl}{i}{step}ArnEquals:{nl}{i}{step}{step}aws:SourceArn: {source}{nl}",
+            sid = self.sid,
+            queue = self.queue,
+            source = self.cfn_source(),
+        ))
+    }
+}
+
+/// SQS019 in a template whose queue has no policy: `<Queue>Policy` after
+/// the queue, in a block `Resources`.
+pub fn new_policy(file: &Source, keys: &mut Keys, resources: &Node, queue: &Entry, grant: &Grant<'_>) -> Option<Edit> {
+    let text = &file.text;
+    if text[resources.span.start..].starts_with('{') || text[queue.value.span.start..].starts_with('{') {
+        return None;
+    }
+    let id = format!("{}Policy", queue.key);
+    if keys.entry(resources, &id).is_some() {
+        return None;
+    }
+    let nl = line_ending(text);
+    let key_indent = indent_of(text, queue.key_span.start)?;
+    let first = queue.value.as_map()?.first()?;
+    let step = indent_of(text, first.key_span.start)?.len().checked_sub(key_indent.len()).filter(|s| *s > 0)?;
+    let s = " ".repeat(step);
+    let pad = |n: usize| format!("{key_indent}{}", s.repeat(n));
+    let condition = match queue.value.get("Condition") {
+        Some(c) => format!("{}Condition: {}{nl}", pad(1), c.as_str()?),
+        None => String::new(),
+    };
+    let statement = grant.yaml(&pad(4), &s, nl)?;
+    let (end, end_line) = block_end(text, queue.key_span.start)?;
+    let line_start = lines::line_start(text, queue.key_span.start);
+    let spaced = text[..line_start].trim_end_matches(' ').ends_with(&format!("{nl}{nl}"));
+    let replacement = format!(
+        "{}{}{key_indent}{id}:{nl}{p1}Type: AWS::SQS::QueuePolicy{nl}{condition}{p1}Properties:{nl}{p2}Queues:{nl}{p3}- !Ref {queue}{nl}{p2}PolicyDocument:{nl}{p3}Version: \"2012-10-17\"{nl}{p3}Statement:{nl}{statement}",
+        if end_line { nl } else { "" },
+        if spaced { nl } else { "" },
+        p1 = pad(1),
+        p2 = pad(2),
+        p3 = pad(3),
+        queue = grant.queue,
+    );
+    Some(Edit { file: file.clone(), span: Span::new(end, end), replacement })
+}
+
+/// SQS019 in a template whose queue has one `AWS::SQS::QueuePolicy`: the
+/// statement appended to its block `PolicyDocument.Statement` list.
+pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>) -> Option<Edit> {
+    let text = &file.text;
+    if policy.value.get("Type")?.as_str()? != "AWS::SQS::QueuePolicy" {
+        return None;
+    }
+    let document = policy.value.get("Properties")?.get("PolicyDocument")?;
+    let statement = document.as_map()?.iter().find(|e| e.key == "Statement")?;
+    let Kind::Seq(items) = &statement.value.kind else { return None };
+    let first = items.first()?;
+    if text[statement.value.span.start..].starts_with('[') || !matches!(first.kind, Kind::Map(_)) {
+        return None;
+    }
+    let column = |pos: usize| pos - lines::line_start(text, pos);
+    // `- ` before the first item, deeper than the `Statement` key.
+    let line_start = lines::line_start(text, first.span.start);
+    let prefix = &text[line_start..first.span.start];
+    let dash = prefix.trim_end().strip_suffix('-')?;
+    let key_column = column(statement.key_span.start);
+    if !dash.chars().all(|c| c == ' ') || dash.len() <= key_column {
+        return None;
+    }
+    // Nested maps indented as the file indents a resource's members.
+    let member = policy.value.as_map()?.first()?;
+    let step = column(member.key_span.start).checked_sub(column(policy.key_span.start)).filter(|s| *s > 0)?;
+    let step = " ".repeat(step);
+    let nl = line_ending(text);
+    let (end, end_line) = block_end(text, statement.key_span.start)?;
+    let replacement = format!("{}{}", if end_line { nl } else { "" }, grant.yaml(dash, &step, nl)?);
+    Some(Edit { file: file.clone(), span: Span::new(end, end), replacement })
+}
+
+/// SQS019 in a `.tf` file whose queue has no policy: an
+/// `aws_sqs_queue_policy` after the queue's block, laid out as `terraform
+/// fmt` writes it. `taken` says whether an address is declared.
+pub fn hcl(file: &Source, parsed: &Parsed, at: Span, grant: &Grant<'_>, taken: impl Fn(&str) -> bool) -> Option<Edit> {
+    let text = &file.text;
+    let block = parsed.block_at(at.start)?;
+    if block.ident.as_str() != "resource" || block.labels.len() != 2 || block.labels[0].as_str() != "aws_sqs_queue" {
+        return None;
+    }
+    if block.body.attributes().any(|a| matches!(a.key.as_str(), "count" | "for_each" | "policy")) {
+        return None;
+    }
+    let name = block.labels[1].as_str();
+    let new = format!("{name}_policy");
+    if taken(&format!("aws_sqs_queue_policy.{new}")) {
+        return None;
+    }
+    let principal = grant.service.principal()?;
+    let source = match grant.source {
+        SourceId::Resource(address) if !address.contains(['[', '"']) => format!("{address}.arn"),
+        SourceId::Text(arn) => serde_json::Value::from(arn.as_str()).to_string(),
+        SourceId::Resource(_) => return None,
+    };
+    let span = block.span()?;
+    let BlockTail { outer, indent: i, nl, .. } = BlockTail::of(text, span.clone())?;
+    let sid = serde_json::Value::from(grant.sid).to_string();
+    let body = [
+        format!("{i}queue_url = aws_sqs_queue.{name}.id{nl}{nl}"),
+        format!("{i}policy = jsonencode({{{nl}"),
+        format!("{i}  Version   = \"2012-10-17\"{nl}"),
+        format!("{i}  Statement = [{{{nl}"),
+        format!("{i}    Sid       = {sid}{nl}"),
+        format!("{i}    Effect    = \"Allow\"{nl}"),
+        format!("{i}    Principal = {{ Service = \"{principal}\" }}{nl}"),
+        format!("{i}    Action    = \"sqs:SendMessage\"{nl}"),
+        format!("{i}    Resource  = aws_sqs_queue.{name}.arn{nl}"),
+        format!("{i}    Condition = {{ ArnEquals = {{ \"aws:SourceArn\" = {source} }} }}{nl}"),
+        format!("{i}  }}]{nl}"),
+        format!("{i}}}){nl}"),
+    ]
+    .concat();
+    let replacement = format!("{nl}{nl}{outer}resource \"aws_sqs_queue_policy\" \"{new}\" {{{nl}{body}{outer}}}");
+    Some(Edit { file: file.clone(), span: Span::new(span.end, span.end), replacement })
+}
