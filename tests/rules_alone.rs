@@ -11,7 +11,8 @@ mod model;
 
 use model::ModelBuilder;
 use sqsguard::finding::{Finding, Severity};
-use sqsguard::model::{Index, Model};
+use sqsguard::model::key::KeyRef;
+use sqsguard::model::{Index, Model, Service};
 use sqsguard::rules::{Context, Findings, Options};
 
 /// The findings of rule `code` alone on `model`, with the default options.
@@ -225,6 +226,62 @@ fn sqs022_reserved_concurrency_with_no_maximum_concurrency_at_or_below_it() {
     assert!(fires(reserved(0), "SQS022").is_empty(), "a function switched off");
     assert!(fires(reserved(-1), "SQS022").is_empty(), "Terraform's no reservation");
     assert!(fires(consumed(180, 30), "SQS022").is_empty(), "no reservation");
+}
+
+#[test]
+fn sqs019_a_producer_the_queue_policy_does_not_let_in() {
+    let fed = || ModelBuilder::new().queue("Q").producer("Sub", Service::Sns, "Topic", "Q");
+    assert_eq!(fires(fed(), "SQS019"), ["Q"], "no policy at all");
+    let allowed = |principal, actions: &[&str], source| {
+        fires(fed().service_policy("P", "Q", principal, actions, source), "SQS019")
+    };
+    assert!(allowed("sns.amazonaws.com", &["sqs:SendMessage"], Some("Topic")).is_empty());
+    assert!(allowed("*", &["SQS:Send*"], Some("Topic")).is_empty(), "* with the source named");
+    assert_eq!(allowed("sns.amazonaws.com", &["sqs:SendMessage"], Some("Other")), ["Q"], "another topic");
+    assert_eq!(allowed("events.amazonaws.com", &["sqs:*"], None), ["Q"], "another service");
+    assert_eq!(allowed("sns.amazonaws.com", &["sqs:ReceiveMessage"], None), ["Q"], "another action");
+    let piped = ModelBuilder::new().queue("Q").producer("Pipe", Service::Pipes, "Pipe", "Q");
+    assert!(fires(piped, "SQS019").is_empty(), "a pipe sends with its role");
+}
+
+#[test]
+fn sqs020_a_key_the_producing_service_cannot_use() {
+    let fed = |key| ModelBuilder::new().queue("Q").encrypted_with(key).producer("Sub", Service::Sns, "Topic", "Q");
+    assert_eq!(fires(fed(KeyRef::AwsManaged), "SQS020"), ["Q"]);
+    let cmk = |actions: &[&str]| fed(KeyRef::Resource("K".into())).key("K", "sns.amazonaws.com", actions);
+    assert!(fires(cmk(&["kms:GenerateDataKey*", "kms:Decrypt"]), "SQS020").is_empty());
+    assert_eq!(fires(cmk(&["kms:Decrypt"]), "SQS020"), ["Q"], "no data key");
+    assert!(fires(fed(KeyRef::Other("arn:aws:kms:...".into())), "SQS020").is_empty(), "a key not in the files");
+    let unfed = ModelBuilder::new().queue("Q").encrypted_with(KeyRef::AwsManaged);
+    assert!(fires(unfed, "SQS020").is_empty(), "no producer");
+}
+
+#[test]
+fn sqs021_a_producer_that_cannot_deliver_to_the_queue_type() {
+    let topic = |fifo_queue, fifo_topic| {
+        ModelBuilder::new().queue("Q").fifo(fifo_queue).producer("Sub", Service::Sns, "T", "Q").fifo_topic(fifo_topic)
+    };
+    assert_eq!(fires(topic(true, false), "SQS021"), ["Q"]);
+    assert!(fires(topic(true, true), "SQS021").is_empty());
+    assert!(fires(topic(false, true), "SQS021").is_empty(), "a FIFO topic may feed a standard queue");
+    let rule = |group: Option<&str>, dedup| {
+        let b = ModelBuilder::new().queue("Q").fifo(true).content_dedup(dedup).producer(
+            "R",
+            Service::EventBridge,
+            "R",
+            "Q",
+        );
+        match group {
+            Some(g) => b.message_group(g),
+            None => b,
+        }
+    };
+    assert_eq!(fires(rule(None, true), "SQS021"), ["Q"], "no message group id");
+    assert_eq!(fires(rule(Some("g"), false), "SQS021"), ["Q"], "no content-based deduplication");
+    assert!(fires(rule(Some("g"), true), "SQS021").is_empty());
+    let s3 = |fifo| ModelBuilder::new().queue("Q").fifo(fifo).producer("B", Service::S3, "B", "Q");
+    assert_eq!(fires(s3(true), "SQS021"), ["Q"]);
+    assert!(fires(s3(false), "SQS021").is_empty());
 }
 
 /// Each rule alone finds what the whole catalog's check finds for it.

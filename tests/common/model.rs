@@ -13,11 +13,13 @@
 
 #![allow(dead_code)]
 
+use sqsguard::model::key::{Key, KeyRef};
 use sqsguard::model::policy::{Actions, Condition, Principal, SourceId};
 use sqsguard::model::{
     Alarm, AlarmMetric, Attr, Consumer, Function, Model, Name, Origin, Payload, PayloadDecl, Queue, QueuePolicy,
     Redrive, Statement, Target, Value, Via, When,
 };
+use sqsguard::model::{Producer, Service};
 use sqsguard::source::{Source, SourceFile, Span};
 
 /// What the setters apply to.
@@ -323,6 +325,99 @@ impl ModelBuilder {
             unreadable: None,
         };
         self.model.policies.push(policy);
+        self.last = Last::None;
+        self
+    }
+
+    /// A producer of `service` from the source resource `source` (a topic,
+    /// a rule, a bucket) delivering to `queue`.
+    pub fn producer(mut self, resource: &str, service: Service, source: &str, queue: &str) -> Self {
+        let target = self.known(Target::Queue(self.queue_index(queue)));
+        let mut p = Producer::new(resource, self.origin(), service, target);
+        p.source = Value::Known(SourceId::Resource(source.to_string()));
+        self.model.producers.push(p);
+        self.last = Last::None;
+        self
+    }
+
+    /// The last producer's topic is FIFO (or standard).
+    pub fn fifo_topic(mut self, fifo: bool) -> Self {
+        let attr = self.known(fifo);
+        self.model.producers.last_mut().unwrap().fifo_source = attr;
+        self
+    }
+
+    /// The last producer (an EventBridge target) sets a message group id.
+    pub fn message_group(mut self, id: &str) -> Self {
+        let attr = self.known(id.to_string());
+        self.model.producers.last_mut().unwrap().message_group_id = attr;
+        self
+    }
+
+    /// A queue policy on `queue` with one Allow of `actions` to the service
+    /// `principal`, with `aws:SourceArn` = the resource `source` when given.
+    pub fn service_policy(
+        mut self,
+        resource: &str,
+        queue: &str,
+        principal: &str,
+        actions: &[&str],
+        source: Option<&str>,
+    ) -> Self {
+        let statement = self.statement(principal, actions, source);
+        let policy = QueuePolicy {
+            resource: resource.to_string(),
+            origin: self.origin(),
+            queues: vec![Value::Known(Target::Queue(self.queue_index(queue)))],
+            statements: vec![statement],
+            unreadable: None,
+        };
+        self.model.policies.push(policy);
+        self.last = Last::None;
+        self
+    }
+
+    fn statement(&self, principal: &str, actions: &[&str], source: Option<&str>) -> Statement {
+        Statement {
+            origin: self.origin(),
+            when: When::always(),
+            allow: Value::Known(true),
+            public_principal: Value::Known(principal == "*"),
+            has_condition: source.is_some(),
+            principals: Value::Known(vec![if principal == "*" {
+                Principal::Anyone
+            } else {
+                Principal::Service(principal.to_string())
+            }]),
+            actions: Value::Known(Actions { not: false, patterns: actions.iter().map(|a| a.to_lowercase()).collect() }),
+            resources: Value::Absent,
+            conditions: source
+                .map(|s| Condition {
+                    key: "aws:sourcearn".into(),
+                    values: vec![Value::Known(SourceId::Resource(s.to_string()))],
+                })
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// The last queue is encrypted with `key`: the AWS managed key, or the
+    /// customer managed key `K` added with [`ModelBuilder::key`].
+    pub fn encrypted_with(mut self, key: KeyRef) -> Self {
+        let attr = self.known(key);
+        self.last_queue().key = attr;
+        self
+    }
+
+    /// A customer managed key whose policy allows `principal` the `actions`.
+    pub fn key(mut self, resource: &str, principal: &str, actions: &[&str]) -> Self {
+        let statement = self.statement(principal, actions, None);
+        self.model.keys.push(Key {
+            resource: resource.to_string(),
+            origin: self.origin(),
+            statements: vec![statement],
+            unreadable: None,
+        });
         self.last = Last::None;
         self
     }
