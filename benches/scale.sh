@@ -7,13 +7,15 @@
 #   SQSGUARD_BIN=target/debug/sqsguard benches/scale.sh  # times that binary, no build
 #   SCALE_SIZES="1000 6000 24000" benches/scale.sh       # other sizes (default "6000 24000")
 #   SCALE_FORMATS=json benches/scale.sh                  # one output format (default "json pretty")
-#   SCALE_KINDS="cloudformation plan" benches/scale.sh   # some input kinds (default: all five)
+#   SCALE_KINDS="cloudformation plan" benches/scale.sh   # some input kinds (default: all six)
 #
 # For each input kind (Terraform HCL and JSON, CloudFormation YAML, a
 # Serverless Framework service, Terraform plan JSON) and each size N,
 # benches/gen_scale.py writes one Lambda function and N sets of queue +
 # dead-letter queue + event source mapping (3N + 1 resources, the same
-# findings in every set). Each is linted with each output format: `json`
+# findings in every set); the `producers` kind is one queue fed by N SNS
+# subscriptions with a policy of N statements (2N + 4 resources). Each is
+# linted with each output format: `json`
 # (which computes every finding's fix, as its edits) and `pretty` (which
 # computes them too, to mark the fixable ones, and draws a code frame for
 # each finding):
@@ -37,10 +39,10 @@ read -r -a formats <<<"${SCALE_FORMATS:-json pretty}"
 for f in "${formats[@]}"; do
   [[ $f == json || $f == pretty ]] || { echo "scale.sh: SCALE_FORMATS: not json or pretty: $f" >&2; exit 2; }
 done
-read -r -a kinds <<<"${SCALE_KINDS:-terraform terraform-json cloudformation serverless plan}"
+read -r -a kinds <<<"${SCALE_KINDS:-terraform terraform-json cloudformation serverless plan producers}"
 for k in "${kinds[@]}"; do
   case $k in
-    terraform | terraform-json | cloudformation | serverless | plan) ;;
+    terraform | terraform-json | cloudformation | serverless | plan | producers) ;;
     *) echo "scale.sh: SCALE_KINDS: not an input kind: $k" >&2; exit 2 ;;
   esac
 done
@@ -52,9 +54,17 @@ done
 input() {
   case $1 in
     terraform | terraform-json) echo "$2" ;;
-    cloudformation) echo "$2/template.yaml" ;;
+    cloudformation | producers) echo "$2/template.yaml" ;;
     serverless) echo "$2/serverless.yml" ;;
     plan) echo "$2/plan.json" ;;
+  esac
+}
+
+# How many resources KIND has at size N.
+resources() {
+  case $1 in
+    producers) echo $((2 * $2 + 4)) ;;
+    *) echo $((3 * $2 + 1)) ;;
   esac
 }
 
@@ -83,7 +93,7 @@ for kind in "${kinds[@]}"; do
     dir=$tmp/$kind-$n
     python3 benches/gen_scale.py "$kind" "$n" "$dir"
     path=$(input "$kind" "$dir")
-    echo "scale.sh: $kind, N=$n ($((3 * n + 1)) resources, $(du -sh "$path" | cut -f1))" >&2
+    echo "scale.sh: $kind, N=$n ($(resources "$kind" "$n") resources, $(du -sh "$path" | cut -f1))" >&2
     for format in "${formats[@]}"; do
       # Memory (and findings) first: this run also warms the page cache.
       status=0
@@ -117,8 +127,8 @@ for kind in "${kinds[@]}"; do
   for format in "${formats[@]}"; do
     for n in "${sizes[@]}"; do
       awk -v k="$kind" -v fm="$format" -v n="$n" -v f="${found[$kind:$n]:-?}" -v s="${secs[$kind:$format:$n]}" \
-        -v m="${mib[$kind:$format:$n]}" \
-        'BEGIN { r = 3 * n + 1
+        -v m="${mib[$kind:$format:$n]}" -v r="$(resources "$kind" "$n")" \
+        'BEGIN {
                  if (s < 0) printf "%-15s %-7s %7d %10d %9s %9s %12s %9s\n", k, fm, n, r, f, "failed", "-", m
                  else printf "%-15s %-7s %7d %10d %9s %9.3f %12.1f %9s\n", k, fm, n, r, f, s, s * 1e6 / r, m }'
     done

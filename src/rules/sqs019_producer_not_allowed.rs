@@ -1,9 +1,11 @@
 //! SQS019: an SNS subscription, EventBridge target or S3 notification
 //! delivers to a queue whose policies do not let that service send.
 
+use std::collections::HashMap;
+
 use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::{Applicability, Remedy, Severity, Want};
-use crate::model::policy::{Delivery, Verdict};
+use crate::model::policy::{Delivery, Indexed, Verdict};
 use crate::model::{Feed, Field, Origin, QueuePolicy, Service, Value};
 
 pub static RULE: Rule = Rule {
@@ -23,6 +25,8 @@ pub static RULE: Rule = Rule {
 const SEND: &str = "sqs:sendmessage";
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
+    // Each policy's statements indexed once, however many producers ask.
+    let mut indexed: HashMap<*const QueuePolicy, Indexed<'_>> = HashMap::new();
     for feed in cx.index.feeds() {
         let p = feed.producer;
         let Some(principal) = p.service.principal() else { continue };
@@ -42,7 +46,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             action: SEND,
         };
         let (policies, maybe) = cx.index.policies_of(feed.queue);
-        if verdict(policies, maybe, &delivery) != Verdict::NotAllowed {
+        for p in policies.iter().chain(maybe) {
+            indexed.entry(std::ptr::from_ref(*p)).or_insert_with(|| Indexed::new(&p.statements));
+        }
+        if verdict(policies, maybe, &delivery, &indexed) != Verdict::NotAllowed {
             continue;
         }
         let finding = finding(feed, &queue.resource, &queue.origin, principal, policies);
@@ -56,12 +63,17 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
 
 /// Whether the policies that apply to the queue (and those that may) allow
 /// the delivery.
-fn verdict(policies: &[&QueuePolicy], maybe: &[&QueuePolicy], delivery: &Delivery<'_>) -> Verdict {
+fn verdict(
+    policies: &[&QueuePolicy],
+    maybe: &[&QueuePolicy],
+    delivery: &Delivery<'_>,
+    indexed: &HashMap<*const QueuePolicy, Indexed<'_>>,
+) -> Verdict {
     let one = |policy: &QueuePolicy| {
-        let mut v = Verdict::NotAllowed;
-        for s in &policy.statements {
-            v = v.or(s.grants(delivery));
-        }
+        let v = match indexed.get(&std::ptr::from_ref(policy)) {
+            Some(index) => index.grants(delivery),
+            None => Verdict::Unknown("the policy was not indexed".into()),
+        };
         match (&policy.unreadable, v) {
             (Some(why), Verdict::NotAllowed) => Verdict::Unknown(why.clone()),
             (_, v) => v,

@@ -149,11 +149,17 @@ pub fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
     if pairs.is_empty() {
         return;
     }
-    let queue_ids: Vec<&str> = model.queues.iter().map(|q| q.resource.as_str()).collect();
+    // A set, so many connectors and producers cost their sum.
+    let pairs: std::collections::HashSet<(String, String)> = pairs.into_iter().collect();
+    let queue_ids: Vec<String> = model.queues.iter().map(|q| q.resource.clone()).collect();
     for p in &mut model.producers {
         let Value::Known(SourceId::Resource(source)) = &p.source else { continue };
-        let to = |d: &str| p.queue.any_known(|t| matches!(t, Target::Queue(q) if queue_ids.get(*q) == Some(&d)));
-        let connected = pairs.iter().any(|(s, d)| s == source && to(d));
+        let connected = p.queue.alts.iter().any(|a| match &a.value {
+            Value::Known(Target::Queue(q)) => {
+                queue_ids.get(*q).is_some_and(|d| pairs.contains(&(source.clone(), d.clone())))
+            }
+            _ => false,
+        });
         if connected {
             p.writes_policy = Some("an AWS::Serverless::Connector");
         }
