@@ -14,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-const EXAMPLES: &[&str] = &["mcp-probe", "high-volume", "ecs-worker", "fifo-commands"];
+const EXAMPLES: &[&str] = &["mcp-probe", "high-volume", "ecs-worker", "fifo-commands", "fan-in"];
 
 fn generate(args: &[&str], cwd: &Path) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_sqsguard"))

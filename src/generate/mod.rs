@@ -15,6 +15,7 @@
 
 pub mod literal;
 pub mod plan;
+pub mod produce;
 pub mod refuse;
 pub mod render;
 pub mod spec;

@@ -11,17 +11,20 @@
 //! is sqsguard's mistake, not the spec's, and the self-check of the rendered
 //! output reports it as one. Every finding located in the spec is a refusal.
 //!
-//! Queue policies are left out: the generator's deny only requests without
-//! TLS, and no spec value reaches them. The config's `payloads:` are not
+//! Queue and key policies hold what the templates grant each producer (the
+//! generator's deny of requests without TLS is left out: no spec value
+//! reaches it). The config's `payloads:` are not
 //! applied: the spec declares the payload the output records.
 
 use super::plan::Plan;
-use super::spec::{At, Spec};
+use super::spec::{At, Encryption, Spec};
 use crate::config::Config;
 use crate::finding::{Finding, Severity};
+use crate::model::key::{Key, KeyRef, is_aws_managed};
+use crate::model::policy::{Actions, Condition, Principal, SourceId};
 use crate::model::{
-    Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, Model, Name, Origin, Payload, PayloadDecl, Queue,
-    Redrive, Target, Value, Via,
+    Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, Model, Name, Origin, Payload, PayloadDecl, Producer,
+    Queue, QueuePolicy, Redrive, Statement, Target, Value, Via, When,
 };
 use crate::source::{Source, SourceFile, Span};
 
@@ -194,7 +197,10 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
             resource: l.function_name.clone(),
             origin: spec.function.as_ref().map_or(consumer_at.clone(), |f| places.at(f, "consumer.function")),
             timeout: Attr::known(int(l.timeout), timeout_at),
-            reserved_concurrency: Attr::absent(places.chosen()),
+            reserved_concurrency: match &spec.reserved_concurrency {
+                Some(r) => Attr::known(int(r.value), places.at(r, "consumer.reserved_concurrency")),
+                None => Attr::absent(places.chosen()),
+            },
         });
         // A FIFO mapping has no batching window; a raised one is the generator's.
         let batching_window = if plan.fifo {
@@ -213,12 +219,95 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
             batch_size: Attr::known(int(l.batch_size), places.at(&spec.batch_size, "consumer.batch_size")),
             batching_window,
             response_types: Attr::known(vec![REPORT_FAILURES.to_string()], places.chosen()),
-            maximum_concurrency: Attr::absent(places.chosen()),
+            // The generator sets it from the reserved concurrency.
+            maximum_concurrency: match plan.maximum_concurrency {
+                Some(m) => Attr::known(int(m), places.chosen()),
+                None => Attr::absent(places.chosen()),
+            },
         });
     }
 
-    Model { dialect, queues: vec![queue, dlq], functions, consumers, alarms, ..Model::default() }
+    let mut queues = vec![queue, dlq];
+    let (producers, policies, keys) = producers(spec, plan, places, &mut queues);
+    Model { dialect, queues, functions, consumers, alarms, producers, policies, keys, ..Model::default() }
 }
+
+/// The producers the spec names, each located at its entry, with the queue
+/// policy statement and key policy the templates write for it: what the
+/// spec can get wrong is a producer the queue's type or key cannot take
+/// (SQS020, SQS021), not the grants, which the generator writes.
+fn producers(
+    spec: &Spec,
+    plan: &Plan,
+    places: &mut Places,
+    queues: &mut [Queue],
+) -> (Vec<Producer>, Vec<QueuePolicy>, Vec<Key>) {
+    let encryption = places.at(&spec.encryption, "queue.encryption");
+    if let Some(queue) = queues.get_mut(QUEUE) {
+        queue.key = match (&spec.encryption.value, &plan.kms_key) {
+            (Encryption::NewKey, _) => Attr::known(KeyRef::Resource(NEW_KEY.into()), encryption),
+            (_, Some(k)) if is_aws_managed(k) => Attr::known(KeyRef::AwsManaged, encryption),
+            (_, Some(k)) => Attr::known(KeyRef::Other(k.clone()), encryption),
+            (_, None) => Attr::absent(encryption),
+        };
+    }
+    let (mut out, mut statements, mut key_statements) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, (at, planned)) in spec.producers.iter().zip(&plan.producers).enumerate() {
+        let origin = places.at(at, format!("producers[{i}]"));
+        let mut p = Producer::new(
+            planned.logical.clone(),
+            origin.clone(),
+            planned.service(),
+            Attr::known(Target::Queue(QUEUE), places.chosen()),
+        );
+        let source = SourceId::Resource(planned.logical.clone());
+        p.source = Value::Known(source.clone());
+        p.fifo_source = match &planned.topic_arn {
+            Some(arn) => Attr::known(arn.ends_with(".fifo"), origin.clone()),
+            None => Attr::known(plan.fifo, places.chosen()),
+        };
+        p.message_group_id = match &planned.group_id {
+            Some(g) => Attr::known(g.clone(), places.chosen()),
+            None => Attr::absent(origin.clone()),
+        };
+        let grant = |action: &str| Statement {
+            origin: places.chosen(),
+            when: When::always(),
+            allow: Value::Known(true),
+            public_principal: Value::Known(false),
+            has_condition: true,
+            principals: Value::Known(vec![Principal::Service(planned.principal.to_string())]),
+            actions: Value::Known(Actions { not: false, patterns: vec![action.to_string()] }),
+            resources: Value::Absent,
+            conditions: vec![Condition { key: "aws:sourcearn".into(), values: vec![Value::Known(source.clone())] }],
+        };
+        statements.push(grant("sqs:sendmessage"));
+        key_statements.push(grant("kms:*"));
+        out.push(p);
+    }
+    let policy = QueuePolicy {
+        resource: "QueuePolicy".into(),
+        origin: places.chosen(),
+        queues: vec![Value::Known(Target::Queue(QUEUE))],
+        statements,
+        unreadable: None,
+    };
+    let keys = match spec.encryption.value {
+        Encryption::NewKey => {
+            vec![Key {
+                resource: NEW_KEY.into(),
+                origin: places.chosen(),
+                statements: key_statements,
+                unreadable: None,
+            }]
+        }
+        _ => Vec::new(),
+    };
+    (out, vec![policy], keys)
+}
+
+/// The key the templates create for `new-kms-key`.
+const NEW_KEY: &str = "QueueKey";
 
 /// The findings of the rules `config` keeps on the model of `plan`, each
 /// located at the spec value that causes it and phrased in `dialect` (the
@@ -270,7 +359,7 @@ mod tests {
     #[test]
     fn the_shipped_examples_make_models_no_rule_finds_fault_with() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/generate");
-        for name in ["mcp-probe", "high-volume", "ecs-worker", "fifo-commands"] {
+        for name in ["mcp-probe", "high-volume", "ecs-worker", "fifo-commands", "fan-in"] {
             let text = std::fs::read_to_string(root.join(format!("{name}.yaml"))).unwrap();
             let found = all_findings(&text, &Options::default());
             assert!(found.is_empty(), "{name}: {:?}", found.iter().map(|f| &f.message).collect::<Vec<_>>());

@@ -33,6 +33,19 @@ impl<T> At<T> {
 pub enum Encryption {
     SqsManaged,
     Kms(String),
+    /// A customer managed key created with the pipeline.
+    NewKey,
+}
+
+/// Something that sends to the queue, created with the pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProducerKind {
+    /// A topic name (created) or the ARN of an existing topic.
+    Sns { topic: String, raw: bool },
+    /// A new rule on the default bus: its schedule or event pattern (JSON).
+    EventBridge { schedule: Option<String>, pattern: Option<serde_json::Value> },
+    /// A new bucket's notifications.
+    S3 { bucket: String, events: Vec<String> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +78,8 @@ pub struct Spec {
     pub oldest_message_age: Option<At<u64>>,
     pub topic: Option<At<String>>,
     pub tags: Vec<(String, String)>,
+    pub producers: Vec<At<ProducerKind>>,
+    pub reserved_concurrency: Option<At<u64>>,
 }
 
 #[derive(Clone, Debug)]
@@ -142,9 +157,10 @@ pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
         explicit: true,
     };
     let encryption = match get(&["queue", "encryption"]) {
-        Some(n) => match n.get("kms").and_then(Node::as_str) {
-            Some(key) => At { value: Encryption::Kms(key.to_string()), span: n.span, explicit: true },
-            None => At { value: Encryption::SqsManaged, span: n.span, explicit: true },
+        Some(n) => match (n.get("kms").and_then(Node::as_str), n.as_str()) {
+            (Some(key), _) => At { value: Encryption::Kms(key.to_string()), span: n.span, explicit: true },
+            (None, Some("new-kms-key")) => At { value: Encryption::NewKey, span: n.span, explicit: true },
+            (None, _) => At { value: Encryption::SqsManaged, span: n.span, explicit: true },
         },
         None => At::default_at(Encryption::SqsManaged, whole),
     };
@@ -186,7 +202,14 @@ pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
         .map(|e| (e.key.clone(), scalar_text(&e.value)))
         .collect();
 
+    let producers =
+        get(&["producers"]).and_then(Node::as_seq).unwrap_or_default().iter().filter_map(producer).collect();
+    let reserved_concurrency = get(&["consumer", "reserved_concurrency"])
+        .and_then(|n| matches_u64(n).map(|v| At { value: v, span: n.span, explicit: true }));
+
     Ok(Spec {
+        producers,
+        reserved_concurrency,
         pipeline,
         fifo: boolean(&["queue", "fifo"], false),
         retention: dur(&["queue", "retention"])?
@@ -210,6 +233,45 @@ pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
         topic: string(&["alarms", "topic"]),
         tags,
     })
+}
+
+/// One `producers` entry (the schema has checked its shape).
+fn producer(n: &Node) -> Option<At<ProducerKind>> {
+    let text = |k: &str| n.get(k).and_then(Node::as_str).map(str::to_string);
+    let kind = match n.get("type").and_then(Node::as_str)? {
+        "sns" => ProducerKind::Sns {
+            topic: text("topic")?,
+            raw: !matches!(n.get("raw_message_delivery").map(|r| &r.kind), Some(Kind::Bool(false))),
+        },
+        "eventbridge" => {
+            ProducerKind::EventBridge { schedule: text("schedule"), pattern: n.get("event_pattern").map(to_json) }
+        }
+        "s3" => ProducerKind::S3 {
+            bucket: text("bucket")?,
+            events: match n.get("events").and_then(Node::as_seq) {
+                Some(list) => list.iter().filter_map(|e| e.as_str().map(str::to_string)).collect(),
+                None => vec!["s3:ObjectCreated:*".to_string()],
+            },
+        },
+        _ => return None,
+    };
+    Some(At { value: kind, span: n.span, explicit: true })
+}
+
+/// A spec subtree as JSON (an event pattern, written out as given).
+fn to_json(n: &Node) -> serde_json::Value {
+    match &n.kind {
+        Kind::Map(entries) => {
+            serde_json::Value::Object(entries.iter().map(|e| (e.key.clone(), to_json(&e.value))).collect())
+        }
+        Kind::Seq(items) => serde_json::Value::Array(items.iter().map(to_json).collect()),
+        Kind::Bool(b) => serde_json::Value::Bool(*b),
+        Kind::Number(s) => s
+            .parse::<serde_json::Number>()
+            .map_or_else(|_| serde_json::Value::String(s.clone()), serde_json::Value::Number),
+        Kind::String(s) => serde_json::Value::String(s.clone()),
+        _ => serde_json::Value::Null,
+    }
 }
 
 fn matches_u64(n: &Node) -> Option<u64> {

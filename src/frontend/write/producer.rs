@@ -199,7 +199,7 @@ pub fn hcl(file: &Source, parsed: &Parsed, at: Span, grant: &Grant<'_>, taken: i
     let body = [
         format!("{i}queue_url = aws_sqs_queue.{name}.id{nl}{nl}"),
         format!("{i}policy = jsonencode({{{nl}"),
-        format!("{i}  Version   = \"2012-10-17\"{nl}"),
+        format!("{i}  Version = \"2012-10-17\"{nl}"),
         format!("{i}  Statement = [{{{nl}"),
         format!("{i}    Sid       = {sid}{nl}"),
         format!("{i}    Effect    = \"Allow\"{nl}"),
