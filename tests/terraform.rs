@@ -844,8 +844,10 @@ fn producer_findings_point_at_the_queue_and_name_the_producer() {
         found.sort();
         found
     };
-    let from_module = common::lint(&case);
+    // Naming main.tf lints its module (main.tf, providers.tf), not plan.json.
+    let from_module = common::lint(&case.join("main.tf"));
     let from_plan = common::lint(&case.join("plan.json"));
+    assert_eq!(from_module.files, 2);
     assert_eq!(shape(&from_module).len(), 3, "{}", common::render(&from_module));
     assert_eq!(shape(&from_plan), shape(&from_module), "{}", common::render(&from_plan));
 }
