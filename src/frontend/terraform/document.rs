@@ -192,3 +192,63 @@ fn condition(blocks: &[&R]) -> R {
     }
     R::new(RV::Map(tests), span)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(text: &str) -> R {
+        R::new(RV::Str(Text::lit(text)), Span::default())
+    }
+
+    fn map(entries: &[(&str, R)]) -> R {
+        let entries = entries.iter().map(|(k, v)| (k.to_string(), Span::default(), v.clone())).collect();
+        R::new(RV::Map(entries), Span::default())
+    }
+
+    fn list(items: &[R]) -> R {
+        R::new(RV::List(items.to_vec()), Span::default())
+    }
+
+    fn condition_block(test: &str, variable: &str, value: &str) -> R {
+        map(&[("test", s(test)), ("variable", s(variable)), ("values", list(&[s(value)]))])
+    }
+
+    #[test]
+    fn conditions_group_by_test_and_a_repeated_key_is_unknown() {
+        let two = [
+            condition_block("ArnEquals", "aws:SourceArn", "arn:a"),
+            condition_block("ArnEquals", "aws:SourceAccount", "1"),
+        ];
+        let c = condition(&two.iter().collect::<Vec<_>>());
+        let (_, arn_equals) = c.entry("ArnEquals").expect("grouped under the test");
+        assert!(arn_equals.entry("aws:SourceArn").is_some() && arn_equals.entry("aws:SourceAccount").is_some());
+        let twice =
+            [condition_block("ArnLike", "aws:SourceArn", "a"), condition_block("ArnLike", "aws:SourceArn", "b")];
+        assert!(matches!(condition(&twice.iter().collect::<Vec<_>>()).v, RV::Unknown(_)));
+    }
+
+    #[test]
+    fn principals_of_one_type_join_and_star_is_aws() {
+        let blocks = list(&[
+            map(&[("type", s("Service")), ("identifiers", list(&[s("sns.amazonaws.com")]))]),
+            map(&[("type", s("Service")), ("identifiers", list(&[s("events.amazonaws.com")]))]),
+            map(&[("type", s("*")), ("identifiers", list(&[s("*")]))]),
+        ]);
+        let p = principal(&blocks);
+        let services = p.entry("Service").and_then(|(_, v)| if let RV::List(l) = &v.v { Some(l.len()) } else { None });
+        assert_eq!(services, Some(2));
+        assert!(p.entry("AWS").is_some());
+    }
+
+    #[test]
+    fn a_statement_defaults_to_allow_and_renames_its_arguments() {
+        let st = statement(&map(&[("actions", list(&[s("sqs:SendMessage")])), ("not_resources", list(&[s("x")]))]))
+            .expect("a map is a statement");
+        assert_eq!(st.entry("Effect").and_then(|(_, e)| e.literal()).as_deref(), Some("Allow"));
+        assert!(st.entry("Action").is_some() && st.entry("NotResource").is_some() && st.entry("Condition").is_none());
+        assert!(statement(&map(&[("dynamic", s("x"))])).is_err());
+        let merged = map(&[("source_policy_documents", list(&[s("{}")]))]);
+        assert!(document(&merged, Span::default()).is_err());
+    }
+}
