@@ -1,6 +1,6 @@
-//! What every front-end does with the producers it reads: which targets
-//! may be queues, and a producer whose queue is only known at deploy time
-//! said in a note.
+//! What a front-end does with the producers it reads: which targets may
+//! be queues, and a producer whose queue is only known at deploy time said
+//! in a note. (The CloudFormation reader still has its own copies.)
 
 use crate::model::{Attr, Model, Producer, Target, UnknownSource, Value};
 

@@ -10,9 +10,8 @@ use super::resolve::{R, RV};
 use super::template::Resource;
 use crate::frontend::convert::{to_bool, to_string};
 use crate::frontend::policy::source_id;
-use crate::frontend::producer::{add, maybe_queue};
 use crate::model::policy::SourceId;
-use crate::model::{Attr, Dialect, Field, Model, Producer, Service, Target, Value};
+use crate::model::{Attr, Dialect, Field, Model, Producer, Service, Target, UnknownSource, Value};
 use crate::source::Span;
 use crate::syntax::Node;
 
@@ -165,6 +164,28 @@ fn producer(ctx: &Ctx<'_, '_>, res: &Resource<'_>, service: Service, map: &R, fi
     let at = res.entry.key_span;
     let queue = ctx.attr(Some(map), field, at, |r| ctx.queue_target(r));
     Producer::new(res.id, ctx.origin(at), service, queue)
+}
+
+/// A target that names a queue or may (its ARN is only known at deploy
+/// time); a Lambda function or a stream is none.
+fn maybe_queue(queue: &Attr<Target>) -> bool {
+    queue.alts.iter().any(|a| match &a.value {
+        Value::Known(Target::Queue(_)) | Value::Unknown(_) => true,
+        Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
+        _ => false,
+    })
+}
+
+/// The producer goes to the model; one whose queue is only known at deploy
+/// time is also said in a note.
+fn add(model: &mut Model, p: Producer) {
+    for alt in &p.queue.alts {
+        if let Value::Unknown(why) = &alt.value {
+            let (resource, origin, why) = (p.resource.clone(), alt.origin.clone(), why.clone());
+            model.unknown_producers.push(UnknownSource { resource, origin, why });
+        }
+    }
+    model.producers.push(p);
 }
 
 /// Whether the topic a subscription names is FIFO: its `FifoTopic` when it
