@@ -132,7 +132,7 @@ fn padded(plan: &str) -> String {
 #[test]
 fn a_plan_too_large_to_hold_gives_the_findings_of_the_same_plan_held_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let plans = ["root_bad", "nested_modules", "count_for_each", "sns_dead_letter", "root_good"];
+    let plans = ["root_bad", "nested_modules", "count_for_each", "sns_dead_letter", "producers", "root_good"];
     let mut compared = 0;
     for name in plans {
         let plan =

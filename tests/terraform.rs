@@ -808,3 +808,133 @@ fn reserved_concurrency_and_scaling_config_of_the_lambda_module_and_dynamic_bloc
     assert_eq!(sqs022(dynamic), 0);
     assert_eq!(sqs022(&dynamic.replace("  dynamic \"scaling_config\" {\n    for_each = var.scaling\n    content {\n      maximum_concurrency = scaling_config.value\n    }\n  }\n", "")), 1);
 }
+
+/// SQS019 and SQS021 point at the queue (its block, its `fifo_queue`) and
+/// name the producer; a plan finds what its module finds, reaching the
+/// queue, topic and bucket through `configuration` references.
+#[test]
+fn producer_findings_point_at_the_queue_and_name_the_producer() {
+    let rules = common::root().join("tests/fixtures/terraform/rules");
+    let file = |case: &str| format!("tests/fixtures/terraform/rules/{case}/main.tf");
+    let s3 = lint_dir(&rules.join("SQS019/bad_s3_notification"));
+    assert_eq!(
+        summary_of(&s3),
+        vec![("SQS019".into(), "aws_sqs_queue.jobs".into(), file("SQS019/bad_s3_notification"), 3)]
+    );
+    let message = &s3.findings[0].message;
+    assert!(message.contains("S3 bucket notification aws_s3_bucket_notification.uploads"), "{message}");
+    assert!(message.contains("does not allow s3.amazonaws.com sqs:SendMessage"), "{message}");
+
+    let target = lint_dir(&rules.join("SQS021/bad_eventbridge_no_group"));
+    assert_eq!(
+        summary_of(&target),
+        vec![("SQS021".into(), "aws_sqs_queue.jobs".into(), file("SQS021/bad_eventbridge_no_group"), 5)]
+    );
+    let message = &target.findings[0].message;
+    assert!(message.contains("EventBridge target aws_cloudwatch_event_target.jobs (Id jobs)"), "{message}");
+    assert!(message.contains("no sqs_target.message_group_id"), "{message}");
+
+    let case = common::root().join("tests/fixtures/terraform/plan/producers");
+    let shape = |o: &sqsguard::outcome::Outcome| {
+        let mut found: Vec<(String, String, String)> = o
+            .findings
+            .iter()
+            .map(|f| (f.code().to_string(), f.resource.clone(), f.message.split(':').next().unwrap().to_string()))
+            .collect();
+        found.sort();
+        found
+    };
+    // Naming main.tf lints its module (main.tf, providers.tf), not plan.json.
+    let from_module = common::lint(&case.join("main.tf"));
+    let from_plan = common::lint(&case.join("plan.json"));
+    assert_eq!(from_module.files, 2);
+    assert_eq!(shape(&from_module).len(), 3, "{}", common::render(&from_module));
+    assert_eq!(shape(&from_plan), shape(&from_module), "{}", common::render(&from_plan));
+}
+
+const SUBSCRIBED: &str = r#"
+resource "aws_sqs_queue" "jobs" {
+  name = "jobs"
+}
+resource "aws_sns_topic" "orders" {
+  name = "orders"
+}
+resource "aws_sns_topic" "other" {
+  name = "other"
+}
+resource "aws_sns_topic_subscription" "orders_to_jobs" {
+  topic_arn = aws_sns_topic.orders.arn
+  protocol  = "sqs"
+  endpoint  = ENDPOINT
+}
+"#;
+
+/// A subscription whose queue is a data source is a note naming it and
+/// the expression, and no producer finding.
+#[test]
+fn a_subscription_to_a_queue_only_known_at_plan_time_is_a_note() {
+    let main = SUBSCRIBED.replace("ENDPOINT", "data.aws_sqs_queue.shared.arn")
+        + "data \"aws_sqs_queue\" \"shared\" {\n  name = \"shared\"\n}\n";
+    let (found, notes) = lint_module(&main);
+    assert!(found.iter().all(|(code, _, _)| code != "SQS019" && code != "SQS021"), "{found:?}");
+    let note = notes.iter().find(|n| n.contains("aws_sns_topic_subscription.orders_to_jobs"));
+    let note = note.unwrap_or_else(|| panic!("no note for the subscription: {notes:?}"));
+    assert!(note.contains("`data.aws_sqs_queue.shared.arn`"), "{note}");
+    assert!(note.contains("SQS019"), "{note}");
+    // The same subscription to the queue of the module: SQS019 (no policy).
+    let (found, _) = lint_module(&SUBSCRIBED.replace("ENDPOINT", "aws_sqs_queue.jobs.arn"));
+    assert!(found.iter().any(|(code, r, _)| code == "SQS019" && r == "aws_sqs_queue.jobs"), "{found:?}");
+}
+
+/// `policy = data.aws_iam_policy_document.X.json` is that document: it
+/// allows the subscription when its condition names the topic, not when it
+/// names another; one that cannot be read is unknown, never a finding.
+#[test]
+fn an_aws_iam_policy_document_is_the_queue_policy() {
+    let document = |statement: &str| {
+        format!(
+            "{}data \"aws_iam_policy_document\" \"jobs\" {{\n{statement}\n}}\nresource \"aws_sqs_queue_policy\" \"jobs\" {{\n  queue_url = aws_sqs_queue.jobs.id\n  policy    = data.aws_iam_policy_document.jobs.json\n}}\n",
+            SUBSCRIBED.replace("ENDPOINT", "aws_sqs_queue.jobs.arn")
+        )
+    };
+    let statement = |source: &str| {
+        format!(
+            "  statement {{\n    actions   = [\"sqs:SendMessage\"]\n    resources = [aws_sqs_queue.jobs.arn]\n    principals {{\n      type        = \"Service\"\n      identifiers = [\"sns.amazonaws.com\"]\n    }}\n    condition {{\n      test     = \"ArnEquals\"\n      variable = \"aws:SourceArn\"\n      values   = [{source}]\n    }}\n  }}"
+        )
+    };
+    let sqs019 = |main: &str| lint_module(main).0.into_iter().filter(|(code, _, _)| code == "SQS019").count();
+    assert_eq!(sqs019(&document(&statement("aws_sns_topic.orders.arn"))), 0);
+    assert_eq!(sqs019(&document(&statement("aws_sns_topic.other.arn"))), 1);
+    // effect defaults to Allow; an explicit Deny allows nothing.
+    let deny = statement("aws_sns_topic.orders.arn").replace("    actions", "    effect    = \"Deny\"\n    actions");
+    assert_eq!(sqs019(&document(&deny)), 1);
+    // The wrong service, and not_actions that leave SendMessage out.
+    assert_eq!(sqs019(&document(&statement("aws_sns_topic.orders.arn").replace("sns.amazon", "s3.amazon"))), 1);
+    let not_send = statement("aws_sns_topic.orders.arn").replace("actions   =", "not_actions =");
+    assert_eq!(sqs019(&document(&not_send)), 1);
+    // What is not read stays unknown: a dynamic statement, a merged
+    // document, a not_principals block.
+    let dynamic = "  dynamic \"statement\" {\n    for_each = var.statements\n    content {\n      actions = statement.value.actions\n    }\n  }";
+    assert_eq!(sqs019(&document(dynamic)), 0);
+    let merged = format!("  source_policy_documents = [var.base]\n{}", statement("aws_sns_topic.other.arn"));
+    assert_eq!(sqs019(&document(&merged)), 0);
+    let not_principals = statement("aws_sns_topic.orders.arn").replace("principals {", "not_principals {");
+    assert_eq!(sqs019(&document(&not_principals)), 0);
+}
+
+/// The registry SQS module's `queue_policy_statements` carry their actions,
+/// principals and conditions into the policy it writes.
+#[test]
+fn registry_queue_policy_statements_allow_a_producer_by_source() {
+    let module = |source: &str| {
+        format!(
+            "module \"jobs\" {{\n  source = \"terraform-aws-modules/sqs/aws\"\n  name   = \"jobs\"\n  create_queue_policy = true\n  queue_policy_statements = {{\n    sns = {{\n      actions    = [\"sqs:SendMessage\"]\n      principals = [{{ type = \"Service\", identifiers = [\"sns.amazonaws.com\"] }}]\n      condition  = [{{ test = \"ArnEquals\", variable = \"aws:SourceArn\", values = [{source}] }}]\n    }}\n  }}\n}}\nresource \"aws_sns_topic\" \"orders\" {{\n  name = \"orders\"\n}}\nresource \"aws_sns_topic\" \"other\" {{\n  name = \"other\"\n}}\nresource \"aws_sns_topic_subscription\" \"orders_to_jobs\" {{\n  topic_arn = aws_sns_topic.orders.arn\n  protocol  = \"sqs\"\n  endpoint  = module.jobs.queue_arn\n}}\n"
+        )
+    };
+    let sqs019 = |main: &str| {
+        let (found, _) = lint_module(main);
+        found.into_iter().filter(|(code, _, _)| code == "SQS019").map(|(_, r, _)| r).collect::<Vec<_>>()
+    };
+    assert_eq!(sqs019(&module("aws_sns_topic.orders.arn")), Vec::<String>::new());
+    assert_eq!(sqs019(&module("aws_sns_topic.other.arn")), vec!["module.jobs.aws_sqs_queue.this".to_string()]);
+}

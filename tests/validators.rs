@@ -190,7 +190,8 @@ fn terraform_validate_accepts_the_json_fixture_twins() {
     // All 213 twins were validated when they were made (their README says
     // how); at ~9 s a module, the suite checks one of each construct the
     // JSON front-end reads: nested blocks, count, a local module call,
-    // a module split over files, tfvars JSON, an override file, heredocs.
+    // a module split over files, tfvars JSON, an override file, heredocs,
+    // an aws_iam_policy_document's nested blocks.
     let json = common::root().join("tests/fixtures/terraform/json");
     let dirs: Vec<PathBuf> = [
         "SQS001/bad",
@@ -201,6 +202,7 @@ fn terraform_validate_accepts_the_json_fixture_twins() {
         "SQS001/good_override_file",
         "SQS007/bad_heredoc",
         "SQS017/bad_heredoc_policy",
+        "SQS019/good_policy_document",
     ]
     .iter()
     .map(|d| json.join(d))

@@ -11,9 +11,9 @@
 //! ([`value`]), conversions to typed values ([`convert`]), linking
 //! references to queues and functions ([`link`]), reading attributes with
 //! their alternatives ([`attr`]), finding dead-letter targets
-//! ([`dead_letter`]), policy documents ([`policy`]) and suppression
-//! comments ([`comment`]). And what turns a rule's remedy into edits of
-//! the trees they parsed ([`write`]).
+//! ([`dead_letter`]), policy documents ([`policy`]), producers
+//! ([`producer`]) and suppression comments ([`comment`]). And what turns
+//! a rule's remedy into edits of the trees they parsed ([`write`]).
 
 pub mod cfn;
 pub mod comment;
@@ -22,6 +22,7 @@ pub mod dead_letter;
 pub mod link;
 pub mod live;
 pub mod policy;
+pub mod producer;
 pub mod serverless;
 pub mod stage;
 pub mod terraform;

@@ -18,11 +18,16 @@ pub fn statements(file: &Source, policy: &R, queue: &dyn Fn(&R) -> Value<Target>
     let mut unreadable = None;
     for (when, doc) in policy.alternatives() {
         let parsed = match &doc.v {
-            RV::Str(t) if t.literal().is_some() => json_string(doc),
-            RV::Str(t) => {
-                unreadable = Some(format!("the document `{}` is only known at deploy time", short(&t.display())));
-                None
-            }
+            // A template (a heredoc or `!Sub` with references) parses too:
+            // its references stay where they are in the document.
+            RV::Str(t) => match json_string(doc).filter(|d| matches!(d.v, RV::Map(_))) {
+                Some(d) => Some(d),
+                None if t.literal().is_some() => None,
+                None => {
+                    unreadable = Some(format!("the document `{}` is only known at deploy time", short(&t.display())));
+                    None
+                }
+            },
             RV::Unknown(why) => {
                 unreadable = Some(why.clone());
                 None

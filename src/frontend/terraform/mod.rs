@@ -6,6 +6,7 @@
 //! `module` follows module calls, `registry` models well-known registry
 //! modules, and `resources` maps the AWS resources into the model.
 
+mod document;
 mod each;
 pub mod eval;
 mod functions;

@@ -14,8 +14,9 @@
 //! collection is: each instance is an alternative (`each.key == "a"`), and
 //! instances that agree are one value. `for_each` over another resource
 //! (`for_each = aws_sqs_queue.tenant`, then `each.value.arn`) chains
-//! instance to instance: `each.value` is that resource. Data sources,
-//! remote state, collections only known at plan time and functions not
+//! instance to instance: `each.value` is that resource. An
+//! `aws_iam_policy_document`'s `json` is the document (`document.rs`);
+//! other data sources, remote state, collections only known at plan time and functions not
 //! evaluated here are unknown, and rules skip them.
 //!
 //! This file is the evaluator's core (expressions, templates, traversals,
@@ -222,7 +223,7 @@ impl Scope {
                     Some(name) => (self.local(name, span), 1),
                     None => return R::unknown("malformed local reference", span),
                 },
-                "data" => return R::unknown("data sources are only known at plan time", span),
+                "data" => return self.data_source(ops, file, span),
                 "module" => match (attr_at(0), attr_at(1)) {
                     (Some(module), Some(output)) => (self.module_output(module, output, span), 2),
                     _ => return R::unknown("a reference to a whole module", span),

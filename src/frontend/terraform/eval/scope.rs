@@ -35,6 +35,8 @@ pub struct Scope {
     /// `type.name` of every managed resource in the module: its file and
     /// its place in that file's body.
     pub(in crate::frontend::terraform) resources: HashMap<String, (usize, usize)>,
+    /// `type.name` of every data source, the same way.
+    pub(in crate::frontend::terraform) data: HashMap<String, (usize, usize)>,
     /// The instances of the resource being evaluated, innermost last.
     pub(in crate::frontend::terraform) instances: RefCell<Vec<Instances>>,
     /// The instances of each resource and module call asked about, by
@@ -55,6 +57,7 @@ impl Scope {
             locals: HashMap::new(),
             outputs: HashMap::new(),
             resources: HashMap::new(),
+            data: HashMap::new(),
             instances: RefCell::new(Vec::new()),
             instance_cache: RefCell::new(HashMap::new()),
             children: RefCell::new(Vec::new()),
@@ -79,6 +82,9 @@ impl Scope {
                     }
                     ("resource", [kind, name]) => {
                         scope.resources.entry(format!("{kind}.{name}")).or_insert((fi, bi));
+                    }
+                    ("data", [kind, name]) => {
+                        scope.data.entry(format!("{kind}.{name}")).or_insert((fi, bi));
                     }
                     _ => {}
                 }

@@ -65,6 +65,8 @@ pub(super) struct Index {
 enum Read {
     Parts(Parts),
     Later(Resource),
+    /// An SNS topic, whose `fifo_topic` its subscriptions take at the end.
+    Topic(Parts, Resource),
 }
 
 impl Index {
@@ -109,7 +111,11 @@ impl Index {
             .filter_map(|&r| {
                 let address = serde_json::from_str::<String>(r.address.get()).ok()?;
                 let after = after_unknown.get(address.as_str()).copied();
-                if !(READ_TYPES.contains(&r.kind.as_ref()) || r.values.is_some_and(holds) || after.is_some_and(holds)) {
+                if !(READ_TYPES.contains(&r.kind.as_ref())
+                    || resources::PRODUCER_KINDS.contains(&r.kind.as_ref())
+                    || r.values.is_some_and(holds)
+                    || after.is_some_and(holds))
+                {
                     return None;
                 }
                 // Only what the readers look at: a plan lists most
@@ -210,6 +216,7 @@ impl Index {
         model.queues.reserve_exact(count("aws_sqs_queue"));
         model.consumers.reserve_exact(count("aws_lambda_event_source_mapping"));
         let mut redrive = Vec::new();
+        let mut topics = Vec::new();
         // In chunks: the values of a chunk's resources are taken at once
         // (the plan writes them one after another), read in parallel, and
         // dropped once their parts are in the model.
@@ -232,6 +239,8 @@ impl Index {
                     let resource = plan.resource(r, text);
                     if resource.kind == resources::REDRIVE_POLICY {
                         Read::Later(resource)
+                    } else if resource.kind == resources::TOPIC {
+                        Read::Topic(resources::read_one(&resource, &self.linker), resource)
                     } else {
                         Read::Parts(resources::read_one(&resource, &self.linker))
                     }
@@ -241,9 +250,14 @@ impl Index {
                 match r {
                     Read::Parts(parts) => parts.add_to(&mut model),
                     Read::Later(resource) => redrive.push(resource),
+                    Read::Topic(parts, resource) => {
+                        parts.add_to(&mut model);
+                        topics.push(resource);
+                    }
                 }
             }
         }
+        resources::fifo_topics(topics.iter(), &mut model);
         resources::read_redrive_policies(redrive.iter(), &self.linker, &mut model);
         Ok(Loaded { model, notes, files: vec![located.path.clone()], ..Loaded::default() })
     }

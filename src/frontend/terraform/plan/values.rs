@@ -14,6 +14,9 @@ use crate::frontend::value::{Part, R, RV, Text};
 use crate::source::{Source, Span};
 use crate::syntax::MAX_DEPTH;
 
+/// Blocks whose queue ARN a plan may only know from the configuration.
+const NESTED: &[(&str, &str)] = &[("queue", "queue_arn"), ("dead_letter_config", "arn")];
+
 /// A resource instance of the plan, its values left in the file.
 pub(super) struct Instance {
     pub(super) address: String,
@@ -83,6 +86,7 @@ impl<'p, 'a> Plan<'p, 'a> {
             None => R::new(RV::Map(Vec::new()), r.header),
         };
         self.overlay_unknown(&r.address, &mut props, r.header);
+        self.overlay_nested(&r.address, &mut props);
         Resource {
             kind: r.kind.clone(),
             address: r.address.clone(),
@@ -199,6 +203,42 @@ impl<'p, 'a> Plan<'p, 'a> {
             };
             props.retain(|(k, _, _)| k != key);
             props.push((key.to_string(), at, value));
+        }
+    }
+
+    /// A queue ARN inside a block (`queue { queue_arn }` of a bucket
+    /// notification, `dead_letter_config { arn }` of a rule's target) that
+    /// the plan leaves out, being unknown until apply: what the
+    /// configuration's block at the same index says it is made of.
+    fn overlay_nested(&self, address: &str, props: &mut R) {
+        let RV::Map(entries_now) = &mut props.v else { return };
+        let mut config = None;
+        for (outer, _, blocks) in entries_now.iter_mut() {
+            let Some(&(_, inner)) = NESTED.iter().find(|(o, _)| o == outer) else { continue };
+            let RV::List(blocks) = &mut blocks.v else { continue };
+            for (i, block) in blocks.iter_mut().enumerate() {
+                let at = block.span;
+                let RV::Map(fields) = &mut block.v else { continue };
+                if fields.iter().any(|(k, _, v)| k == inner && v.v != RV::Null) {
+                    continue;
+                }
+                let (module_path, expressions) = config.get_or_insert_with(|| {
+                    let (module_path, config_address) = split_address(address);
+                    let expressions = self.config_expressions(&module_path, &config_address);
+                    (module_path, expressions)
+                });
+                let expression = expressions
+                    .iter()
+                    .find(|(k, _)| k == outer.as_str())
+                    .and_then(|(_, list)| serde_json::from_str::<Vec<&RawValue>>(list.get()).ok())
+                    .and_then(|list| list.get(i).copied())
+                    .and_then(|b| entries(b).into_iter().find(|(k, _)| k == inner).map(|(_, e)| e))
+                    .and_then(|e| serde_json::from_str::<Expression<'_>>(e.get()).ok());
+                let Some(expression) = expression else { continue };
+                let value = self.expression(inner, &expression, module_path, at);
+                fields.retain(|(k, _, _)| k != inner);
+                fields.push((inner.to_string(), at, value));
+            }
         }
     }
 

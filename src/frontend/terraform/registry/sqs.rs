@@ -251,30 +251,14 @@ impl Module<'_> {
     }
 
     /// One entry of `queue_policy_statements` (an object with `effect`,
-    /// `principals`, `condition` or `conditions`) as the statement of the
-    /// policy document the module writes.
+    /// `actions`, `principals`, `condition` or `conditions`, as the
+    /// module's `aws_iam_policy_document` takes them) as the statement of
+    /// the policy document the module writes.
     fn statement(&self, s: &R, name: &str, notes: &mut Vec<Note>, out: &mut Vec<R>) {
-        if !matches!(s.v, RV::Map(_)) {
-            self.note_at(notes, s.span, name, "is only known at plan time: it was not checked");
-            return;
+        match super::super::document::statement(s) {
+            Ok(statement) => out.push(statement),
+            Err(_) => self.note_at(notes, s.span, name, "is only known at plan time: it was not checked"),
         }
-        let mut entries = Vec::new();
-        // The policy document's default effect.
-        let effect = s.entry("effect").map(|(_, e)| e.clone()).filter(|e| e.v != RV::Null);
-        let allow = || R::new(RV::Str(Text::lit("Allow")), s.span);
-        entries.push(("Effect".to_string(), s.span, effect.unwrap_or_else(allow)));
-        if let Some((_, principals)) = s.entry("principals").filter(|(_, p)| p.v != RV::Null) {
-            entries.push(("Principal".to_string(), principals.span, principal(principals)));
-        }
-        for key in ["condition", "conditions"] {
-            match s.entry(key).map(|(_, c)| c) {
-                None => {}
-                Some(c) if c.v == RV::Null || matches!(&c.v, RV::List(items) if items.is_empty()) => {}
-                // Any condition, or one only known at plan time, restricts.
-                Some(c) => entries.push(("Condition".to_string(), c.span, c.clone())),
-            }
-        }
-        out.push(R::new(RV::Map(entries), s.span));
     }
 
     /// The module's DLQ: same type as the queue; each `dlq_*` input, or the
@@ -340,30 +324,4 @@ impl Module<'_> {
         text.push(Part::Lit(format!("{suffix}{}", if fifo { ".fifo" } else { "" })));
         R::new(RV::Str(text), span)
     }
-}
-
-/// The `principals` of a statement object (`[{ type, identifiers }]`) as
-/// the `Principal` of the policy document: `{AWS: [...], Service: [...]}`,
-/// where `*` and a type only known at plan time count as `AWS` (so a
-/// wildcard among them is public); what is only known at plan time stays
-/// unknown.
-fn principal(principals: &R) -> R {
-    let RV::List(items) = &principals.v else {
-        return R::unknown("principals only known at plan time", principals.span);
-    };
-    let mut by_type: Vec<(String, Span, R)> = Vec::new();
-    for item in items {
-        let kind = item.entry("type").and_then(|(_, t)| t.literal()).filter(|t| t != "*");
-        let kind = kind.unwrap_or_else(|| "AWS".to_string());
-        let identifiers = match item.entry("identifiers").map(|(_, i)| i) {
-            Some(R { v: RV::List(ids), .. }) => ids.clone(),
-            Some(other) => vec![R::unknown("identifiers only known at plan time", other.span)],
-            None => vec![R::unknown("principal only known at plan time", item.span)],
-        };
-        match by_type.iter_mut().find(|(k, _, _)| *k == kind) {
-            Some((_, _, R { v: RV::List(all), .. })) => all.extend(identifiers),
-            _ => by_type.push((kind, item.span, R::new(RV::List(identifiers), item.span))),
-        }
-    }
-    R::new(RV::Map(by_type), principals.span)
 }

@@ -1,7 +1,9 @@
 //! Terraform resources into the model: `aws_sqs_queue` and its satellite
 //! resources, Lambda functions and event source mappings, CloudWatch
-//! alarms, and dead-letter targets of other services.
+//! alarms, producers (`producer.rs`), and dead-letter targets of other
+//! services.
 
+mod producer;
 mod reader;
 
 use super::eval::{Child, Scope, labels};
@@ -11,8 +13,8 @@ use crate::frontend::link::Linker;
 use crate::frontend::value::{R, RV, values_at};
 use crate::model::field::QUEUE_SETTINGS;
 use crate::model::{
-    Alarm, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Queue, QueuePolicy, ReadFields, Redrive, Target,
-    UnknownSource, Value,
+    Alarm, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Producer, Queue, QueuePolicy, ReadFields, Redrive,
+    Target, UnknownSource, Value,
 };
 use reader::Reader;
 
@@ -24,6 +26,7 @@ pub const QUEUE_URL_ATTRIBUTES: &[&str] = &["id", "url"];
 use crate::source::Span;
 
 pub use super::eval::Resource;
+pub use producer::{KINDS as PRODUCER_KINDS, TOPIC, fifo_topics};
 
 /// Every resource of a module and of the modules it calls.
 pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
@@ -190,6 +193,15 @@ pub fn arguments(kind: &str) -> Vec<&'static str> {
         "aws_cloudwatch_metric_alarm" => {
             vec!["metric_name", "namespace", "dimensions", "metric_query", "comparison_operator", "threshold"]
         }
+        TOPIC => names(&[Field::FifoTopic]),
+        "aws_sns_topic_subscription" => names(&[Field::TopicArn, Field::Protocol, Field::SubscriptionEndpoint]),
+        "aws_cloudwatch_event_target" => {
+            let mut target = names(&[Field::TargetArn, Field::SqsParameters, Field::RoleArn]);
+            target.extend(["rule", "target_id"]);
+            target
+        }
+        "aws_s3_bucket_notification" => vec!["bucket", "queue"],
+        "aws_pipes_pipe" => vec!["target", "target_parameters"],
         _ => Vec::new(),
     };
     out.extend(DEAD_LETTER_SHAPES.iter().map(|(holder, _)| *holder));
@@ -215,6 +227,7 @@ pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
     for r in resources {
         read_one(r, linker).add_to(model);
     }
+    fifo_topics(resources.iter().filter(|r| r.kind == TOPIC), model);
     read_redrive_policies(resources.iter().filter(|r| r.kind == REDRIVE_POLICY), linker, model);
 }
 
@@ -234,6 +247,7 @@ pub struct Parts {
     policy: Option<QueuePolicy>,
     dlq_ref: Option<DlqRef>,
     unknown_sources: Vec<UnknownSource>,
+    producers: Vec<Producer>,
 }
 
 impl Parts {
@@ -251,6 +265,9 @@ impl Parts {
         model.policies.extend(self.policy);
         model.dlq_refs.extend(self.dlq_ref);
         model.unknown_sources.extend(self.unknown_sources);
+        for p in self.producers {
+            crate::frontend::producer::add(model, p);
+        }
     }
 }
 
@@ -262,7 +279,10 @@ pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
     match r.kind.as_str() {
         "aws_sqs_queue" => {
             parts.queue = Some(a.queue());
-            parts.queue_policy = r.props.entry("policy").map(|(_, p)| a.policy(p, Vec::new()));
+            // A plan lists a queue's `policy` as unknown until apply when
+            // the configuration does not set it (null): no policy of its own.
+            let own = r.props.entry("policy").filter(|(_, p)| p.v != RV::Null);
+            parts.queue_policy = own.map(|(_, p)| a.policy(p, Vec::new()));
         }
         "aws_lambda_function" => {
             parts.function = Some(Function {
@@ -281,7 +301,7 @@ pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
             let queues = values_at(&r.props, &["queue_url"]).into_iter().map(|(_, q)| linker.queue_target(q)).collect();
             parts.policy = r.props.entry("policy").map(|(_, p)| a.policy(p, queues));
         }
-        _ => {}
+        _ => parts.producers = producer::read(&a),
     }
     if !matches!(r.kind.as_str(), "aws_sqs_queue" | REDRIVE_POLICY) {
         let found = search(&r.props, DEAD_LETTER_SHAPES);

@@ -43,7 +43,7 @@ impl Reader<'_> {
     }
 
     /// A field of the table, by its Terraform name.
-    fn field<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+    pub(super) fn field<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
         self.attr(TF.name(field), conv)
     }
 

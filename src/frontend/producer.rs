@@ -1,0 +1,27 @@
+//! What a front-end does with the producers it reads: which targets may
+//! be queues, and a producer whose queue is only known at deploy time said
+//! in a note. (The CloudFormation reader still has its own copies.)
+
+use crate::model::{Attr, Model, Producer, Target, UnknownSource, Value};
+
+/// A target that names a queue or may (its ARN is only known at deploy
+/// time); a Lambda function or a stream is none.
+pub fn maybe_queue(queue: &Attr<Target>) -> bool {
+    queue.alts.iter().any(|a| match &a.value {
+        Value::Known(Target::Queue(_)) | Value::Unknown(_) => true,
+        Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
+        _ => false,
+    })
+}
+
+/// The producer goes to the model; one whose queue is only known at deploy
+/// time is also said in a note.
+pub fn add(model: &mut Model, p: Producer) {
+    for alt in &p.queue.alts {
+        if let Value::Unknown(why) = &alt.value {
+            let (resource, origin, why) = (p.resource.clone(), alt.origin.clone(), why.clone());
+            model.unknown_producers.push(UnknownSource { resource, origin, why });
+        }
+    }
+    model.producers.push(p);
+}
