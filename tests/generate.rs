@@ -103,7 +103,7 @@ fn generated_examples_lint_clean() {
     let out = common::sqsguard(&["lint", "--format", "json", "examples/generate"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["findings"], serde_json::json!([]), "{doc:#}");
-    assert_eq!(doc["summary"]["files"], 20, "4 examples x (YAML + JSON + 3 .tf files)");
+    assert_eq!(doc["summary"]["files"], 25, "5 examples x (YAML + JSON + 3 .tf files)");
 }
 
 #[test]

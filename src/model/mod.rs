@@ -13,6 +13,7 @@ pub mod key;
 pub mod payload;
 pub mod policy;
 pub mod producer;
+pub mod statements;
 mod suppression;
 mod value;
 

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::{Applicability, Remedy, Severity, Want};
-use crate::model::policy::{Delivery, Indexed, Verdict};
+use crate::model::policy::{Delivery, Verdict};
+use crate::model::statements::Indexed;
 use crate::model::{Feed, Field, Origin, QueuePolicy, Service, Value};
 
 pub static RULE: Rule = Rule {

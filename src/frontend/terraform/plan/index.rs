@@ -113,6 +113,7 @@ impl Index {
                 let after = after_unknown.get(address.as_str()).copied();
                 if !(READ_TYPES.contains(&r.kind.as_ref())
                     || resources::PRODUCER_KINDS.contains(&r.kind.as_ref())
+                    || resources::KEY_KINDS.contains(&r.kind.as_ref())
                     || r.values.is_some_and(holds)
                     || after.is_some_and(holds))
                 {

@@ -3,6 +3,7 @@
 //! alarms, producers (`producer.rs`), and dead-letter targets of other
 //! services.
 
+mod key;
 mod producer;
 mod reader;
 
@@ -27,6 +28,9 @@ use crate::source::Span;
 
 pub use super::eval::Resource;
 pub use producer::{KINDS as PRODUCER_KINDS, TOPIC, fifo_topics};
+
+/// The KMS resource types SQS020 reads.
+pub const KEY_KINDS: &[&str] = &[key::KEY, key::KEY_POLICY, key::ALIAS];
 
 /// Every resource of a module and of the modules it calls.
 pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
@@ -181,6 +185,9 @@ pub fn arguments(kind: &str) -> Vec<&'static str> {
             queue
         }
         "aws_sqs_queue_policy" => vec!["queue_url", "policy"],
+        key::KEY => vec!["policy"],
+        key::KEY_POLICY => vec!["key_id", "policy"],
+        key::ALIAS => vec!["name", "target_key_id"],
         "aws_sqs_queue_redrive_policy" => vec!["queue_url", TF.name(Field::RedrivePolicy)],
         "aws_lambda_function" | "aws_lambda_alias" => names(&[Field::FunctionName, Field::Timeout]),
         "aws_lambda_event_source_mapping" => names(&[
@@ -228,6 +235,7 @@ pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
         read_one(r, linker).add_to(model);
     }
     fifo_topics(resources.iter().filter(|r| r.kind == TOPIC), model);
+    key::read(resources.iter().filter(|r| KEY_KINDS.contains(&r.kind.as_str())), model);
     read_redrive_policies(resources.iter().filter(|r| r.kind == REDRIVE_POLICY), linker, model);
 }
 

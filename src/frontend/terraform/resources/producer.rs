@@ -159,7 +159,9 @@ fn topic_reference(v: &RV) -> Option<&str> {
 /// Each SNS producer whose topic is one of `topics` is FIFO as that
 /// topic's `fifo_topic` says (absent: standard).
 pub fn fifo_topics<'r>(topics: impl Iterator<Item = &'r Resource>, model: &mut Model) {
-    let topics: Vec<&Resource> = topics.collect();
+    // By address, so many subscriptions and topics cost their sum.
+    let topics: std::collections::HashMap<&str, &Resource> =
+        topics.map(|t| (t.address.split('[').next().unwrap_or(&t.address), t)).collect();
     if topics.is_empty() {
         return;
     }
@@ -168,9 +170,7 @@ pub fn fifo_topics<'r>(topics: impl Iterator<Item = &'r Resource>, model: &mut M
         if !p.fifo_source.alts.iter().all(|alt| matches!(alt.value, Value::Unknown(_))) {
             continue;
         }
-        let Some(topic) = topics.iter().find(|t| t.address.split('[').next() == Some(address.as_str())) else {
-            continue;
-        };
+        let Some(topic) = topics.get(address.as_str()) else { continue };
         p.fifo_source = attr(&topic.source, Some(&topic.props), TF.name(Field::FifoTopic), topic.header, to_bool);
     }
 }

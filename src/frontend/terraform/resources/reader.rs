@@ -68,6 +68,7 @@ impl Reader<'_> {
         let mut queue = Queue::read(self.r.address.clone(), self.origin(self.r.header), self);
         queue.redrive = self.redrive();
         queue.payload = self.payload();
+        queue.key = self.field(Field::KmsMasterKeyId, super::key::key_ref);
         queue
     }
 
