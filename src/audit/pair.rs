@@ -58,7 +58,13 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
             aws_sdk_lambda::config::Builder::from(&config).interceptor(counter.clone()).build(),
         ),
         cloudwatch: aws_sdk_cloudwatch::Client::from_conf(
-            aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter).build(),
+            aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        sns: aws_sdk_sns::Client::from_conf(
+            aws_sdk_sns::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        eventbridge: aws_sdk_eventbridge::Client::from_conf(
+            aws_sdk_eventbridge::config::Builder::from(&config).interceptor(counter).build(),
         ),
     };
     let prefix = ctx.opts.queue_prefix.as_deref();
@@ -98,7 +104,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
 /// findings are dropped where the data is missing. Each rule says which
 /// (`needs`, `misled_without`); this only asks them.
 fn blinded(api: &str) -> (Vec<&'static str>, Vec<&'static str>) {
-    let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.api() == api);
+    let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.read_by(api));
     let blind = crate::rules::ALL.iter().filter(|r| reads(r.needs)).map(|r| r.id.code).collect();
     let misled = crate::rules::ALL.iter().filter(|r| reads(r.misled_without)).map(|r| r.id.code).collect();
     (blind, misled)
@@ -150,6 +156,7 @@ mod tests {
         // The table the audit kept by hand before the rules said it.
         let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012", "SQS022"];
         let queues = vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS019", "SQS020", "SQS021", "SQS101"];
+        let producers = || vec!["SQS019", "SQS020", "SQS021"];
         let sorted = |mut v: Vec<&'static str>| {
             v.sort();
             v
@@ -157,10 +164,17 @@ mod tests {
         for (api, blind, misled) in [
             ("GetQueueAttributes", queues, vec!["SQS004", "SQS006"]),
             ("ListEventSourceMappings", consumers, vec!["SQS006"]),
-            ("GetFunctionConfiguration", vec!["SQS001", "SQS002", "SQS022"], vec![]),
+            ("GetFunctionConfiguration", vec!["SQS001", "SQS002"], vec![]),
+            ("GetFunctionConcurrency", vec!["SQS022"], vec![]),
             ("DescribeAlarms", vec!["SQS015"], vec!["SQS015"]),
             ("GetMetricData", vec!["SQS006", "SQS102"], vec![]),
             ("ListQueueTags", vec!["SQS003"], vec!["SQS003"]),
+            // A producer not seen is a finding not made, never a false one.
+            ("ListSubscriptions", producers(), vec![]),
+            ("ListEventBuses", producers(), vec![]),
+            ("ListRules", producers(), vec![]),
+            ("ListRuleNamesByTarget", producers(), vec![]),
+            ("ListTargetsByRule", producers(), vec![]),
             ("ListQueues", vec![], vec![]),
         ] {
             let (b, m) = blinded(api);

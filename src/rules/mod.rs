@@ -88,6 +88,13 @@ pub enum LiveInput {
     Alarms,
     Metrics,
     QueueTags,
+    /// The Region's SNS subscriptions (those to a queue read are producers).
+    Subscriptions,
+    /// The EventBridge targets on a queue read, and the buses and rules
+    /// listed to find them.
+    EventBridgeTargets,
+    /// A consumer function's reserved concurrency.
+    FunctionConcurrency,
 }
 
 impl LiveInput {
@@ -100,6 +107,21 @@ impl LiveInput {
             LiveInput::Alarms => "DescribeAlarms",
             LiveInput::Metrics => "GetMetricData",
             LiveInput::QueueTags => "ListQueueTags",
+            LiveInput::Subscriptions => "ListSubscriptions",
+            LiveInput::EventBridgeTargets => "ListTargetsByRule",
+            LiveInput::FunctionConcurrency => "GetFunctionConcurrency",
+        }
+    }
+
+    /// Whether a failure of operation `api` leaves it unread: its own
+    /// operation, or one of those that lead to it (the targets of a rule
+    /// are found through the buses and the rules listed).
+    pub fn read_by(self, api: &str) -> bool {
+        match self {
+            LiveInput::EventBridgeTargets => {
+                ["ListEventBuses", "ListRules", "ListRuleNamesByTarget", self.api()].contains(&api)
+            }
+            _ => self.api() == api,
         }
     }
 }
