@@ -231,7 +231,7 @@ fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
     // Without the subscriptions the producer rules are blind, and say so.
     assert!(apis.contains(&"ListSubscriptions"), "{apis:?}");
     assert!(notes.iter().any(|n| n.contains("ListSubscriptions") && n.contains("AccessDenied")), "{notes:?}");
-    for rule in ["SQS019", "SQS021"] {
+    for rule in ["SQS019", "SQS020", "SQS021"] {
         assert!(gaps[0]["rules"].as_array().unwrap().iter().any(|r| r == rule), "{rule}: {gaps:?}");
     }
     assert!(!rules.contains(&"SQS015"));
@@ -264,7 +264,7 @@ fn producers_and_reserved_concurrency_are_read_and_checked() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| ["SQS019", "SQS021", "SQS022"].contains(&f["rule"].as_str().unwrap()))
+        .filter(|f| ["SQS019", "SQS020", "SQS021", "SQS022"].contains(&f["rule"].as_str().unwrap()))
         .map(|f| {
             let resource = f["resource"].as_str().unwrap();
             let short = match resource.rsplit_once('/') {
@@ -285,6 +285,8 @@ fn producers_and_reserved_concurrency_are_read_and_checked() {
         ("SQS019", "other-source"),
         // SNS, no policy; "allowed" and "ledger.fifo" are allowed.
         ("SQS019", "unallowed"),
+        // SNS into a queue encrypted with alias/aws/sqs.
+        ("SQS020", "sealed"),
         // A FIFO target without content-based deduplication.
         ("SQS021", "commands.fifo"),
         // A FIFO queue as an EventBridge dead-letter queue.
@@ -322,8 +324,8 @@ fn producers_and_reserved_concurrency_are_read_and_checked() {
     assert_eq!(count("ListEventBuses"), 1, "{operations:?}");
     assert_eq!(count("ListRules"), 2, "a call a bus: {operations:?}");
     // The default bus's one rule by name; the custom bus's 30 rules
-    // outnumber the 9 queues: 9 calls by target, then the one rule found.
-    assert_eq!(count("ListRuleNamesByTarget"), 9, "{operations:?}");
+    // outnumber the 10 queues: 10 calls by target, then the one rule found.
+    assert_eq!(count("ListRuleNamesByTarget"), 10, "{operations:?}");
     assert_eq!(count("ListTargetsByRule"), 2, "{operations:?}");
     assert_eq!(count("GetFunctionConcurrency"), 2, "one a function: {operations:?}");
 }

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::Loaded;
 use super::link::Linker;
 use super::value::{R, RV, Text};
+use crate::model::key::{self, KeyRef};
 use crate::model::policy::SourceId;
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, LiveQueue, Model, Name, Origin, PayloadDecl,
@@ -143,6 +144,13 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
                 origin.clone(),
             );
         }
+        // Key policies are not read: only the AWS managed key, which no
+        // policy can open to a producer, is one SQS020 judges.
+        queue.key = match text("KmsMasterKeyId").filter(|k| !k.is_empty()) {
+            Some(k) if key::is_aws_managed(k) => Attr::known(KeyRef::AwsManaged, origin.clone()),
+            Some(k) => Attr::known(KeyRef::Other(k.to_string()), origin.clone()),
+            None => Attr::absent(origin.clone()),
+        };
         if let Some(tag) = q.tags.get(payload::TAG) {
             queue.payload = Some(PayloadDecl {
                 payload: payload::from_tag(Some(tag)),
