@@ -5,7 +5,7 @@
 //! queues in scope), GetFunctionConfiguration once per distinct function,
 //! GetFunctionConcurrency once per distinct function, CloudWatch
 //! GetMetricData batched (500 queries a call) and DescribeAlarms once per
-//! Region (paginated); the queues' producers as `producers` reads them.
+//! Region (paginated). What feeds the queues is read after, by `producers`.
 
 use std::sync::Arc;
 
@@ -180,7 +180,6 @@ pub async fn region(
         }
         out.timeouts.insert(arn, timeout);
     }
-    super::producers::read(c, &mut out, &semaphore).await;
 
     metrics(c, &mut out, lookback_seconds, &semaphore).await;
 

@@ -8,7 +8,7 @@ use tokio::sync::Semaphore;
 use super::options::Options;
 use super::scope::Pair;
 use super::sdk::loader;
-use super::{assume, calls, collect, regions};
+use super::{assume, calls, collect, producers, regions};
 use crate::finding::{Finding, Note};
 use crate::model::Origin;
 use crate::outcome::{Outcome, Unaudited};
@@ -68,7 +68,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
         ),
     };
     let prefix = ctx.opts.queue_prefix.as_deref();
-    let read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
+    let mut read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
         Ok(read) => read,
         // A Region only the partition's list named: refusing the
         // credentials means the account never opted into it.
@@ -78,6 +78,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
         Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
         Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, format!("ListQueues: {why}")),
     };
+    producers::read(&clients, &mut read, &ctx.requests).await;
     let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
     let account =
         pair.account.clone().or_else(|| read.queues.first().and_then(|q| crate::frontend::live::account_of(&q.url)));

@@ -56,6 +56,8 @@ pub(super) async fn read(c: &Clients, out: &mut Region, pool: &Semaphore) {
     for bus in &buses {
         targets(c, out, &queues, bus, pool).await;
     }
+    // In the fixed order collect::region leaves them in.
+    out.skipped.sort_by(|a, b| (a.api, &a.what).cmp(&(b.api, &b.what)));
 }
 
 async fn subscriptions(c: &Clients, out: &mut Region, queues: &BTreeSet<String>, pool: &Semaphore) {

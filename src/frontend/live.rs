@@ -1,10 +1,10 @@
 //! The live front-end: what `sqsguard audit` read from one account and
-//! Region, as the shared model, so SQS001-SQS017 fire wherever the data
+//! Region, as the shared model, so SQS001-SQS022 fire wherever the data
 //! exists and SQS101-SQS104 read the live counters. Queue URLs are the
 //! resources, mapping UUIDs for consumers, and subscription or rule ARNs
 //! for the producers (SNS subscriptions and EventBridge targets on a queue
-//! read). SQS018 has nothing to see
-//! here: AWS refused any URL where an ARN belongs when it was created.
+//! read). SQS018 has nothing to see here: AWS refused any URL where an ARN
+//! belongs when it was created.
 //!
 //! The data structures here are plain: the audit fills them through the
 //! AWS SDK, and tests can fill them by hand.

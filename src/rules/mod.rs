@@ -16,6 +16,7 @@ use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
 
 mod filter;
+mod live_input;
 mod options;
 mod sqs000_unparsable_file;
 mod sqs001_visibility_timeout_below_6x;
@@ -47,6 +48,7 @@ mod sqs104_inflight_near_limit;
 mod unresolved;
 
 pub use filter::Filter;
+pub use live_input::LiveInput;
 pub use options::{OptionKind, OptionSpec, Options};
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
@@ -77,53 +79,6 @@ pub struct Rule {
     /// The prose of `rules/CODE.md` (what it checks, why, how to fix).
     pub doc: &'static str,
     pub check: fn(&Context<'_>, &mut Findings),
-}
-
-/// A read of a live account that rules depend on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LiveInput {
-    QueueAttributes,
-    EventSourceMappings,
-    FunctionConfiguration,
-    Alarms,
-    Metrics,
-    QueueTags,
-    /// The Region's SNS subscriptions (those to a queue read are producers).
-    Subscriptions,
-    /// The EventBridge targets on a queue read, and the buses and rules
-    /// listed to find them.
-    EventBridgeTargets,
-    /// A consumer function's reserved concurrency.
-    FunctionConcurrency,
-}
-
-impl LiveInput {
-    /// The operation that reads it.
-    pub fn api(self) -> &'static str {
-        match self {
-            LiveInput::QueueAttributes => "GetQueueAttributes",
-            LiveInput::EventSourceMappings => "ListEventSourceMappings",
-            LiveInput::FunctionConfiguration => "GetFunctionConfiguration",
-            LiveInput::Alarms => "DescribeAlarms",
-            LiveInput::Metrics => "GetMetricData",
-            LiveInput::QueueTags => "ListQueueTags",
-            LiveInput::Subscriptions => "ListSubscriptions",
-            LiveInput::EventBridgeTargets => "ListTargetsByRule",
-            LiveInput::FunctionConcurrency => "GetFunctionConcurrency",
-        }
-    }
-
-    /// Whether a failure of operation `api` leaves it unread: its own
-    /// operation, or one of those that lead to it (the targets of a rule
-    /// are found through the buses and the rules listed).
-    pub fn read_by(self, api: &str) -> bool {
-        match self {
-            LiveInput::EventBridgeTargets => {
-                ["ListEventBuses", "ListRules", "ListRuleNamesByTarget", self.api()].contains(&api)
-            }
-            _ => self.api() == api,
-        }
-    }
 }
 
 impl Rule {
