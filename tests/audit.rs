@@ -228,6 +228,12 @@ fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
     let apis: Vec<&str> = gaps[0]["apis"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
     assert!(apis.contains(&"DescribeAlarms") && apis.contains(&"GetQueueAttributes"), "{apis:?}");
     assert!(gaps[0]["rules"].as_array().unwrap().iter().any(|r| r == "SQS015"));
+    // Without the subscriptions the producer rules are blind, and say so.
+    assert!(apis.contains(&"ListSubscriptions"), "{apis:?}");
+    assert!(notes.iter().any(|n| n.contains("ListSubscriptions") && n.contains("AccessDenied")), "{notes:?}");
+    for rule in ["SQS019", "SQS020", "SQS021"] {
+        assert!(gaps[0]["rules"].as_array().unwrap().iter().any(|r| r == rule), "{rule}: {gaps:?}");
+    }
     assert!(!rules.contains(&"SQS015"));
     // Even with nothing to report, a partial audit fails the run.
     let quiet = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
@@ -241,6 +247,87 @@ fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
     assert_eq!(quiet.status.code(), Some(1), "{text}");
     // No queue, no URL to learn the account from: the Region alone.
     assert!(text.contains("unaudited: us-east-1: read in part"), "{text}");
+}
+
+/// The producers read live: SNS subscriptions and EventBridge targets
+/// (of the default bus, and of a custom bus whose rules outnumber the
+/// queues, so that they are found by target), each checked against the
+/// queue's policy and type, and a consumer function's reserved concurrency.
+#[test]
+fn producers_and_reserved_concurrency_are_read_and_checked() {
+    let Some(moto) = common::moto() else { return };
+    scenario(&moto, &["producers"]);
+    let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let mut found: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| ["SQS019", "SQS020", "SQS021", "SQS022"].contains(&f["rule"].as_str().unwrap()))
+        .map(|f| {
+            let resource = f["resource"].as_str().unwrap();
+            let short = match resource.rsplit_once('/') {
+                Some((_, queue)) => queue.to_string(),
+                // A mapping's UUID: named by its function.
+                None => {
+                    f["message"].as_str().unwrap().split("function:").nth(1).unwrap().split(' ').next().unwrap().into()
+                }
+            };
+            (f["rule"].as_str().unwrap().to_string(), short)
+        })
+        .collect();
+    found.sort();
+    let expected: Vec<(String, String)> = [
+        // EventBridge, custom bus, no policy.
+        ("SQS019", "bus-target"),
+        // SNS, a policy for another topic only.
+        ("SQS019", "other-source"),
+        // SNS, no policy; "allowed" and "ledger.fifo" are allowed.
+        ("SQS019", "unallowed"),
+        // SNS into a queue encrypted with alias/aws/sqs.
+        ("SQS020", "sealed"),
+        // A FIFO target without content-based deduplication.
+        ("SQS021", "commands.fifo"),
+        // A FIFO queue as an EventBridge dead-letter queue.
+        ("SQS021", "events-dlq.fifo"),
+        // Reserved concurrency 5, no MaximumConcurrency ("bounded" has 5).
+        ("SQS022", "work-worker"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(found, expected, "{stdout}");
+    let sns = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "SQS019" && f["resource"].as_str().unwrap().ends_with("/unallowed"));
+    let message = sns.unwrap()["message"].as_str().unwrap();
+    assert!(message.starts_with("SNS subscription arn:aws:sns:us-east-1:123456789012:orders:"), "{message}");
+    assert_eq!(doc["summary"]["skipped"], 0, "{stdout}");
+
+    // SAFETY: as in the_audit_only_reads, the same values.
+    unsafe {
+        std::env::set_var("AWS_ACCESS_KEY_ID", "test");
+        std::env::set_var("AWS_SECRET_ACCESS_KEY", "test");
+        std::env::set_var("AWS_EC2_METADATA_DISABLED", "true");
+    }
+    let opts = sqsguard::audit::Options {
+        regions: vec!["us-east-1".into()],
+        endpoint_url: Some(moto.endpoint.clone()),
+        ..Default::default()
+    };
+    let operations = sqsguard::audit::run(&opts).unwrap().calls.operations();
+    let count = |op: &str| operations.iter().filter(|o| o.ends_with(&format!(".{op}"))).count();
+    assert_eq!(count("ListSubscriptions"), 1, "{operations:?}");
+    assert_eq!(count("ListEventBuses"), 1, "{operations:?}");
+    assert_eq!(count("ListRules"), 2, "a call a bus: {operations:?}");
+    // The default bus's one rule by name; the custom bus's 30 rules
+    // outnumber the 10 queues: 10 calls by target, then the one rule found.
+    assert_eq!(count("ListRuleNamesByTarget"), 10, "{operations:?}");
+    assert_eq!(count("ListTargetsByRule"), 2, "{operations:?}");
+    assert_eq!(count("GetFunctionConcurrency"), 2, "one a function: {operations:?}");
 }
 
 fn rules_of(json: &str) -> std::collections::BTreeSet<String> {

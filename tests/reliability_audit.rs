@@ -97,8 +97,9 @@ fn audit(endpoint: &str, extra: &[&str]) -> Run {
     }
 }
 
-/// moto with the "problems" and "fifo" scenes: every operation the audit
-/// sends has something to read (ListQueueTags included). The tests that
+/// moto with the "problems", "fifo" and "producers" scenes: every operation
+/// the audit sends has something to read (ListQueueTags and the producers'
+/// listings included). The tests that
 /// only read it share one while they run (the scenes take seconds to
 /// build); it stops when the last of them drops it.
 fn problems() -> Option<Arc<common::Moto>> {
@@ -110,6 +111,7 @@ fn problems() -> Option<Arc<common::Moto>> {
     let moto = Arc::new(common::moto()?);
     scenario(&moto, &["problems"]);
     scenario(&moto, &["fifo"]);
+    scenario(&moto, &["producers"]);
     *shared = Arc::downgrade(&moto);
     Some(moto)
 }
@@ -121,8 +123,14 @@ const OPERATIONS: &[&str] = &[
     "ListQueueTags",
     "ListEventSourceMappings",
     "GetFunctionConfiguration",
+    "GetFunctionConcurrency",
     "GetMetricData",
     "DescribeAlarms",
+    "ListSubscriptions",
+    "ListEventBuses",
+    "ListRules",
+    "ListRuleNamesByTarget",
+    "ListTargetsByRule",
 ];
 
 /// The audit through a clean proxy: its result, and the operations sent.

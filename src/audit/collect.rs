@@ -3,8 +3,9 @@
 //! ListQueueTags only where SQS003 needs a payload declaration,
 //! ListEventSourceMappings once per Region (keeping the mappings of the
 //! queues in scope), GetFunctionConfiguration once per distinct function,
-//! CloudWatch GetMetricData batched (500 queries a call) and DescribeAlarms
-//! once per Region (paginated).
+//! GetFunctionConcurrency once per distinct function, CloudWatch
+//! GetMetricData batched (500 queries a call) and DescribeAlarms once per
+//! Region (paginated). What feeds the queues is read after, by `producers`.
 
 use std::sync::Arc;
 
@@ -21,6 +22,8 @@ pub struct Clients {
     pub sqs: aws_sdk_sqs::Client,
     pub lambda: aws_sdk_lambda::Client,
     pub cloudwatch: aws_sdk_cloudwatch::Client,
+    pub sns: aws_sdk_sns::Client,
+    pub eventbridge: aws_sdk_eventbridge::Client,
 }
 
 /// A failure that stops the whole audit (no endpoint, no credentials).
@@ -53,7 +56,7 @@ pub enum Unread {
     Refused(String),
 }
 
-fn skipped(api: &'static str, what: impl Into<String>, why: String) -> Skipped {
+pub(super) fn skipped(api: &'static str, what: impl Into<String>, why: String) -> Skipped {
     Skipped { api, what: what.into(), why }
 }
 
@@ -149,6 +152,7 @@ pub async fn region(
                     batch_size: m.batch_size(),
                     batching_window: m.maximum_batching_window_in_seconds(),
                     response_types: m.function_response_types().iter().map(|t| t.as_str().to_string()).collect(),
+                    maximum_concurrency: m.scaling_config().and_then(|s| s.maximum_concurrency()),
                 });
             }
             Err(e) => {
@@ -168,6 +172,12 @@ pub async fn region(
                 None
             }
         };
+        match in_pool(&semaphore, c.lambda.get_function_concurrency().function_name(&arn).send()).await {
+            Ok(r) => {
+                out.reserved_concurrency.insert(arn.clone(), r.reserved_concurrent_executions());
+            }
+            Err(e) => out.skipped.push(skipped("GetFunctionConcurrency", arn.clone(), service_reason_or(&e))),
+        }
         out.timeouts.insert(arn, timeout);
     }
 
@@ -302,7 +312,7 @@ async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64, pool: &Se
 /// `--concurrency` for every request of every pair). Held only while it
 /// is in flight, never while waiting on other tasks: with one place the
 /// queue reads still take turns.
-async fn in_pool<T>(pool: &Semaphore, request: impl std::future::Future<Output = T>) -> T {
+pub(super) async fn in_pool<T>(pool: &Semaphore, request: impl std::future::Future<Output = T>) -> T {
     let _place = pool.acquire().await;
     request.await
 }

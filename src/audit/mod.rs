@@ -3,7 +3,8 @@
 //!
 //! [`scope`] says which (account, Region) pairs to read ([`regions`] for
 //! `--regions all`), [`assume`] gets each account's credentials, `collect`
-//! makes the calls of one pair (and no more than needed), `calls` counts and records them, the live
+//! makes the calls of one pair (and no more than needed; `producers` those
+//! that find what feeds the queues), `calls` counts and records them, the live
 //! front-end ([`crate::frontend::live`]) turns what was read into the
 //! shared model, and `check` runs the rules on it as on any file. A pair
 //! that cannot be read, or is read only in part, is in
@@ -16,6 +17,7 @@ pub mod calls;
 pub mod collect;
 mod options;
 mod pair;
+mod producers;
 pub mod regions;
 pub mod scope;
 mod sdk;

@@ -8,7 +8,7 @@ use tokio::sync::Semaphore;
 use super::options::Options;
 use super::scope::Pair;
 use super::sdk::loader;
-use super::{assume, calls, collect, regions};
+use super::{assume, calls, collect, producers, regions};
 use crate::finding::{Finding, Note};
 use crate::model::Origin;
 use crate::outcome::{Outcome, Unaudited};
@@ -58,11 +58,17 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
             aws_sdk_lambda::config::Builder::from(&config).interceptor(counter.clone()).build(),
         ),
         cloudwatch: aws_sdk_cloudwatch::Client::from_conf(
-            aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter).build(),
+            aws_sdk_cloudwatch::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        sns: aws_sdk_sns::Client::from_conf(
+            aws_sdk_sns::config::Builder::from(&config).interceptor(counter.clone()).build(),
+        ),
+        eventbridge: aws_sdk_eventbridge::Client::from_conf(
+            aws_sdk_eventbridge::config::Builder::from(&config).interceptor(counter).build(),
         ),
     };
     let prefix = ctx.opts.queue_prefix.as_deref();
-    let read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
+    let mut read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
         Ok(read) => read,
         // A Region only the partition's list named: refusing the
         // credentials means the account never opted into it.
@@ -72,6 +78,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
         Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
         Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, format!("ListQueues: {why}")),
     };
+    producers::read(&clients, &mut read, &ctx.requests).await;
     let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
     let account =
         pair.account.clone().or_else(|| read.queues.first().and_then(|q| crate::frontend::live::account_of(&q.url)));
@@ -98,7 +105,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
 /// findings are dropped where the data is missing. Each rule says which
 /// (`needs`, `misled_without`); this only asks them.
 fn blinded(api: &str) -> (Vec<&'static str>, Vec<&'static str>) {
-    let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.api() == api);
+    let reads = |inputs: &[crate::rules::LiveInput]| inputs.iter().any(|i| i.read_by(api));
     let blind = crate::rules::ALL.iter().filter(|r| reads(r.needs)).map(|r| r.id.code).collect();
     let misled = crate::rules::ALL.iter().filter(|r| reads(r.misled_without)).map(|r| r.id.code).collect();
     (blind, misled)
@@ -150,6 +157,7 @@ mod tests {
         // The table the audit kept by hand before the rules said it.
         let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012", "SQS022"];
         let queues = vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS019", "SQS020", "SQS021", "SQS101"];
+        let producers = || vec!["SQS019", "SQS020", "SQS021"];
         let sorted = |mut v: Vec<&'static str>| {
             v.sort();
             v
@@ -157,10 +165,17 @@ mod tests {
         for (api, blind, misled) in [
             ("GetQueueAttributes", queues, vec!["SQS004", "SQS006"]),
             ("ListEventSourceMappings", consumers, vec!["SQS006"]),
-            ("GetFunctionConfiguration", vec!["SQS001", "SQS002", "SQS022"], vec![]),
+            ("GetFunctionConfiguration", vec!["SQS001", "SQS002"], vec![]),
+            ("GetFunctionConcurrency", vec!["SQS022"], vec![]),
             ("DescribeAlarms", vec!["SQS015"], vec!["SQS015"]),
             ("GetMetricData", vec!["SQS006", "SQS102"], vec![]),
             ("ListQueueTags", vec!["SQS003"], vec!["SQS003"]),
+            // A producer not seen is a finding not made, never a false one.
+            ("ListSubscriptions", producers(), vec![]),
+            ("ListEventBuses", producers(), vec![]),
+            ("ListRules", producers(), vec![]),
+            ("ListRuleNamesByTarget", producers(), vec![]),
+            ("ListTargetsByRule", producers(), vec![]),
             ("ListQueues", vec![], vec![]),
         ] {
             let (b, m) = blinded(api);

@@ -1,8 +1,10 @@
 //! The live front-end: what `sqsguard audit` read from one account and
-//! Region, as the shared model, so SQS001-SQS017 fire wherever the data
+//! Region, as the shared model, so SQS001-SQS022 fire wherever the data
 //! exists and SQS101-SQS104 read the live counters. Queue URLs are the
-//! resources, and mapping UUIDs for consumers. SQS018 has nothing to see
-//! here: AWS refused any URL where an ARN belongs when it was created.
+//! resources, mapping UUIDs for consumers, and subscription or rule ARNs
+//! for the producers (SNS subscriptions and EventBridge targets on a queue
+//! read). SQS018 has nothing to see here: AWS refused any URL where an ARN
+//! belongs when it was created.
 //!
 //! The data structures here are plain: the audit fills them through the
 //! AWS SDK, and tests can fill them by hand.
@@ -12,9 +14,11 @@ use std::collections::{BTreeMap, HashMap};
 use super::Loaded;
 use super::link::Linker;
 use super::value::{R, RV, Text};
+use crate::model::key::{self, KeyRef};
+use crate::model::policy::SourceId;
 use crate::model::{
-    Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, LiveQueue, Model, Name, Origin, PayloadDecl, Queue,
-    QueuePolicy, ReadFields, Redrive, Target, Value, payload,
+    Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, LiveQueue, Model, Name, Origin, PayloadDecl,
+    Producer, Queue, QueuePolicy, ReadFields, Redrive, Service, Target, Value, payload,
 };
 use crate::source::SourceFile;
 
@@ -25,6 +29,13 @@ pub struct Region {
     pub mappings: Vec<Mapping>,
     /// Function ARN -> timeout in seconds (`None`: not readable).
     pub timeouts: HashMap<String, Option<i32>>,
+    /// Function ARN -> its reserved concurrency (`None`: no reservation);
+    /// a function without an entry could not be read.
+    pub reserved_concurrency: HashMap<String, Option<i32>>,
+    /// SNS subscriptions whose endpoint is a queue read.
+    pub subscriptions: Vec<LiveSubscription>,
+    /// EventBridge targets that deliver to a queue read.
+    pub targets: Vec<LiveTarget>,
     pub alarms: Vec<LiveAlarm>,
     /// Queues or APIs that could not be read.
     pub skipped: Vec<Skipped>,
@@ -50,6 +61,30 @@ pub struct LiveQueueData {
     pub metrics: (Option<f64>, Option<f64>, Option<f64>),
 }
 
+/// An SNS subscription of protocol `sqs` (ListSubscriptions).
+#[derive(Debug)]
+pub struct LiveSubscription {
+    /// `PendingConfirmation` until a cross-account queue's owner confirms.
+    pub arn: String,
+    pub topic_arn: String,
+    /// The queue's ARN.
+    pub endpoint: String,
+}
+
+/// An EventBridge rule's target (ListTargetsByRule).
+#[derive(Debug)]
+pub struct LiveTarget {
+    pub rule_arn: String,
+    pub id: String,
+    /// The queue's ARN.
+    pub arn: String,
+    /// `SqsParameters.MessageGroupId`.
+    pub message_group_id: Option<String>,
+    /// `DeadLetterConfig.Arn`.
+    pub dead_letter_arn: Option<String>,
+    pub role_arn: Option<String>,
+}
+
 #[derive(Debug)]
 pub struct Mapping {
     pub uuid: String,
@@ -58,6 +93,8 @@ pub struct Mapping {
     pub batch_size: Option<i32>,
     pub batching_window: Option<i32>,
     pub response_types: Vec<String>,
+    /// `ScalingConfig.MaximumConcurrency`.
+    pub maximum_concurrency: Option<i32>,
 }
 
 #[derive(Debug)]
@@ -107,6 +144,13 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
                 origin.clone(),
             );
         }
+        // Key policies are not read: only the AWS managed key, which no
+        // policy can open to a producer, is one SQS020 judges.
+        queue.key = match text("KmsMasterKeyId").filter(|k| !k.is_empty()) {
+            Some(k) if key::is_aws_managed(k) => Attr::known(KeyRef::AwsManaged, origin.clone()),
+            Some(k) => Attr::known(KeyRef::Other(k.to_string()), origin.clone()),
+            None => Attr::absent(origin.clone()),
+        };
         if let Some(tag) = q.tags.get(payload::TAG) {
             queue.payload = Some(PayloadDecl {
                 payload: payload::from_tag(Some(tag)),
@@ -166,8 +210,11 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
                 Some(t) => Attr::known(i64::from(*t), origin.clone()),
                 None => Attr::single(Value::Unknown("function configuration not readable".into()), origin.clone()),
             },
-            // GetFunctionConcurrency is not read: unknown, never a finding.
-            reserved_concurrency: Attr::single(Value::Unknown("reserved concurrency not read".into()), origin),
+            reserved_concurrency: match read.reserved_concurrency.get(*arn) {
+                Some(Some(r)) => Attr::known(i64::from(*r), origin),
+                Some(None) => Attr::absent(origin),
+                None => Attr::single(Value::Unknown("reserved concurrency not readable".into()), origin),
+            },
         });
     }
     for m in &read.mappings {
@@ -189,9 +236,10 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             batch_size: int(m.batch_size),
             batching_window: int(m.batching_window),
             response_types: Attr::known(m.response_types.clone(), origin.clone()),
-            maximum_concurrency: Attr::single(Value::Unknown("scaling config not read".into()), origin.clone()),
+            maximum_concurrency: int(m.maximum_concurrency),
         });
     }
+    producers(read, region, account.as_deref(), &mut model);
     for a in &read.alarms {
         let origin = live(&a.name, account.clone());
         let known = |v: &Option<String>| match v {
@@ -224,6 +272,52 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
         });
     }
     Loaded { model, ..Loaded::default() }
+}
+
+/// The SNS subscriptions and EventBridge targets on the queues read, each
+/// linked by ARN to its queue (and an EventBridge dead-letter queue to a
+/// queue read, else named as text).
+fn producers(read: &Region, region: &str, account: Option<&str>, model: &mut Model) {
+    let by_arn: HashMap<&str, usize> = read
+        .queues
+        .iter()
+        .enumerate()
+        .filter_map(|(i, q)| q.attributes.get("QueueArn").map(|a| (a.as_str(), i)))
+        .collect();
+    let origin_of = |id: &str| Origin::live(id, arn_account(id).or(account.map(str::to_string)), Some(region.into()));
+    for s in &read.subscriptions {
+        let Some(&queue) = by_arn.get(s.endpoint.as_str()) else { continue };
+        // Until it is confirmed a subscription has no ARN of its own.
+        let resource = if s.arn.starts_with("arn:") { s.arn.clone() } else { format!("{} ({})", s.topic_arn, s.arn) };
+        let origin = origin_of(&resource);
+        let mut p =
+            Producer::new(resource, origin.clone(), Service::Sns, Attr::known(Target::Queue(queue), origin.clone()));
+        p.source = Value::Known(SourceId::Text(s.topic_arn.clone()));
+        // A FIFO topic's name ends in `.fifo`, and a standard topic's cannot
+        // hold a dot.
+        p.fifo_source = Attr::known(s.topic_arn.ends_with(".fifo"), origin);
+        model.producers.push(p);
+    }
+    for t in &read.targets {
+        let Some(&queue) = by_arn.get(t.arn.as_str()) else { continue };
+        let origin = origin_of(&t.rule_arn);
+        let queue = Attr::known(Target::Queue(queue), origin.clone());
+        let mut p = Producer::new(t.rule_arn.clone(), origin.clone(), Service::EventBridge, queue);
+        p.label = Some(t.id.clone());
+        p.source = Value::Known(SourceId::Text(t.rule_arn.clone()));
+        if let Some(group) = &t.message_group_id {
+            p.message_group_id = Attr::known(group.clone(), origin.clone());
+        }
+        if let Some(dlq) = &t.dead_letter_arn {
+            let target = match by_arn.get(dlq.as_str()) {
+                Some(&i) => Target::Queue(i),
+                None => Target::External(dlq.clone()),
+            };
+            p.dead_letter = Attr::known(target, origin);
+        }
+        p.role = t.role_arn.is_some();
+        model.producers.push(p);
+    }
 }
 
 /// A queue's attributes (GetQueueAttributes), read by their API names.

@@ -16,6 +16,7 @@ use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
 
 mod filter;
+mod live_input;
 mod options;
 mod sqs000_unparsable_file;
 mod sqs001_visibility_timeout_below_6x;
@@ -47,6 +48,7 @@ mod sqs104_inflight_near_limit;
 mod unresolved;
 
 pub use filter::Filter;
+pub use live_input::LiveInput;
 pub use options::{OptionKind, OptionSpec, Options};
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
@@ -77,31 +79,6 @@ pub struct Rule {
     /// The prose of `rules/CODE.md` (what it checks, why, how to fix).
     pub doc: &'static str,
     pub check: fn(&Context<'_>, &mut Findings),
-}
-
-/// A read of a live account that rules depend on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LiveInput {
-    QueueAttributes,
-    EventSourceMappings,
-    FunctionConfiguration,
-    Alarms,
-    Metrics,
-    QueueTags,
-}
-
-impl LiveInput {
-    /// The operation that reads it.
-    pub fn api(self) -> &'static str {
-        match self {
-            LiveInput::QueueAttributes => "GetQueueAttributes",
-            LiveInput::EventSourceMappings => "ListEventSourceMappings",
-            LiveInput::FunctionConfiguration => "GetFunctionConfiguration",
-            LiveInput::Alarms => "DescribeAlarms",
-            LiveInput::Metrics => "GetMetricData",
-            LiveInput::QueueTags => "ListQueueTags",
-        }
-    }
 }
 
 impl Rule {

@@ -15,7 +15,7 @@ pub static RULE: Rule = Rule {
     summary: "SNS, EventBridge or S3 delivers to a queue whose policy does not allow that service to send",
     milder: None,
     live_only: false,
-    needs: &[LiveInput::QueueAttributes],
+    needs: &[LiveInput::QueueAttributes, LiveInput::Subscriptions, LiveInput::EventBridgeTargets],
     misled_without: &[],
     options: &[],
     doc: include_str!("../../rules/SQS019.md"),

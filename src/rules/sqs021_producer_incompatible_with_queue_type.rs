@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     summary: "Producer cannot deliver to the queue's type (standard topic or S3 into FIFO, FIFO target without group id)",
     milder: None,
     live_only: false,
-    needs: &[LiveInput::QueueAttributes],
+    needs: &[LiveInput::QueueAttributes, LiveInput::Subscriptions, LiveInput::EventBridgeTargets],
     misled_without: &[],
     options: &[],
     doc: include_str!("../../rules/SQS021.md"),

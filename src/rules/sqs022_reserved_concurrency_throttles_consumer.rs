@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
     summary: "Lambda consumer's function has reserved concurrency but its mapping no MaximumConcurrency at or below it",
     milder: None,
     live_only: false,
-    needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
+    needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConcurrency],
     misled_without: &[],
     options: &[],
     doc: include_str!("../../rules/SQS022.md"),

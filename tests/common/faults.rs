@@ -210,9 +210,9 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Request> {
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&body).into_owned();
     let operation = match header("x-amz-target") {
-        // JSON protocols (SQS): `AmazonSQS.ListQueues`.
+        // JSON protocols (SQS, EventBridge): `AmazonSQS.ListQueues`.
         Some(target) => target.rsplit('.').next().unwrap_or_default().to_string(),
-        // Query protocols (CloudWatch 1.99, STS): `Action=GetMetricData&...`.
+        // Query protocols (CloudWatch 1.99, STS, SNS): `Action=GetMetricData&...`.
         None => match text.split('&').find_map(|p| p.strip_prefix("Action=")) {
             Some(action) => action.to_string(),
             None => rest_operation(&path),
@@ -228,6 +228,8 @@ fn rest_operation(path: &str) -> String {
         "ListEventSourceMappings".into()
     } else if path.contains("/functions/") && path.ends_with("/configuration") {
         "GetFunctionConfiguration".into()
+    } else if path.contains("/functions/") && path.ends_with("/concurrency") {
+        "GetFunctionConcurrency".into()
     } else {
         format!("unknown {path}")
     }
@@ -235,7 +237,8 @@ fn rest_operation(path: &str) -> String {
 
 /// The status, headers and body each protocol throttles with: SQS's JSON
 /// protocol (query-compatible: the code is in `x-amzn-query-error`),
-/// Lambda's REST-JSON 429, and the awsQuery XML of CloudWatch and STS. Each
+/// Lambda's REST-JSON 429, EventBridge's JSON 1.1, and the awsQuery XML of
+/// CloudWatch, STS and SNS. Each
 /// code is one the SDK's retry classifier counts as throttling.
 fn throttling(service: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
     match service {
@@ -248,6 +251,11 @@ fn throttling(service: &str) -> (u16, Vec<(&'static str, &'static str)>, String)
             429,
             vec![("Content-Type", "application/json"), ("x-amzn-ErrorType", "TooManyRequestsException")],
             r#"{"Reason":"CallerRateLimitExceeded","Type":"User","message":"Rate exceeded"}"#.into(),
+        ),
+        "events" => (
+            400,
+            vec![("Content-Type", "application/x-amz-json-1.1")],
+            r#"{"__type":"ThrottlingException","message":"Rate exceeded"}"#.into(),
         ),
         _ => (
             400,
