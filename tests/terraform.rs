@@ -823,7 +823,11 @@ fn producer_findings_point_at_the_queue_and_name_the_producer() {
     );
     let message = &s3.findings[0].message;
     assert!(message.contains("S3 bucket notification aws_s3_bucket_notification.uploads"), "{message}");
-    assert!(message.contains("does not allow s3.amazonaws.com sqs:SendMessage"), "{message}");
+    assert!(
+        message
+            .contains("does not allow s3.amazonaws.com (or \"*\" on a condition naming this bucket) sqs:SendMessage"),
+        "{message}"
+    );
 
     let target = lint_dir(&rules.join("SQS021/bad_eventbridge_no_group"));
     assert_eq!(
