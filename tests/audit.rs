@@ -252,7 +252,8 @@ fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
 /// The producers read live: SNS subscriptions and EventBridge targets
 /// (of the default bus, and of a custom bus whose rules outnumber the
 /// queues, so that they are found by target), each checked against the
-/// queue's policy and type, and a consumer function's reserved concurrency.
+/// queue's policy, type and customer managed key's policy, and a consumer
+/// function's reserved concurrency.
 #[test]
 fn producers_and_reserved_concurrency_are_read_and_checked() {
     let Some(moto) = common::moto() else { return };
@@ -287,6 +288,9 @@ fn producers_and_reserved_concurrency_are_read_and_checked() {
         ("SQS019", "unallowed"),
         // SNS into a queue encrypted with alias/aws/sqs.
         ("SQS020", "sealed"),
+        // SNS into a queue whose customer managed key lacks SNS ("allowed"'s
+        // key lets SNS use it).
+        ("SQS020", "unallowed"),
         // A FIFO target without content-based deduplication.
         ("SQS021", "commands.fifo"),
         // A FIFO queue as an EventBridge dead-letter queue.
@@ -305,6 +309,14 @@ fn producers_and_reserved_concurrency_are_read_and_checked() {
         .find(|f| f["rule"] == "SQS019" && f["resource"].as_str().unwrap().ends_with("/unallowed"));
     let message = sns.unwrap()["message"].as_str().unwrap();
     assert!(message.starts_with("SNS subscription arn:aws:sns:us-east-1:123456789012:orders:"), "{message}");
+    let keyed = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "SQS020" && f["resource"].as_str().unwrap().ends_with("/unallowed"));
+    let message = keyed.unwrap()["message"].as_str().unwrap();
+    assert!(message.contains("the key policy of key arn:aws:kms:us-east-1:123456789012:key/"), "{message}");
+    assert!(message.contains("does not allow sns.amazonaws.com kms:GenerateDataKey* or kms:Decrypt"), "{message}");
     assert_eq!(doc["summary"]["skipped"], 0, "{stdout}");
 
     // SAFETY: as in the_audit_only_reads, the same values.
@@ -328,6 +340,9 @@ fn producers_and_reserved_concurrency_are_read_and_checked() {
     assert_eq!(count("ListRuleNamesByTarget"), 10, "{operations:?}");
     assert_eq!(count("ListTargetsByRule"), 2, "{operations:?}");
     assert_eq!(count("GetFunctionConcurrency"), 2, "one a function: {operations:?}");
+    // Two customer managed keys on fed queues; alias/aws/sqs needs no call.
+    assert_eq!(count("DescribeKey"), 2, "one a key: {operations:?}");
+    assert_eq!(count("GetKeyPolicy"), 2, "one a customer managed key: {operations:?}");
 }
 
 fn rules_of(json: &str) -> std::collections::BTreeSet<String> {

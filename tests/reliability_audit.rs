@@ -98,8 +98,8 @@ fn audit(endpoint: &str, extra: &[&str]) -> Run {
 }
 
 /// moto with the "problems", "fifo" and "producers" scenes: every operation
-/// the audit sends has something to read (ListQueueTags and the producers'
-/// listings included). The tests that
+/// the audit sends has something to read (ListQueueTags, the producers'
+/// listings and the customer managed keys included). The tests that
 /// only read it share one while they run (the scenes take seconds to
 /// build); it stops when the last of them drops it.
 fn problems() -> Option<Arc<common::Moto>> {
@@ -131,6 +131,8 @@ const OPERATIONS: &[&str] = &[
     "ListRules",
     "ListRuleNamesByTarget",
     "ListTargetsByRule",
+    "DescribeKey",
+    "GetKeyPolicy",
 ];
 
 /// The audit through a clean proxy: its result, and the operations sent.

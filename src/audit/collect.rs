@@ -5,7 +5,8 @@
 //! queues in scope), GetFunctionConfiguration once per distinct function,
 //! GetFunctionConcurrency once per distinct function, CloudWatch
 //! GetMetricData batched (500 queries a call) and DescribeAlarms once per
-//! Region (paginated). What feeds the queues is read after, by `producers`.
+//! Region (paginated). What feeds the queues is read after, by `producers`,
+//! and the keys of the queues fed, by `keys`.
 
 use std::sync::Arc;
 
@@ -24,6 +25,7 @@ pub struct Clients {
     pub cloudwatch: aws_sdk_cloudwatch::Client,
     pub sns: aws_sdk_sns::Client,
     pub eventbridge: aws_sdk_eventbridge::Client,
+    pub kms: aws_sdk_kms::Client,
 }
 
 /// A failure that stops the whole audit (no endpoint, no credentials).

@@ -15,6 +15,7 @@
 pub mod assume;
 pub mod calls;
 pub mod collect;
+mod keys;
 mod options;
 mod pair;
 mod producers;

@@ -8,7 +8,7 @@ use tokio::sync::Semaphore;
 use super::options::Options;
 use super::scope::Pair;
 use super::sdk::loader;
-use super::{assume, calls, collect, producers, regions};
+use super::{assume, calls, collect, keys, producers, regions};
 use crate::finding::{Finding, Note};
 use crate::model::Origin;
 use crate::outcome::{Outcome, Unaudited};
@@ -64,8 +64,9 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
             aws_sdk_sns::config::Builder::from(&config).interceptor(counter.clone()).build(),
         ),
         eventbridge: aws_sdk_eventbridge::Client::from_conf(
-            aws_sdk_eventbridge::config::Builder::from(&config).interceptor(counter).build(),
+            aws_sdk_eventbridge::config::Builder::from(&config).interceptor(counter.clone()).build(),
         ),
+        kms: aws_sdk_kms::Client::from_conf(aws_sdk_kms::config::Builder::from(&config).interceptor(counter).build()),
     };
     let prefix = ctx.opts.queue_prefix.as_deref();
     let mut read = match collect::region(&clients, prefix, ctx.opts.lookback_seconds, ctx.requests.clone()).await {
@@ -79,6 +80,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
         Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, format!("ListQueues: {why}")),
     };
     producers::read(&clients, &mut read, &ctx.requests).await;
+    keys::read(&clients, &mut read, &ctx.requests).await;
     let mut outcome = Outcome { files: read.queues.len(), skipped: read.skipped.len(), ..Outcome::default() };
     let account =
         pair.account.clone().or_else(|| read.queues.first().and_then(|q| crate::frontend::live::account_of(&q.url)));
@@ -176,6 +178,10 @@ mod tests {
             ("ListRules", producers(), vec![]),
             ("ListRuleNamesByTarget", producers(), vec![]),
             ("ListTargetsByRule", producers(), vec![]),
+            // A key not described or its policy not read is one SQS020
+            // does not judge: blind, never misled.
+            ("DescribeKey", vec!["SQS020"], vec![]),
+            ("GetKeyPolicy", vec!["SQS020"], vec![]),
             ("ListQueues", vec![], vec![]),
         ] {
             let (b, m) = blinded(api);

@@ -13,8 +13,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::Loaded;
 use super::link::Linker;
+use super::live_key;
+pub use super::live_key::LiveKey;
 use super::value::{R, RV, Text};
-use crate::model::key::{self, KeyRef};
 use crate::model::policy::SourceId;
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, LiveQueue, Model, Name, Origin, PayloadDecl,
@@ -37,6 +38,8 @@ pub struct Region {
     /// EventBridge targets that deliver to a queue read.
     pub targets: Vec<LiveTarget>,
     pub alarms: Vec<LiveAlarm>,
+    /// `KmsMasterKeyId` -> the key it names, for the queues a producer feeds.
+    pub keys: BTreeMap<String, LiveKey>,
     /// Queues or APIs that could not be read.
     pub skipped: Vec<Skipped>,
 }
@@ -144,11 +147,9 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
                 origin.clone(),
             );
         }
-        // Key policies are not read: only the AWS managed key, which no
-        // policy can open to a producer, is one SQS020 judges.
+        // A customer managed key whose policy was read is one SQS020 judges.
         queue.key = match text("KmsMasterKeyId").filter(|k| !k.is_empty()) {
-            Some(k) if key::is_aws_managed(k) => Attr::known(KeyRef::AwsManaged, origin.clone()),
-            Some(k) => Attr::known(KeyRef::Other(k.to_string()), origin.clone()),
+            Some(k) => Attr::known(live_key::key_ref(&read.keys, k), origin.clone()),
             None => Attr::absent(origin.clone()),
         };
         if let Some(tag) = q.tags.get(payload::TAG) {
@@ -240,6 +241,8 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
         });
     }
     producers(read, region, account.as_deref(), &mut model);
+    let key_origin = |arn: &str| live(arn, arn_account(arn).or_else(|| account.clone()));
+    live_key::load(&read.keys, &key_origin, &mut model);
     for a in &read.alarms {
         let origin = live(&a.name, account.clone());
         let known = |v: &Option<String>| match v {

@@ -21,6 +21,7 @@ pub mod convert;
 pub mod dead_letter;
 pub mod link;
 pub mod live;
+pub mod live_key;
 pub mod policy;
 pub mod producer;
 pub mod serverless;

@@ -17,6 +17,9 @@ pub enum LiveInput {
     EventBridgeTargets,
     /// A consumer function's reserved concurrency.
     FunctionConcurrency,
+    /// The key policies of the customer managed keys of the queues fed,
+    /// and the keys described to find them.
+    KeyPolicies,
 }
 
 impl LiveInput {
@@ -32,17 +35,20 @@ impl LiveInput {
             LiveInput::Subscriptions => "ListSubscriptions",
             LiveInput::EventBridgeTargets => "ListTargetsByRule",
             LiveInput::FunctionConcurrency => "GetFunctionConcurrency",
+            LiveInput::KeyPolicies => "GetKeyPolicy",
         }
     }
 
     /// Whether a failure of operation `api` leaves it unread: its own
     /// operation, or one of those that lead to it (the targets of a rule
-    /// are found through the buses and the rules listed).
+    /// are found through the buses and the rules listed, a key policy
+    /// through the key described).
     pub fn read_by(self, api: &str) -> bool {
         match self {
             LiveInput::EventBridgeTargets => {
                 ["ListEventBuses", "ListRules", "ListRuleNamesByTarget", self.api()].contains(&api)
             }
+            LiveInput::KeyPolicies => ["DescribeKey", self.api()].contains(&api),
             _ => self.api() == api,
         }
     }

@@ -16,7 +16,12 @@ pub static RULE: Rule = Rule {
     summary: "KMS key of a queue fed by SNS, EventBridge or S3 does not let that service use it",
     milder: None,
     live_only: false,
-    needs: &[LiveInput::QueueAttributes, LiveInput::Subscriptions, LiveInput::EventBridgeTargets],
+    needs: &[
+        LiveInput::QueueAttributes,
+        LiveInput::Subscriptions,
+        LiveInput::EventBridgeTargets,
+        LiveInput::KeyPolicies,
+    ],
     misled_without: &[],
     options: &[],
     doc: include_str!("../../rules/SQS020.md"),

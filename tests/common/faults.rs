@@ -210,7 +210,7 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Request> {
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&body).into_owned();
     let operation = match header("x-amz-target") {
-        // JSON protocols (SQS, EventBridge): `AmazonSQS.ListQueues`.
+        // JSON protocols (SQS, EventBridge, KMS): `AmazonSQS.ListQueues`.
         Some(target) => target.rsplit('.').next().unwrap_or_default().to_string(),
         // Query protocols (CloudWatch 1.99, STS, SNS): `Action=GetMetricData&...`.
         None => match text.split('&').find_map(|p| p.strip_prefix("Action=")) {
@@ -237,9 +237,8 @@ fn rest_operation(path: &str) -> String {
 
 /// The status, headers and body each protocol throttles with: SQS's JSON
 /// protocol (query-compatible: the code is in `x-amzn-query-error`),
-/// Lambda's REST-JSON 429, EventBridge's JSON 1.1, and the awsQuery XML of
-/// CloudWatch, STS and SNS. Each
-/// code is one the SDK's retry classifier counts as throttling.
+/// Lambda's REST-JSON 429, the JSON 1.1 of EventBridge and KMS, and the
+/// awsQuery XML of CloudWatch, STS and SNS. Each code is one the SDK's retry classifier counts as throttling.
 fn throttling(service: &str) -> (u16, Vec<(&'static str, &'static str)>, String) {
     match service {
         "sqs" => (
@@ -252,7 +251,7 @@ fn throttling(service: &str) -> (u16, Vec<(&'static str, &'static str)>, String)
             vec![("Content-Type", "application/json"), ("x-amzn-ErrorType", "TooManyRequestsException")],
             r#"{"Reason":"CallerRateLimitExceeded","Type":"User","message":"Rate exceeded"}"#.into(),
         ),
-        "events" => (
+        "events" | "kms" => (
             400,
             vec![("Content-Type", "application/x-amz-json-1.1")],
             r#"{"__type":"ThrottlingException","message":"Rate exceeded"}"#.into(),
