@@ -151,6 +151,12 @@ async fn targets(c: &Clients, out: &mut Region, queues: &BTreeSet<String>, bus: 
                             message_group_id: t.sqs_parameters().and_then(|p| p.message_group_id()).map(str::to_string),
                             dead_letter_arn: t.dead_letter_config().and_then(|d| d.arn()).map(str::to_string),
                             role_arn: t.role_arn().map(str::to_string),
+                            retry: t.retry_policy().map_or((None, None), |r| {
+                                (
+                                    r.maximum_retry_attempts().map(i64::from),
+                                    r.maximum_event_age_in_seconds().map(i64::from),
+                                )
+                            }),
                         });
                     }
                     token = page.next_token().map(str::to_string);

@@ -86,6 +86,8 @@ pub struct LiveTarget {
     /// `DeadLetterConfig.Arn`.
     pub dead_letter_arn: Option<String>,
     pub role_arn: Option<String>,
+    /// `RetryPolicy`: MaximumRetryAttempts, MaximumEventAgeInSeconds.
+    pub retry: (Option<i64>, Option<i64>),
 }
 
 #[derive(Debug)]
@@ -298,7 +300,8 @@ fn producers(read: &Region, region: &str, account: Option<&str>, model: &mut Mod
         p.source = Value::Known(SourceId::Text(s.topic_arn.clone()));
         // A FIFO topic's name ends in `.fifo`, and a standard topic's cannot
         // hold a dot.
-        p.fifo_source = Attr::known(s.topic_arn.ends_with(".fifo"), origin);
+        p.fifo_source = Attr::known(s.topic_arn.ends_with(".fifo"), origin.clone());
+        p.raw_message_delivery = Attr::single(Value::Unknown("GetSubscriptionAttributes is not read".into()), origin);
         model.producers.push(p);
     }
     for t in &read.targets {
@@ -319,6 +322,10 @@ fn producers(read: &Region, region: &str, account: Option<&str>, model: &mut Mod
             p.dead_letter = Attr::known(target, origin);
         }
         p.role = t.role_arn.is_some();
+        let known = |v: Option<i64>| {
+            v.map_or_else(|| Attr::absent(origin_of(&t.rule_arn)), |v| Attr::known(v, origin_of(&t.rule_arn)))
+        };
+        (p.maximum_retry_attempts, p.maximum_event_age) = (known(t.retry.0), known(t.retry.1));
         model.producers.push(p);
     }
 }

@@ -50,6 +50,12 @@ pub enum Field {
     RoleArn,
     /// A queue policy's document.
     Policy,
+    /// SNS: the body delivered without the SNS envelope.
+    RawMessageDelivery,
+    /// EventBridge: `RetryPolicy`, which holds the next two.
+    RetryPolicy,
+    MaximumRetryAttempts,
+    MaximumEventAge,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -97,7 +103,7 @@ const fn row(
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 33] = [
+pub static FIELDS: [FieldSpec; 37] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -200,6 +206,27 @@ pub static FIELDS: [FieldSpec; 33] = [
     row(MessageGroupId, "MessageGroupId", "message_group_id", "MessageGroupId", None, None, None),
     row(RoleArn, "RoleArn", "role_arn", "RoleArn", None, None, None),
     row(Policy, "PolicyDocument", "policy", "Policy", None, None, None),
+    row(RawMessageDelivery, "RawMessageDelivery", "raw_message_delivery", "RawMessageDelivery", None, Some(0), None),
+    row(RetryPolicy, "RetryPolicy", "retry_policy", "RetryPolicy", None, None, None),
+    // EventBridge's defaults: 185 retries over 24 hours.
+    row(
+        MaximumRetryAttempts,
+        "MaximumRetryAttempts",
+        "maximum_retry_attempts",
+        "MaximumRetryAttempts",
+        None,
+        Some(185),
+        None,
+    ),
+    row(
+        MaximumEventAge,
+        "MaximumEventAgeInSeconds",
+        "maximum_event_age_in_seconds",
+        "MaximumEventAgeInSeconds",
+        None,
+        Some(86_400),
+        None,
+    ),
 ];
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS

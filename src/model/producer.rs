@@ -59,6 +59,12 @@ pub struct Producer {
     pub message_group_id: Attr<String>,
     /// EventBridge: the target's `DeadLetterConfig.Arn`.
     pub dead_letter: Attr<Target>,
+    /// SNS: `RawMessageDelivery` (absent: the message in its envelope).
+    pub raw_message_delivery: Attr<bool>,
+    /// EventBridge: `RetryPolicy.MaximumRetryAttempts` and
+    /// `MaximumEventAgeInSeconds` (absent: EventBridge's defaults).
+    pub maximum_retry_attempts: Attr<i64>,
+    pub maximum_event_age: Attr<i64>,
     /// EventBridge: the target delivers with a role (`RoleArn`), so whether
     /// the queue policy must allow the service is unknown.
     pub role: bool,
@@ -80,6 +86,9 @@ impl Producer {
             fifo_source: Attr::absent(origin.clone()),
             message_group_id: Attr::absent(origin.clone()),
             dead_letter: Attr::absent(origin.clone()),
+            raw_message_delivery: Attr::absent(origin.clone()),
+            maximum_retry_attempts: Attr::absent(origin.clone()),
+            maximum_event_age: Attr::absent(origin.clone()),
             role: false,
             writes_policy: None,
             origin,

@@ -8,7 +8,7 @@
 use super::context::Ctx;
 use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::frontend::convert::{to_bool, to_string};
+use crate::frontend::convert::{to_bool, to_int, to_string};
 use crate::frontend::policy::source_id;
 use crate::model::policy::SourceId;
 use crate::model::{Attr, Dialect, Field, Model, Producer, Service, Target, UnknownSource, Value};
@@ -29,6 +29,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
             let mut p = producer(ctx, res, Service::Sns, &props, Field::SubscriptionEndpoint);
             p.source = topic.map_or(Value::Unknown("no TopicArn".into()), source_id);
             p.fifo_source = topic.map_or_else(|| Attr::absent(ctx.origin(at)), |t| fifo_topic(ctx, t, at));
+            p.raw_message_delivery = ctx.attr(Some(&props), Field::RawMessageDelivery, at, to_bool);
             add(model, p);
         }
         "AWS::SNS::Topic" => {
@@ -67,6 +68,10 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
                     None => Attr::absent(ctx.origin(at)),
                 };
                 p.role = target.entry(CFN.name(Field::RoleArn)).is_some();
+                if let Some((_, retry)) = target.entry(CFN.name(Field::RetryPolicy)) {
+                    p.maximum_retry_attempts = ctx.attr(Some(retry), Field::MaximumRetryAttempts, retry.span, to_int);
+                    p.maximum_event_age = ctx.attr(Some(retry), Field::MaximumEventAge, retry.span, to_int);
+                }
                 add(model, p);
             }
         }
@@ -238,4 +243,41 @@ fn fifo_topic(ctx: &Ctx<'_, '_>, topic: &R, at: Span) -> Attr<bool> {
         _ => Value::Unknown("the topic is only known at deploy time".into()),
     };
     Attr::single(value, ctx.origin(if topic.span == Span::default() { at } else { topic.span }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::context::Ctx;
+    use super::super::template::Template;
+    use crate::model::{Service, Target, Value};
+    use crate::source::SourceFile;
+    use crate::syntax::yaml;
+
+    #[test]
+    fn what_a_subscription_and_a_target_say_of_their_deliveries() {
+        let text = "Resources:
+  Q: {Type: AWS::SQS::Queue}
+  T: {Type: AWS::SNS::Topic}
+  S: {Type: AWS::SNS::Subscription, Properties: {TopicArn: !Ref T, Protocol: sqs, Endpoint: !GetAtt Q.Arn, RawMessageDelivery: true}}
+  R:
+    Type: AWS::Events::Rule
+    Properties:
+      Targets:
+        - {Id: q, Arn: !GetAtt Q.Arn, RetryPolicy: {MaximumRetryAttempts: 4, MaximumEventAgeInSeconds: 600}}
+        - {Id: f, Arn: !Sub 'arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:f'}
+";
+        let file = SourceFile::new("t.yaml", text.to_string());
+        let root = yaml::parse(&file).unwrap();
+        let template = Template::find(&root).unwrap();
+        let (model, _) = super::super::read(&Ctx::new(file.clone(), &template));
+        let first = |attr: &crate::model::Attr<_>| attr.alts.first().map(|a: &crate::model::Alt<i64>| a.value.clone());
+        assert_eq!(model.producers.len(), 2, "the Lambda target is no producer of a queue");
+        let (sub, rule) = (&model.producers[0], &model.producers[1]);
+        assert_eq!((sub.service, rule.service), (Service::Sns, Service::EventBridge));
+        assert!(sub.queue.any_known(|t| *t == Target::Queue(0)));
+        assert!(sub.raw_message_delivery.any_known(|r| *r));
+        assert_eq!(first(&rule.maximum_retry_attempts), Some(Value::Known(4)));
+        assert_eq!(first(&rule.maximum_event_age), Some(Value::Known(600)));
+        assert!(matches!(first(&sub.maximum_retry_attempts), Some(Value::Absent)));
+    }
 }

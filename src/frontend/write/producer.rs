@@ -165,7 +165,14 @@ pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>) -> Option
     let step = column(member.key_span.start).checked_sub(column(policy.key_span.start)).filter(|s| *s > 0)?;
     let step = " ".repeat(step);
     let nl = line_ending(text);
-    let (end, end_line) = block_end(text, statement.key_span.start)?;
+    // The list ends where its last item does: read from that item's dash,
+    // not from the key, so a long list is not walked for every fix.
+    let last = items.last()?;
+    let last_dash = lines::line_start(text, last.span.start) + dash.len();
+    if text.get(last_dash..last_dash + 1) != Some("-") {
+        return None;
+    }
+    let (end, end_line) = block_end(text, last_dash)?;
     let replacement = format!("{}{}", if end_line { nl } else { "" }, grant.yaml(dash, &step, nl)?);
     Some(Edit { file: file.clone(), span: Span::new(end, end), replacement })
 }

@@ -201,9 +201,11 @@ pub fn arguments(kind: &str) -> Vec<&'static str> {
             vec!["metric_name", "namespace", "dimensions", "metric_query", "comparison_operator", "threshold"]
         }
         TOPIC => names(&[Field::FifoTopic]),
-        "aws_sns_topic_subscription" => names(&[Field::TopicArn, Field::Protocol, Field::SubscriptionEndpoint]),
+        "aws_sns_topic_subscription" => {
+            names(&[Field::TopicArn, Field::Protocol, Field::SubscriptionEndpoint, Field::RawMessageDelivery])
+        }
         "aws_cloudwatch_event_target" => {
-            let mut target = names(&[Field::TargetArn, Field::SqsParameters, Field::RoleArn]);
+            let mut target = names(&[Field::TargetArn, Field::SqsParameters, Field::RoleArn, Field::RetryPolicy]);
             target.extend(["rule", "target_id"]);
             target
         }

@@ -5,7 +5,7 @@
 
 use super::Resource;
 use super::reader::Reader;
-use crate::frontend::convert::{to_bool, to_string};
+use crate::frontend::convert::{to_bool, to_int, to_string};
 use crate::frontend::policy::source_id;
 use crate::frontend::producer::maybe_queue;
 use crate::frontend::value::{R, RV, values_at};
@@ -52,6 +52,7 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
                 Some(t) => fifo_suffix(a, t),
                 None => Attr::absent(a.origin(r.header)),
             };
+            p.raw_message_delivery = a.field(Field::RawMessageDelivery, to_bool);
             vec![p]
         }
         "aws_cloudwatch_event_target" => {
@@ -66,6 +67,9 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
             p.message_group_id = in_block(a, outer, inner, to_string);
             p.dead_letter = in_block(a, DEAD_LETTER.0, DEAD_LETTER.1, |v| a.linker.queue_target(v));
             p.role = r.props.entry(TF.name(Field::RoleArn)).is_some_and(|(_, v)| v.v != RV::Null);
+            let retry = TF.name(Field::RetryPolicy);
+            p.maximum_retry_attempts = in_block(a, retry, TF.name(Field::MaximumRetryAttempts), to_int);
+            p.maximum_event_age = in_block(a, retry, TF.name(Field::MaximumEventAge), to_int);
             vec![p]
         }
         "aws_s3_bucket_notification" => {
