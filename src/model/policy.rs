@@ -262,7 +262,7 @@ pub fn wildcard(pattern: &str, text: &str, ignore_case: bool) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -281,7 +281,8 @@ mod tests {
         assert!(!wildcard("arn:aws:sns:*:*:orders", "arn:aws:sns:eu-west-1:1:payments", false));
     }
 
-    fn statement(principals: Vec<Principal>, actions: &[&str], conditions: Vec<Condition>) -> Statement {
+    /// An Allow statement with these principals, actions and conditions.
+    pub(crate) fn statement(principals: Vec<Principal>, actions: &[&str], conditions: Vec<Condition>) -> Statement {
         Statement {
             origin: Origin::path(std::path::Path::new("t")),
             when: When::always(),
@@ -295,7 +296,8 @@ mod tests {
         }
     }
 
-    fn delivery<'a>(source: &'a Value<SourceId>) -> Delivery<'a> {
+    /// SNS sending to queue 0 (`jobs`) from `source`.
+    pub(crate) fn delivery<'a>(source: &'a Value<SourceId>) -> Delivery<'a> {
         Delivery {
             principal: "sns.amazonaws.com",
             source,

@@ -82,32 +82,8 @@ impl<'m> Indexed<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::policy::{Actions, Condition, Principal};
-    use crate::model::{Origin, When};
-
-    fn statement(principals: Vec<Principal>, actions: &[&str], conditions: Vec<Condition>) -> Statement {
-        Statement {
-            origin: Origin::path(std::path::Path::new("t")),
-            when: When::always(),
-            allow: Value::Known(true),
-            public_principal: Value::Known(false),
-            has_condition: !conditions.is_empty(),
-            principals: Value::Known(principals),
-            actions: Value::Known(Actions { not: false, patterns: actions.iter().map(|a| a.to_lowercase()).collect() }),
-            resources: Value::Absent,
-            conditions,
-        }
-    }
-
-    fn delivery(source: &Value<SourceId>) -> Delivery<'_> {
-        Delivery {
-            principal: "sns.amazonaws.com",
-            source,
-            queue: Some(0),
-            queue_name: Some("jobs"),
-            action: "sqs:sendmessage",
-        }
-    }
+    use crate::model::policy::tests::{delivery, statement};
+    use crate::model::policy::{Condition, Principal};
 
     #[test]
     fn the_index_answers_as_reading_every_statement_does() {
