@@ -137,6 +137,8 @@ const UNSAFE_KEYS: &[&str] = &[
     "queue_url",
     "SqsParameters",
     "MessageGroupId",
+    "sqs_target",
+    "message_group_id",
 ];
 
 #[test]

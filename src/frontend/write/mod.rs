@@ -167,11 +167,20 @@ impl Writer {
                 return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
             }
             Want::Within { within, ref value } => {
-                let Tree::Template { root, json } = tree else { return Err(CANNOT) };
-                let node = keys.node_at(root, span).ok_or(CANNOT)?;
-                let (outer, inner) = (Dialect::CloudFormation.name(within), Dialect::CloudFormation.name(remedy.field));
-                let edit = producer::within(file, node, *json, outer, inner, value).ok_or(CANNOT)?;
-                return Ok(fix(vec![edit], remedy.applicability));
+                let edit = match tree {
+                    Tree::Template { root, json } => {
+                        let node = keys.node_at(root, span).ok_or(CANNOT)?;
+                        let (outer, inner) =
+                            (Dialect::CloudFormation.name(within), Dialect::CloudFormation.name(remedy.field));
+                        producer::within(file, node, *json, outer, inner, value)
+                    }
+                    Tree::Hcl(parsed) => {
+                        let (outer, inner) = (Dialect::Terraform.name(within), Dialect::Terraform.name(remedy.field));
+                        producer::hcl_block(file, parsed, span, outer, inner, value)
+                    }
+                    Tree::Json(_) => None,
+                };
+                return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
             }
             Want::AllowProducer { service, ref source, ref sid, ref policy } => {
                 let grant = producer::Grant { queue: &remedy.resource, service, source, sid };

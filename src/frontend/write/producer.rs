@@ -221,3 +221,23 @@ pub fn hcl(file: &Source, parsed: &Parsed, at: Span, grant: &Grant<'_>, taken: i
     let replacement = format!("{nl}{nl}{outer}resource \"aws_sqs_queue_policy\" \"{new}\" {{{nl}{body}{outer}}}");
     Some(Edit { file: file.clone(), span: Span::new(span.end, span.end), replacement })
 }
+
+/// SQS021 in a `.tf` file: `outer { inner = value }` added as the last
+/// block of the resource block at `at` (an `aws_cloudwatch_event_target`
+/// without one), after a blank line as `terraform fmt` leaves it.
+pub fn hcl_block(file: &Source, parsed: &Parsed, at: Span, outer: &str, inner: &str, value: &Scalar) -> Option<Edit> {
+    let text = &file.text;
+    let block = parsed.block_at(at.start)?;
+    if block.ident.as_str() != "resource" || block.labels.len() != 2 {
+        return None;
+    }
+    let taken = |k: &str| block.body.blocks().any(|b| b.ident.as_str() == k || b.ident.as_str() == "dynamic");
+    if taken(outer) || block.body.attributes().any(|a| a.key.as_str() == outer) {
+        return None;
+    }
+    let span = block.span()?;
+    let BlockTail { at, indent, nl, blank, .. } = BlockTail::of(text, span)?;
+    let v = super::render::literal(value, true);
+    let replacement = format!("{blank}{indent}{outer} {{{nl}{indent}  {inner} = {v}{nl}{indent}}}{nl}");
+    Some(Edit { file: file.clone(), span: Span::new(at, at), replacement })
+}
