@@ -17,7 +17,14 @@ use crate::syntax::Node;
 
 const CFN: Dialect = Dialect::CloudFormation;
 
+/// The resource types read here: any other is not resolved at all.
+const KINDS: &[&str] =
+    &["AWS::SNS::Subscription", "AWS::SNS::Topic", "AWS::Events::Rule", "AWS::S3::Bucket", "AWS::Pipes::Pipe"];
+
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+    if !KINDS.contains(&res.kind) {
+        return;
+    }
     let Some(props) = ctx.properties(res) else { return };
     let at = res.entry.key_span;
     match res.kind {
@@ -125,18 +132,21 @@ pub fn sam_subscription(ctx: &Ctx<'_, '_>, function: &str, event_at: Span, event
 /// writes the queue policy for that source.
 pub fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
     let mut pairs: Vec<(String, String)> = Vec::new();
+    // `Source: {Id: ...}`; `Destination` may be a list of them.
+    let ids = |r: &R, key: &str| -> Vec<String> {
+        let one = ctx.values_at(r, &[key, "Id"]);
+        let listed = ctx.values_at(r, &[key, "*", "Id"]);
+        one.into_iter().chain(listed).filter_map(|(_, i)| i.literal()).collect()
+    };
+    let writes =
+        |r: &R| ctx.values_at(r, &["Permissions", "*"]).iter().any(|(_, p)| p.literal().as_deref() == Some("Write"));
     for res in &ctx.template.resources {
-        let Some(props) = ctx.properties(res) else { continue };
-        // `Source: {Id: ...}`; `Destination` may be a list of them.
-        let ids = |r: &R, key: &str| -> Vec<String> {
-            let one = ctx.values_at(r, &[key, "Id"]);
-            let listed = ctx.values_at(r, &[key, "*", "Id"]);
-            one.into_iter().chain(listed).filter_map(|(_, i)| i.literal()).collect()
-        };
-        let writes = |r: &R| {
-            ctx.values_at(r, &["Permissions", "*"]).iter().any(|(_, p)| p.literal().as_deref() == Some("Write"))
-        };
-        if res.kind == "AWS::Serverless::Connector" && writes(&props) {
+        // Only connectors are resolved: the other resources' properties
+        // were resolved once already, by their readers.
+        if res.kind == "AWS::Serverless::Connector"
+            && let Some(props) = ctx.properties(res)
+            && writes(&props)
+        {
             for s in ids(&props, "Source") {
                 pairs.extend(ids(&props, "Destination").into_iter().map(|d| (s.clone(), d)));
             }
