@@ -148,7 +148,10 @@ impl Job {
             Job::File(path, explicit) => (None, lint_file(path, *explicit, session)),
             Job::Module(dir) => (
                 dir.canonicalize().ok(),
-                checked(terraform::load_module(dir, &inputs.var_files, &inputs.overlay), &session.config),
+                checked(
+                    with_code(terraform::load_module(dir, &inputs.var_files, &inputs.overlay), session),
+                    &session.config,
+                ),
             ),
         }
     }
@@ -248,7 +251,7 @@ fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done {
             // The model holds what it needs of the text (a large plan's
             // findings locate without it): free it before checking.
             drop(file);
-            checked(*loaded, config)
+            checked(with_code(*loaded, session), config)
         }
         Document::Broken(b) => broken(b, config),
         Document::Unparsable(e) if loose => {
@@ -330,6 +333,14 @@ fn is_mapping(file: &crate::source::SourceFile) -> bool {
 fn broken(b: Broken, config: &Config) -> Done {
     let loaded = Loaded { files: vec![b.file.path.clone()], broken: vec![b], ..Loaded::default() };
     checked(loaded, config)
+}
+
+/// `loaded` with the code of its functions read, unless `--no-code`.
+fn with_code(mut loaded: Loaded, session: &Session) -> Loaded {
+    if !session.inputs.no_code {
+        frontend::code::read(&mut loaded, &session.inputs.overlay);
+    }
+    loaded
 }
 
 fn checked(loaded: Loaded, config: &Config) -> Done {

@@ -40,6 +40,9 @@ pub struct Inputs {
     /// Texts read in place of files' contents: the fixed texts of earlier
     /// passes of `--fix`, an editor's unsaved buffers.
     pub overlay: Overlay,
+    /// `--no-code`: read the templates only, not the handlers and SDK
+    /// calls of their code.
+    pub no_code: bool,
 }
 
 /// What `lint` does with the fixes its findings carry.

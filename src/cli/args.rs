@@ -109,6 +109,10 @@ pub(super) struct LintArgs {
     /// (a shared Parameter default, a handler change, a replaced queue).
     #[arg(long)]
     pub(super) unsafe_fixes: bool,
+    /// Read the templates only: not the handlers their functions name, nor
+    /// the SQS calls of code under the PATHs.
+    #[arg(long)]
+    pub(super) no_code: bool,
 }
 
 #[derive(clap::Args, Debug)]

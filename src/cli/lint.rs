@@ -74,7 +74,13 @@ pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
     if stage.name.is_none() {
         (stage.name, stage.named_in) = (config.stage.name.clone(), config.stage.named_in.clone());
     }
-    let inputs = Inputs { paths: args.paths.clone(), var_files: args.var_files.clone(), stage, ..Inputs::default() };
+    let inputs = Inputs {
+        paths: args.paths.clone(),
+        var_files: args.var_files.clone(),
+        stage,
+        no_code: args.no_code,
+        ..Inputs::default()
+    };
     let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
     let unsafe_fixes = args.unsafe_fixes;
     let fix = if args.diff {

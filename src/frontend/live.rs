@@ -218,6 +218,7 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
                 Some(None) => Attr::absent(origin),
                 None => Attr::single(Value::Unknown("reserved concurrency not readable".into()), origin),
             },
+            code: None,
         });
     }
     for m in &read.mappings {

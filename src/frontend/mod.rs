@@ -16,6 +16,7 @@
 //! a rule's remedy into edits of the trees they parsed ([`write`]).
 
 pub mod cfn;
+pub mod code;
 pub mod comment;
 pub mod convert;
 pub mod dead_letter;

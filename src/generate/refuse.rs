@@ -201,6 +201,7 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
                 Some(r) => Attr::known(int(r.value), places.at(r, "consumer.reserved_concurrency")),
                 None => Attr::absent(places.chosen()),
             },
+            code: None,
         });
         // A FIFO mapping has no batching window; a raised one is the generator's.
         let batching_window = if plan.fifo {

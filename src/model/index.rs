@@ -3,9 +3,10 @@
 //! time instead of scanning every queue and mapping for each queue: the
 //! cost of checking a model grows with its size, not with its square.
 
+use super::code::Handler;
 use super::{
-    Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerIdx, Model, Producer, Queue, QueueIdx, QueuePolicy, Target, Value,
-    When,
+    Alarm, AlarmMetric, Alt, Attr, Consumer, ConsumerIdx, Function, Model, Producer, Queue, QueueIdx, QueuePolicy,
+    Target, Value, When,
 };
 
 /// A consumer and a queue of the model it reads.
@@ -54,6 +55,8 @@ pub struct Index<'m> {
     policies_of: Vec<Vec<&'m QueuePolicy>>,
     /// Policies whose queues are not all known: they may apply to any.
     policies_anywhere: Vec<&'m QueuePolicy>,
+    /// Per function: its handler, when its code was read.
+    handler_of: Vec<Option<&'m Handler>>,
 }
 
 /// The alternatives of a link that name a queue in the model.
@@ -78,7 +81,13 @@ impl<'m> Index<'m> {
             feeds: Vec::new(),
             policies_of: vec![Vec::new(); n],
             policies_anywhere: Vec::new(),
+            handler_of: vec![None; model.functions.len()],
         };
+        for handler in &model.handlers {
+            if let Some(slot) = index.handler_of.get_mut(handler.function) {
+                *slot = Some(handler);
+            }
+        }
         let valid = |q: QueueIdx| q < n;
         for (ci, consumer) in model.consumers.iter().enumerate() {
             for (qi, alt) in queue_alts(&consumer.queue).filter(|(q, _)| valid(*q)) {
@@ -158,6 +167,17 @@ impl<'m> Index<'m> {
     /// True when `queue` receives dead letters from anything in the model.
     pub fn is_dead_letter_target(&self, queue: QueueIdx) -> bool {
         !self.redrive_sources_of[queue].is_empty() || self.referenced_as_dlq[queue]
+    }
+
+    /// The function a consumer invokes and that function's handler, when
+    /// both are known.
+    pub fn handler(&self, consumer: &Consumer) -> Option<(&'m Function, &'m Handler)> {
+        consumer.function.iter().find_map(|alt| match alt.value.known() {
+            Some(Target::Function(f)) => {
+                Some((self.model.functions.get(*f)?, self.handler_of.get(*f).copied().flatten()?))
+            }
+            _ => None,
+        })
     }
 
     /// Every (consumer, queue) pair a rule about consumers looks at.

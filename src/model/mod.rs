@@ -7,6 +7,7 @@
 //! questions rules ask about those links in constant time. [`field`] is the
 //! one table of attribute names, defaults and ranges.
 
+pub mod code;
 pub mod field;
 mod index;
 pub mod key;
@@ -84,6 +85,10 @@ pub struct Model {
     pub producers: Vec<Producer>,
     /// Customer managed KMS keys, with their key policies.
     pub keys: Vec<key::Key>,
+    /// The handlers of the functions, read from their code.
+    pub handlers: Vec<code::Handler>,
+    /// The SQS API calls of the code read.
+    pub calls: Vec<code::SdkCall>,
     /// Producers whose queue could not be resolved: maybe a queue of the
     /// analysed set, so said in a note.
     pub unknown_producers: Vec<UnknownSource>,
@@ -246,6 +251,8 @@ pub struct Function {
     pub timeout: Attr<i64>,
     /// Reserved concurrency (absent, or Terraform's -1: none).
     pub reserved_concurrency: Attr<i64>,
+    /// Where its code is, when the template says so in a way sqsguard reads.
+    pub code: Option<code::CodeRef>,
 }
 
 /// A Lambda event source mapping reading a queue.

@@ -45,6 +45,9 @@ mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
 mod sqs104_inflight_near_limit;
+mod sqs201_batch_failures_ignored;
+mod sqs202_batch_failures_not_returned;
+mod sqs203_invalid_batch_item_failure;
 mod unresolved;
 
 pub use filter::Filter;
@@ -159,6 +162,9 @@ pub static ALL: &[&Rule] = &[
     &sqs102_oldest_message_too_old::RULE,
     &sqs103_consumer_starvation::RULE,
     &sqs104_inflight_near_limit::RULE,
+    &sqs201_batch_failures_ignored::RULE,
+    &sqs202_batch_failures_not_returned::RULE,
+    &sqs203_invalid_batch_item_failure::RULE,
 ];
 
 /// The rule with this code, if any.

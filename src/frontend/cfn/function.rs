@@ -6,7 +6,8 @@ use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
 use crate::frontend::convert::{to_int, to_string_list};
-use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Via};
+use crate::model::code::{CodePlace, CodeRef, EnvVar};
+use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Value, Via};
 use crate::source::Span;
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
@@ -31,10 +32,82 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
         }
     }
     let origin = ctx.origin(at);
-    model.functions.push(Function { resource: res.id.to_string(), origin, timeout, reserved_concurrency });
+    let code = code_ref(ctx, props, sam);
+    model.functions.push(Function { resource: res.id.to_string(), origin, timeout, reserved_concurrency, code });
     if sam && let Some(props) = props {
         events(ctx, res, index, props, model);
     }
+}
+
+/// Where a function's code is: SAM `CodeUri` (a folder, or a file)
+/// with `Handler` and `Runtime` (each else from `Globals.Function`), SAM
+/// `InlineCode` and `Code.ZipFile`, or a `Code` path that
+/// `aws cloudformation package` uploads. Code in S3 is not the
+/// repository's: `None`.
+fn code_ref(ctx: &Ctx<'_, '_>, props: Option<&R>, sam: bool) -> Option<CodeRef> {
+    let globals =
+        sam.then(|| ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f))).flatten();
+    let get = |key: &str| -> Option<(Span, R)> {
+        match props.and_then(|p| p.entry(key)) {
+            Some((span, v)) => Some((span, v.clone())),
+            None => globals.as_ref().and_then(|g| g.entry(key)).map(|(span, v)| (span, v.clone())),
+        }
+    };
+    let handler = get("Handler").and_then(|(_, h)| h.literal());
+    let runtime = get("Runtime").and_then(|(_, r)| r.literal());
+    let (place, origin) = if sam {
+        if let Some((span, inline)) = get("InlineCode") {
+            (CodePlace::Inline { text: inline.literal()?, origin: ctx.origin(inline.span) }, ctx.origin(span))
+        } else {
+            let (span, uri) = get("CodeUri")?;
+            (local_place(ctx, &uri.literal()?)?, ctx.origin(span))
+        }
+    } else {
+        let (span, code) = get("Code")?;
+        match code.entry("ZipFile") {
+            Some((_, inline)) => {
+                (CodePlace::Inline { text: inline.literal()?, origin: ctx.origin(inline.span) }, ctx.origin(span))
+            }
+            None => (local_place(ctx, &code.literal()?)?, ctx.origin(span)),
+        }
+    };
+    let handler = handler.unwrap_or_default();
+    let origin = match get("Handler") {
+        Some((span, _)) if !matches!(place, CodePlace::Inline { .. }) => ctx.origin(span),
+        _ => origin,
+    };
+    let env = get("Environment").map(|(_, e)| environment(ctx, &e)).unwrap_or_default();
+    Some(CodeRef { handler, runtime, place, origin, env })
+}
+
+/// A code path written in a template, joined to the template's folder; an
+/// S3 location is not local.
+fn local_place(ctx: &Ctx<'_, '_>, path: &str) -> Option<CodePlace> {
+    if path.starts_with("s3://") || path.contains("${") {
+        return None;
+    }
+    let dir = ctx.file.path.parent().unwrap_or(std::path::Path::new(""));
+    let joined = dir.join(path);
+    Some(if joined.is_file() { CodePlace::File(joined) } else { CodePlace::Folder(joined) })
+}
+
+/// `Environment.Variables`, each with the queue it names.
+fn environment(ctx: &Ctx<'_, '_>, env: &R) -> Vec<EnvVar> {
+    let Some((_, vars)) = env.entry("Variables") else { return Vec::new() };
+    let RV::Map(entries) = &vars.v else { return Vec::new() };
+    entries
+        .iter()
+        .map(|(name, _, value)| {
+            let queue = match ctx.queue_target(value) {
+                Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                other => match ctx.queue_name_target(value) {
+                    Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                    _ => other,
+                },
+            };
+            EnvVar { name: name.clone(), queue }
+        })
+        .collect()
 }
 
 /// SAM `Events` of `Type: SQS` are consumers, and so are `SNS` events with

@@ -91,6 +91,7 @@ pub fn read(
         origin: at.clone(),
         timeout,
         reserved_concurrency,
+        code: None,
     });
     model.consumers.push(Consumer {
         resource: format!("{name}.worker"),

@@ -80,6 +80,7 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
             origin: origin.clone(),
             timeout,
             reserved_concurrency,
+            code: None,
         });
         for event in f.value.get("events").and_then(Node::as_seq).unwrap_or_default() {
             let Some(sqs) = event.entry("sqs") else { continue };

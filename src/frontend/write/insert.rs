@@ -10,12 +10,16 @@ use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
 
 /// The edit that adds `key: value` to the `Properties` of the resource
-/// `found`, when the finding points at the resource's key (a field of the
-/// resource itself, not of a SAM event or a Lift construct).
+/// `found`, when the finding points at the resource's key, or of the SAM
+/// event of `found` whose key it points at (an event has a `Type` and
+/// `Properties` as a resource has); not of a Lift construct.
 pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &Scalar, json: bool) -> Option<Edit> {
-    if found.key_span != at || found.value.get("Type").is_none() {
-        return None;
+    if found.key_span != at {
+        let events = found.value.get("Properties")?.get("Events")?.as_map()?;
+        let event = events.iter().find(|e| e.key_span == at)?;
+        return insert(file, event, at, remedy, value, json);
     }
+    found.value.get("Type")?;
     let text = &file.text;
     let value = literal(value, json);
     // The file's line ending.

@@ -300,6 +300,7 @@ pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
                 origin: a.origin(r.header),
                 timeout: a.int(Field::Timeout),
                 reserved_concurrency: a.int(Field::ReservedConcurrency),
+                code: None,
             })
         }
         "aws_lambda_event_source_mapping" => match a.consumer() {

@@ -1,0 +1,5 @@
+; Fields the code sets in a response: `events.SQSBatchItemFailure{ItemIdentifier: ...}`.
+; Captures: @key (the field's name), @value (its value).
+(keyed_element
+  key: (literal_element (identifier) @key)
+  value: (literal_element) @value)

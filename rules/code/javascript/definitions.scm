@@ -1,0 +1,11 @@
+; Function and method definitions (JavaScript, TypeScript, TSX).
+; Captures: @definition (the whole definition), @name (its name).
+(function_declaration name: (identifier) @name) @definition
+(generator_function_declaration name: (identifier) @name) @definition
+; `const handler = async (event) => {...}`, `= function (...) {...}`, and
+; `const handler = middy(main)`: a name a template may name as the handler.
+(variable_declarator name: (identifier) @name) @definition
+; `exports.handler = ...`, `module.exports.handler = ...`
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name)) @definition
+(method_definition name: (property_identifier) @name) @definition

@@ -1,0 +1,180 @@
+//! From a function's handler setting to the file and the function in it:
+//! `app.handler` (Python module `app`, function `handler`),
+//! `src/index.handler` (Node.js file `src/index.{js,mjs,cjs,ts}`),
+//! `com.example.Orders::handleRequest` (Java class, method), and for Go the
+//! function the `main` package passes to `lambda.Start`.
+//!
+//! A path that leaves the repository (`../../`), or a file that cannot be
+//! found, is a reason, said in a note.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::lang::Language;
+
+/// Where a handler was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub file: PathBuf,
+    /// The function (or method) to look for in it; for Go, empty: the
+    /// function passed to `lambda.Start`.
+    pub function: String,
+    pub language: Language,
+}
+
+/// The extensions a Node.js handler's file may have, in the order Lambda
+/// (then a TypeScript build) would take them.
+const NODE_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts", "cts", "tsx"];
+
+/// The file and function of `handler` in `folder`, for a runtime of
+/// `language`.
+pub fn find(folder: &Path, handler: &str, language: Language, root: &Path) -> Result<Found, String> {
+    match language {
+        Language::Python => {
+            let (module, function) = handler.rsplit_once('.').ok_or_else(|| format!("`{handler}` names no module"))?;
+            let file = folder.join(module.replace('.', "/") + ".py");
+            let file = inside(&file, root)?;
+            exists(&file)?;
+            Ok(Found { file, function: function.to_string(), language })
+        }
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            let (module, function) = handler.rsplit_once('.').ok_or_else(|| format!("`{handler}` names no file"))?;
+            // `index.handler` and `src/index.handler`; a nested export
+            // (`index.handlers.orders`) is not read.
+            let base = folder.join(module);
+            let base = inside(&base, root)?;
+            for ext in NODE_EXTENSIONS {
+                let file = with_extension(&base, ext);
+                if file.is_file() {
+                    let language = super::lang::of_path(&file).unwrap_or(Language::JavaScript);
+                    return Ok(Found { file, function: function.to_string(), language });
+                }
+            }
+            Err(format!("no {}.js, .mjs, .cjs or .ts was found", super::shown(&base)))
+        }
+        Language::Java => {
+            let (class, method) = handler.split_once("::").unwrap_or((handler, "handleRequest"));
+            let relative = class.replace('.', "/") + ".java";
+            for prefix in ["src/main/java", "src", ""] {
+                let file = folder.join(prefix).join(&relative);
+                if file.is_file() {
+                    return Ok(Found { file: inside(&file, root)?, function: method.to_string(), language });
+                }
+            }
+            Err(format!("no {relative} was found under {}", super::shown(folder)))
+        }
+        Language::Go => {
+            let folder = inside(folder, root)?;
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+                .map_err(|e| {
+                    format!("{} cannot be read: {}", super::shown(&folder), crate::source::plain_io_error(&e))
+                })?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "go") && !p.to_string_lossy().ends_with("_test.go"))
+                .collect();
+            files.sort();
+            let file = files
+                .into_iter()
+                .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("lambda.Start")))
+                .ok_or_else(|| format!("no .go file of {} calls lambda.Start", super::shown(&folder)))?;
+            Ok(Found { file, function: String::new(), language })
+        }
+    }
+}
+
+fn with_extension(base: &Path, ext: &str) -> PathBuf {
+    let mut s = base.as_os_str().to_owned();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+fn exists(file: &Path) -> Result<(), String> {
+    if file.is_file() { Ok(()) } else { Err(format!("{} was not found", super::shown(file))) }
+}
+
+/// `path`, when it stays inside `root` (after following symlinks, when
+/// it exists); a reason when it leaves it.
+pub fn inside(path: &Path, root: &Path) -> Result<PathBuf, String> {
+    let leaves =
+        || format!("{} is outside the repository ({}): it is not read", super::shown(path), super::shown(root));
+    match path.canonicalize() {
+        Ok(real) => {
+            if real.starts_with(root) {
+                Ok(path.to_path_buf())
+            } else {
+                Err(leaves())
+            }
+        }
+        Err(e) if e.raw_os_error() == Some(40) => Err(format!("{} is a symlink loop", super::shown(path))),
+        // Not there (yet): judge the path as written.
+        Err(_) => {
+            let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd().join(path) };
+            if normalize(&absolute).starts_with(root) { Ok(path.to_path_buf()) } else { Err(leaves()) }
+        }
+    }
+}
+
+fn cwd() -> PathBuf {
+    std::env::current_dir().unwrap_or_default()
+}
+
+/// `a/b/../c` as `a/c`, without touching the disk.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The repository `dir` is in: the nearest folder above it with a `.git`,
+/// else the working folder. Code outside it is never read.
+pub fn repository_of(dir: &Path) -> PathBuf {
+    let start = dir.canonicalize().unwrap_or_else(|_| cwd().join(dir));
+    let mut at = Some(start.as_path());
+    while let Some(d) = at {
+        if d.join(".git").exists() {
+            return d.to_path_buf();
+        }
+        at = d.parent();
+    }
+    let cwd = cwd();
+    cwd.canonicalize().unwrap_or(cwd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handlers_are_found_by_their_runtime_s_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("src/orders")).unwrap();
+        std::fs::write(root.join("src/orders/app.py"), "def handler(e, c): pass\n").unwrap();
+        std::fs::write(root.join("src/index.mjs"), "export const handler = async () => {};\n").unwrap();
+        let py = find(&root.join("src"), "orders.app.handler", Language::Python, &root).unwrap();
+        assert_eq!(py.file, root.join("src/orders/app.py"));
+        assert_eq!(py.function, "handler");
+        let js = find(&root, "src/index.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(js.file, root.join("src/index.mjs"));
+        let missing = find(&root.join("src"), "nope.handler", Language::Python, &root).unwrap_err();
+        assert!(missing.contains("nope.py was not found"), "{missing}");
+    }
+
+    #[test]
+    fn a_handler_outside_the_repository_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("repo")).unwrap();
+        std::fs::write(root.join("secret.py"), "def handler(e, c): pass\n").unwrap();
+        let why = find(&root.join("repo/.."), "secret.handler", Language::Python, &root.join("repo")).unwrap_err();
+        assert!(why.contains("outside the repository"), "{why}");
+    }
+}

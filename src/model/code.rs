@@ -1,0 +1,206 @@
+//! The pipeline as its code writes it: the handler a mapping invokes, and
+//! the SDK calls of producers and workers, as the code front-end
+//! (`frontend::code`) reads them. Each fact is located in the code; what
+//! could not be read is said ([`Reports::Unknown`], `Value::Unknown`),
+//! never taken for a "no".
+
+use std::path::PathBuf;
+
+use super::{FunctionIdx, Origin, Target, Value};
+
+/// The languages sqsguard reads code in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Language {
+    Python,
+    JavaScript,
+    TypeScript,
+    /// TypeScript with JSX (`.tsx`): a grammar of its own.
+    Tsx,
+    Go,
+    Java,
+}
+
+impl Language {
+    /// What the user calls it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "Python",
+            Language::JavaScript => "JavaScript",
+            Language::TypeScript | Language::Tsx => "TypeScript",
+            Language::Go => "Go",
+            Language::Java => "Java",
+        }
+    }
+}
+
+/// Where a function's code is, as its template says.
+#[derive(Clone, Debug)]
+pub struct CodeRef {
+    /// The handler setting as written (`app.handler`, `src/index.main`,
+    /// `com.example.Orders::handleRequest`; for Go, the binary's name).
+    pub handler: String,
+    /// The runtime (`python3.12`, `nodejs20.x`, `java21`, `provided.al2023`),
+    /// when known: it says the language.
+    pub runtime: Option<String>,
+    pub place: CodePlace,
+    /// Where the handler (or the code) is set in the template: what a note
+    /// about a handler that was not found points at.
+    pub origin: Origin,
+    /// The environment variables the function sets, and the queue each
+    /// names when it names one of the analysed set.
+    pub env: Vec<EnvVar>,
+}
+
+/// Where the code of a function is.
+#[derive(Clone, Debug)]
+pub enum CodePlace {
+    /// A folder (SAM `CodeUri`, an archive's `source_dir`, a CDK asset),
+    /// already joined to the folder of the template that names it.
+    Folder(PathBuf),
+    /// One file (an archive's `source_file`).
+    File(PathBuf),
+    /// Code written in the template (`Code.ZipFile`), with where it starts.
+    Inline { text: String, origin: Origin },
+}
+
+/// One environment variable of a function.
+#[derive(Clone, Debug)]
+pub struct EnvVar {
+    pub name: String,
+    /// The queue it names (its URL, ARN or name), when known.
+    pub queue: Value<Target>,
+}
+
+/// A Lambda function's handler, read from its code.
+#[derive(Clone, Debug)]
+pub struct Handler {
+    /// The function whose handler it is.
+    pub function: FunctionIdx,
+    pub language: Language,
+    /// The handler's name where it is defined.
+    pub origin: Origin,
+    /// Whether it returns batch item failures.
+    pub reports: Reports,
+    /// Response keys that mean `batchItemFailures` or `itemIdentifier` and
+    /// are spelt otherwise.
+    pub misspelt: Vec<Misspelt>,
+    /// `itemIdentifier`s filled from something other than the record's
+    /// message ID.
+    pub wrong_identifiers: Vec<WrongIdentifier>,
+}
+
+/// Whether a handler returns batch item failures.
+#[derive(Clone, Debug)]
+pub enum Reports {
+    /// It does: where, and how (`a batchItemFailures key`,
+    /// `Powertools' process_partial_response`, `SQSBatchResponse`).
+    Yes { origin: Origin, how: String },
+    /// Its whole body was read and it never does.
+    No,
+    /// It may: it returns what code that was not read returns (the reason).
+    Unknown(String),
+}
+
+/// A response key spelt otherwise than AWS reads it.
+#[derive(Clone, Debug)]
+pub struct Misspelt {
+    pub origin: Origin,
+    /// As written.
+    pub written: String,
+    /// What Lambda reads: `batchItemFailures` or `itemIdentifier`.
+    pub meant: &'static str,
+}
+
+/// An `itemIdentifier` filled from something other than the message ID.
+#[derive(Clone, Debug)]
+pub struct WrongIdentifier {
+    pub origin: Origin,
+    /// What it is filled from, as written (`record["receiptHandle"]`).
+    pub from: String,
+}
+
+/// The SQS API operations the code rules read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operation {
+    ReceiveMessage,
+    SendMessage,
+    SendMessageBatch,
+    DeleteMessageBatch,
+    ChangeMessageVisibilityBatch,
+}
+
+impl Operation {
+    /// The API's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::ReceiveMessage => "ReceiveMessage",
+            Operation::SendMessage => "SendMessage",
+            Operation::SendMessageBatch => "SendMessageBatch",
+            Operation::DeleteMessageBatch => "DeleteMessageBatch",
+            Operation::ChangeMessageVisibilityBatch => "ChangeMessageVisibilityBatch",
+        }
+    }
+
+    /// Whether it has entries that can fail one by one.
+    pub fn is_batch(self) -> bool {
+        matches!(
+            self,
+            Operation::SendMessageBatch | Operation::DeleteMessageBatch | Operation::ChangeMessageVisibilityBatch
+        )
+    }
+}
+
+/// One call of the SQS API in code.
+#[derive(Clone, Debug)]
+pub struct SdkCall {
+    /// Whose code it is: the function's resource when a template owns the
+    /// file, else the enclosing function as written (`poll`,
+    /// `Worker.run`), `-` at the top level of a file.
+    pub owner: String,
+    pub language: Language,
+    /// The call (the method or command name).
+    pub origin: Origin,
+    pub operation: Operation,
+    /// The request's parameters that are written, by the API's names
+    /// (`WaitTimeSeconds`, `MessageGroupId`; for a batch, those every entry
+    /// sets).
+    pub args: Vec<Arg>,
+    /// The queue it calls, when the queue expression resolves to one.
+    pub queue: Value<Target>,
+    /// What happens to a batch call's result.
+    pub result: ResultUse,
+    /// Values of the message body that differ on every call (a clock, a
+    /// UUID, a random number), where they are and as written.
+    pub nondeterministic: Vec<(Origin, String)>,
+}
+
+/// A request parameter written in a call.
+#[derive(Clone, Debug)]
+pub struct Arg {
+    /// The API's name (`WaitTimeSeconds`).
+    pub name: &'static str,
+    /// Its integer value, when it is a literal one.
+    pub int: Option<i64>,
+    pub origin: Origin,
+}
+
+/// What the code does with a batch call's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResultUse {
+    /// Not a batch call, or it cannot be told.
+    Unknown,
+    /// The result is dropped.
+    Discarded,
+    /// Kept, but its `Failed` list is never read.
+    FailedUnread,
+    /// Its `Failed` list is read (or the result leaves the function: it
+    /// may be read elsewhere).
+    Checked,
+}
+
+impl SdkCall {
+    /// The argument named `name`, when written.
+    pub fn arg(&self, name: &str) -> Option<&Arg> {
+        self.args.iter().find(|a| a.name == name)
+    }
+}

@@ -1,0 +1,53 @@
+//! SQS201: the handler returns batch item failures, and its mapping does
+//! not let Lambda read them.
+
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
+use crate::finding::{Applicability, Severity};
+use crate::model::code::Reports;
+use crate::model::{Field, Scalar, Value};
+
+pub static RULE: Rule = Rule {
+    id: RuleId { code: "SQS201", name: "batch-failures-ignored" },
+    severity: Severity::Error,
+    summary: "the handler returns batchItemFailures but its mapping lacks ReportBatchItemFailures: the failed messages are deleted",
+    milder: None,
+    live_only: false,
+    needs: &[LiveInput::EventSourceMappings],
+    misled_without: &[],
+    options: &[],
+    doc: include_str!("../../rules/SQS201.md"),
+    check,
+};
+
+pub(super) const REPORT: &str = "ReportBatchItemFailures";
+
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for read in cx.index.reads() {
+        let consumer = read.consumer;
+        let Some((function, handler)) = cx.index.handler(consumer) else { continue };
+        let Reports::Yes { origin, how } = &handler.reports else { continue };
+        for types in consumer.response_types.iter() {
+            let reports = match &types.value {
+                Value::Known(list) => list.iter().any(|t| t == REPORT),
+                Value::Absent => false,
+                Value::Unknown(_) => continue,
+            };
+            if reports {
+                continue;
+            }
+            let Some(when) = all_of(&[&read.when, &types.when]) else { continue };
+            let message = format!(
+                "the handler of {} returns batch item failures ({how}), but consumer {} of queue {} has no {} [{REPORT}]: Lambda ignores the response and deletes the failed messages with the batch{when}",
+                function.resource,
+                consumer.resource,
+                read.queue.resource,
+                cx.name(Field::FunctionResponseTypes),
+            );
+            let wanted = Scalar::List(vec![REPORT.to_string()]);
+            let fix = format!("add {} to the mapping", cx.dialect().assign(Field::FunctionResponseTypes, &wanted));
+            // The handler already returns them: nothing else must change.
+            let remedy = set(&consumer.resource, Field::FunctionResponseTypes, wanted, types, Applicability::Safe);
+            findings.push(RULE.finding(&function.resource, origin, message, fix).with_remedy(remedy));
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! SQS202: the mapping asks for batch item failures, and the handler never
+//! returns them.
+
+use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
+use crate::finding::Severity;
+use crate::model::code::Reports;
+use crate::model::{Field, Value};
+
+pub static RULE: Rule = Rule {
+    id: RuleId { code: "SQS202", name: "batch-failures-not-returned" },
+    severity: Severity::Warning,
+    summary: "the mapping has ReportBatchItemFailures but its handler never returns batchItemFailures",
+    milder: None,
+    live_only: false,
+    needs: &[LiveInput::EventSourceMappings],
+    misled_without: &[],
+    options: &[],
+    doc: include_str!("../../rules/SQS202.md"),
+    check,
+};
+
+const REPORT: &str = super::sqs201_batch_failures_ignored::REPORT;
+
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    for read in cx.index.reads() {
+        let consumer = read.consumer;
+        let Some((function, handler)) = cx.index.handler(consumer) else { continue };
+        // A misspelt response is SQS203's.
+        if !matches!(handler.reports, Reports::No) || !handler.misspelt.is_empty() {
+            continue;
+        }
+        for types in consumer.response_types.iter() {
+            let Value::Known(list) = &types.value else { continue };
+            if !list.iter().any(|t| t == REPORT) {
+                continue;
+            }
+            let Some(when) = all_of(&[&read.when, &types.when]) else { continue };
+            let message = format!(
+                "consumer {} of queue {} has {} [{REPORT}], but the handler of {} never returns batchItemFailures: a failure retries the whole batch when the handler raises, and is lost when it catches it{when}",
+                consumer.resource,
+                read.queue.resource,
+                cx.name(Field::FunctionResponseTypes),
+                function.resource,
+            );
+            let fix = "catch failures per record and return {\"batchItemFailures\": [{\"itemIdentifier\": <messageId>}]} for the failed ones (or use Powertools' batch utility)".to_string();
+            findings.push(RULE.finding(&function.resource, &handler.origin, message, fix));
+        }
+    }
+}
