@@ -177,6 +177,10 @@ fn outcome(
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
     let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();
     outcome.undeclared = stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
+    // One allocation for every job's findings and files: grown job by job,
+    // a run of thousands of templates copied them over and over.
+    outcome.findings.reserve(results.iter().map(|(_, d)| d.checked.findings.len()).sum());
+    outcome.linted.reserve(results.iter().map(|(_, d)| d.linted.len()).sum());
     for (dir, done) in results {
         if dir.is_some_and(|d| called.contains(&d)) {
             continue;
