@@ -44,6 +44,7 @@ pub mod config;
 pub mod check;
 
 pub mod discover;
+pub mod owners;
 pub mod fingerprint;
 pub mod outcome;
 

@@ -100,7 +100,41 @@ impl Run {
                 jobs.push(Job::File(c.path, c.explicit));
             }
         }
-        let results = jobs.par_iter().map(|job| job.run(session)).collect();
+        // A handler named on the command line (a pre-commit hook's changed
+        // file) re-checks the templates above it that read it.
+        let named_code: Vec<&PathBuf> =
+            session.inputs.paths.iter().filter(|p| p.is_file() && crate::owners::is_code(p)).collect();
+        let named_real: Vec<PathBuf> = named_code.iter().map(|p| canonical(p)).collect();
+        let mut probes = Vec::new();
+        if !session.inputs.no_code {
+            for code in &named_code {
+                for template in crate::owners::candidates_above(code) {
+                    if !config.files.keeps(&template, false) {
+                        continue;
+                    }
+                    if is_terraform(&template) {
+                        let dir = template.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+                        if modules.insert(canonical(&dir)) {
+                            probes.push(jobs.len());
+                            jobs.push(Job::Module(dir));
+                        }
+                    } else if files.insert(canonical(&template)) {
+                        probes.push(jobs.len());
+                        jobs.push(Job::File(template, false));
+                    }
+                }
+            }
+        }
+        let mut results: Vec<(Option<PathBuf>, Done)> = jobs.par_iter().map(|job| job.run(session)).collect();
+        // Of the templates looked at for a named handler, only those that
+        // read it stay.
+        for &i in probes.iter().rev() {
+            let reads = results[i].1.files.iter().any(|f| named_real.contains(&canonical(f)));
+            if !reads {
+                jobs.remove(i);
+                results.remove(i);
+            }
+        }
         Run { walked, jobs, results }
     }
 

@@ -142,3 +142,23 @@ fn a_handler_that_does_not_parse_is_a_note() {
     let note = outcome.notes.iter().find(|n| n.message.starts_with("the handler of F")).expect("a note");
     assert!(note.message.contains("app.py:1:") && note.message.contains("is not valid Python"), "{}", note.message);
 }
+
+/// A handler named alone (a pre-commit hook's changed file) re-checks the
+/// template that names it, and no template that does not.
+#[test]
+fn a_named_handler_brings_in_its_template() {
+    let project = common::relative(&common::root().join("tests/fixtures/code/SQS201/python/bad_sam"));
+    let handler = project.join("src/app.py");
+    let out = common::sqsguard(&["lint", "--format", "json", "--fail-on", "never", &handler.to_string_lossy()]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap().to_string(), f["file"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(found, [("SQS201".to_string(), handler.to_string_lossy().into_owned())]);
+    // Its template and itself; the templates above them (tests/fixtures/...)
+    // read no app.py and are not linted.
+    assert_eq!(doc["summary"]["files"], 2, "{}", doc["summary"]);
+}
