@@ -44,9 +44,9 @@ pub mod config;
 pub mod check;
 
 pub mod discover;
-pub mod owners;
 pub mod fingerprint;
 pub mod outcome;
+pub mod owners;
 
 pub mod baseline;
 
