@@ -162,3 +162,24 @@ fn a_named_handler_brings_in_its_template() {
     // read no app.py and are not linted.
     assert_eq!(doc["summary"]["files"], 2, "{}", doc["summary"]);
 }
+
+/// A code finding is suppressed by a comment in the code's own syntax, on
+/// its line or the line above, as a template's is.
+#[test]
+fn code_findings_are_suppressed_by_comments_in_the_code() {
+    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let project = common::root().join("tests/fixtures/code/SQS201/python/bad_sam");
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::copy(project.join("template.yaml"), dir.path().join("template.yaml")).unwrap();
+    let code = std::fs::read_to_string(project.join("src/app.py")).unwrap();
+    let marked = code.replacen(
+        "    return {\"batchItemFailures\": failures}",
+        "    # sqsguard:ignore SQS201 the mapping is switched by the deploy script\n    return {\"batchItemFailures\": failures}",
+        1,
+    );
+    assert_ne!(code, marked);
+    std::fs::write(dir.path().join("src/app.py"), marked).unwrap();
+    let outcome = common::lint_only(dir.path(), "SQS201");
+    assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
+    assert_eq!(outcome.suppressed, 1);
+}

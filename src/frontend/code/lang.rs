@@ -83,15 +83,14 @@ const LANGUAGES: [Language; 6] =
     [Language::Python, Language::JavaScript, Language::TypeScript, Language::Tsx, Language::Go, Language::Java];
 
 /// The compiled queries of a language, in [`PATTERNS`] order, compiled
-/// once per run. A query that does not compile is a bug of the query
-/// files (the tests compile every one): that pattern then finds nothing.
+/// once per run and only for the languages met (compiling a query over a
+/// large grammar such as TypeScript's takes milliseconds). A query that
+/// does not compile is a bug of the query files (the tests compile every
+/// one): that pattern then finds nothing.
 fn compiled(language: Language) -> &'static [Option<Query>] {
-    static ALL: OnceLock<Vec<Vec<Option<Query>>>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        LANGUAGES.iter().map(|&l| sources(l).iter().map(|text| Query::new(&grammar(l), text).ok()).collect()).collect()
-    });
+    static ALL: [OnceLock<Vec<Option<Query>>>; LANGUAGES.len()] = [const { OnceLock::new() }; LANGUAGES.len()];
     let i = LANGUAGES.iter().position(|&l| l == language).unwrap_or(0);
-    &all[i]
+    ALL[i].get_or_init(|| sources(language).iter().map(|text| Query::new(&grammar(language), text).ok()).collect())
 }
 
 /// The query of `pattern` for `language`.
