@@ -10,6 +10,7 @@
 //! function and the path tried, never a finding and never SQS000: code is
 //! not infrastructure.
 
+pub mod calls;
 pub mod handler;
 pub mod lang;
 pub mod locate;
