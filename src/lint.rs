@@ -18,12 +18,15 @@ use crate::outcome::Outcome;
 use crate::session::Session;
 use crate::source::display_path;
 
-/// A unit of work: one template (named on the command line or not), or
-/// one folder of `.tf` files (a module is linted whole even when only one
-/// of its files was named).
+/// A unit of work: one template (named on the command line or not), one
+/// folder of `.tf` files (a module is linted whole even when only one of
+/// its files was named), or one code file that no template names (its SQS
+/// API calls; run after the others, so a file one of them read as a
+/// function's code is not read again alone).
 enum Job {
     File(PathBuf, bool),
     Module(PathBuf),
+    Code(PathBuf),
 }
 
 /// What one job gave.
@@ -62,6 +65,9 @@ pub struct Run {
     jobs: Vec<Job>,
     /// Each job's result, and for a module its folder (canonical).
     results: Vec<(Option<PathBuf>, Done)>,
+    /// The code files the template jobs read as their functions' code
+    /// (canonical): the code jobs skip them.
+    handled: HashSet<PathBuf>,
 }
 
 impl Run {
@@ -84,11 +90,17 @@ impl Run {
             })
             .collect();
         let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let mut code = Vec::new();
         for c in found.candidates {
             if !config.files.keeps(&c.path, c.explicit) {
                 continue;
             }
-            if is_terraform(&c.path) && c.path.is_file() {
+            if is_code(&c.path) {
+                // A code file named on the command line: its calls.
+                if files.insert(canonical(&c.path)) {
+                    code.push(Job::Code(c.path));
+                }
+            } else if is_terraform(&c.path) && c.path.is_file() {
                 // `main.tf` (named, or found under `.`) is in `.`, not in "".
                 let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
                 // The unit is the folder: two folders that share a symlinked
@@ -100,8 +112,20 @@ impl Run {
                 jobs.push(Job::File(c.path, c.explicit));
             }
         }
-        let results = jobs.par_iter().map(|job| job.run(session)).collect();
-        Run { walked, jobs, results }
+        if !session.inputs.no_code {
+            for path in found.code {
+                if config.files.keeps(&path, false) && files.insert(canonical(&path)) {
+                    code.push(Job::Code(path));
+                }
+            }
+        }
+        let none = HashSet::new();
+        let mut results: Vec<(Option<PathBuf>, Done)> = jobs.par_iter().map(|job| job.run(session, &none)).collect();
+        let handled: HashSet<PathBuf> =
+            results.iter().flat_map(|(_, done)| done.files.iter().map(|f| canonical(f))).collect();
+        results.par_extend(code.par_iter().map(|job| job.run(session, &handled)));
+        jobs.extend(code);
+        Run { walked, jobs, results, handled }
     }
 
     /// Lint again, with `session` (its overlay holding the changed texts),
@@ -118,12 +142,13 @@ impl Run {
         let every_module = session.inputs.var_files.iter().any(|v| files.contains(v));
         let again: Vec<usize> = (0..self.jobs.len())
             .filter(|&i| match &self.jobs[i] {
-                Job::File(path, _) => files.contains(path),
+                Job::File(path, _) | Job::Code(path) => files.contains(path),
                 Job::Module(_) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
+        let handled = &self.handled;
         let redone: Vec<(usize, (Option<PathBuf>, Done))> =
-            again.par_iter().map(|&i| (i, self.jobs[i].run(session))).collect();
+            again.par_iter().map(|&i| (i, self.jobs[i].run(session, handled))).collect();
         for (i, result) in redone {
             self.results[i] = result;
         }
@@ -142,10 +167,21 @@ impl Run {
 }
 
 impl Job {
-    fn run(&self, session: &Session) -> (Option<PathBuf>, Done) {
+    /// Its result; `handled`: the code files already read as a template's.
+    fn run(&self, session: &Session, handled: &HashSet<PathBuf>) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
             Job::File(path, explicit) => (None, lint_file(path, *explicit, session)),
+            Job::Code(path) => {
+                let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+                if inputs.no_code || handled.contains(&canonical) {
+                    return (None, Done::default());
+                }
+                match frontend::code::read_loose(path, &inputs.overlay) {
+                    Some(loaded) => (None, checked(loaded, &session.config)),
+                    None => (None, Done::default()),
+                }
+            }
             Job::Module(dir) => (
                 dir.canonicalize().ok(),
                 checked(
@@ -195,6 +231,12 @@ fn outcome(
     outcome.linted.sort();
     outcome.finish();
     outcome
+}
+
+/// A code file the code front-end reads (`.py`, `.js`, `.ts`, `.go`,
+/// `.java`, ...), and no Serverless Framework service written as code.
+fn is_code(path: &Path) -> bool {
+    frontend::code::lang::of_path(path).is_some() && !crate::source::is_serverless_code(path)
 }
 
 /// A `.tf` or `.tf.json` file, or a variables file (`.tfvars`,
