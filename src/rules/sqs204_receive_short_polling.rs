@@ -47,6 +47,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             Some(q) => format!(", and queue {} has no {} of 1 or more", q.resource, cx.name(Field::ReceiveWaitTime)),
             None => match &call.queue {
                 Value::Known(Target::External(q)) => format!(" on {q}, a queue not known to wait by itself"),
+                Value::Unknown(what) => format!(" on the queue of {what}, not known to wait by itself"),
                 _ => ", on a queue not known to wait by itself".to_string(),
             },
         };
