@@ -20,13 +20,12 @@ use crate::source::display_path;
 
 /// A unit of work: one template (named on the command line or not), one
 /// folder of `.tf` files (a module is linted whole even when only one of
-/// its files was named), or one code file that no template names (its SQS
-/// API calls; run after the others, so a file one of them read as a
-/// function's code is not read again alone).
+/// its files was named), or one code file's SQS API calls (run after the
+/// others: a file they read as a function's code is not read alone).
 enum Job {
     File(PathBuf, bool),
     Module(PathBuf),
-    Code(PathBuf),
+    Code(PathBuf, bool),
 }
 
 /// What one job gave.
@@ -65,8 +64,7 @@ pub struct Run {
     jobs: Vec<Job>,
     /// Each job's result, and for a module its folder (canonical).
     results: Vec<(Option<PathBuf>, Done)>,
-    /// The code files the template jobs read as their functions' code
-    /// (canonical): the code jobs skip them.
+    /// The code files template jobs read (canonical): code jobs skip them.
     handled: HashSet<PathBuf>,
 }
 
@@ -95,10 +93,9 @@ impl Run {
             if !config.files.keeps(&c.path, c.explicit) {
                 continue;
             }
-            if is_code(&c.path) {
-                // A code file named on the command line: its calls.
+            if frontend::code::is_code_file(&c.path) {
                 if files.insert(canonical(&c.path)) {
-                    code.push(Job::Code(c.path));
+                    code.push(Job::Code(c.path, true));
                 }
             } else if is_terraform(&c.path) && c.path.is_file() {
                 // `main.tf` (named, or found under `.`) is in `.`, not in "".
@@ -115,7 +112,7 @@ impl Run {
         if !session.inputs.no_code {
             for path in found.code {
                 if config.files.keeps(&path, false) && files.insert(canonical(&path)) {
-                    code.push(Job::Code(path));
+                    code.push(Job::Code(path, false));
                 }
             }
         }
@@ -142,7 +139,7 @@ impl Run {
         let every_module = session.inputs.var_files.iter().any(|v| files.contains(v));
         let again: Vec<usize> = (0..self.jobs.len())
             .filter(|&i| match &self.jobs[i] {
-                Job::File(path, _) | Job::Code(path) => files.contains(path),
+                Job::File(path, _) | Job::Code(path, _) => files.contains(path),
                 Job::Module(_) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
@@ -172,13 +169,14 @@ impl Job {
         let inputs = &session.inputs;
         match self {
             Job::File(path, explicit) => (None, lint_file(path, *explicit, session)),
-            Job::Code(path) => {
-                let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-                if inputs.no_code || handled.contains(&canonical) {
-                    return (None, Done::default());
-                }
-                match frontend::code::read_loose(path, &inputs.overlay) {
+            Job::Code(path, explicit) => {
+                let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled));
+                match read.flatten() {
                     Some(loaded) => (None, checked(loaded, &session.config)),
+                    // Named, and not read as code: as any other named file.
+                    None if *explicit && !handled.contains(&path.canonicalize().unwrap_or_default()) => {
+                        (None, lint_file(path, true, session))
+                    }
                     None => (None, Done::default()),
                 }
             }
@@ -231,12 +229,6 @@ fn outcome(
     outcome.linted.sort();
     outcome.finish();
     outcome
-}
-
-/// A code file the code front-end reads (`.py`, `.js`, `.ts`, `.go`,
-/// `.java`, ...), and no Serverless Framework service written as code.
-fn is_code(path: &Path) -> bool {
-    frontend::code::lang::of_path(path).is_some() && !crate::source::is_serverless_code(path)
 }
 
 /// A `.tf` or `.tf.json` file, or a variables file (`.tfvars`,

@@ -18,7 +18,7 @@ pub mod lang;
 pub mod locate;
 pub mod unit;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::finding::Note;
@@ -141,11 +141,21 @@ pub fn mentions_sqs(bytes: &[u8]) -> bool {
     matcher.as_ref().is_none_or(|m| m.is_match(bytes))
 }
 
+/// A code file the code front-end reads (`.py`, `.js`, `.ts`, `.go`,
+/// `.java`, ...), and no Serverless Framework service written as code.
+pub fn is_code_file(path: &Path) -> bool {
+    lang::of_path(path).is_some() && !crate::source::is_serverless_code(path)
+}
+
 /// A code file that no template names as a function's code: its SQS API
 /// calls, each owned by its enclosing function, and its queue known only
-/// from literals. `None` when it does not mention the SQS API (it is not
+/// from literals. `None` when a template's job read it already (`handled`:
+/// canonical paths), when it does not mention the SQS API (it is not
 /// parsed) or cannot be read; a file that does not parse is a note.
-pub fn read_loose(path: &Path, overlay: &Overlay) -> Option<Loaded> {
+pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) -> Option<Loaded> {
+    if handled.contains(&path.canonicalize().unwrap_or_else(|_| path.to_path_buf())) {
+        return None;
+    }
     let language = lang::of_path(path)?;
     let bytes = read_head(path)?;
     if !mentions_sqs(&bytes) {
@@ -158,10 +168,13 @@ pub fn read_loose(path: &Path, overlay: &Overlay) -> Option<Loaded> {
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source));
         }
-        Err(why) => loaded.notes.push(Note {
-            origin: crate::model::Origin::path(path),
-            message: format!("the SQS API calls of {} were not read: {why}", shown(path)),
-        }),
+        Err(why) => {
+            loaded.files.clear();
+            loaded.notes.push(Note {
+                origin: crate::model::Origin::path(path),
+                message: format!("the SQS API calls of {} were not read: {why}", shown(path)),
+            })
+        }
     }
     Some(loaded)
 }
