@@ -34,6 +34,33 @@ pub struct Unwalked {
 pub struct Found {
     pub candidates: Vec<Candidate>,
     pub unwalked: Vec<Unwalked>,
+    /// The code files found in folders (`.py`, `.js`, `.ts`, `.go`,
+    /// `.java`, ...), outside dependency and build folders: the code front-end
+    /// reads the SQS API calls of those that mention it.
+    pub code: Vec<PathBuf>,
+}
+
+/// Folders whose code is not the project's own: dependencies, build
+/// output, CDK assets. Their files are never read as code.
+const NOT_OWN_CODE: &[&str] = &[
+    "node_modules",
+    "site-packages",
+    "vendor",
+    "cdk.out",
+    "dist",
+    "build",
+    "target",
+    "__pycache__",
+    "bower_components",
+];
+
+/// Whether a walked file is code of the project's own.
+fn is_own_code(path: &Path, under: &Path) -> bool {
+    if crate::frontend::code::lang::of_path(path).is_none() || is_serverless_code(path) {
+        return false;
+    }
+    let inside = path.strip_prefix(under).unwrap_or(path);
+    !inside.components().any(|c| NOT_OWN_CODE.iter().any(|n| c.as_os_str() == *n))
 }
 
 /// Every candidate under `paths`, in a stable order. A FIFO, socket or
@@ -68,9 +95,12 @@ pub fn candidates(paths: &[PathBuf]) -> Found {
         for entry in walker {
             match entry {
                 Ok(entry) => {
-                    if entry.file_type().is_some_and(|t| !t.is_dir())
-                        && (has_infra_extension(entry.path()) || is_serverless_code(entry.path()))
-                    {
+                    let is_file = entry.file_type().is_some_and(|t| !t.is_dir());
+                    if is_file && is_own_code(entry.path(), path) {
+                        out.code.push(tidy(entry.into_path()));
+                        continue;
+                    }
+                    if is_file && (has_infra_extension(entry.path()) || is_serverless_code(entry.path())) {
                         if entry.file_name() == CDK_APP {
                             apps.push(entry.path().to_path_buf());
                         }

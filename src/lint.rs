@@ -18,12 +18,14 @@ use crate::outcome::Outcome;
 use crate::session::Session;
 use crate::source::display_path;
 
-/// A unit of work: one template (named on the command line or not), or
-/// one folder of `.tf` files (a module is linted whole even when only one
-/// of its files was named).
+/// A unit of work: one template (named on the command line or not), one
+/// folder of `.tf` files (a module is linted whole even when only one of
+/// its files was named), or one code file's SQS API calls (run after the
+/// others: a file they read as a function's code is not read alone).
 enum Job {
     File(PathBuf, bool),
     Module(PathBuf),
+    Code(PathBuf, bool),
 }
 
 /// What one job gave.
@@ -62,6 +64,8 @@ pub struct Run {
     jobs: Vec<Job>,
     /// Each job's result, and for a module its folder (canonical).
     results: Vec<(Option<PathBuf>, Done)>,
+    /// The code files template jobs read (canonical): code jobs skip them.
+    handled: HashSet<PathBuf>,
 }
 
 impl Run {
@@ -84,11 +88,16 @@ impl Run {
             })
             .collect();
         let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let mut code = Vec::new();
         for c in found.candidates {
             if !config.files.keeps(&c.path, c.explicit) {
                 continue;
             }
-            if is_terraform(&c.path) && c.path.is_file() {
+            if frontend::code::is_code_file(&c.path) {
+                if files.insert(canonical(&c.path)) {
+                    code.push(Job::Code(c.path, true));
+                }
+            } else if is_terraform(&c.path) && c.path.is_file() {
                 // `main.tf` (named, or found under `.`) is in `.`, not in "".
                 let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
                 // The unit is the folder: two folders that share a symlinked
@@ -100,10 +109,17 @@ impl Run {
                 jobs.push(Job::File(c.path, c.explicit));
             }
         }
+        if !session.inputs.no_code {
+            for path in found.code {
+                if config.files.keeps(&path, false) && files.insert(canonical(&path)) {
+                    code.push(Job::Code(path, false));
+                }
+            }
+        }
         // A handler named on the command line (a pre-commit hook's changed
         // file) re-checks the templates above it that read it.
         let named_code: Vec<&PathBuf> =
-            session.inputs.paths.iter().filter(|p| p.is_file() && crate::owners::is_code(p)).collect();
+            session.inputs.paths.iter().filter(|p| p.is_file() && frontend::code::is_code_file(p)).collect();
         let named_real: Vec<PathBuf> = named_code.iter().map(|p| canonical(p)).collect();
         let mut probes = Vec::new();
         if !session.inputs.no_code {
@@ -125,7 +141,8 @@ impl Run {
                 }
             }
         }
-        let mut results: Vec<(Option<PathBuf>, Done)> = jobs.par_iter().map(|job| job.run(session)).collect();
+        let none = HashSet::new();
+        let mut results: Vec<(Option<PathBuf>, Done)> = jobs.par_iter().map(|job| job.run(session, &none)).collect();
         // Of the templates looked at for a named handler, only those that
         // read it stay.
         for &i in probes.iter().rev() {
@@ -135,7 +152,11 @@ impl Run {
                 results.remove(i);
             }
         }
-        Run { walked, jobs, results }
+        let handled: HashSet<PathBuf> =
+            results.iter().flat_map(|(_, done)| done.files.iter().map(|f| canonical(f))).collect();
+        results.par_extend(code.par_iter().map(|job| job.run(session, &handled)));
+        jobs.extend(code);
+        Run { walked, jobs, results, handled }
     }
 
     /// Lint again, with `session` (its overlay holding the changed texts),
@@ -152,12 +173,13 @@ impl Run {
         let every_module = session.inputs.var_files.iter().any(|v| files.contains(v));
         let again: Vec<usize> = (0..self.jobs.len())
             .filter(|&i| match &self.jobs[i] {
-                Job::File(path, _) => files.contains(path),
+                Job::File(path, _) | Job::Code(path, _) => files.contains(path),
                 Job::Module(_) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
+        let handled = &self.handled;
         let redone: Vec<(usize, (Option<PathBuf>, Done))> =
-            again.par_iter().map(|&i| (i, self.jobs[i].run(session))).collect();
+            again.par_iter().map(|&i| (i, self.jobs[i].run(session, handled))).collect();
         for (i, result) in redone {
             self.results[i] = result;
         }
@@ -176,10 +198,22 @@ impl Run {
 }
 
 impl Job {
-    fn run(&self, session: &Session) -> (Option<PathBuf>, Done) {
+    /// Its result; `handled`: the code files already read as a template's.
+    fn run(&self, session: &Session, handled: &HashSet<PathBuf>) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
             Job::File(path, explicit) => (None, lint_file(path, *explicit, session)),
+            Job::Code(path, explicit) => {
+                let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled));
+                match read.flatten() {
+                    Some(loaded) => (None, checked(loaded, &session.config)),
+                    // Named, and not read as code: as any other named file.
+                    None if *explicit && !handled.contains(&path.canonicalize().unwrap_or_default()) => {
+                        (None, lint_file(path, true, session))
+                    }
+                    None => (None, Done::default()),
+                }
+            }
             Job::Module(dir) => (
                 dir.canonicalize().ok(),
                 checked(

@@ -8,7 +8,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::frontend::code::{lang, locate};
+use crate::frontend::code::locate;
 use crate::source::has_infra_extension;
 
 /// The most folders looked at above one file, and the most entries read of
@@ -16,11 +16,6 @@ use crate::source::has_infra_extension;
 /// given a file deep in a huge tree.
 const MAX_LEVELS: usize = 32;
 const MAX_ENTRIES: usize = 2000;
-
-/// Whether a path is a code file sqsguard reads.
-pub fn is_code(path: &Path) -> bool {
-    lang::of_path(path).is_some()
-}
 
 /// The infrastructure files (by extension) of every folder from `code`'s
 /// own up to its repository's root, nearest first. Which of them read
@@ -82,6 +77,5 @@ mod tests {
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(found, ["template.yaml", "root.yaml"]);
-        assert!(is_code(Path::new("a/b.ts")) && !is_code(Path::new("a/b.yaml")));
     }
 }

@@ -165,6 +165,11 @@ pub struct SdkCall {
     /// (`WaitTimeSeconds`, `MessageGroupId`; for a batch, those every entry
     /// sets).
     pub args: Vec<Arg>,
+    /// Whether `args` is every parameter the request sets: false when the
+    /// request (or a batch's entries) is built where sqsguard does not read
+    /// it, or spread from another value (`**params`, `...params`). A rule
+    /// about a parameter that is not written fires only when it is true.
+    pub complete: bool,
     /// The queue it calls, when the queue expression resolves to one.
     pub queue: Value<Target>,
     /// What happens to a batch call's result.

@@ -48,6 +48,9 @@ mod sqs104_inflight_near_limit;
 mod sqs201_batch_failures_ignored;
 mod sqs202_batch_failures_not_returned;
 mod sqs203_invalid_batch_item_failure;
+mod sqs204_receive_short_polling;
+mod sqs205_fifo_send_missing_ids;
+mod sqs206_batch_result_unchecked;
 mod unresolved;
 
 pub use filter::Filter;
@@ -172,6 +175,9 @@ pub static ALL: &[&Rule] = &[
     &sqs201_batch_failures_ignored::RULE,
     &sqs202_batch_failures_not_returned::RULE,
     &sqs203_invalid_batch_item_failure::RULE,
+    &sqs204_receive_short_polling::RULE,
+    &sqs205_fifo_send_missing_ids::RULE,
+    &sqs206_batch_result_unchecked::RULE,
 ];
 
 /// The rule with this code, if any.
@@ -360,7 +366,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 30);
+        assert_eq!(ALL.len(), 33);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
 use crate::finding::Severity;
-use crate::model::{Dialect, Field, Payload, Value};
+use crate::model::code::Operation;
+use crate::model::{Dialect, Field, Payload, Target, Value};
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS003", name: "content-dedup-nondeterministic-payload" },
@@ -19,6 +20,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
+    sends(cx, findings);
     let cbd_name = cx.name(Field::ContentBasedDedup);
     for queue in &cx.model.queues {
         for fifo in queue.fifo.iter() {
@@ -51,6 +53,47 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     }
                 };
                 findings.push(finding);
+            }
+        }
+    }
+}
+
+/// The code's sends to a FIFO queue with content-based deduplication that
+/// pass no MessageDeduplicationId, and whose body holds a value that
+/// differs on every call: an error at the call, whatever payload the queue
+/// declares.
+fn sends(cx: &Context<'_>, findings: &mut Findings) {
+    let cbd_name = cx.name(Field::ContentBasedDedup);
+    let sends =
+        cx.model.calls.iter().filter(|c| matches!(c.operation, Operation::SendMessage | Operation::SendMessageBatch));
+    for call in sends {
+        if call.nondeterministic.is_empty() || call.arg("MessageDeduplicationId").is_some() || !call.complete {
+            continue;
+        }
+        let Value::Known(Target::Queue(i)) = call.queue else { continue };
+        let Some(queue) = cx.model.queues.get(i) else { continue };
+        for fifo in queue.fifo.iter() {
+            for cbd in queue.content_based_dedup.iter() {
+                let (Some(true), Some(true)) = (fifo.value.known(), cbd.value.known()) else { continue };
+                let Some(when) = all_of(&[&fifo.when, &cbd.when]) else { continue };
+                let sources: Vec<String> = call
+                    .nondeterministic
+                    .iter()
+                    .map(|(origin, text)| match origin.location() {
+                        Some(at) => format!("`{text}` at line {}", at.line),
+                        None => format!("`{text}`"),
+                    })
+                    .collect();
+                let who = if call.owner == "-" { String::new() } else { format!(" of {}", call.owner) };
+                let message = format!(
+                    "the {} call{who} sends to queue {}, which has {cbd_name} true, with no MessageDeduplicationId, and its message body holds {}, which differs on every call: a retried send gets a new body and a new deduplication id, so duplicates get through{when}",
+                    call.operation.name(),
+                    queue.resource,
+                    sources.join(", "),
+                );
+                let fix = "pass a MessageDeduplicationId built from the event's stable identity (for example \"{sourceId}-{runId}\"), or keep the clock and the random values out of the body".to_string();
+                let finding = RULE.finding(&call.owner, &call.origin, message, fix).with_related(&[&queue.resource]);
+                findings.push(finding.with_severity(Severity::Error));
             }
         }
     }

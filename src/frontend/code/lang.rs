@@ -30,10 +30,30 @@ pub enum Pattern {
     BatchUtility,
     /// A return of what a call returns: `@returned` (the callee).
     Returns,
+    /// Calls of the SQS API: `@call`, `@operation` (the method or command
+    /// name), `@receiver` (what a method is called on, when it is).
+    SdkCalls,
+    /// Values that differ on every call (a clock, a UUID, a random
+    /// number): `@source`.
+    Nondeterministic,
+    /// Reads of an environment variable: `@read`, `@variable` (its name).
+    EnvReads,
+    /// Names bound to a value: `@assignment`, `@name`, `@value`, and
+    /// `@destructure` when the name is taken out of an object.
+    Assignments,
 }
 
-const PATTERNS: [Pattern; 5] =
-    [Pattern::Definitions, Pattern::Calls, Pattern::ResponseKeys, Pattern::BatchUtility, Pattern::Returns];
+const PATTERNS: [Pattern; 9] = [
+    Pattern::Definitions,
+    Pattern::Calls,
+    Pattern::ResponseKeys,
+    Pattern::BatchUtility,
+    Pattern::Returns,
+    Pattern::SdkCalls,
+    Pattern::Nondeterministic,
+    Pattern::EnvReads,
+    Pattern::Assignments,
+];
 
 /// The folder of queries a language is searched with.
 fn folder(language: Language) -> &'static str {
@@ -53,12 +73,16 @@ macro_rules! queries {
             include_str!(concat!("../../../rules/code/", $lang, "/response-keys.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/batch-utility.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/returns.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/sdk-calls.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/nondeterministic.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/env-reads.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/assignments.scm")),
         ]
     };
 }
 
 /// The text of each pattern's query, in [`PATTERNS`] order.
-fn sources(language: Language) -> [&'static str; 5] {
+fn sources(language: Language) -> [&'static str; 9] {
     match folder(language) {
         "python" => queries!("python"),
         "go" => queries!("go"),

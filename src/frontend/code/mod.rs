@@ -6,16 +6,19 @@
 //! It runs after a template's front-end, on the functions that front-end
 //! found with a [`CodeRef`]: the handler's file is found by the runtime's
 //! rules ([`locate`]), parsed within caps ([`unit`]), and read
-//! ([`handler`]). What cannot be found, read or parsed is a note naming the
-//! function and the path tried, never a finding and never SQS000: code is
-//! not infrastructure.
+//! ([`handler`]); then the SQS API calls of every file parsed ([`calls`]),
+//! as the code of the function that named it. Code files that no template
+//! names are read by [`read_loose`], each as its own job. What cannot be
+//! found, read or parsed is a note naming the function and the path tried,
+//! never a finding and never SQS000: code is not infrastructure.
 
+pub mod calls;
 pub mod handler;
 pub mod lang;
 pub mod locate;
 pub mod unit;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::finding::Note;
@@ -37,6 +40,8 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
     let mut units: HashMap<PathBuf, Result<Unit, String>> = HashMap::new();
     let mut handlers = Vec::new();
     let mut notes = Vec::new();
+    // Which functions' code each file is.
+    let mut owners: Vec<(PathBuf, usize)> = Vec::new();
     let root = loaded.files.first().and_then(|f| f.parent()).map(locate::repository_of);
     for (index, function) in loaded.model.functions.iter().enumerate() {
         let Some(code) = &function.code else { continue };
@@ -45,11 +50,19 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
             message: format!("the handler of {} was not read: {why}", function.resource),
         };
         let Some(root) = &root else { continue };
-        match handler_of(code, index, root, overlay, &mut units) {
+        match handler_of(code, index, root, overlay, &mut units, &mut owners) {
             Ok(handler) => handlers.push(handler),
             Err(why) => notes.push(not_read(why)),
         }
     }
+    let mut calls = Vec::new();
+    for (path, index) in &owners {
+        let (Some(Ok(unit)), Some(function)) = (units.get(path), loaded.model.functions.get(*index)) else { continue };
+        let env = function.code.as_ref().map_or(&[][..], |c| c.env.as_slice());
+        let scope = calls::Scope { owner: Some(&function.resource), env, queues: &loaded.model.queues };
+        calls.extend(calls::read(unit, &scope));
+    }
+    loaded.model.calls.extend(calls);
     for (path, unit) in &units {
         if let Ok(unit) = unit {
             loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source));
@@ -68,6 +81,7 @@ fn handler_of(
     root: &Path,
     overlay: &Overlay,
     units: &mut HashMap<PathBuf, Result<Unit, String>>,
+    owners: &mut Vec<(PathBuf, usize)>,
 ) -> Result<crate::model::code::Handler, String> {
     let language = code.runtime.as_deref().and_then(lang::of_runtime).ok_or_else(|| match &code.runtime {
         Some(r) => format!("sqsguard does not read code of the {r} runtime"),
@@ -79,6 +93,7 @@ fn handler_of(
             found = locate::find(folder, &code.handler, language, root)?;
             let file = found.file.clone();
             units.entry(file.clone()).or_insert_with(|| parse_file(&file, found.language, overlay));
+            owners.push((file.clone(), index));
             units[&file].as_ref().map_err(Clone::clone)?
         }
         CodePlace::File(file) => {
@@ -87,6 +102,7 @@ fn handler_of(
             let function = code.handler.rsplit_once('.').map_or(code.handler.as_str(), |(_, f)| f).to_string();
             found = locate::Found { file: file.clone(), function, language };
             units.entry(file.clone()).or_insert_with(|| parse_file(&file, language, overlay));
+            owners.push((file.clone(), index));
             units[&file].as_ref().map_err(Clone::clone)?
         }
         CodePlace::Inline { .. } => return Err("code written in the template is not read yet".to_string()),
@@ -101,4 +117,74 @@ fn parse_file(path: &Path, language: lang::Language, overlay: &Overlay) -> Resul
         let at = source.position(e.span.start);
         format!("{}:{}:{} was not parsed: {}", shown(path), at.line, at.column, e.why)
     })
+}
+
+/// What marks a file that calls the SQS API, in any language's spelling
+/// (matched without regard to case): a file without one is never parsed.
+const MENTIONS: &[&str] = &[
+    "receivemessage",
+    "receive_message",
+    "sendmessage",
+    "send_message",
+    "deletemessagebatch",
+    "delete_message_batch",
+    "changemessagevisibilitybatch",
+    "change_message_visibility_batch",
+];
+
+/// Whether a file's bytes mention the SQS API: the fast path that keeps a
+/// repository of source files that never call SQS from being parsed.
+pub fn mentions_sqs(bytes: &[u8]) -> bool {
+    static MATCHER: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
+    let matcher =
+        MATCHER.get_or_init(|| aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(MENTIONS).ok());
+    matcher.as_ref().is_none_or(|m| m.is_match(bytes))
+}
+
+/// A code file the code front-end reads (`.py`, `.js`, `.ts`, `.go`,
+/// `.java`, ...), and no Serverless Framework service written as code.
+pub fn is_code_file(path: &Path) -> bool {
+    lang::of_path(path).is_some() && !crate::source::is_serverless_code(path)
+}
+
+/// A code file that no template names as a function's code: its SQS API
+/// calls, each owned by its enclosing function, and its queue known only
+/// from literals. `None` when a template's job read it already (`handled`:
+/// canonical paths), when it does not mention the SQS API (it is not
+/// parsed) or cannot be read; a file that does not parse is a note.
+pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) -> Option<Loaded> {
+    if handled.contains(&path.canonicalize().unwrap_or_else(|_| path.to_path_buf())) {
+        return None;
+    }
+    let language = lang::of_path(path)?;
+    let bytes = read_head(path)?;
+    if !mentions_sqs(&bytes) {
+        return None;
+    }
+    let mut loaded = Loaded { files: vec![path.to_path_buf()], ..Loaded::default() };
+    match parse_file(path, language, overlay) {
+        Ok(unit) => {
+            let scope = calls::Scope { owner: None, env: &[], queues: &[] };
+            loaded.model.calls = calls::read(&unit, &scope);
+            loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source));
+        }
+        Err(why) => {
+            loaded.files.clear();
+            loaded.notes.push(Note {
+                origin: crate::model::Origin::path(path),
+                message: format!("the SQS API calls of {} were not read: {why}", shown(path)),
+            })
+        }
+    }
+    Some(loaded)
+}
+
+/// The bytes of a file, when it is no larger than a code file sqsguard
+/// parses.
+fn read_head(path: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > unit::MAX_CODE_BYTES as u64 {
+        return None;
+    }
+    std::fs::read(path).ok()
 }

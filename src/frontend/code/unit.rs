@@ -183,12 +183,12 @@ impl<'tree> Match<'_, 'tree> {
 }
 
 /// Run the query of `pattern` over `root`, calling `each` on every match.
-pub fn each_match(
+pub fn each_match<'tree>(
     language: Language,
     pattern: Pattern,
-    root: Node<'_>,
+    root: Node<'tree>,
     text: &[u8],
-    mut each: impl FnMut(&Match<'_, '_>),
+    mut each: impl FnMut(&Match<'_, 'tree>),
 ) {
     let Some(query) = lang::query(language, pattern) else { return };
     let mut cursor = QueryCursor::new();

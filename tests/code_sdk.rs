@@ -1,0 +1,131 @@
+//! The SDK-call half of the code front-end: SQS204-SQS206 and SQS003's
+//! sends, on fixture projects (tests/fixtures/code/CODE/LANG/bad*/, good*/:
+//! a template and the code it names), and loose code files that no
+//! template names.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
+mod common;
+
+use std::path::Path;
+
+use sqsguard::config::Config;
+use sqsguard::session::Session;
+
+const CODES: [&str; 4] = ["SQS003", "SQS204", "SQS205", "SQS206"];
+
+/// `tests/fixtures/code/SQS204/python/bad/template.yaml` -> SQS204.
+fn code_of(template: &Path) -> String {
+    let project = template.parent().unwrap();
+    project.parent().and_then(|l| l.parent()).and_then(|c| c.file_name()).unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn bad_projects_fire_their_rule() {
+    insta::glob!("fixtures/code/SQS*/*/bad*/template.yaml", |path| {
+        let code = code_of(path);
+        if !CODES.contains(&code.as_str()) {
+            return;
+        }
+        // The template names the code: linting it reads both.
+        let outcome = common::assert_bad_fixture(path, &code);
+        assert!(outcome.notes.is_empty(), "{:#?}", outcome.notes);
+        insta::assert_snapshot!(common::render(&outcome));
+    });
+}
+
+#[test]
+fn good_projects_are_clean() {
+    insta::glob!("fixtures/code/SQS*/*/good*/template.yaml", |path| {
+        let code = code_of(path);
+        if !CODES.contains(&code.as_str()) {
+            return;
+        }
+        common::assert_good_fixture(path, &code);
+        assert!(common::lint(path.parent().unwrap()).notes.is_empty());
+    });
+}
+
+#[test]
+fn every_sdk_rule_has_projects_in_every_language() {
+    for code in ["SQS204", "SQS205", "SQS206", "SQS003"] {
+        for lang in ["python", "javascript", "typescript", "go", "java"] {
+            let dir = common::root().join("tests/fixtures/code").join(code).join(lang);
+            let names: Vec<String> = std::fs::read_dir(&dir)
+                .unwrap_or_else(|_| panic!("{code} has no {lang} projects"))
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert!(names.iter().any(|n| n.starts_with("bad")), "{code}/{lang}: no bad project");
+            assert!(names.iter().any(|n| n.starts_with("good")), "{code}/{lang}: no good project");
+        }
+    }
+}
+
+/// A folder inside the repository (code outside it is refused), removed
+/// when dropped.
+fn scratch() -> tempfile::TempDir {
+    let base = common::root().join("target/test-scratch");
+    std::fs::create_dir_all(&base).unwrap();
+    tempfile::tempdir_in(base).unwrap()
+}
+
+const WORKER: &str = "import boto3\n\nsqs = boto3.client(\"sqs\")\n\n\nclass Worker:\n    def run(self):\n        while True:\n            sqs.receive_message(QueueUrl=\"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\")\n\n\ndef poll():\n    sqs.receive_message(QueueUrl=\"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\", WaitTimeSeconds=0)\n";
+
+#[test]
+fn a_loose_worker_is_linted_as_its_own_job() {
+    let dir = scratch();
+    std::fs::create_dir_all(dir.path().join("workers")).unwrap();
+    std::fs::write(dir.path().join("workers/poll.py"), WORKER).unwrap();
+    std::fs::write(dir.path().join("workers/other.py"), "print('no queues here')\n").unwrap();
+    let outcome = common::lint(dir.path());
+    let found: Vec<(&str, &str, usize)> =
+        outcome.findings.iter().map(|f| (f.code(), f.resource.as_str(), f.origin.location().unwrap().line)).collect();
+    assert_eq!(found, [("SQS204", "Worker.run", 9), ("SQS204", "poll", 13)], "{}", common::render(&outcome));
+    assert!(found.iter().all(|_| true));
+    assert!(outcome.findings[0].message.contains("https://sqs.us-east-1.amazonaws.com/123456789012/jobs"));
+    // The literal 0 is where the finding points.
+    assert!(common::render(&outcome).contains("WaitTimeSeconds=0"));
+    assert_eq!(outcome.files, 1, "the file that does not mention SQS is not read");
+}
+
+#[test]
+fn no_code_reads_no_code() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("poll.py"), WORKER).unwrap();
+    let fixture = common::root().join("tests/fixtures/code/SQS204/python/bad");
+    let paths = [common::relative(dir.path()), common::relative(&fixture)];
+    let mut session = Session::of(&paths, &Config::default());
+    session.inputs.no_code = true;
+    let outcome = sqsguard::lint::lint(&session);
+    assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
+    session.inputs.no_code = false;
+    let outcome = sqsguard::lint::lint(&session);
+    assert_eq!(outcome.findings.iter().filter(|f| f.code() == "SQS204").count(), 3, "{}", common::render(&outcome));
+}
+
+#[test]
+fn code_that_does_not_parse_is_a_note_and_the_template_beside_it_is_linted() {
+    let dir = scratch();
+    let fixture = common::root().join("tests/fixtures/code/SQS206/python/bad");
+    std::fs::copy(fixture.join("template.yaml"), dir.path().join("template.yaml")).unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::copy(fixture.join("src/app.py"), dir.path().join("src/app.py")).unwrap();
+    std::fs::write(dir.path().join("broken.js"), "sqs.sendMessage({ QueueUrl: 'q' ;;; ))\n}}}{{{\n").unwrap();
+    std::fs::write(dir.path().join("broken.py"), "def (:\n  sqs.send_message(\n").unwrap();
+    let outcome = common::lint(dir.path());
+    let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code()).collect();
+    assert_eq!(codes, ["SQS206"], "{}", common::render(&outcome));
+    let notes: Vec<&str> = outcome.notes.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(notes.len(), 2, "{notes:#?}");
+    assert!(notes.iter().all(|n| n.contains("were not read") && n.contains("was not parsed")), "{notes:#?}");
+    assert!(outcome.unlinted.is_empty());
+}
+
+#[test]
+fn a_handler_file_is_read_once_as_its_function_s_code() {
+    // The template's job reads src/app.py with the function's environment;
+    // the walk finds the same file, and skips it.
+    let fixture = common::root().join("tests/fixtures/code/SQS204/python/good_queue_waits");
+    let outcome = common::lint(&fixture);
+    assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
+}
