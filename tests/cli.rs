@@ -106,9 +106,9 @@ fn rules_and_explain_cover_the_catalog() {
     let out = sqsguard(&["rules", "--format", "json"]);
     let rows: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let codes: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["code"].as_str().unwrap()).collect();
-    assert_eq!(codes.len(), 30);
+    assert_eq!(codes.len(), 33);
     assert_eq!(codes.first(), Some(&"SQS000"));
-    assert_eq!(codes.last(), Some(&"SQS203"));
+    assert_eq!(codes.last(), Some(&"SQS206"));
     let page = stdout(&sqsguard(&["explain", "sqs001"]));
     assert!(page.starts_with("# SQS001 visibility-timeout-below-6x"), "{page}");
     let page = stdout(&sqsguard(&["explain", "SQS018"]));
@@ -118,7 +118,12 @@ fn rules_and_explain_cover_the_catalog() {
 #[test]
 fn every_page_in_rules_folder_belongs_to_a_rule() {
     for entry in std::fs::read_dir(common::root().join("rules")).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let entry = entry.unwrap();
+        // rules/code holds the code rules' patterns, not pages.
+        if entry.path().is_dir() {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
         let code = name.trim_end_matches(".md");
         assert!(sqsguard::rules::by_code(code).is_some(), "rules/{name} documents no registered rule");
     }

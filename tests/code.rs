@@ -48,6 +48,8 @@ fn bad_projects_fire_their_rule() {
     assert!(!bad.is_empty());
     for (rule, language, project) in bad {
         let outcome = common::assert_bad_fixture(&project, &rule);
+        // Every handler and call of a fixture is read: nothing is left unsaid.
+        assert!(outcome.notes.is_empty(), "{}: {:#?}", project.display(), outcome.notes);
         insta::assert_snapshot!(format!("{rule}_{language}_{}", name(&project)), common::render(&outcome));
     }
 }
@@ -66,6 +68,8 @@ fn good_projects_are_clean() {
     for (_, _, project) in projects("good") {
         let rule = name(project.parent().unwrap().parent().unwrap());
         common::assert_good_fixture(&project, &rule);
+        let notes = common::lint(&project).notes;
+        assert!(notes.is_empty(), "{}: {notes:#?}", project.display());
     }
 }
 

@@ -1,65 +1,13 @@
-//! The SDK-call half of the code front-end: SQS204-SQS206 and SQS003's
-//! sends, on fixture projects (tests/fixtures/code/CODE/LANG/bad*/, good*/:
-//! a template and the code it names), and loose code files that no
-//! template names.
+//! The SDK-call half of the code front-end beyond its fixture projects
+//! (tests/code.rs): loose code files that no template names, `--no-code`,
+//! code that does not parse, and a handler file read once.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
 mod common;
 
-use std::path::Path;
-
 use sqsguard::config::Config;
 use sqsguard::session::Session;
-
-const CODES: [&str; 4] = ["SQS003", "SQS204", "SQS205", "SQS206"];
-
-/// `tests/fixtures/code/SQS204/python/bad/template.yaml` -> SQS204.
-fn code_of(template: &Path) -> String {
-    let project = template.parent().unwrap();
-    project.parent().and_then(|l| l.parent()).and_then(|c| c.file_name()).unwrap().to_string_lossy().into_owned()
-}
-
-#[test]
-fn bad_projects_fire_their_rule() {
-    insta::glob!("fixtures/code/SQS*/*/bad*/template.yaml", |path| {
-        let code = code_of(path);
-        if !CODES.contains(&code.as_str()) {
-            return;
-        }
-        // The template names the code: linting it reads both.
-        let outcome = common::assert_bad_fixture(path, &code);
-        assert!(outcome.notes.is_empty(), "{:#?}", outcome.notes);
-        insta::assert_snapshot!(common::render(&outcome));
-    });
-}
-
-#[test]
-fn good_projects_are_clean() {
-    insta::glob!("fixtures/code/SQS*/*/good*/template.yaml", |path| {
-        let code = code_of(path);
-        if !CODES.contains(&code.as_str()) {
-            return;
-        }
-        common::assert_good_fixture(path, &code);
-        assert!(common::lint(path.parent().unwrap()).notes.is_empty());
-    });
-}
-
-#[test]
-fn every_sdk_rule_has_projects_in_every_language() {
-    for code in ["SQS204", "SQS205", "SQS206", "SQS003"] {
-        for lang in ["python", "javascript", "typescript", "go", "java"] {
-            let dir = common::root().join("tests/fixtures/code").join(code).join(lang);
-            let names: Vec<String> = std::fs::read_dir(&dir)
-                .unwrap_or_else(|_| panic!("{code} has no {lang} projects"))
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            assert!(names.iter().any(|n| n.starts_with("bad")), "{code}/{lang}: no bad project");
-            assert!(names.iter().any(|n| n.starts_with("good")), "{code}/{lang}: no good project");
-        }
-    }
-}
 
 /// A folder inside the repository (code outside it is refused), removed
 /// when dropped.
