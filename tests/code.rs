@@ -187,3 +187,70 @@ fn code_findings_are_suppressed_by_comments_in_the_code() {
     assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
     assert_eq!(outcome.suppressed, 1);
 }
+
+/// Code that cannot be read within bounds (a 5 MB minified bundle, a
+/// binary named `.js`, nesting thousands deep, a syntax error) is a note
+/// each, in a run that still lints the rest, without a panic or a hang.
+#[test]
+fn hostile_code_files_are_notes() {
+    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let root = dir.path();
+    // Each mentions the SQS API, so the pre-filter lets it through.
+    let mut bundle = String::from("const c=new SQSClient({});c.send(new SendMessageCommand({QueueUrl:u}));");
+    while bundle.len() < 5 * 1024 * 1024 {
+        bundle.push_str("var a=function(b){return b+1};");
+    }
+    std::fs::write(root.join("bundle.min.js"), bundle).unwrap();
+    std::fs::write(root.join("binary.js"), b"sendMessage\0\x01\x02\xff\xfe").unwrap();
+    let deep = format!(
+        "import boto3\nx = {}1{}\nboto3.client('sqs').send_message(QueueUrl=u, MessageBody=b)\n",
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    std::fs::write(root.join("deep.py"), deep).unwrap();
+    std::fs::write(root.join("broken.py"), "def poll(:\n    sqs.receive_message(QueueUrl=u\n").unwrap();
+    std::fs::write(
+        root.join("worker.py"),
+        "import boto3\n\nsqs = boto3.client('sqs')\n\n\ndef poll(url):\n    return sqs.receive_message(QueueUrl=url)\n",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let outcome = common::lint(root);
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
+    let noted = |name: &str| {
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.origin.location().is_some_and(|l| l.file.ends_with(name)) || n.message.contains(name))
+    };
+    for name in ["bundle.min.js", "binary.js", "deep.py", "broken.py"] {
+        assert!(noted(name), "no note for {name}: {:#?}", outcome.notes);
+    }
+    assert!(outcome.findings.iter().all(|f| f.code() != "SQS000"), "{}", common::render(&outcome));
+    let found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
+    assert_eq!(found, [("SQS204", "poll")], "the readable worker is still linted");
+}
+
+/// Every output format carries a code finding at its place in the code.
+#[test]
+fn every_format_carries_code_findings() {
+    let project = common::relative(&common::root().join("tests/fixtures/code/SQS201/python/bad_sam"));
+    let arg = project.to_string_lossy().into_owned();
+    let file = format!("{arg}/src/app.py");
+    let json: serde_json::Value =
+        serde_json::from_slice(&common::sqsguard(&["lint", "--format", "json", &arg]).stdout).unwrap();
+    let finding = &json["findings"][0];
+    assert_eq!((finding["rule"].as_str(), finding["file"].as_str()), (Some("SQS201"), Some(file.as_str())));
+    let line = finding["line"].as_u64().unwrap();
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&common::sqsguard(&["lint", "--format", "sarif", &arg]).stdout).unwrap();
+    let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], file.as_str());
+    assert_eq!(location["region"]["startLine"].as_u64(), Some(line));
+    let github = common::stdout(&common::sqsguard(&["lint", "--format", "github", &arg]));
+    assert!(github.contains(&format!("::error file={file},line={line},")), "{github}");
+    let junit = common::stdout(&common::sqsguard(&["lint", "--format", "junit", &arg]));
+    assert!(junit.contains(&file) && junit.contains("SQS201"), "{junit}");
+    let pretty = common::stdout(&common::sqsguard(&["lint", &arg]));
+    assert!(pretty.contains(&format!("{file}:{line}:")), "{pretty}");
+}

@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     &["config"],
     &["check"],
-    &["outcome", "fingerprint", "discover"],
+    &["outcome", "fingerprint", "discover", "owners"],
     &["baseline"],
     &["session"],
     &["lint", "audit", "generate"],

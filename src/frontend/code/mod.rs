@@ -135,10 +135,25 @@ const MENTIONS: &[&str] = &[
 /// Whether a file's bytes mention the SQS API: the fast path that keeps a
 /// repository of source files that never call SQS from being parsed.
 pub fn mentions_sqs(bytes: &[u8]) -> bool {
+    matcher().is_none_or(|m| m.is_match(bytes))
+}
+
+/// [`mentions_sqs`] of a file read in pieces (one too large to parse):
+/// memory stays bounded whatever its size. A file that cannot be read is
+/// taken to mention it, so that it is said rather than dropped.
+fn file_mentions_sqs(path: &Path) -> bool {
+    let Some(m) = matcher() else { return true };
+    match std::fs::File::open(path) {
+        Ok(file) => m.stream_find_iter(std::io::BufReader::new(file)).next().is_some(),
+        Err(_) => true,
+    }
+}
+
+fn matcher() -> Option<&'static aho_corasick::AhoCorasick> {
     static MATCHER: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
-    let matcher =
-        MATCHER.get_or_init(|| aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(MENTIONS).ok());
-    matcher.as_ref().is_none_or(|m| m.is_match(bytes))
+    MATCHER
+        .get_or_init(|| aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(MENTIONS).ok())
+        .as_ref()
 }
 
 /// A code file the code front-end reads (`.py`, `.js`, `.ts`, `.go`,
@@ -157,7 +172,19 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) ->
         return None;
     }
     let language = lang::of_path(path)?;
-    let bytes = read_head(path)?;
+    let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
+    if meta.len() > unit::MAX_CODE_BYTES as u64 {
+        // Never parsed, but never dropped in silence when it may call SQS.
+        if !file_mentions_sqs(path) {
+            return None;
+        }
+        let note = Note {
+            origin: crate::model::Origin::path(path),
+            message: format!("the SQS API calls of {} were not read: {}", shown(path), unit::too_large(meta.len())),
+        };
+        return Some(Loaded { notes: vec![note], ..Loaded::default() });
+    }
+    let bytes = std::fs::read(path).ok()?;
     if !mentions_sqs(&bytes) {
         return None;
     }
@@ -177,14 +204,4 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) ->
         }
     }
     Some(loaded)
-}
-
-/// The bytes of a file, when it is no larger than a code file sqsguard
-/// parses.
-fn read_head(path: &Path) -> Option<Vec<u8>> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > unit::MAX_CODE_BYTES as u64 {
-        return None;
-    }
-    std::fs::read(path).ok()
 }

@@ -16,6 +16,15 @@ use crate::source::{Source, Span};
 /// far smaller; past it is a bundle or generated code.
 pub const MAX_CODE_BYTES: usize = 1024 * 1024;
 
+/// Why a code file of `len` bytes is not parsed.
+pub fn too_large(len: u64) -> String {
+    format!(
+        "it is {:.1} MiB, more than the {} MiB sqsguard reads of a code file (a bundle or generated code?)",
+        len as f64 / 1048576.0,
+        MAX_CODE_BYTES / 1048576
+    )
+}
+
 /// The most time one file may take to parse.
 const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
@@ -71,12 +80,7 @@ impl Unit {
         let text = source.text.as_str();
         let at_start = Span::new(0, 0);
         if text.len() > MAX_CODE_BYTES {
-            let why = format!(
-                "it is {:.1} MiB, more than the {} MiB sqsguard reads of a code file (a bundle or generated code?)",
-                text.len() as f64 / 1048576.0,
-                MAX_CODE_BYTES / 1048576
-            );
-            return Err(Unparsed { span: at_start, why });
+            return Err(Unparsed { span: at_start, why: too_large(text.len() as u64) });
         }
         if let Some(at) = text.find('\0') {
             return Err(Unparsed { span: Span::new(at, at), why: "it holds a NUL byte: it is no source file".into() });

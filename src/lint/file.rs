@@ -1,0 +1,176 @@
+//! One file of a lint: read it with the front-end that knows its kind,
+//! and say what became of it (linted, skipped, an SQS000, a note) in a
+//! [`Done`].
+
+use std::path::{Path, PathBuf};
+
+use crate::check::{self, Checked};
+use crate::config::Config;
+use crate::finding::Note;
+use crate::frontend::{self, Broken, Document, Loaded};
+use crate::model::Origin;
+use crate::session::Session;
+use crate::source::display_path;
+
+/// What one job gave.
+#[derive(Clone, Default)]
+pub(super) struct Done {
+    pub(super) checked: Checked,
+    /// The display paths of the files linted.
+    pub(super) linted: Vec<String>,
+    /// Every file read, as given.
+    pub(super) files: Vec<PathBuf>,
+    pub(super) skipped: usize,
+    /// Terraform: the local module folders this module called (canonical).
+    pub(super) called: Vec<PathBuf>,
+    /// A file named on the command line that may be infrastructure and was
+    /// not linted (its note says why).
+    pub(super) unlinted: Option<String>,
+    /// The keys of the run's Parameter values the files declare.
+    pub(super) parameters: Vec<String>,
+}
+
+pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done {
+    let config = &session.config;
+    if crate::source::is_serverless_code(path) {
+        let mut done = not_linted(
+            path,
+            "a Serverless Framework service written as code is not read: sqsguard reads serverless.yml, .yaml and .json",
+        );
+        if !explicit {
+            done.unlinted = None;
+        }
+        return done;
+    }
+    // Named on the command line with a name no template has (`README.md`,
+    // `pom.xml`, `stack.cfn`): linted when it is a template, skipped with a
+    // note when it is no YAML or JSON at all, never an SQS000.
+    let loose = explicit && !crate::source::has_template_extension(path);
+    let file = match session.inputs.overlay.read(path) {
+        Ok(file) => file,
+        // A FIFO, socket or device: refused unopened, and no template.
+        Err(e) if e.not_a_file => {
+            let mut done = not_linted(path, &e.message);
+            if !explicit {
+                done.unlinted = None;
+            }
+            return done;
+        }
+        Err(e) if loose && (e.not_text || e.too_large) => {
+            return skipped(path, &format!("{}{NO_TEMPLATE_NAME}", e.message));
+        }
+        Err(e) if e.infrastructure => return broken(Broken { file: e.file, span: e.span, message: e.message }, config),
+        // Named on the command line, it may be anything: say it was not read.
+        Err(e) if explicit => return not_linted(path, &format!("it cannot be read: {}", e.message)),
+        // Found in a folder with a template's name, too large to tell: a note.
+        Err(e) if e.too_large => {
+            let mut done = not_linted(path, &e.message);
+            done.unlinted = None;
+            return done;
+        }
+        Err(_) => return Done { skipped: 1, ..Done::default() },
+    };
+    match frontend::document(&file, &session.inputs.stage) {
+        Document::Loaded(loaded) => {
+            // The model holds what it needs of the text (a large plan's
+            // findings locate without it): free it before checking.
+            drop(file);
+            checked(with_code(*loaded, session), config)
+        }
+        Document::Broken(b) => broken(b, config),
+        Document::Unparsable(e) if loose => {
+            if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) {
+                skipped(path, &format!("it is not YAML or JSON ({}){NO_TEMPLATE_NAME}", e.message))
+            } else {
+                Done { skipped: 1, ..Done::default() }
+            }
+        }
+        Document::Other if loose && !is_mapping(&file) => {
+            if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) {
+                skipped(path, &format!("its text is no YAML or JSON mapping{NO_TEMPLATE_NAME}"))
+            } else {
+                Done { skipped: 1, ..Done::default() }
+            }
+        }
+        Document::Unparsable(e) if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) => {
+            broken(Broken { file, span: e.span, message: e.message }, config)
+        }
+        Document::Other => match unread_kind(path, &file.text) {
+            Some(why) => {
+                let mut done = not_linted(path, why);
+                if !explicit {
+                    done.unlinted = None;
+                }
+                done
+            }
+            None => Done { skipped: 1, ..Done::default() },
+        },
+        Document::Unparsable(_) => Done { skipped: 1, ..Done::default() },
+    }
+}
+
+/// Why a file that no front-end read may still be infrastructure, or
+/// `None` when it is not (a workflow, a manifest).
+fn unread_kind(path: &Path, text: &str) -> Option<&'static str> {
+    if !crate::source::looks_like_infrastructure(path, text.as_bytes()) {
+        return None;
+    }
+    let has = |needle: &str| text.contains(needle);
+    Some(if has("service:") && has("provider:") || has("\"service\"") && has("\"provider\"") {
+        "it looks like a Serverless Framework service, but its provider is not `aws` (or not written out), so sqsguard cannot tell what it deploys"
+    } else {
+        "it looks like infrastructure (it mentions AWSTemplateFormatVersion, AWS:: or Transform) but is no template, module or plan sqsguard reads"
+    })
+}
+
+/// A file that may be infrastructure and was not linted: a note, and when
+/// it was named on the command line, a mark against `--fail-on`.
+fn not_linted(path: &Path, why: &str) -> Done {
+    let note = Note { origin: Origin::path(path), message: format!("not linted: {why}") };
+    let checked = Checked { notes: vec![note], ..Checked::default() };
+    Done { checked, skipped: 1, unlinted: Some(display_path(path)), ..Done::default() }
+}
+
+/// What the notes of a loosely named file that is no template end with.
+const NO_TEMPLATE_NAME: &str = ", and its name is no template's (.yaml, .yml, .json, .template, .tf, .tfvars), so it is taken for another kind of file";
+
+/// A file named on the command line that is no template: a note, counted
+/// as skipped, and no mark against `--fail-on`.
+fn skipped(path: &Path, why: &str) -> Done {
+    let note = Note { origin: Origin::path(path), message: format!("not linted: {why}") };
+    Done { checked: Checked { notes: vec![note], ..Checked::default() }, skipped: 1, ..Done::default() }
+}
+
+/// Whether a file that parsed holds a mapping at its top, as every
+/// template does (a Markdown file may parse as one long YAML string).
+fn is_mapping(file: &crate::source::SourceFile) -> bool {
+    let parsed = if crate::syntax::is_json(&file.path, &file.text) {
+        crate::syntax::json::parse(file)
+    } else {
+        crate::syntax::yaml::parse(file)
+    };
+    parsed.is_ok_and(|root| root.as_map().is_some())
+}
+
+/// A file that looks like infrastructure and could not be read: linted,
+/// with its SQS000.
+fn broken(b: Broken, config: &Config) -> Done {
+    let loaded = Loaded { files: vec![b.file.path.clone()], broken: vec![b], ..Loaded::default() };
+    checked(loaded, config)
+}
+
+/// `loaded` with the code of its functions read, unless `--no-code`.
+pub(super) fn with_code(mut loaded: Loaded, session: &Session) -> Loaded {
+    if !session.inputs.no_code {
+        frontend::code::read(&mut loaded, &session.inputs.overlay);
+    }
+    loaded
+}
+
+pub(super) fn checked(loaded: Loaded, config: &Config) -> Done {
+    let linted = loaded.files.iter().map(|p| display_path(p)).collect();
+    let files = loaded.files.clone();
+    let called = loaded.called.clone();
+    let parameters = loaded.parameters.clone();
+    Done { checked: check::check(loaded, config), linted, files, skipped: 0, called, unlinted: None, parameters }
+}
