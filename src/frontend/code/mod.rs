@@ -20,9 +20,33 @@ use std::path::{Path, PathBuf};
 
 use crate::finding::Note;
 use crate::frontend::Loaded;
-use crate::model::code::{CodePlace, CodeRef};
+use crate::frontend::link::Linker;
+use crate::frontend::value::{R, RV};
+use crate::model::code::{CodePlace, CodeRef, EnvVar};
+use crate::model::{Target, Value};
 use crate::source::{Overlay, Source};
 use unit::Unit;
+
+/// The environment variables of a map of them (CloudFormation's
+/// `Environment.Variables`, the Framework's `environment`, Terraform's
+/// `environment { variables }`), each with the queue it names: a reference
+/// to a queue's URL or ARN, or its name.
+pub fn env_vars(vars: &R, linker: &Linker) -> Vec<EnvVar> {
+    let RV::Map(entries) = &vars.v else { return Vec::new() };
+    entries
+        .iter()
+        .map(|(name, _, value)| {
+            let queue = match linker.queue_target(value) {
+                Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                other => match linker.queue_name_target(value) {
+                    Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                    _ => other,
+                },
+            };
+            EnvVar { name: name.clone(), queue }
+        })
+        .collect()
+}
 
 /// A path as notes print it.
 pub(crate) fn shown(path: &Path) -> String {
