@@ -7,7 +7,7 @@ use super::resolve::{R, RV};
 use super::template::Resource;
 use crate::frontend::convert::{to_int, to_string_list};
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
-use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Value, Via};
+use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Via};
 use crate::source::Span;
 use crate::syntax::Node;
 

@@ -30,10 +30,19 @@ pub enum Pattern {
     BatchUtility,
     /// A return of what a call returns: `@returned` (the callee).
     Returns,
+    /// Where names come from other files: `@source` (the module), `@name`,
+    /// `@alias`, `@namespace`, `@star`; for Go, `@package`.
+    Imports,
 }
 
-const PATTERNS: [Pattern; 5] =
-    [Pattern::Definitions, Pattern::Calls, Pattern::ResponseKeys, Pattern::BatchUtility, Pattern::Returns];
+const PATTERNS: [Pattern; 6] = [
+    Pattern::Definitions,
+    Pattern::Calls,
+    Pattern::ResponseKeys,
+    Pattern::BatchUtility,
+    Pattern::Returns,
+    Pattern::Imports,
+];
 
 /// The folder of queries a language is searched with.
 fn folder(language: Language) -> &'static str {
@@ -53,12 +62,13 @@ macro_rules! queries {
             include_str!(concat!("../../../rules/code/", $lang, "/response-keys.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/batch-utility.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/returns.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/imports.scm")),
         ]
     };
 }
 
 /// The text of each pattern's query, in [`PATTERNS`] order.
-fn sources(language: Language) -> [&'static str; 5] {
+fn sources(language: Language) -> [&'static str; 6] {
     match folder(language) {
         "python" => queries!("python"),
         "go" => queries!("go"),

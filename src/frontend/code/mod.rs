@@ -13,9 +13,9 @@
 pub mod handler;
 pub mod lang;
 pub mod locate;
+pub mod program;
 pub mod unit;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::finding::Note;
@@ -24,8 +24,9 @@ use crate::frontend::link::Linker;
 use crate::frontend::value::{R, RV};
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
 use crate::model::{Target, Value};
-use crate::source::{Overlay, Source};
-use unit::Unit;
+use crate::source::Overlay;
+use program::{Program, Units};
+use unit::{Host, Unit};
 
 /// The environment variables of a map of them (CloudFormation's
 /// `Environment.Variables`, the Framework's `environment`, Terraform's
@@ -58,7 +59,7 @@ pub(crate) fn shown(path: &Path) -> String {
 /// read join `loaded.files`, so a change to a handler lints its template
 /// again.
 pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
-    let mut units: HashMap<PathBuf, Result<Unit, String>> = HashMap::new();
+    let mut units = Units::new();
     let mut handlers = Vec::new();
     let mut notes = Vec::new();
     let root = loaded.files.first().and_then(|f| f.parent()).map(locate::repository_of);
@@ -69,14 +70,18 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
             message: format!("the handler of {} was not read: {why}", function.resource),
         };
         let Some(root) = &root else { continue };
-        match handler_of(code, index, root, overlay, &mut units) {
+        match handler_of(code, index, &function.resource, root, overlay, &mut units) {
             Ok(handler) => handlers.push(handler),
             Err(why) => notes.push(not_read(why)),
         }
     }
     for (path, unit) in &units {
-        if let Ok(unit) = unit {
-            loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source));
+        match unit {
+            // Inline code is the template's: its comments are the template's.
+            Ok(unit) if unit.host.is_some() => continue,
+            Ok(unit) => loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source)),
+            Err(_) if !path.exists() => continue,
+            Err(_) => {}
         }
         if !loaded.files.contains(path) {
             loaded.files.push(path.clone());
@@ -89,40 +94,76 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
 fn handler_of(
     code: &CodeRef,
     index: usize,
+    resource: &str,
     root: &Path,
     overlay: &Overlay,
-    units: &mut HashMap<PathBuf, Result<Unit, String>>,
+    units: &mut Units,
 ) -> Result<crate::model::code::Handler, String> {
     let language = code.runtime.as_deref().and_then(lang::of_runtime).ok_or_else(|| match &code.runtime {
         Some(r) => format!("sqsguard does not read code of the {r} runtime"),
         None => "its runtime is not known".to_string(),
     })?;
-    let found;
-    let unit = match &code.place {
-        CodePlace::Folder(folder) => {
-            found = locate::find(folder, &code.handler, language, root)?;
-            let file = found.file.clone();
-            units.entry(file.clone()).or_insert_with(|| parse_file(&file, found.language, overlay));
-            units[&file].as_ref().map_err(Clone::clone)?
-        }
+    let function_of = |handler: &str| handler.rsplit_once('.').map_or(handler, |(_, f)| f).to_string();
+    let (found, base) = match &code.place {
+        CodePlace::Folder(folder) => (locate::find(folder, &code.handler, language, root)?, folder.clone()),
         CodePlace::File(file) => {
             let file = locate::inside(file, root)?;
             let language = lang::of_path(&file).unwrap_or(language);
-            let function = code.handler.rsplit_once('.').map_or(code.handler.as_str(), |(_, f)| f).to_string();
-            found = locate::Found { file: file.clone(), function, language };
-            units.entry(file.clone()).or_insert_with(|| parse_file(&file, language, overlay));
-            units[&file].as_ref().map_err(Clone::clone)?
+            let base = file.parent().unwrap_or(Path::new("")).to_path_buf();
+            (locate::Found { file, function: function_of(&code.handler), language }, base)
         }
-        CodePlace::Inline { .. } => return Err("code written in the template is not read yet".to_string()),
+        CodePlace::Inline { text, origin } => {
+            let key = inline(text, origin, resource, language, units)?;
+            let found = locate::Found { file: key, function: function_of(&code.handler), language };
+            (found, PathBuf::new())
+        }
     };
-    handler::read(unit, &found.function, index)
+    let mut program = Program::new(units, overlay, root, base);
+    program.load(&found.file, found.language)?;
+    match found.language {
+        lang::Language::Go => program.go_package(&found.file),
+        lang::Language::Java => program.java_chain(&found.file),
+        _ => {}
+    }
+    handler::read(&mut program, &found.file, &found.function, index)
 }
 
-/// Read and parse one code file; why not, when it cannot be.
-fn parse_file(path: &Path, language: lang::Language, overlay: &Overlay) -> Result<Unit, String> {
-    let source: Source = overlay.read(path).map_err(|e| format!("{} cannot be read: {}", shown(path), e.message))?;
-    Unit::parse(&source, language).map_err(|e| {
-        let at = source.position(e.span.start);
-        format!("{}:{}:{} was not parsed: {}", shown(path), at.line, at.column, e.why)
-    })
+/// Parse a function's inline code as `language`, its places mapped into
+/// the template, into `units` (under a name of its own, not a file); the
+/// key, or why it does not parse (at its place in the template).
+fn inline(
+    text: &str,
+    origin: &crate::model::Origin,
+    resource: &str,
+    language: lang::Language,
+    units: &mut Units,
+) -> Result<PathBuf, String> {
+    let crate::model::Origin::File { file: template, span } = origin else {
+        return Err("its inline code has no place".to_string());
+    };
+    let key = PathBuf::from(format!("{} (the inline code of {resource})", shown(&template.path)));
+    let host = Host::new(template, *span, text);
+    let source = crate::source::SourceFile::new(key.clone(), text.to_string());
+    let language = match language {
+        // Inline Node.js code is `index.js`.
+        lang::Language::TypeScript | lang::Language::Tsx => lang::Language::JavaScript,
+        l => l,
+    };
+    match Unit::parse(&source, language) {
+        Ok(mut unit) => {
+            unit.host = Some(host);
+            units.insert(key.clone(), Ok(unit));
+            Ok(key)
+        }
+        Err(e) => {
+            let at = template.position(host.span(&source, e.span).start);
+            Err(format!(
+                "its inline code at {}:{}:{} was not parsed: {}",
+                shown(&template.path),
+                at.line,
+                at.column,
+                e.why
+            ))
+        }
+    }
 }

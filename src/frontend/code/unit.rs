@@ -10,6 +10,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, Query, QueryCursor, Tree};
 
 use super::lang::{self, Language, Pattern};
+use crate::model::Origin;
 use crate::source::{Source, Span};
 
 /// The most sqsguard parses of one code file: handlers and workers are
@@ -43,9 +44,125 @@ pub struct KeyWrite {
     pub value: Option<(Span, String)>,
 }
 
+/// Where a name of another file comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    /// The module as written (`pkg.mod`, `.mod`, `./lib`; in Java the
+    /// class extended).
+    pub source: String,
+    pub binding: Binding,
+}
+
+/// What an import binds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// The module's `name`, bound here to `local`.
+    Name { name: String, local: String },
+    /// The whole module, bound to a name (`import * as m`, `import pkg.mod`).
+    Module(String),
+    /// Every name of the module (`export * from`, `from m import *`, the
+    /// methods of a class extended).
+    Every,
+}
+
+/// Code written inside another file (a template's inline code): where
+/// each of its lines starts there, so that what is found in it points into
+/// that file.
+#[derive(Clone, Debug)]
+pub struct Host {
+    pub source: Source,
+    /// The code's whole text in `source`: where what cannot be placed line
+    /// by line points.
+    pub at: Span,
+    /// For each line of the code, its start in `source`, when the line is
+    /// there as written (a YAML block scalar's lines, indented).
+    lines: Vec<Option<usize>>,
+}
+
+impl Host {
+    /// The lines of `text` found in order in `source` within `at`: each
+    /// either a whole line after its indentation, or (a one-line value)
+    /// anywhere in the span. A line written otherwise (escaped in a JSON
+    /// string, folded) and those after it point at the value.
+    pub fn new(source: &Source, at: Span, text: &str) -> Host {
+        let written = source.text.get(at.start..at.end).unwrap_or_default();
+        let mut lines = Vec::new();
+        let mut cursor = 0usize;
+        let mut lost = false;
+        for line in text.split('\n') {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            let found = if lost { None } else { find_line(written, cursor, line) };
+            match found {
+                Some((start, end)) => {
+                    lines.push(Some(at.start + start));
+                    cursor = end;
+                }
+                None => {
+                    lost = true;
+                    lines.push(None);
+                }
+            }
+        }
+        Host { source: source.clone(), at, lines }
+    }
+
+    /// An offset of the code, in `source`.
+    fn offset(&self, code: &Source, offset: usize) -> Option<usize> {
+        let line = code.line_index(offset);
+        let column = offset - code.line_offset(line)?;
+        Some(self.lines.get(line).copied().flatten()? + column)
+    }
+
+    /// A span of the code, in `source`: the code's whole place when it
+    /// cannot be placed exactly.
+    pub fn span(&self, code: &Source, span: Span) -> Span {
+        match (self.offset(code, span.start), self.offset(code, span.end)) {
+            (Some(start), Some(end)) if start <= end => Span::new(start, end),
+            _ => Span::new(self.at.start, self.at.start),
+        }
+    }
+}
+
+/// Where `line` is in `written` at or after `from`: the rest of a line
+/// after spaces (a block scalar's line), else the first occurrence on the
+/// same line as `from` (a one-line value). `(start, end)` of the line
+/// found, `end` past its line break.
+fn find_line(written: &str, from: usize, line: &str) -> Option<(usize, usize)> {
+    let mut at = from;
+    let mut first = true;
+    while at <= written.len() {
+        let rest = written.get(at..)?;
+        let len = rest.find('\n').unwrap_or(rest.len());
+        let here = &rest[..len];
+        let here = here.strip_suffix('\r').unwrap_or(here);
+        let next = at + len + 1;
+        let indent = here.len() - here.trim_start_matches([' ', '\t']).len();
+        if line.is_empty() && here.trim().is_empty() {
+            return Some((at + here.len(), next));
+        }
+        if !line.is_empty() && here.get(indent..) == Some(line) {
+            return Some((at + indent, next));
+        }
+        if first
+            && !line.is_empty()
+            && let Some(i) = here.find(line)
+        {
+            return Some((at + i, next));
+        }
+        first = false;
+        if next > written.len() {
+            return None;
+        }
+        at = next;
+    }
+    None
+}
+
 /// A parsed file and its facts.
 pub struct Unit {
     pub source: Source,
+    /// For code written inside another file: where it is there.
+    pub host: Option<Host>,
     pub language: Language,
     pub tree: Tree,
     pub defs: Vec<Def>,
@@ -56,6 +173,10 @@ pub struct Unit {
     pub utilities: Vec<(Span, String)>,
     /// `(where, name called)`: a return of what a call returns.
     pub returns: Vec<(Span, String)>,
+    /// Where names of other files come from.
+    pub imports: Vec<Import>,
+    /// Go: the package the file is in.
+    pub package: Option<String>,
 }
 
 /// Why a file was not read.
@@ -106,6 +227,7 @@ impl Unit {
         }
         let mut unit = Unit {
             source: source.clone(),
+            host: None,
             language,
             tree,
             defs: Vec::new(),
@@ -113,9 +235,20 @@ impl Unit {
             keys: Vec::new(),
             utilities: Vec::new(),
             returns: Vec::new(),
+            imports: Vec::new(),
+            package: None,
         };
         unit.find();
         Ok(unit)
+    }
+
+    /// Where a span of the code is, as findings point at it: in the file,
+    /// or (inline code) in the file that holds it.
+    pub fn origin(&self, span: Span) -> Origin {
+        match &self.host {
+            Some(host) => Origin::file(&host.source, host.span(&self.source, span)),
+            None => Origin::file(&self.source, span),
+        }
     }
 
     /// The text of a span.
@@ -149,6 +282,27 @@ impl Unit {
         each_match(self.language, Pattern::Returns, root, text, |m| {
             if let Some(r) = m.node("returned") {
                 self.returns.push((span(r), m.text(r)));
+            }
+        });
+        each_match(self.language, Pattern::Imports, root, text, |m| {
+            if let Some(package) = m.node("package") {
+                self.package = Some(m.text(package));
+                return;
+            }
+            let Some(source) = m.node("source").map(|n| m.text(n)) else { return };
+            let binding = if m.node("star").is_some() {
+                Binding::Every
+            } else if let Some(local) = m.node("namespace") {
+                Binding::Module(m.text(local))
+            } else if let Some(name) = m.node("name").map(|n| m.text(n)) {
+                let local = m.node("alias").map_or_else(|| name.clone(), |a| m.text(a));
+                Binding::Name { name, local }
+            } else {
+                return;
+            };
+            let import = Import { source, binding };
+            if !self.imports.contains(&import) {
+                self.imports.push(import);
             }
         });
         // A pattern may match one node twice (a key both written and read):
