@@ -46,6 +46,7 @@ pub mod check;
 pub mod discover;
 pub mod fingerprint;
 pub mod outcome;
+pub mod owners;
 
 pub mod baseline;
 

@@ -100,7 +100,41 @@ impl Run {
                 jobs.push(Job::File(c.path, c.explicit));
             }
         }
-        let results = jobs.par_iter().map(|job| job.run(session)).collect();
+        // A handler named on the command line (a pre-commit hook's changed
+        // file) re-checks the templates above it that read it.
+        let named_code: Vec<&PathBuf> =
+            session.inputs.paths.iter().filter(|p| p.is_file() && crate::owners::is_code(p)).collect();
+        let named_real: Vec<PathBuf> = named_code.iter().map(|p| canonical(p)).collect();
+        let mut probes = Vec::new();
+        if !session.inputs.no_code {
+            for code in &named_code {
+                for template in crate::owners::candidates_above(code) {
+                    if !config.files.keeps(&template, false) {
+                        continue;
+                    }
+                    if is_terraform(&template) {
+                        let dir = template.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+                        if modules.insert(canonical(&dir)) {
+                            probes.push(jobs.len());
+                            jobs.push(Job::Module(dir));
+                        }
+                    } else if files.insert(canonical(&template)) {
+                        probes.push(jobs.len());
+                        jobs.push(Job::File(template, false));
+                    }
+                }
+            }
+        }
+        let mut results: Vec<(Option<PathBuf>, Done)> = jobs.par_iter().map(|job| job.run(session)).collect();
+        // Of the templates looked at for a named handler, only those that
+        // read it stay.
+        for &i in probes.iter().rev() {
+            let reads = results[i].1.files.iter().any(|f| named_real.contains(&canonical(f)));
+            if !reads {
+                jobs.remove(i);
+                results.remove(i);
+            }
+        }
         Run { walked, jobs, results }
     }
 
@@ -177,6 +211,10 @@ fn outcome(
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
     let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();
     outcome.undeclared = stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
+    // One allocation for every job's findings and files: grown job by job,
+    // a run of thousands of templates copied them over and over.
+    outcome.findings.reserve(results.iter().map(|(_, d)| d.checked.findings.len()).sum());
+    outcome.linted.reserve(results.iter().map(|(_, d)| d.linted.len()).sum());
     for (dir, done) in results {
         if dir.is_some_and(|d| called.contains(&d)) {
             continue;

@@ -18,22 +18,40 @@ fn the_readme_rule_table_is_the_catalog() {
     );
 }
 
-/// Every fenced YAML block of `page` with the paragraph that introduces it.
-fn examples(page: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
+/// One example of a rule page: the paragraph that introduces it, its
+/// template, and the code files that follow it (a fenced block right after
+/// the template whose first line is a comment naming the file: `# src/app.py`).
+struct Example {
+    label: String,
+    yaml: String,
+    code: Vec<(String, String)>,
+}
+
+/// Every fenced YAML block of `page` with the paragraph that introduces it
+/// and the code blocks that follow it.
+fn examples(page: &str) -> Vec<Example> {
+    let mut out: Vec<Example> = Vec::new();
     let mut paragraph = String::new();
+    let mut follows_block = false;
     let mut lines = page.lines();
     while let Some(line) = lines.next() {
         if let Some(lang) = line.strip_prefix("```") {
             let body: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
             if lang == "yaml" {
-                out.push((paragraph.clone(), body.join("\n") + "\n"));
+                out.push(Example { label: paragraph.clone(), yaml: body.join("\n") + "\n", code: Vec::new() });
+                follows_block = true;
+            } else if follows_block && let Some(last) = out.last_mut() {
+                let named = body.first().and_then(|l| l.strip_prefix("# ").or_else(|| l.strip_prefix("// ")));
+                if let Some(name) = named.filter(|n| n.contains('.') && !n.contains(' ')) {
+                    last.code.push((name.to_string(), body[1..].join("\n") + "\n"));
+                }
             }
             paragraph.clear();
         } else if line.trim().is_empty() {
             // Keep the last paragraph until the next block.
         } else if !line.starts_with(' ') {
             paragraph = line.to_string();
+            follows_block = false;
         }
     }
     out
@@ -41,23 +59,40 @@ fn examples(page: &str) -> Vec<(String, String)> {
 
 #[test]
 fn rule_page_examples_lint_as_they_say() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
     let mut checked = 0;
     for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only && r.id.code != "SQS000") {
         let found = examples(rule.doc);
-        let bad = found.iter().filter(|(p, _)| p.starts_with("Bad")).count();
-        let good = found.iter().filter(|(p, _)| p.starts_with("Good")).count();
+        let bad = found.iter().filter(|e| e.label.starts_with("Bad")).count();
+        let good = found.iter().filter(|e| e.label.starts_with("Good")).count();
         assert!(bad >= 1 && good >= 1, "rules/{}.md needs a Bad and a Good example", rule.id.code);
-        for (i, (label, yaml)) in found.iter().enumerate() {
-            let path = dir.path().join(format!("{}-{i}.yaml", rule.id.code));
-            std::fs::write(&path, yaml).unwrap();
-            let outcome = sqsguard::lint::lint_paths(std::slice::from_ref(&path), &Default::default());
-            assert_eq!(outcome.files, 1, "rules/{}.md: `{label}` is not a template", rule.id.code);
+        for (i, example) in found.iter().enumerate() {
+            let label = &example.label;
+            // Each example in a folder of its own, with its code beside it.
+            let folder = dir.path().join(format!("{}-{i}", rule.id.code));
+            std::fs::create_dir_all(&folder).unwrap();
+            let path = folder.join("template.yaml");
+            std::fs::write(&path, &example.yaml).unwrap();
+            for (name, text) in &example.code {
+                let file = folder.join(name);
+                std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+                std::fs::write(file, text).unwrap();
+            }
+            let linted = if example.code.is_empty() { path.clone() } else { folder.clone() };
+            let outcome = sqsguard::lint::lint_paths(std::slice::from_ref(&linted), &Default::default());
+            assert!(outcome.files >= 1, "rules/{}.md: `{label}` is not a template", rule.id.code);
             let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code()).collect();
             if label.starts_with("Bad") {
                 assert!(codes.contains(&rule.id.code), "rules/{}.md: `{label}` gives {codes:?}", rule.id.code);
             } else if label.starts_with("Good") {
                 assert!(codes.is_empty(), "rules/{}.md: `{label}` gives {codes:?}", rule.id.code);
+            }
+            if rule.is_code_rule() {
+                assert!(
+                    !example.code.is_empty(),
+                    "rules/{}.md: `{label}` has no code after its template",
+                    rule.id.code
+                );
             }
             checked += 1;
         }

@@ -91,6 +91,13 @@ impl Rule {
         format!("# {} {}\n\nSeverity: {}\n\n{}", self.id.code, self.id.name, self.severity_text(), self.doc)
     }
 
+    /// A code rule (SQS2xx): it reads handlers and SDK calls, so its
+    /// fixtures are projects of a template and code (tests/fixtures/code),
+    /// not templates alone.
+    pub fn is_code_rule(&self) -> bool {
+        self.id.code.starts_with("SQS2")
+    }
+
     /// `warning`, or `error / warning` for a rule with milder findings.
     pub fn severity_text(&self) -> String {
         match self.milder {
@@ -353,7 +360,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 27);
+        assert_eq!(ALL.len(), 30);
     }
 
     #[test]

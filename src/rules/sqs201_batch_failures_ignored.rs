@@ -1,7 +1,7 @@
 //! SQS201: the handler returns batch item failures, and its mapping does
 //! not let Lambda read them.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
+use super::{Context, Findings, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
 use crate::model::code::Reports;
 use crate::model::{Field, Scalar, Value};
@@ -12,7 +12,7 @@ pub static RULE: Rule = Rule {
     summary: "the handler returns batchItemFailures but its mapping lacks ReportBatchItemFailures: the failed messages are deleted",
     milder: None,
     live_only: false,
-    needs: &[LiveInput::EventSourceMappings],
+    needs: &[],
     misled_without: &[],
     options: &[],
     doc: include_str!("../../rules/SQS201.md"),

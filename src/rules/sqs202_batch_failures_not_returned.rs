@@ -1,7 +1,7 @@
 //! SQS202: the mapping asks for batch item failures, and the handler never
 //! returns them.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
+use super::{Context, Findings, Rule, RuleId, all_of};
 use crate::finding::Severity;
 use crate::model::code::Reports;
 use crate::model::{Field, Value};
@@ -12,7 +12,7 @@ pub static RULE: Rule = Rule {
     summary: "the mapping has ReportBatchItemFailures but its handler never returns batchItemFailures",
     milder: None,
     live_only: false,
-    needs: &[LiveInput::EventSourceMappings],
+    needs: &[],
     misled_without: &[],
     options: &[],
     doc: include_str!("../../rules/SQS202.md"),

@@ -1,7 +1,7 @@
 //! SQS203: a partial batch response that Lambda cannot read: a key spelt
 //! otherwise, or an item identifier that is not the message ID.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId};
+use super::{Context, Findings, Rule, RuleId};
 use crate::finding::Severity;
 
 pub static RULE: Rule = Rule {
@@ -10,7 +10,7 @@ pub static RULE: Rule = Rule {
     summary: "the handler's partial batch response misspells a key or fills itemIdentifier with something other than the messageId",
     milder: None,
     live_only: false,
-    needs: &[LiveInput::EventSourceMappings],
+    needs: &[],
     misled_without: &[],
     options: &[],
     doc: include_str!("../../rules/SQS203.md"),

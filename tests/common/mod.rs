@@ -153,10 +153,18 @@ pub fn assert_bad_fixture(path: &Path, code: &str) -> Outcome {
 /// (YAML, HCL), or in a top-level `"//"` string of a JSON file, up to a `(`
 /// that says why: `# also: SQS004, SQS005 (SAM creates that queue)`. A
 /// Terraform module's folder declares them in its `main.tf` or
-/// `main.tf.json`.
+/// `main.tf.json`, a code rule's project in its `template.yaml` (or
+/// `serverless.yml`).
 pub fn declared_others(path: &Path) -> std::collections::BTreeSet<String> {
     let file = if path.is_dir() {
-        [path.join("main.tf"), path.join("main.tf.json")].into_iter().find(|p| p.is_file()).expect("module file")
+        // A module, or a code rule's project: its template declares them
+        // (a worker's code alone declares nothing).
+        let found = ["main.tf", "main.tf.json", "template.yaml", "template.yml", "serverless.yml"]
+            .into_iter()
+            .map(|name| path.join(name))
+            .find(|p| p.is_file());
+        let Some(found) = found else { return Default::default() };
+        found
     } else {
         path.to_path_buf()
     };

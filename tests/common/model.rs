@@ -194,6 +194,7 @@ impl ModelBuilder {
             origin: self.origin(),
             timeout: Attr::absent(self.origin()),
             reserved_concurrency: Attr::absent(self.origin()),
+            code: None,
         };
         self.model.functions.push(function);
         self.last = Last::Function;

@@ -217,7 +217,11 @@ enum Key {
 fn classify(language: Language, key: &str) -> Option<Key> {
     match language {
         // The SDK's types spell the fields; only what fills them matters.
-        Language::Go => (key == "ItemIdentifier").then_some(Key::Identifier),
+        // A map's string keys are spelt by the code, as in Python.
+        Language::Go => match key.strip_prefix('"').and_then(|k| k.strip_suffix('"')) {
+            Some(text) => classify(Language::Python, text),
+            None => (key == "ItemIdentifier").then_some(Key::Identifier),
+        },
         Language::Java => {
             let last = key.rsplit('.').next().unwrap_or(key);
             (last == "BatchItemFailure" || key.ends_with("temIdentifier")).then_some(Key::Identifier)

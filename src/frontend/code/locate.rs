@@ -221,8 +221,8 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// The repository `dir` is in: the nearest folder above it with a `.git`,
-/// else the working folder. Code outside it is never read.
+/// The repository `dir` is in: the nearest folder above it with a `.git`;
+/// outside a repository, `dir` itself. Code outside it is never read.
 pub fn repository_of(dir: &Path) -> PathBuf {
     let start = dir.canonicalize().unwrap_or_else(|_| cwd().join(dir));
     let mut at = Some(start.as_path());
@@ -232,8 +232,7 @@ pub fn repository_of(dir: &Path) -> PathBuf {
         }
         at = d.parent();
     }
-    let cwd = cwd();
-    cwd.canonicalize().unwrap_or(cwd)
+    start
 }
 
 #[cfg(test)]

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# What reading the pipeline's code costs `sqsguard lint`. Not a test: it
+# always exits 0, and timings belong to a quiet machine, not to CI.
+#
+#   benches/code.sh                                      # builds release first
+#   SQSGUARD_BIN=target/debug/sqsguard benches/code.sh   # times that binary
+#   CODE_FILES=2000 CODE_NOISE=20000 benches/code.sh     # the sizes (these are the defaults)
+#
+# benches/gen_code.py writes a repository of CODE_FILES code files across
+# Python, JavaScript, TypeScript, Go and Java (half Lambda handlers named by
+# SAM templates, half SDK workers no template names), and beside it
+# CODE_NOISE source files that never call SQS. Timed (best of 3 after a
+# warmup, hyperfine when installed):
+#   - pipeline: the handlers, their templates and the workers (target < 1 s);
+#   - pipeline --no-code: the templates alone;
+#   - pipeline + noise: the extra files must cost < 0.5 s over the pipeline
+#     (they are skipped by a byte pre-filter, never parsed);
+# and the peak resident memory of each, which must stay near the templates'
+# own (one file's tree at a time per core, not the repository's).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=benches/common.sh
+. benches/common.sh
+
+files=${CODE_FILES:-2000}
+noise=${CODE_NOISE:-20000}
+python3 benches/gen_code.py "$tmp" "$files" "$noise"
+
+best() {
+  if command -v hyperfine >/dev/null; then
+    hyperfine --warmup 1 --runs 3 --export-json "$tmp/h.json" -i -N "$*" >/dev/null 2>&1
+    python3 -c "import json; print('%.3f' % min(json.load(open('$tmp/h.json'))['results'][0]['times']))"
+  else
+    /usr/bin/time -f %e "$@" 2>&1 >/dev/null | tail -1
+  fi
+}
+rss() {
+  /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1
+}
+run() {
+  local label=$1
+  shift
+  printf '%-32s %8s s %8s KiB\n' "$label" "$(best "$bin" lint --format json --fail-on never "$@")" \
+    "$(rss "$bin" lint --format json --fail-on never "$@")"
+}
+count=$("$bin" lint --format json --fail-on never "$tmp/pipeline" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["findings"]), "findings in", d["summary"]["files"], "files")')
+echo "code bench: $files code files (+ $noise that never call SQS); $count"
+run "pipeline" "$tmp/pipeline"
+run "pipeline --no-code" --no-code "$tmp/pipeline"
+run "pipeline + noise" "$tmp/pipeline" "$tmp/noise"

@@ -1,0 +1,164 @@
+//! The code rules on small projects: tests/fixtures/code/CODE/LANG/bad*/
+//! and good*/, each a template and the code it names (or a worker's code
+//! alone), LANG one of python, javascript, typescript, go, java.
+//!
+//! A bad project makes CODE fire and no other rule but those its template
+//! declares (`# also: SQS004 (why)`), and with only CODE selected only CODE
+//! fires; its findings are snapshotted, and when they have a fix, the
+//! project after `--fix` too (`.fixed`). A good project is clean with every
+//! rule on and with only its own.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+const LANGUAGES: &[&str] = &["python", "javascript", "typescript", "go", "java"];
+
+/// Every project of the code fixtures whose folder name starts with
+/// `kind` (`bad`, `good`): (rule, language, folder).
+fn projects(kind: &str) -> Vec<(String, String, PathBuf)> {
+    let mut out = Vec::new();
+    let base = common::root().join("tests/fixtures/code");
+    for rule in sorted_dirs(&base) {
+        for language in sorted_dirs(&rule) {
+            for project in sorted_dirs(&language).into_iter().filter(|p| name(p).starts_with(kind)) {
+                out.push((name(&rule), name(&language), project));
+            }
+        }
+    }
+    out
+}
+
+fn sorted_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    dirs
+}
+
+fn name(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn bad_projects_fire_their_rule() {
+    let bad = projects("bad");
+    assert!(!bad.is_empty());
+    for (rule, language, project) in bad {
+        let outcome = common::assert_bad_fixture(&project, &rule);
+        insta::assert_snapshot!(format!("{rule}_{language}_{}", name(&project)), common::render(&outcome));
+    }
+}
+
+#[test]
+fn bad_projects_after_fix() {
+    for (rule, language, project) in projects("bad") {
+        if let Some(fixed) = common::fixed_fixture(&project, &rule) {
+            insta::assert_snapshot!(format!("{rule}_{language}_{}_{}", name(&project), fixed.name()), fixed.text);
+        }
+    }
+}
+
+#[test]
+fn good_projects_are_clean() {
+    for (_, _, project) in projects("good") {
+        let rule = name(project.parent().unwrap().parent().unwrap());
+        common::assert_good_fixture(&project, &rule);
+    }
+}
+
+/// Each code rule has a bad and a good project in every language.
+#[test]
+fn every_code_rule_has_projects_in_every_language() {
+    let (bad, good) = (projects("bad"), projects("good"));
+    let has = |list: &[(String, String, PathBuf)], rule: &str, language: &str| {
+        list.iter().any(|(r, l, _)| r == rule && l == language)
+    };
+    let mut missing = Vec::new();
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.id.code.starts_with("SQS2")) {
+        for language in LANGUAGES {
+            for (kind, list) in [("bad", &bad), ("good", &good)] {
+                if !has(list, rule.id.code, language) {
+                    missing.push(format!("{}/{language}/{kind}*", rule.id.code));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no project in tests/fixtures/code for: {missing:#?}");
+}
+
+/// `--no-code` reads the template alone: the handler's rules are silent.
+#[test]
+fn no_code_reads_templates_only() {
+    let project = common::root().join("tests/fixtures/code/SQS201/python/bad_sam");
+    let relative = common::relative(&project);
+    let arg = relative.to_string_lossy();
+    let with = common::sqsguard(&["lint", "--format", "json", "--select", "SQS201", &arg]);
+    let without = common::sqsguard(&["lint", "--format", "json", "--select", "SQS201", "--no-code", &arg]);
+    let codes = |out: &std::process::Output| -> Vec<String> {
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(codes(&with), ["SQS201"]);
+    assert!(codes(&without).is_empty());
+}
+
+/// A handler that cannot be found is a note naming the function and the
+/// path tried, and the template is still linted.
+#[test]
+fn a_missing_handler_is_a_note() {
+    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let template = dir.path().join("template.yaml");
+    std::fs::write(
+        &template,
+        "Transform: AWS::Serverless-2016-10-31\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: app.handler\n      Runtime: python3.12\n      Events:\n        E:\n          Type: SQS\n          Properties: {Queue: !GetAtt Q.Arn}\n",
+    )
+    .unwrap();
+    let outcome = common::lint(&template);
+    assert_eq!(outcome.files, 1);
+    let note = outcome.notes.iter().find(|n| n.message.starts_with("the handler of F")).expect("a note");
+    assert!(note.message.contains("src/app.py was not found"), "{}", note.message);
+    assert_eq!(note.origin.location().unwrap().line, 9, "at Handler");
+}
+
+/// Code that does not parse is a note with its place, never SQS000, and
+/// the rest is still linted.
+#[test]
+fn a_handler_that_does_not_parse_is_a_note() {
+    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/app.py"), "def handler(event, context:\n    return {\n").unwrap();
+    let template = dir.path().join("template.yaml");
+    std::fs::write(
+        &template,
+        "Transform: AWS::Serverless-2016-10-31\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: app.handler\n      Runtime: python3.12\n      Events:\n        E:\n          Type: SQS\n          Properties: {Queue: !GetAtt Q.Arn}\n",
+    )
+    .unwrap();
+    let outcome = common::lint(&template);
+    assert!(outcome.findings.iter().all(|f| f.code() != "SQS000"));
+    assert!(outcome.findings.iter().any(|f| f.code() == "SQS004"), "the template is linted");
+    let note = outcome.notes.iter().find(|n| n.message.starts_with("the handler of F")).expect("a note");
+    assert!(note.message.contains("app.py:1:") && note.message.contains("is not valid Python"), "{}", note.message);
+}
+
+/// A handler named alone (a pre-commit hook's changed file) re-checks the
+/// template that names it, and no template that does not.
+#[test]
+fn a_named_handler_brings_in_its_template() {
+    let project = common::relative(&common::root().join("tests/fixtures/code/SQS201/python/bad_sam"));
+    let handler = project.join("src/app.py");
+    let out = common::sqsguard(&["lint", "--format", "json", "--fail-on", "never", &handler.to_string_lossy()]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap().to_string(), f["file"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(found, [("SQS201".to_string(), handler.to_string_lossy().into_owned())]);
+    // Its template and itself; the templates above them (tests/fixtures/...)
+    // read no app.py and are not linted.
+    assert_eq!(doc["summary"]["files"], 2, "{}", doc["summary"]);
+}
