@@ -60,24 +60,19 @@ pub fn read(program: &mut Program<'_>, file: &Path, function: &str, index: Funct
     let mut yes: Option<(crate::model::Origin, String)> = None;
     // A batch utility in the handler's body, or set up outside every
     // function of the handler's file (a processor made at the top of the
-    // file, middy's import).
+    // file, middy's import; and of the file the template names, when it
+    // re-exports the handler): the body's own first.
     for (f, spans) in &files {
         let Some(unit) = unit_of(f) else { continue };
         let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
-        let in_a_function = |span: Span| {
-            unit.defs.iter().any(|d| d.is_function && d.span.start <= span.start && span.end <= d.span.end)
-        };
-        let top = *f == def_file || f.as_path() == file;
-        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| inside(*s) || (top && !in_a_function(*s))) {
+        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| inside(*s)) {
             yes = Some((unit.origin(*span), utility_words(unit.language, what)));
             break;
         }
     }
-    if yes.is_none()
-        && file != def_file.as_path()
-        && let Some(unit) = unit_of(file)
-    {
-        // The file the template names, when it re-exports the handler.
+    let tops = if file == def_file.as_path() { vec![file] } else { vec![def_file.as_path(), file] };
+    for top in tops {
+        let Some(unit) = unit_of(top).filter(|_| yes.is_none()) else { continue };
         let in_a_function = |span: Span| {
             unit.defs.iter().any(|d| d.is_function && d.span.start <= span.start && span.end <= d.span.end)
         };

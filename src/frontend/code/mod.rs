@@ -118,6 +118,8 @@ fn handler_of(
             (found, PathBuf::new())
         }
     };
+    // `CodeUri: .` gives `dir/./src/...`: one path per file, as shown.
+    let found = locate::Found { file: program::strip_dot(&found.file), ..found };
     let mut program = Program::new(units, overlay, root, base);
     program.load(&found.file, found.language)?;
     match found.language {

@@ -239,7 +239,7 @@ impl<'a> Program<'a> {
 }
 
 /// `./a/b` as `a/b`, `a/./b` as `a/b`: one path per file in the cache.
-fn strip_dot(path: &Path) -> PathBuf {
+pub(super) fn strip_dot(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
