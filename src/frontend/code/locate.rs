@@ -264,4 +264,36 @@ mod tests {
         let why = find(&root.join("repo/.."), "secret.handler", Language::Python, &root.join("repo")).unwrap_err();
         assert!(why.contains("outside the repository"), "{why}");
     }
+
+    #[test]
+    fn built_javascript_is_read_in_its_typescript_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let project = root.join("svc");
+        std::fs::create_dir_all(project.join("src/handlers")).unwrap();
+        std::fs::write(
+            project.join("tsconfig.json"),
+            "{\n  // built by tsc\n  \"compilerOptions\": { \"outDir\": \"out\", \"rootDir\": \"src\", },\n}\n",
+        )
+        .unwrap();
+        std::fs::write(project.join("src/handlers/orders.ts"), "export const handler = async () => ({});\n").unwrap();
+        // Not built yet: the tsconfig's outDir maps back to rootDir.
+        let found = find(&project.join("out"), "handlers/orders.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, project.join("src/handlers/orders.ts"));
+        assert_eq!(found.language, Language::TypeScript);
+        // Built: the source is still what is read.
+        std::fs::create_dir_all(project.join("out/handlers")).unwrap();
+        std::fs::write(project.join("out/handlers/orders.js"), "exports.handler = async () => ({});\n").unwrap();
+        let found = find(&project, "out/handlers/orders.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, project.join("src/handlers/orders.ts"));
+        // No tsconfig: dist/ maps to src/.
+        std::fs::create_dir_all(root.join("plain/src")).unwrap();
+        std::fs::write(root.join("plain/src/app.ts"), "export const handler = async () => ({});\n").unwrap();
+        let found = find(&root.join("plain"), "dist/app.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, root.join("plain/src/app.ts"));
+        // JavaScript that is no build output is read as it is.
+        std::fs::write(root.join("plain/app.js"), "exports.handler = async () => ({});\n").unwrap();
+        let found = find(&root.join("plain"), "app.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, root.join("plain/app.js"));
+    }
 }

@@ -152,13 +152,16 @@ impl<'a> Program<'a> {
                 .collect()
         };
         let (functions, others) = (own(true), own(false));
-        if !functions.is_empty() {
+        let in_family = self.family.iter().any(|f| f == file);
+        if !functions.is_empty() && !in_family {
             return functions;
         }
         let imports = unit.imports.clone();
         let language = unit.language;
-        if self.family.iter().any(|f| f == file) {
-            let mut found = Vec::new();
+        if in_family {
+            // A Java method may be declared abstract in the base and
+            // written in the subclass: both are the family's.
+            let mut found = functions;
             for member in self.family.clone().iter().filter(|f| *f != file) {
                 if let Some(u) = self.unit(member) {
                     found.extend(
@@ -396,5 +399,68 @@ mod tests {
         let more = root.join("more.js");
         assert!(program.lookup(&more, "h", true)[0].0.ends_with("cjs.js"));
         assert!(program.lookup(&more, "f", true).iter().any(|(p, _)| p.ends_with("cjs.js")));
+    }
+
+    fn read_handler(root: &Path, file: &Path, language: Language, function: &str) -> crate::model::code::Handler {
+        let overlay = Overlay::default();
+        let mut units = Units::new();
+        let mut program = Program::new(&mut units, &overlay, root, file.parent().unwrap().to_path_buf());
+        program.load(file, language).unwrap();
+        match language {
+            Language::Go => program.go_package(file),
+            Language::Java => program.java_chain(file),
+            _ => {}
+        }
+        super::super::handler::read(&mut program, file, function, 0).unwrap()
+    }
+
+    #[test]
+    fn a_go_handler_is_found_across_its_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        write(
+            &root,
+            &[
+                (
+                    "main.go",
+                    "package main\n\nimport \"github.com/aws/aws-lambda-go/lambda\"\n\nfunc main() { lambda.Start(handle) }\n",
+                ),
+                (
+                    "handle.go",
+                    "package main\n\nfunc handle(ev events.SQSEvent) error {\n\tfor _, m := range ev.Records {\n\t\twork(m.Body)\n\t}\n\treturn nil\n}\n",
+                ),
+                (
+                    "work.go",
+                    "package main\n\nfunc work(body string) {\n\t_ = map[string]any{\"batchItemFailure\": body}\n}\n",
+                ),
+                ("work_test.go", "package main\n\nfunc work(body string) {}\n"),
+            ],
+        );
+        let h = read_handler(&root, &root.join("main.go"), Language::Go, "");
+        assert!(h.origin.location().is_some());
+        assert_eq!(h.misspelt.len(), 1, "work.go is read: {:?}", h.misspelt);
+        assert!(matches!(h.reports, crate::model::code::Reports::No), "{:?}", h.reports);
+    }
+
+    #[test]
+    fn a_java_handler_inherits_handle_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        write(
+            &root,
+            &[
+                (
+                    "Orders.java",
+                    "public class Orders extends Base<String> {\n  protected void process(SQSEvent.SQSMessage m) { failures.add(new SQSBatchResponse.BatchItemFailure(m.getBody())); }\n}\n",
+                ),
+                (
+                    "Base.java",
+                    "public abstract class Base<T> {\n  public Object handleRequest(SQSEvent e, Context c) {\n    for (SQSEvent.SQSMessage m : e.getRecords()) { process(m); }\n    return null;\n  }\n  protected abstract void process(SQSEvent.SQSMessage m);\n}\n",
+                ),
+            ],
+        );
+        let h = read_handler(&root, &root.join("Orders.java"), Language::Java, "handleRequest");
+        assert!(h.origin.location().is_some());
+        assert_eq!(h.wrong_identifiers.len(), 1, "the subclass's process is the base's: {:?}", h.wrong_identifiers);
     }
 }

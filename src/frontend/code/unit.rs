@@ -415,3 +415,40 @@ fn depth(root: Node<'_>) -> usize {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    #[test]
+    fn inline_code_points_into_its_block_scalar() {
+        let template = "Resources:\n  F:\n    Code:\n      ZipFile: |\n        def handler(e, c):\n\n            return {\"BatchItemFailures\": []}\n  G: {}\n";
+        let source = SourceFile::new("template.yaml", template.to_string());
+        let start = template.find('|').unwrap();
+        let end = template.find("  G:").unwrap();
+        let code = "def handler(e, c):\n\n    return {\"BatchItemFailures\": []}\n";
+        let host = Host::new(&source, Span::new(start, end), code);
+        let detached = SourceFile::new("inline", code.to_string());
+        let key = code.find("BatchItemFailures").unwrap();
+        let mapped = host.span(&detached, Span::new(key, key + 17));
+        assert_eq!(&template[mapped.start..mapped.end], "BatchItemFailures");
+        let at = source.position(mapped.start);
+        assert_eq!((at.line, at.column), (7, 22));
+    }
+
+    #[test]
+    fn inline_code_written_otherwise_points_at_its_value() {
+        let template = "{\"ZipFile\": \"def handler(e, c):\\n    return {}\"}";
+        let source = SourceFile::new("template.json", template.to_string());
+        let start = template.find("\"def").unwrap();
+        let code = "def handler(e, c):\n    return {}";
+        let host = Host::new(&source, Span::new(start, template.len() - 1), code);
+        let detached = SourceFile::new("inline", code.to_string());
+        // The first line is there as written; the second is escaped.
+        let def = host.span(&detached, Span::new(4, 11));
+        assert_eq!(&template[def.start..def.end], "handler");
+        let ret = code.find("return").unwrap();
+        assert_eq!(host.span(&detached, Span::new(ret, ret + 6)), Span::new(start, start));
+    }
+}
