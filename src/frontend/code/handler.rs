@@ -13,17 +13,28 @@ use crate::model::FunctionIdx;
 use crate::model::code::{Handler, Misspelt, Reports, WrongIdentifier};
 use crate::source::Span;
 
-const BATCH_ITEM_FAILURES: &str = "batchItemFailures";
-const ITEM_IDENTIFIER: &str = "itemIdentifier";
+use super::response::{BATCH_ITEM_FAILURES, Key, classify, from_message_id, utility_words};
 
 /// The most definitions a handler's body is followed into.
 const MAX_BODY: usize = 5000;
+
+/// The handler `function` of `unit` alone (for Go, empty: the function
+/// the file passes to `lambda.Start`), as the handler of function `index`:
+/// what it imports is not read.
+pub fn read(unit: &Unit, function: &str, index: FunctionIdx) -> Result<Handler, String> {
+    let path = unit.source.path.clone();
+    let mut units = super::program::Units::new();
+    units.insert(path.clone(), Ok(unit.clone()));
+    let overlay = crate::source::Overlay::default();
+    let mut program = Program::closed(&mut units, &overlay, Path::new(""));
+    read_in(&mut program, &path, function, index)
+}
 
 /// The handler `function` of `file` (for Go, empty: the function its
 /// package passes to `lambda.Start`), as the handler of function `index`.
 /// The file is loaded in `program`; what it imports is loaded as the body
 /// is followed.
-pub fn read(program: &mut Program<'_>, file: &Path, function: &str, index: FunctionIdx) -> Result<Handler, String> {
+pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: FunctionIdx) -> Result<Handler, String> {
     let language =
         program.unit(file).map(|u| u.language).ok_or_else(|| format!("{} was not read", super::shown(file)))?;
     let name = if language == Language::Go { started(program, file)? } else { function.to_string() };
@@ -108,6 +119,12 @@ pub fn read(program: &mut Program<'_>, file: &Path, function: &str, index: Funct
         Some((origin, how)) => Reports::Yes { origin, how },
         None => match unread(program, &start, &files, &resolved) {
             Some(why) => Reports::Unknown(why),
+            // What was left unread may return them.
+            None if program.capped => Reports::Unknown(format!(
+                "`{}` reaches more than {} files, which sqsguard does not all read",
+                def.name,
+                super::program::MAX_FILES
+            )),
             None => Reports::No,
         },
     };
@@ -202,76 +219,6 @@ fn unread(
     None
 }
 
-enum Key {
-    Failures,
-    Identifier,
-    Misspelt(&'static str),
-}
-
-/// What a key written in a response means.
-fn classify(language: Language, key: &str) -> Option<Key> {
-    match language {
-        // The SDK's types spell the fields; only what fills them matters.
-        // A map's string keys are spelt by the code, as in Python.
-        Language::Go => match key.strip_prefix('"').and_then(|k| k.strip_suffix('"')) {
-            Some(text) => classify(Language::Python, text),
-            None => (key == "ItemIdentifier").then_some(Key::Identifier),
-        },
-        Language::Java => {
-            let last = key.rsplit('.').next().unwrap_or(key);
-            (last == "BatchItemFailure" || key.ends_with("temIdentifier")).then_some(Key::Identifier)
-        }
-        _ => {
-            if key == BATCH_ITEM_FAILURES {
-                Some(Key::Failures)
-            } else if key == ITEM_IDENTIFIER {
-                Some(Key::Identifier)
-            } else if near(key, BATCH_ITEM_FAILURES) {
-                Some(Key::Misspelt(BATCH_ITEM_FAILURES))
-            } else if near(key, ITEM_IDENTIFIER) {
-                Some(Key::Misspelt(ITEM_IDENTIFIER))
-            } else {
-                None
-            }
-        }
-    }
-}
-
-/// `written` means `meant` but is spelt otherwise: another case, `_` or
-/// `-` between the words, or one letter wrong, missing, extra or swapped.
-fn near(written: &str, meant: &str) -> bool {
-    let plain = |s: &str| s.chars().filter(|c| !matches!(c, '_' | '-' | ' ')).collect::<String>().to_ascii_lowercase();
-    let (w, m) = (plain(written), plain(meant));
-    w == m || strsim::damerau_levenshtein(&w, &m) <= 1
-}
-
-/// Whether an `itemIdentifier` is (or may be) the record's message ID: it
-/// is wrong only when it visibly is something else.
-fn from_message_id(value: &str) -> bool {
-    let plain: String =
-        value.chars().filter(|c| !matches!(c, '_' | '"' | '\'')).collect::<String>().to_ascii_lowercase();
-    if plain.contains("messageid") {
-        return true;
-    }
-    let wrong = plain.contains("receipthandle")
-        || plain.contains("md5ofbody")
-        || plain.ends_with("body")
-        || plain.ends_with("body]")
-        || plain.ends_with("body()")
-        || plain.ends_with("getbody()")
-        || value.trim().chars().all(|c| c.is_ascii_digit())
-        || matches!(plain.trim(), "i" | "index" | "idx" | "n");
-    !wrong
-}
-
-fn utility_words(language: Language, what: &str) -> String {
-    match (language, what) {
-        (_, "@middy/sqs-partial-batch-failure") => "middy's sqs-partial-batch-failure middleware".to_string(),
-        (Language::Go | Language::Java, _) => format!("an {what}"),
-        _ => format!("Powertools' {what}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,12 +227,7 @@ mod tests {
     fn handler(language: Language, name: &str, text: &str) -> Handler {
         let source = SourceFile::new("app", text.to_string());
         let unit = Unit::parse(&source, language).unwrap();
-        let mut units = super::super::program::Units::new();
-        units.insert(PathBuf::from("app"), Ok(unit));
-        let overlay = crate::source::Overlay::default();
-        let root = std::env::current_dir().unwrap();
-        let mut program = Program::new(&mut units, &overlay, &root, PathBuf::from("."));
-        read(&mut program, Path::new("app"), name, 0).unwrap()
+        read(&unit, name, 0).unwrap()
     }
 
     fn yes(h: &Handler) -> bool {
@@ -386,12 +328,68 @@ mod tests {
         assert!(java.wrong_identifiers.is_empty(), "{:?}", java.wrong_identifiers);
     }
 
+    use super::super::program::write_files as write;
+
+    fn read_handler(root: &Path, file: &Path, language: Language, function: &str) -> crate::model::code::Handler {
+        let overlay = crate::source::Overlay::default();
+        let mut units = crate::frontend::code::program::Units::new();
+        let mut program = Program::new(&mut units, &overlay, root, file.parent().unwrap().to_path_buf());
+        program.load(file, language).unwrap();
+        match language {
+            Language::Go => program.go_package(file),
+            Language::Java => program.java_chain(file),
+            _ => {}
+        }
+        read_in(&mut program, file, function, 0).unwrap()
+    }
+
     #[test]
-    fn near_spellings() {
-        assert!(near("BatchItemFailures", BATCH_ITEM_FAILURES));
-        assert!(near("batch_item_failures", BATCH_ITEM_FAILURES));
-        assert!(near("itemIdentifer", ITEM_IDENTIFIER));
-        assert!(!near("itemIds", ITEM_IDENTIFIER));
-        assert!(!near("statusCode", BATCH_ITEM_FAILURES));
+    fn a_go_handler_is_found_across_its_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        write(
+            &root,
+            &[
+                (
+                    "main.go",
+                    "package main\n\nimport \"github.com/aws/aws-lambda-go/lambda\"\n\nfunc main() { lambda.Start(handle) }\n",
+                ),
+                (
+                    "handle.go",
+                    "package main\n\nfunc handle(ev events.SQSEvent) error {\n\tfor _, m := range ev.Records {\n\t\twork(m.Body)\n\t}\n\treturn nil\n}\n",
+                ),
+                (
+                    "work.go",
+                    "package main\n\nfunc work(body string) {\n\t_ = map[string]any{\"batchItemFailure\": body}\n}\n",
+                ),
+                ("work_test.go", "package main\n\nfunc work(body string) {}\n"),
+            ],
+        );
+        let h = read_handler(&root, &root.join("main.go"), Language::Go, "");
+        assert!(h.origin.location().is_some());
+        assert_eq!(h.misspelt.len(), 1, "work.go is read: {:?}", h.misspelt);
+        assert!(matches!(h.reports, crate::model::code::Reports::No), "{:?}", h.reports);
+    }
+
+    #[test]
+    fn a_java_handler_inherits_handle_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        write(
+            &root,
+            &[
+                (
+                    "Orders.java",
+                    "public class Orders extends Base<String> {\n  protected void process(SQSEvent.SQSMessage m) { failures.add(new SQSBatchResponse.BatchItemFailure(m.getBody())); }\n}\n",
+                ),
+                (
+                    "Base.java",
+                    "public abstract class Base<T> {\n  public Object handleRequest(SQSEvent e, Context c) {\n    for (SQSEvent.SQSMessage m : e.getRecords()) { process(m); }\n    return null;\n  }\n  protected abstract void process(SQSEvent.SQSMessage m);\n}\n",
+                ),
+            ],
+        );
+        let h = read_handler(&root, &root.join("Orders.java"), Language::Java, "handleRequest");
+        assert!(h.origin.location().is_some());
+        assert_eq!(h.wrong_identifiers.len(), 1, "the subclass's process is the base's: {:?}", h.wrong_identifiers);
     }
 }

@@ -11,9 +11,12 @@
 //! not infrastructure.
 
 pub mod handler;
+pub mod host;
 pub mod lang;
 pub mod locate;
 pub mod program;
+mod resolve;
+mod response;
 pub mod unit;
 
 use std::path::{Path, PathBuf};
@@ -25,8 +28,9 @@ use crate::frontend::value::{R, RV};
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
 use crate::model::{Target, Value};
 use crate::source::Overlay;
+use host::Host;
 use program::{Program, Units};
-use unit::{Host, Unit};
+use unit::Unit;
 
 /// The environment variables of a map of them (CloudFormation's
 /// `Environment.Variables`, the Framework's `environment`, Terraform's
@@ -127,7 +131,7 @@ fn handler_of(
         lang::Language::Java => program.java_chain(&found.file),
         _ => {}
     }
-    handler::read(&mut program, &found.file, &found.function, index)
+    handler::read_in(&mut program, &found.file, &found.function, index)
 }
 
 /// Parse a function's inline code as `language`, its places mapped into

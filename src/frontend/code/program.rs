@@ -11,9 +11,11 @@
 //! not read, and a name bound to it stays unresolved.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::lang::{self, Language};
+pub(super) use super::resolve::strip_dot;
+use super::resolve::{base_class, node_candidates, python_candidates};
 use super::unit::{Binding, Unit};
 use crate::source::{Overlay, Source};
 
@@ -45,11 +47,32 @@ pub struct Program<'a> {
     opened: HashSet<PathBuf>,
     /// Set when [`MAX_FILES`] was reached: what it left unread.
     pub capped: bool,
+    /// Modules already resolved, by the folder they are written in: a
+    /// name looked up for every call asks again.
+    resolved: HashMap<(PathBuf, String), Option<PathBuf>>,
+    /// No file is opened that is not in `units` already (one file read
+    /// alone).
+    closed: bool,
 }
 
 impl<'a> Program<'a> {
     pub fn new(units: &'a mut Units, overlay: &'a Overlay, root: &'a Path, base: PathBuf) -> Self {
-        Program { units, overlay, root, base, family: Vec::new(), opened: HashSet::new(), capped: false }
+        Program {
+            units,
+            overlay,
+            root,
+            base,
+            family: Vec::new(),
+            opened: HashSet::new(),
+            capped: false,
+            resolved: HashMap::new(),
+            closed: false,
+        }
+    }
+
+    /// The files already in `units`, and no other.
+    pub fn closed(units: &'a mut Units, overlay: &'a Overlay, root: &'a Path) -> Self {
+        Program { closed: true, ..Program::new(units, overlay, root, PathBuf::new()) }
     }
 
     /// The unit of `file`, parsed.
@@ -59,6 +82,9 @@ impl<'a> Program<'a> {
 
     /// Parse `file` (once per run) as `language`; why not, when it cannot be.
     pub fn load(&mut self, file: &Path, language: Language) -> Result<(), String> {
+        if self.closed && !self.units.contains_key(file) {
+            return Err(format!("{} is not read", super::shown(file)));
+        }
         if !self.opened.contains(file) {
             if self.opened.len() >= MAX_FILES {
                 self.capped = true;
@@ -226,6 +252,16 @@ impl<'a> Program<'a> {
     /// repository that can be read.
     fn resolve(&mut self, file: &Path, module: &str, language: Language) -> Option<PathBuf> {
         let dir = file.parent().unwrap_or(Path::new(""));
+        let key = (dir.to_path_buf(), module.to_string());
+        if let Some(known) = self.resolved.get(&key) {
+            return known.clone();
+        }
+        let found = self.resolve_new(dir, module, language);
+        self.resolved.insert(key, found.clone());
+        found
+    }
+
+    fn resolve_new(&mut self, dir: &Path, module: &str, language: Language) -> Option<PathBuf> {
         let candidates = match language {
             Language::Python => python_candidates(dir, &self.base, module),
             Language::JavaScript | Language::TypeScript | Language::Tsx => node_candidates(dir, module),
@@ -241,83 +277,6 @@ impl<'a> Program<'a> {
     }
 }
 
-/// `./a/b` as `a/b`, `a/./b` as `a/b`: one path per file in the cache.
-pub(super) fn strip_dot(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
-/// `Base<T>` -> `Base`, `pkg.Base` -> `Base`.
-fn base_class(written: &str) -> String {
-    let name = written.split('<').next().unwrap_or(written).trim();
-    name.rsplit('.').next().unwrap_or(name).to_string()
-}
-
-/// The files a Python module may be: relative to the importing file's
-/// package (`.mod`, `..pkg.mod`), else from the code's folder, then beside
-/// the importing file.
-fn python_candidates(dir: &Path, base: &Path, module: &str) -> Vec<PathBuf> {
-    let dots = module.chars().take_while(|&c| c == '.').count();
-    let rest = &module[dots..];
-    let as_files = |from: &Path| {
-        let path = if rest.is_empty() { from.to_path_buf() } else { from.join(rest.replace('.', "/")) };
-        let mut file = path.clone().into_os_string();
-        file.push(".py");
-        vec![PathBuf::from(file), path.join("__init__.py")]
-    };
-    if dots > 0 {
-        let mut from = dir.to_path_buf();
-        for _ in 1..dots {
-            from = from.parent().map(Path::to_path_buf).unwrap_or_default();
-        }
-        return as_files(&from);
-    }
-    let mut out = as_files(base);
-    out.extend(as_files(dir));
-    out
-}
-
-/// The files a relative Node.js module may be (`./lib`, `../lib.js`,
-/// `./lib/index`), TypeScript's sources of a `.js` specifier included. A
-/// package name is not followed.
-fn node_candidates(dir: &Path, module: &str) -> Vec<PathBuf> {
-    if !(module.starts_with("./") || module.starts_with("../") || module == "." || module == "..") {
-        return Vec::new();
-    }
-    const EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts", "cts", "tsx", "jsx"];
-    let path = dir.join(module);
-    let with = |p: &Path, ext: &str| {
-        let mut s = p.as_os_str().to_owned();
-        s.push(".");
-        s.push(ext);
-        PathBuf::from(s)
-    };
-    let mut out = vec![path.clone()];
-    // `import './lib.js'` in TypeScript is `lib.ts` before the build.
-    if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
-        let stem = path.with_extension("");
-        let sources: &[&str] = match ext {
-            "js" | "jsx" => &["ts", "tsx"],
-            "mjs" => &["mts"],
-            "cjs" => &["cts"],
-            _ => &[],
-        };
-        out.extend(sources.iter().map(|e| with(&stem, e)));
-    }
-    out.extend(EXTENSIONS.iter().map(|e| with(&path, e)));
-    out.extend(EXTENSIONS.iter().map(|e| with(&path.join("index"), e)));
-    out
-}
-
 /// Read and parse one code file; why not, when it cannot be.
 pub fn parse_file(path: &Path, language: Language, overlay: &Overlay) -> Result<Unit, String> {
     let source: Source =
@@ -328,17 +287,22 @@ pub fn parse_file(path: &Path, language: Language, overlay: &Overlay) -> Result<
     })
 }
 
+/// Write `files` (path, text) under `root`, for tests.
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a test's files are written or it fails
+pub(super) fn write_files(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn write(root: &Path, files: &[(&str, &str)]) {
-        for (path, text) in files {
-            let path = root.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-    }
+    use super::write_files as write;
 
     #[test]
     fn python_names_are_followed_into_the_package() {
@@ -399,68 +363,5 @@ mod tests {
         let more = root.join("more.js");
         assert!(program.lookup(&more, "h", true)[0].0.ends_with("cjs.js"));
         assert!(program.lookup(&more, "f", true).iter().any(|(p, _)| p.ends_with("cjs.js")));
-    }
-
-    fn read_handler(root: &Path, file: &Path, language: Language, function: &str) -> crate::model::code::Handler {
-        let overlay = Overlay::default();
-        let mut units = Units::new();
-        let mut program = Program::new(&mut units, &overlay, root, file.parent().unwrap().to_path_buf());
-        program.load(file, language).unwrap();
-        match language {
-            Language::Go => program.go_package(file),
-            Language::Java => program.java_chain(file),
-            _ => {}
-        }
-        super::super::handler::read(&mut program, file, function, 0).unwrap()
-    }
-
-    #[test]
-    fn a_go_handler_is_found_across_its_package() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        write(
-            &root,
-            &[
-                (
-                    "main.go",
-                    "package main\n\nimport \"github.com/aws/aws-lambda-go/lambda\"\n\nfunc main() { lambda.Start(handle) }\n",
-                ),
-                (
-                    "handle.go",
-                    "package main\n\nfunc handle(ev events.SQSEvent) error {\n\tfor _, m := range ev.Records {\n\t\twork(m.Body)\n\t}\n\treturn nil\n}\n",
-                ),
-                (
-                    "work.go",
-                    "package main\n\nfunc work(body string) {\n\t_ = map[string]any{\"batchItemFailure\": body}\n}\n",
-                ),
-                ("work_test.go", "package main\n\nfunc work(body string) {}\n"),
-            ],
-        );
-        let h = read_handler(&root, &root.join("main.go"), Language::Go, "");
-        assert!(h.origin.location().is_some());
-        assert_eq!(h.misspelt.len(), 1, "work.go is read: {:?}", h.misspelt);
-        assert!(matches!(h.reports, crate::model::code::Reports::No), "{:?}", h.reports);
-    }
-
-    #[test]
-    fn a_java_handler_inherits_handle_request() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        write(
-            &root,
-            &[
-                (
-                    "Orders.java",
-                    "public class Orders extends Base<String> {\n  protected void process(SQSEvent.SQSMessage m) { failures.add(new SQSBatchResponse.BatchItemFailure(m.getBody())); }\n}\n",
-                ),
-                (
-                    "Base.java",
-                    "public abstract class Base<T> {\n  public Object handleRequest(SQSEvent e, Context c) {\n    for (SQSEvent.SQSMessage m : e.getRecords()) { process(m); }\n    return null;\n  }\n  protected abstract void process(SQSEvent.SQSMessage m);\n}\n",
-                ),
-            ],
-        );
-        let h = read_handler(&root, &root.join("Orders.java"), Language::Java, "handleRequest");
-        assert!(h.origin.location().is_some());
-        assert_eq!(h.wrong_identifiers.len(), 1, "the subclass's process is the base's: {:?}", h.wrong_identifiers);
     }
 }
