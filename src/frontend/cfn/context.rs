@@ -118,6 +118,11 @@ impl<'t, 'a> Ctx<'t, 'a> {
         crate::frontend::attr_of(&self.file, found, conv)
     }
 
+    /// The template's queues and functions, as references link to them.
+    pub fn linker(&self) -> &Linker {
+        &self.linker
+    }
+
     pub fn queue_target(&self, r: &R) -> Value<Target> {
         self.linker.queue_target(r)
     }

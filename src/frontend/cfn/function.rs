@@ -7,8 +7,9 @@ use super::resolve::{R, RV};
 use super::template::Resource;
 use crate::frontend::convert::{to_int, to_string_list};
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
-use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Value, Via};
+use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Via};
 use crate::source::Span;
+use crate::syntax::Node;
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
     let props = ctx.properties(res);
@@ -32,7 +33,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
         }
     }
     let origin = ctx.origin(at);
-    let code = code_ref(ctx, props, sam);
+    let code = code_ref(ctx, props, sam, res.metadata);
     model.functions.push(Function { resource: res.id.to_string(), origin, timeout, reserved_concurrency, code });
     if sam && let Some(props) = props {
         events(ctx, res, index, props, model);
@@ -44,7 +45,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
 /// `InlineCode` and `Code.ZipFile`, or a `Code` path that
 /// `aws cloudformation package` uploads. Code in S3 is not the
 /// repository's: `None`.
-fn code_ref(ctx: &Ctx<'_, '_>, props: Option<&R>, sam: bool) -> Option<CodeRef> {
+fn code_ref(ctx: &Ctx<'_, '_>, props: Option<&R>, sam: bool, metadata: Option<&Node>) -> Option<CodeRef> {
     let globals =
         sam.then(|| ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f))).flatten();
     let get = |key: &str| -> Option<(Span, R)> {
@@ -55,12 +56,23 @@ fn code_ref(ctx: &Ctx<'_, '_>, props: Option<&R>, sam: bool) -> Option<CodeRef> 
     };
     let handler = get("Handler").and_then(|(_, h)| h.literal());
     let runtime = get("Runtime").and_then(|(_, r)| r.literal());
-    let (place, origin) = if sam {
+    let asset = metadata.and_then(cdk_asset);
+    let (place, origin) = if let Some((asset, span)) = asset {
+        // A template `cdk synth` wrote: the code is the asset folder beside it.
+        (local_place(ctx, &asset)?, ctx.origin(span))
+    } else if sam {
         if let Some((span, inline)) = get("InlineCode") {
             (CodePlace::Inline { text: inline.literal()?, origin: ctx.origin(inline.span) }, ctx.origin(span))
         } else {
             let (span, uri) = get("CodeUri")?;
-            (local_place(ctx, &uri.literal()?)?, ctx.origin(span))
+            let place = local_place(ctx, &uri.literal()?)?;
+            let place = match (place, handler.as_deref().zip(metadata).and_then(|(h, m)| esbuild_entry(m, h))) {
+                (CodePlace::Folder(folder), Some(entry)) if folder.join(&entry).is_file() => {
+                    CodePlace::File(folder.join(entry))
+                }
+                (place, _) => place,
+            };
+            (place, ctx.origin(span))
         }
     } else {
         let (span, code) = get("Code")?;
@@ -80,6 +92,35 @@ fn code_ref(ctx: &Ctx<'_, '_>, props: Option<&R>, sam: bool) -> Option<CodeRef> 
     Some(CodeRef { handler, runtime, place, origin, env })
 }
 
+/// The asset folder of a function in a template `cdk synth` wrote:
+/// `Metadata: {aws:asset:path: asset.abc123, aws:asset:property: Code}`.
+fn cdk_asset(metadata: &Node) -> Option<(String, Span)> {
+    let path = metadata.get("aws:asset:path")?;
+    let property = metadata.get("aws:asset:property").and_then(Node::as_str);
+    if property.is_some_and(|p| p != "Code" && p != "CodeUri") {
+        return None;
+    }
+    Some((path.as_str()?.to_string(), path.span))
+}
+
+/// The entry point of an esbuild-built SAM function (`Metadata:
+/// {BuildMethod: esbuild, BuildProperties: {EntryPoints: [app.ts]}}`) that
+/// the handler's module is built from: the `.ts` file the code is read in.
+fn esbuild_entry(metadata: &Node, handler: &str) -> Option<String> {
+    if metadata.get("BuildMethod").and_then(Node::as_str).is_none_or(|m| !m.eq_ignore_ascii_case("esbuild")) {
+        return None;
+    }
+    let entries = metadata.get("BuildProperties")?.get("EntryPoints")?.as_seq()?;
+    let entries: Vec<&str> = entries.iter().filter_map(Node::as_str).collect();
+    let module = handler.rsplit_once('.').map_or(handler, |(m, _)| m);
+    let stem = |p: &str| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        name.rsplit_once('.').map_or(name, |(s, _)| s).to_string()
+    };
+    let wanted = stem(module);
+    entries.iter().find(|e| stem(e) == wanted).map(|e| e.to_string())
+}
+
 /// A code path written in a template, joined to the template's folder; an
 /// S3 location is not local.
 fn local_place(ctx: &Ctx<'_, '_>, path: &str) -> Option<CodePlace> {
@@ -94,20 +135,7 @@ fn local_place(ctx: &Ctx<'_, '_>, path: &str) -> Option<CodePlace> {
 /// `Environment.Variables`, each with the queue it names.
 fn environment(ctx: &Ctx<'_, '_>, env: &R) -> Vec<EnvVar> {
     let Some((_, vars)) = env.entry("Variables") else { return Vec::new() };
-    let RV::Map(entries) = &vars.v else { return Vec::new() };
-    entries
-        .iter()
-        .map(|(name, _, value)| {
-            let queue = match ctx.queue_target(value) {
-                Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
-                other => match ctx.queue_name_target(value) {
-                    Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
-                    _ => other,
-                },
-            };
-            EnvVar { name: name.clone(), queue }
-        })
-        .collect()
+    crate::frontend::code::env_vars(vars, ctx.linker())
 }
 
 /// SAM `Events` of `Type: SQS` are consumers, and so are `SNS` events with

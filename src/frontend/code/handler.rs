@@ -4,191 +4,219 @@
 //! function returns makes the answer unknown, never "no".
 
 use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 use super::lang::Language;
-use super::unit::{Def, Unit};
+use super::program::{DefAt, Program};
+use super::unit::Unit;
+use crate::model::FunctionIdx;
 use crate::model::code::{Handler, Misspelt, Reports, WrongIdentifier};
-use crate::model::{FunctionIdx, Origin};
 use crate::source::Span;
 
-const BATCH_ITEM_FAILURES: &str = "batchItemFailures";
-const ITEM_IDENTIFIER: &str = "itemIdentifier";
+use super::response::{BATCH_ITEM_FAILURES, Key, classify, from_message_id, utility_words};
 
-/// The handler `function` of `unit` (for Go, empty: the function the file
-/// passes to `lambda.Start`), as the handler of function `index`.
+/// The most definitions a handler's body is followed into.
+const MAX_BODY: usize = 5000;
+
+/// The handler `function` of `unit` alone (for Go, empty: the function
+/// the file passes to `lambda.Start`), as the handler of function `index`:
+/// what it imports is not read.
 pub fn read(unit: &Unit, function: &str, index: FunctionIdx) -> Result<Handler, String> {
-    let name = if unit.language == Language::Go { started(unit)? } else { function.to_string() };
-    let def = unit
-        .defs_named(&name)
-        .max_by_key(|d| d.is_function)
-        .ok_or_else(|| format!("{} defines no `{name}`", super::shown(&unit.source.path)))?;
-    let body = reachable(unit, def);
-    let inside = |span: Span| body.iter().any(|d| d.span.start <= span.start && span.end <= d.span.end);
-    let origin = |span: Span| Origin::file(&unit.source, span);
+    let path = unit.source.path.clone();
+    let mut units = super::program::Units::new();
+    units.insert(path.clone(), Ok(unit.clone()));
+    let overlay = crate::source::Overlay::default();
+    let mut program = Program::closed(&mut units, &overlay, Path::new(""));
+    read_in(&mut program, &path, function, index)
+}
+
+/// The handler `function` of `file` (for Go, empty: the function its
+/// package passes to `lambda.Start`), as the handler of function `index`.
+/// The file is loaded in `program`; what it imports is loaded as the body
+/// is followed.
+pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: FunctionIdx) -> Result<Handler, String> {
+    let language =
+        program.unit(file).map(|u| u.language).ok_or_else(|| format!("{} was not read", super::shown(file)))?;
+    let name = if language == Language::Go { started(program, file)? } else { function.to_string() };
+    let found = program.lookup(file, &name, false);
+    let start = found
+        .into_iter()
+        .max_by_key(|(f, i)| program.unit(f).is_some_and(|u| u.defs[*i].is_function))
+        .ok_or_else(|| format!("{} defines no `{name}`", super::shown(file)))?;
+    let (body, resolved) = reachable(program, start.clone());
+    let program = &*program;
+    let unit_of = |f: &Path| program.unit(f);
+    let (def_file, def_index) = &start;
+    let def_unit = unit_of(def_file).ok_or("unreachable: the handler's file is parsed")?;
+    let def = &def_unit.defs[*def_index];
+    // Each file of the body, in the order it was reached, with the spans
+    // of the body in it.
+    let mut files: Vec<(&PathBuf, Vec<Span>)> = Vec::new();
+    for (f, i) in &body {
+        let Some(unit) = unit_of(f) else { continue };
+        let span = unit.defs[*i].span;
+        match files.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, spans)) => spans.push(span),
+            None => files.push((f, vec![span])),
+        }
+    }
     let mut handler = Handler {
         function: index,
-        language: unit.language,
-        origin: origin(def.name_span),
+        language: def_unit.language,
+        origin: def_unit.origin(def.name_span),
         reports: Reports::No,
         misspelt: Vec::new(),
         wrong_identifiers: Vec::new(),
     };
-    let mut yes: Option<(Span, String)> = None;
+    let mut yes: Option<(crate::model::Origin, String)> = None;
     // A batch utility in the handler's body, or set up outside every
-    // function (a processor made at the top of the file, middy's import).
-    let in_a_function =
-        |span: Span| unit.defs.iter().any(|d| d.is_function && d.span.start <= span.start && span.end <= d.span.end);
-    if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| inside(*s) || !in_a_function(*s)) {
-        yes = Some((*span, utility_words(unit.language, what)));
+    // function of the handler's file (a processor made at the top of the
+    // file, middy's import; and of the file the template names, when it
+    // re-exports the handler): the body's own first.
+    for (f, spans) in &files {
+        let Some(unit) = unit_of(f) else { continue };
+        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
+        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| inside(*s)) {
+            yes = Some((unit.origin(*span), utility_words(unit.language, what)));
+            break;
+        }
     }
-    for key in unit.keys.iter().filter(|k| inside(k.span)) {
-        match classify(unit.language, &key.text) {
-            Some(Key::Failures) => {
-                yes.get_or_insert((key.span, format!("a `{BATCH_ITEM_FAILURES}` key")));
-            }
-            Some(Key::Identifier) => {
-                if let Some((span, value)) = &key.value
-                    && !from_message_id(value)
-                {
-                    handler.wrong_identifiers.push(WrongIdentifier { origin: origin(*span), from: value.clone() });
+    let tops = if file == def_file.as_path() { vec![file] } else { vec![def_file.as_path(), file] };
+    for top in tops {
+        let Some(unit) = unit_of(top).filter(|_| yes.is_none()) else { continue };
+        let in_a_function = |span: Span| {
+            unit.defs.iter().any(|d| d.is_function && d.span.start <= span.start && span.end <= d.span.end)
+        };
+        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| !in_a_function(*s)) {
+            yes = Some((unit.origin(*span), utility_words(unit.language, what)));
+        }
+    }
+    for (f, spans) in &files {
+        let Some(unit) = unit_of(f) else { continue };
+        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
+        for key in unit.keys.iter().filter(|k| inside(k.span)) {
+            match classify(unit.language, &key.text) {
+                Some(Key::Failures) => {
+                    yes.get_or_insert((unit.origin(key.span), format!("a `{BATCH_ITEM_FAILURES}` key")));
                 }
+                Some(Key::Identifier) => {
+                    if let Some((span, value)) = &key.value
+                        && !from_message_id(value)
+                    {
+                        handler
+                            .wrong_identifiers
+                            .push(WrongIdentifier { origin: unit.origin(*span), from: value.clone() });
+                    }
+                }
+                Some(Key::Misspelt(meant)) => {
+                    handler.misspelt.push(Misspelt { origin: unit.origin(key.span), written: key.text.clone(), meant });
+                }
+                None => {}
             }
-            Some(Key::Misspelt(meant)) => {
-                handler.misspelt.push(Misspelt { origin: origin(key.span), written: key.text.clone(), meant });
-            }
-            None => {}
         }
     }
     handler.reports = match yes {
-        Some((span, how)) => Reports::Yes { origin: origin(span), how },
-        None => match unread(unit, def, &body) {
+        Some((origin, how)) => Reports::Yes { origin, how },
+        None => match unread(program, &start, &files, &resolved) {
             Some(why) => Reports::Unknown(why),
+            // What was left unread may return them.
+            None if program.capped => Reports::Unknown(format!(
+                "`{}` reaches more than {} files, which sqsguard does not all read",
+                def.name,
+                super::program::MAX_FILES
+            )),
             None => Reports::No,
         },
     };
     Ok(handler)
 }
 
-/// The function a Go `main` passes to `lambda.Start`.
-fn started(unit: &Unit) -> Result<String, String> {
+/// The function a Go `main` passes to `lambda.Start`, defined in any file
+/// of its package.
+fn started(program: &mut Program<'_>, file: &Path) -> Result<String, String> {
+    let Some(unit) = program.unit(file) else { return Err(format!("{} was not read", super::shown(file))) };
+    let mut passed: Vec<String> = Vec::new();
     let starts = unit.calls.iter().filter(|(_, callee)| callee == "Start" || callee == "StartWithOptions");
     for (start, _) in starts {
         // The arguments passed by name inside that call.
-        let passed = unit.calls.iter().filter(|(s, _)| start.start < s.start && s.end <= start.end);
-        if let Some(name) = passed.map(|(_, n)| n).find(|n| unit.defs_named(n).next().is_some()) {
-            return Ok(name.clone());
+        passed.extend(
+            unit.calls.iter().filter(|(s, _)| start.start < s.start && s.end <= start.end).map(|(_, n)| n.clone()),
+        );
+    }
+    for name in passed {
+        if !program.lookup(file, &name, false).is_empty() {
+            return Ok(name);
         }
     }
-    Err(format!("{} passes no function of its own to lambda.Start", super::shown(&unit.source.path)))
+    Err(format!("{} passes no function of its package to lambda.Start", super::shown(file)))
 }
 
 /// The definitions the handler's body reaches through calls by name, the
-/// handler's own first.
-fn reachable<'a>(unit: &'a Unit, def: &'a Def) -> Vec<&'a Def> {
-    let mut seen: HashSet<Span> = HashSet::from([def.span]);
-    let mut body = vec![def];
+/// handler's own first, across the files its names come from; and the
+/// names called in each file that were found.
+fn reachable(program: &mut Program<'_>, start: DefAt) -> (Vec<DefAt>, HashSet<(PathBuf, String)>) {
+    let mut seen: HashSet<(PathBuf, Span)> = HashSet::new();
+    if let Some(unit) = program.unit(&start.0) {
+        seen.insert((start.0.clone(), unit.defs[start.1].span));
+    }
+    let mut body = vec![start];
+    let mut resolved = HashSet::new();
     let mut next = 0;
-    while let Some(d) = body.get(next).copied() {
+    while next < body.len() && body.len() < MAX_BODY {
+        let (file, index) = body[next].clone();
         next += 1;
+        let Some(unit) = program.unit(&file) else { continue };
+        let d = &unit.defs[index];
         let from = unit.calls.partition_point(|(s, _)| s.start < d.span.start);
-        for (_, callee) in unit.calls[from..].iter().take_while(|(s, _)| s.start < d.span.end) {
-            for called in unit.defs_named(callee) {
-                if seen.insert(called.span) {
-                    body.push(called);
+        let mut callees: Vec<String> =
+            unit.calls[from..].iter().take_while(|(s, _)| s.start < d.span.end).map(|(_, c)| c.clone()).collect();
+        callees.sort();
+        callees.dedup();
+        for callee in callees {
+            let found = program.lookup(&file, &callee, true);
+            if !found.is_empty() {
+                resolved.insert((file.clone(), callee));
+            }
+            for (f, i) in found {
+                let Some(span) = program.unit(&f).map(|u| u.defs[i].span) else { continue };
+                if seen.insert((f.clone(), span)) {
+                    body.push((f, i));
                 }
             }
         }
     }
-    body
+    (body, resolved)
 }
 
 /// Why what the handler returns is not known: it is bound to what a call
 /// of unread code makes (`middy(main)`), or returns what an unread function
 /// returns.
-fn unread(unit: &Unit, def: &Def, body: &[&Def]) -> Option<String> {
-    let local = |name: &str| unit.defs_named(name).next().is_some();
+fn unread(
+    program: &Program<'_>,
+    (def_file, def_index): &DefAt,
+    files: &[(&PathBuf, Vec<Span>)],
+    resolved: &HashSet<(PathBuf, String)>,
+) -> Option<String> {
+    let unit: &Unit = program.unit(def_file)?;
+    let def = &unit.defs[*def_index];
+    let read = |file: &PathBuf, callee: &str| resolved.contains(&(file.clone(), callee.to_string()));
     if !def.is_function {
-        let first =
-            unit.calls.iter().find(|(s, callee)| def.span.start <= s.start && s.end <= def.span.end && !local(callee));
+        let first = unit
+            .calls
+            .iter()
+            .find(|(s, callee)| def.span.start <= s.start && s.end <= def.span.end && !read(def_file, callee));
         if let Some((_, callee)) = first {
             return Some(format!("`{}` is what `{callee}` makes, which sqsguard does not read", def.name));
         }
     }
-    let inside = |span: Span| body.iter().any(|d| d.span.start <= span.start && span.end <= d.span.end);
-    unit.returns
-        .iter()
-        .find(|(s, callee)| inside(*s) && !local(callee))
-        .map(|(_, callee)| format!("`{}` returns what `{callee}` returns, which sqsguard does not read", def.name))
-}
-
-enum Key {
-    Failures,
-    Identifier,
-    Misspelt(&'static str),
-}
-
-/// What a key written in a response means.
-fn classify(language: Language, key: &str) -> Option<Key> {
-    match language {
-        // The SDK's types spell the fields; only what fills them matters.
-        // A map's string keys are spelt by the code, as in Python.
-        Language::Go => match key.strip_prefix('"').and_then(|k| k.strip_suffix('"')) {
-            Some(text) => classify(Language::Python, text),
-            None => (key == "ItemIdentifier").then_some(Key::Identifier),
-        },
-        Language::Java => {
-            let last = key.rsplit('.').next().unwrap_or(key);
-            (last == "BatchItemFailure" || key.ends_with("temIdentifier")).then_some(Key::Identifier)
-        }
-        _ => {
-            if key == BATCH_ITEM_FAILURES {
-                Some(Key::Failures)
-            } else if key == ITEM_IDENTIFIER {
-                Some(Key::Identifier)
-            } else if near(key, BATCH_ITEM_FAILURES) {
-                Some(Key::Misspelt(BATCH_ITEM_FAILURES))
-            } else if near(key, ITEM_IDENTIFIER) {
-                Some(Key::Misspelt(ITEM_IDENTIFIER))
-            } else {
-                None
-            }
+    for (f, spans) in files {
+        let Some(u) = program.unit(f) else { continue };
+        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
+        if let Some((_, callee)) = u.returns.iter().find(|(s, callee)| inside(*s) && !read(f, callee)) {
+            return Some(format!("`{}` returns what `{callee}` returns, which sqsguard does not read", def.name));
         }
     }
-}
-
-/// `written` means `meant` but is spelt otherwise: another case, `_` or
-/// `-` between the words, or one letter wrong, missing, extra or swapped.
-fn near(written: &str, meant: &str) -> bool {
-    let plain = |s: &str| s.chars().filter(|c| !matches!(c, '_' | '-' | ' ')).collect::<String>().to_ascii_lowercase();
-    let (w, m) = (plain(written), plain(meant));
-    w == m || strsim::damerau_levenshtein(&w, &m) <= 1
-}
-
-/// Whether an `itemIdentifier` is (or may be) the record's message ID: it
-/// is wrong only when it visibly is something else.
-fn from_message_id(value: &str) -> bool {
-    let plain: String =
-        value.chars().filter(|c| !matches!(c, '_' | '"' | '\'')).collect::<String>().to_ascii_lowercase();
-    if plain.contains("messageid") {
-        return true;
-    }
-    let wrong = plain.contains("receipthandle")
-        || plain.contains("md5ofbody")
-        || plain.ends_with("body")
-        || plain.ends_with("body]")
-        || plain.ends_with("body()")
-        || plain.ends_with("getbody()")
-        || value.trim().chars().all(|c| c.is_ascii_digit())
-        || matches!(plain.trim(), "i" | "index" | "idx" | "n");
-    !wrong
-}
-
-fn utility_words(language: Language, what: &str) -> String {
-    match (language, what) {
-        (_, "@middy/sqs-partial-batch-failure") => "middy's sqs-partial-batch-failure middleware".to_string(),
-        (Language::Go | Language::Java, _) => format!("an {what}"),
-        _ => format!("Powertools' {what}"),
-    }
+    None
 }
 
 #[cfg(test)]
@@ -300,12 +328,68 @@ mod tests {
         assert!(java.wrong_identifiers.is_empty(), "{:?}", java.wrong_identifiers);
     }
 
+    use super::super::program::write_files as write;
+
+    fn read_handler(root: &Path, file: &Path, language: Language, function: &str) -> crate::model::code::Handler {
+        let overlay = crate::source::Overlay::default();
+        let mut units = crate::frontend::code::program::Units::new();
+        let mut program = Program::new(&mut units, &overlay, root, file.parent().unwrap().to_path_buf());
+        program.load(file, language).unwrap();
+        match language {
+            Language::Go => program.go_package(file),
+            Language::Java => program.java_chain(file),
+            _ => {}
+        }
+        read_in(&mut program, file, function, 0).unwrap()
+    }
+
     #[test]
-    fn near_spellings() {
-        assert!(near("BatchItemFailures", BATCH_ITEM_FAILURES));
-        assert!(near("batch_item_failures", BATCH_ITEM_FAILURES));
-        assert!(near("itemIdentifer", ITEM_IDENTIFIER));
-        assert!(!near("itemIds", ITEM_IDENTIFIER));
-        assert!(!near("statusCode", BATCH_ITEM_FAILURES));
+    fn a_go_handler_is_found_across_its_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        write(
+            &root,
+            &[
+                (
+                    "main.go",
+                    "package main\n\nimport \"github.com/aws/aws-lambda-go/lambda\"\n\nfunc main() { lambda.Start(handle) }\n",
+                ),
+                (
+                    "handle.go",
+                    "package main\n\nfunc handle(ev events.SQSEvent) error {\n\tfor _, m := range ev.Records {\n\t\twork(m.Body)\n\t}\n\treturn nil\n}\n",
+                ),
+                (
+                    "work.go",
+                    "package main\n\nfunc work(body string) {\n\t_ = map[string]any{\"batchItemFailure\": body}\n}\n",
+                ),
+                ("work_test.go", "package main\n\nfunc work(body string) {}\n"),
+            ],
+        );
+        let h = read_handler(&root, &root.join("main.go"), Language::Go, "");
+        assert!(h.origin.location().is_some());
+        assert_eq!(h.misspelt.len(), 1, "work.go is read: {:?}", h.misspelt);
+        assert!(matches!(h.reports, crate::model::code::Reports::No), "{:?}", h.reports);
+    }
+
+    #[test]
+    fn a_java_handler_inherits_handle_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        write(
+            &root,
+            &[
+                (
+                    "Orders.java",
+                    "public class Orders extends Base<String> {\n  protected void process(SQSEvent.SQSMessage m) { failures.add(new SQSBatchResponse.BatchItemFailure(m.getBody())); }\n}\n",
+                ),
+                (
+                    "Base.java",
+                    "public abstract class Base<T> {\n  public Object handleRequest(SQSEvent e, Context c) {\n    for (SQSEvent.SQSMessage m : e.getRecords()) { process(m); }\n    return null;\n  }\n  protected abstract void process(SQSEvent.SQSMessage m);\n}\n",
+                ),
+            ],
+        );
+        let h = read_handler(&root, &root.join("Orders.java"), Language::Java, "handleRequest");
+        assert!(h.origin.location().is_some());
+        assert_eq!(h.wrong_identifiers.len(), 1, "the subclass's process is the base's: {:?}", h.wrong_identifiers);
     }
 }

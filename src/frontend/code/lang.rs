@@ -41,9 +41,12 @@ pub enum Pattern {
     /// Names bound to a value: `@assignment`, `@name`, `@value`, and
     /// `@destructure` when the name is taken out of an object.
     Assignments,
+    /// Where names come from other files: `@source` (the module), `@name`,
+    /// `@alias`, `@namespace`, `@star`; for Go, `@package`.
+    Imports,
 }
 
-const PATTERNS: [Pattern; 9] = [
+const PATTERNS: [Pattern; 10] = [
     Pattern::Definitions,
     Pattern::Calls,
     Pattern::ResponseKeys,
@@ -53,6 +56,7 @@ const PATTERNS: [Pattern; 9] = [
     Pattern::Nondeterministic,
     Pattern::EnvReads,
     Pattern::Assignments,
+    Pattern::Imports,
 ];
 
 /// The folder of queries a language is searched with.
@@ -77,12 +81,13 @@ macro_rules! queries {
             include_str!(concat!("../../../rules/code/", $lang, "/nondeterministic.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/env-reads.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/assignments.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/imports.scm")),
         ]
     };
 }
 
 /// The text of each pattern's query, in [`PATTERNS`] order.
-fn sources(language: Language) -> [&'static str; 9] {
+fn sources(language: Language) -> [&'static str; 10] {
     match folder(language) {
         "python" => queries!("python"),
         "go" => queries!("go"),

@@ -42,6 +42,16 @@ pub fn find(folder: &Path, handler: &str, language: Language, root: &Path) -> Re
             // (`index.handlers.orders`) is not read.
             let base = folder.join(module);
             let base = inside(&base, root)?;
+            // Built output (`dist/`, `build/`, a tsconfig's `outDir`) is
+            // read in its TypeScript source, when there is one; so is a
+            // built file that is not there (not built yet).
+            let built = NODE_EXTENSIONS[..3].iter().map(|e| with_extension(&base, e)).find(|f| f.is_file());
+            if built.as_ref().is_none_or(|b| is_built(b, root))
+                && let Some(file) = typescript_source(&base, root)
+            {
+                let language = super::lang::of_path(&file).unwrap_or(Language::TypeScript);
+                return Ok(Found { file, function: function.to_string(), language });
+            }
             for ext in NODE_EXTENSIONS {
                 let file = with_extension(&base, ext);
                 if file.is_file() {
@@ -79,6 +89,84 @@ pub fn find(folder: &Path, handler: &str, language: Language, root: &Path) -> Re
             Ok(Found { file, function: String::new(), language })
         }
     }
+}
+
+/// Folders a TypeScript build writes JavaScript into, besides a
+/// tsconfig's `outDir`.
+const BUILD_FOLDERS: &[&str] = &["dist", "build", ".aws-sam"];
+
+/// Whether `file` is built output: under a build folder, or under the
+/// `outDir` of a tsconfig.json above it.
+fn is_built(file: &Path, root: &Path) -> bool {
+    let file = normalize(file);
+    file.components().any(|c| BUILD_FOLDERS.iter().any(|b| c.as_os_str() == *b))
+        || tsconfigs(&file, root).iter().any(|t| t.out_dir.as_ref().is_some_and(|o| file.starts_with(o)))
+}
+
+/// What a tsconfig.json says of where a build reads and writes.
+struct TsConfig {
+    /// `compilerOptions.rootDir` (else `src` when there is one, else the
+    /// tsconfig's folder), joined to its folder.
+    root_dir: PathBuf,
+    out_dir: Option<PathBuf>,
+}
+
+/// The tsconfig.json files in the folders above `path`, nearest first,
+/// within the repository.
+fn tsconfigs(path: &Path, root: &Path) -> Vec<TsConfig> {
+    let mut out = Vec::new();
+    let mut at = path.parent();
+    while let Some(dir) = at {
+        if inside(dir, root).is_err() {
+            break;
+        }
+        let file = if dir.as_os_str().is_empty() { PathBuf::from("tsconfig.json") } else { dir.join("tsconfig.json") };
+        if let Some(config) = std::fs::read_to_string(&file).ok().and_then(|t| read_tsconfig(dir, &t)) {
+            out.push(config);
+        }
+        if dir.as_os_str().is_empty() {
+            break;
+        }
+        at = dir.parent();
+    }
+    out
+}
+
+fn read_tsconfig(dir: &Path, text: &str) -> Option<TsConfig> {
+    let value = jsonc_parser::parse_to_value(text, &jsonc_parser::ParseOptions::default()).ok()??;
+    let jsonc_parser::JsonValue::Object(config) = value else { return None };
+    let options = config.get_object("compilerOptions");
+    let option = |key: &str| options.and_then(|o| o.get_string(key)).map(|v| normalize(&dir.join(v.as_ref())));
+    let root_dir = option("rootDir").unwrap_or_else(|| {
+        let src = normalize(&dir.join("src"));
+        if src.is_dir() { src } else { normalize(dir) }
+    });
+    Some(TsConfig { root_dir, out_dir: option("outDir") })
+}
+
+/// The TypeScript source of a built module (`base`: its path without an
+/// extension): through the `outDir` and `rootDir` of a tsconfig.json
+/// above it, else from a `dist/` or `build/` folder to `src/` beside it
+/// (or the folder itself).
+fn typescript_source(base: &Path, root: &Path) -> Option<PathBuf> {
+    const SOURCES: &[&str] = &["ts", "tsx", "mts", "cts"];
+    let base = normalize(base);
+    let existing = |stem: &Path| SOURCES.iter().map(|e| with_extension(stem, e)).find(|f| f.is_file());
+    for config in tsconfigs(&base, root) {
+        if let Some(rest) = config.out_dir.as_ref().and_then(|o| base.strip_prefix(o).ok())
+            && let Some(file) = existing(&config.root_dir.join(rest))
+        {
+            return Some(file);
+        }
+    }
+    let components: Vec<_> = base.components().collect();
+    let at = components.iter().rposition(|c| BUILD_FOLDERS.iter().any(|b| c.as_os_str() == *b))?;
+    let above: PathBuf = components[..at].iter().collect();
+    let rest: PathBuf = components[at + 1..].iter().collect();
+    // `.aws-sam/build/<Function>/...`: the function's folder is SAM's.
+    let rest =
+        if components[at].as_os_str() == ".aws-sam" { rest.components().skip(2).collect::<PathBuf>() } else { rest };
+    existing(&above.join("src").join(&rest)).or_else(|| existing(&above.join(&rest)))
 }
 
 fn with_extension(base: &Path, ext: &str) -> PathBuf {
@@ -175,5 +263,37 @@ mod tests {
         std::fs::write(root.join("secret.py"), "def handler(e, c): pass\n").unwrap();
         let why = find(&root.join("repo/.."), "secret.handler", Language::Python, &root.join("repo")).unwrap_err();
         assert!(why.contains("outside the repository"), "{why}");
+    }
+
+    #[test]
+    fn built_javascript_is_read_in_its_typescript_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let project = root.join("svc");
+        std::fs::create_dir_all(project.join("src/handlers")).unwrap();
+        std::fs::write(
+            project.join("tsconfig.json"),
+            "{\n  // built by tsc\n  \"compilerOptions\": { \"outDir\": \"out\", \"rootDir\": \"src\", },\n}\n",
+        )
+        .unwrap();
+        std::fs::write(project.join("src/handlers/orders.ts"), "export const handler = async () => ({});\n").unwrap();
+        // Not built yet: the tsconfig's outDir maps back to rootDir.
+        let found = find(&project.join("out"), "handlers/orders.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, project.join("src/handlers/orders.ts"));
+        assert_eq!(found.language, Language::TypeScript);
+        // Built: the source is still what is read.
+        std::fs::create_dir_all(project.join("out/handlers")).unwrap();
+        std::fs::write(project.join("out/handlers/orders.js"), "exports.handler = async () => ({});\n").unwrap();
+        let found = find(&project, "out/handlers/orders.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, project.join("src/handlers/orders.ts"));
+        // No tsconfig: dist/ maps to src/.
+        std::fs::create_dir_all(root.join("plain/src")).unwrap();
+        std::fs::write(root.join("plain/src/app.ts"), "export const handler = async () => ({});\n").unwrap();
+        let found = find(&root.join("plain"), "dist/app.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, root.join("plain/src/app.ts"));
+        // JavaScript that is no build output is read as it is.
+        std::fs::write(root.join("plain/app.js"), "exports.handler = async () => ({});\n").unwrap();
+        let found = find(&root.join("plain"), "app.handler", Language::JavaScript, &root).unwrap();
+        assert_eq!(found.file, root.join("plain/app.js"));
     }
 }

@@ -14,18 +14,48 @@
 
 pub mod calls;
 pub mod handler;
+pub mod host;
 pub mod lang;
 pub mod locate;
+pub mod program;
+mod resolve;
+mod response;
 pub mod unit;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::finding::Note;
 use crate::frontend::Loaded;
-use crate::model::code::{CodePlace, CodeRef};
-use crate::source::{Overlay, Source};
+use crate::frontend::link::Linker;
+use crate::frontend::value::{R, RV};
+use crate::model::code::{CodePlace, CodeRef, EnvVar};
+use crate::model::{Target, Value};
+use crate::source::Overlay;
+use host::Host;
+use program::{Program, Units};
 use unit::Unit;
+
+/// The environment variables of a map of them (CloudFormation's
+/// `Environment.Variables`, the Framework's `environment`, Terraform's
+/// `environment { variables }`), each with the queue it names: a reference
+/// to a queue's URL or ARN, or its name.
+pub fn env_vars(vars: &R, linker: &Linker) -> Vec<EnvVar> {
+    let RV::Map(entries) = &vars.v else { return Vec::new() };
+    entries
+        .iter()
+        .map(|(name, _, value)| {
+            let queue = match linker.queue_target(value) {
+                Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                other => match linker.queue_name_target(value) {
+                    Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                    _ => other,
+                },
+            };
+            EnvVar { name: name.clone(), queue }
+        })
+        .collect()
+}
 
 /// A path as notes print it.
 pub(crate) fn shown(path: &Path) -> String {
@@ -37,7 +67,7 @@ pub(crate) fn shown(path: &Path) -> String {
 /// read join `loaded.files`, so a change to a handler lints its template
 /// again.
 pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
-    let mut units: HashMap<PathBuf, Result<Unit, String>> = HashMap::new();
+    let mut units = Units::new();
     let mut handlers = Vec::new();
     let mut notes = Vec::new();
     // Which functions' code each file is.
@@ -50,7 +80,7 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
             message: format!("the handler of {} was not read: {why}", function.resource),
         };
         let Some(root) = &root else { continue };
-        match handler_of(code, index, root, overlay, &mut units, &mut owners) {
+        match handler_of(code, index, &function.resource, root, overlay, &mut units, &mut owners) {
             Ok(handler) => handlers.push(handler),
             Err(why) => notes.push(not_read(why)),
         }
@@ -64,8 +94,12 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
     }
     loaded.model.calls.extend(calls);
     for (path, unit) in &units {
-        if let Ok(unit) = unit {
-            loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source));
+        match unit {
+            // Inline code is the template's: its comments are the template's.
+            Ok(unit) if unit.host.is_some() => continue,
+            Ok(unit) => loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source)),
+            Err(_) if !path.exists() => continue,
+            Err(_) => {}
         }
         if !loaded.files.contains(path) {
             loaded.files.push(path.clone());
@@ -78,45 +112,88 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
 fn handler_of(
     code: &CodeRef,
     index: usize,
+    resource: &str,
     root: &Path,
     overlay: &Overlay,
-    units: &mut HashMap<PathBuf, Result<Unit, String>>,
+    units: &mut Units,
     owners: &mut Vec<(PathBuf, usize)>,
 ) -> Result<crate::model::code::Handler, String> {
     let language = code.runtime.as_deref().and_then(lang::of_runtime).ok_or_else(|| match &code.runtime {
         Some(r) => format!("sqsguard does not read code of the {r} runtime"),
         None => "its runtime is not known".to_string(),
     })?;
-    let found;
-    let unit = match &code.place {
-        CodePlace::Folder(folder) => {
-            found = locate::find(folder, &code.handler, language, root)?;
-            let file = found.file.clone();
-            units.entry(file.clone()).or_insert_with(|| parse_file(&file, found.language, overlay));
-            owners.push((file.clone(), index));
-            units[&file].as_ref().map_err(Clone::clone)?
-        }
+    let function_of = |handler: &str| handler.rsplit_once('.').map_or(handler, |(_, f)| f).to_string();
+    let (found, base) = match &code.place {
+        CodePlace::Folder(folder) => (locate::find(folder, &code.handler, language, root)?, folder.clone()),
         CodePlace::File(file) => {
             let file = locate::inside(file, root)?;
             let language = lang::of_path(&file).unwrap_or(language);
-            let function = code.handler.rsplit_once('.').map_or(code.handler.as_str(), |(_, f)| f).to_string();
-            found = locate::Found { file: file.clone(), function, language };
-            units.entry(file.clone()).or_insert_with(|| parse_file(&file, language, overlay));
-            owners.push((file.clone(), index));
-            units[&file].as_ref().map_err(Clone::clone)?
+            let base = file.parent().unwrap_or(Path::new("")).to_path_buf();
+            (locate::Found { file, function: function_of(&code.handler), language }, base)
         }
-        CodePlace::Inline { .. } => return Err("code written in the template is not read yet".to_string()),
+        CodePlace::Inline { text, origin } => {
+            let key = inline(text, origin, resource, language, units)?;
+            let found = locate::Found { file: key, function: function_of(&code.handler), language };
+            (found, PathBuf::new())
+        }
     };
-    handler::read(unit, &found.function, index)
+    // `CodeUri: .` gives `dir/./src/...`: one path per file, as shown.
+    let found = locate::Found { file: program::strip_dot(&found.file), ..found };
+    let mut program = Program::new(units, overlay, root, base);
+    program.load(&found.file, found.language)?;
+    match found.language {
+        lang::Language::Go => program.go_package(&found.file),
+        lang::Language::Java => program.java_chain(&found.file),
+        _ => {}
+    }
+    let handler = handler::read_in(&mut program, &found.file, &found.function, index);
+    // The SDK calls of every file the handler's body reaches are its
+    // function's, read with its environment.
+    owners.extend(program.opened().map(|f| (f.clone(), index)));
+    if !owners.iter().any(|(f, i)| *f == found.file && *i == index) {
+        owners.push((found.file.clone(), index));
+    }
+    handler
 }
 
-/// Read and parse one code file; why not, when it cannot be.
-fn parse_file(path: &Path, language: lang::Language, overlay: &Overlay) -> Result<Unit, String> {
-    let source: Source = overlay.read(path).map_err(|e| format!("{} cannot be read: {}", shown(path), e.message))?;
-    Unit::parse(&source, language).map_err(|e| {
-        let at = source.position(e.span.start);
-        format!("{}:{}:{} was not parsed: {}", shown(path), at.line, at.column, e.why)
-    })
+/// Parse a function's inline code as `language`, its places mapped into
+/// the template, into `units` (under a name of its own, not a file); the
+/// key, or why it does not parse (at its place in the template).
+fn inline(
+    text: &str,
+    origin: &crate::model::Origin,
+    resource: &str,
+    language: lang::Language,
+    units: &mut Units,
+) -> Result<PathBuf, String> {
+    let crate::model::Origin::File { file: template, span } = origin else {
+        return Err("its inline code has no place".to_string());
+    };
+    let key = PathBuf::from(format!("{} (the inline code of {resource})", shown(&template.path)));
+    let host = Host::new(template, *span, text);
+    let source = crate::source::SourceFile::new(key.clone(), text.to_string());
+    let language = match language {
+        // Inline Node.js code is `index.js`.
+        lang::Language::TypeScript | lang::Language::Tsx => lang::Language::JavaScript,
+        l => l,
+    };
+    match Unit::parse(&source, language) {
+        Ok(mut unit) => {
+            unit.host = Some(host);
+            units.insert(key.clone(), Ok(unit));
+            Ok(key)
+        }
+        Err(e) => {
+            let at = template.position(host.span(&source, e.span).start);
+            Err(format!(
+                "its inline code at {}:{}:{} was not parsed: {}",
+                shown(&template.path),
+                at.line,
+                at.column,
+                e.why
+            ))
+        }
+    }
 }
 
 /// What marks a file that calls the SQS API, in any language's spelling
@@ -189,7 +266,7 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) ->
         return None;
     }
     let mut loaded = Loaded { files: vec![path.to_path_buf()], ..Loaded::default() };
-    match parse_file(path, language, overlay) {
+    match program::parse_file(path, language, overlay) {
         Ok(unit) => {
             let scope = calls::Scope { owner: None, env: &[], queues: &[] };
             loaded.model.calls = calls::read(&unit, &scope);

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, Query, QueryCursor, Tree};
 
+use super::host::Host;
 use super::lang::{self, Language, Pattern};
+use crate::model::Origin;
 use crate::source::{Source, Span};
 
 /// The most sqsguard parses of one code file: handlers and workers are
@@ -52,9 +54,33 @@ pub struct KeyWrite {
     pub value: Option<(Span, String)>,
 }
 
+/// Where a name of another file comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    /// The module as written (`pkg.mod`, `.mod`, `./lib`; in Java the
+    /// class extended).
+    pub source: String,
+    pub binding: Binding,
+}
+
+/// What an import binds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// The module's `name`, bound here to `local`.
+    Name { name: String, local: String },
+    /// The whole module, bound to a name (`import * as m`, `import pkg.mod`).
+    Module(String),
+    /// Every name of the module (`export * from`, `from m import *`, the
+    /// methods of a class extended).
+    Every,
+}
+
 /// A parsed file and its facts.
+#[derive(Clone)]
 pub struct Unit {
     pub source: Source,
+    /// For code written inside another file: where it is there.
+    pub host: Option<Host>,
     pub language: Language,
     pub tree: Tree,
     pub defs: Vec<Def>,
@@ -65,6 +91,10 @@ pub struct Unit {
     pub utilities: Vec<(Span, String)>,
     /// `(where, name called)`: a return of what a call returns.
     pub returns: Vec<(Span, String)>,
+    /// Where names of other files come from.
+    pub imports: Vec<Import>,
+    /// Go: the package the file is in.
+    pub package: Option<String>,
 }
 
 /// Why a file was not read.
@@ -110,6 +140,7 @@ impl Unit {
         }
         let mut unit = Unit {
             source: source.clone(),
+            host: None,
             language,
             tree,
             defs: Vec::new(),
@@ -117,9 +148,20 @@ impl Unit {
             keys: Vec::new(),
             utilities: Vec::new(),
             returns: Vec::new(),
+            imports: Vec::new(),
+            package: None,
         };
         unit.find();
         Ok(unit)
+    }
+
+    /// Where a span of the code is, as findings point at it: in the file,
+    /// or (inline code) in the file that holds it.
+    pub fn origin(&self, span: Span) -> Origin {
+        match &self.host {
+            Some(host) => Origin::file(&host.source, host.span(&self.source, span)),
+            None => Origin::file(&self.source, span),
+        }
     }
 
     /// The text of a span.
@@ -153,6 +195,27 @@ impl Unit {
         each_match(self.language, Pattern::Returns, root, text, |m| {
             if let Some(r) = m.node("returned") {
                 self.returns.push((span(r), m.text(r)));
+            }
+        });
+        each_match(self.language, Pattern::Imports, root, text, |m| {
+            if let Some(package) = m.node("package") {
+                self.package = Some(m.text(package));
+                return;
+            }
+            let Some(source) = m.node("source").map(|n| m.text(n)) else { return };
+            let binding = if m.node("star").is_some() {
+                Binding::Every
+            } else if let Some(local) = m.node("namespace") {
+                Binding::Module(m.text(local))
+            } else if let Some(name) = m.node("name").map(|n| m.text(n)) {
+                let local = m.node("alias").map_or_else(|| name.clone(), |a| m.text(a));
+                Binding::Name { name, local }
+            } else {
+                return;
+            };
+            let import = Import { source, binding };
+            if !self.imports.contains(&import) {
+                self.imports.push(import);
             }
         });
         // A pattern may match one node twice (a key both written and read):

@@ -29,10 +29,12 @@ pub fn read(
     name: &str,
     key_span: Span,
     construct: &Node,
-    provider_timeout: Option<&Node>,
+    provider: Option<&Node>,
     model: &mut Model,
 ) {
+    let provider_timeout = provider.and_then(|p| p.get("timeout"));
     let at = ctx.origin(key_span);
+    let construct_raw = construct;
     let construct = ctx.resolver.resolve(construct);
     let setting = |key: &str| construct.entry(key).map(|(_, v)| v.clone());
     let int = |key: &str, default: i64| match setting(key) {
@@ -47,6 +49,7 @@ pub fn read(
         Some(v) => Attr::single(to_bool(&v), ctx.origin(v.span)),
         None => Attr::known(false, at.clone()),
     };
+    let code = construct_node(construct_raw).and_then(|w| super::code_ref(ctx, provider, w));
     let worker = setting("worker");
     let timeout = match worker.as_ref().and_then(|w| w.entry("timeout").map(|(_, t)| t.clone())) {
         Some(t) => Attr::single(to_int(&t), ctx.origin(t.span)),
@@ -91,7 +94,7 @@ pub fn read(
         origin: at.clone(),
         timeout,
         reserved_concurrency,
-        code: None,
+        code,
     });
     model.consumers.push(Consumer {
         resource: format!("{name}.worker"),
@@ -117,6 +120,12 @@ pub fn read(
             threshold: Attr::known(0.0, at),
         });
     }
+}
+
+/// The construct's `worker`, which is a function of the service (its
+/// `handler`, `runtime` and `environment`).
+fn construct_node(construct: &Node) -> Option<&Node> {
+    construct.get("worker")
 }
 
 /// `attr` times `k`, where it is known.

@@ -25,6 +25,7 @@ use super::cfn::template::Template;
 use super::convert::to_int;
 use super::stage::Stage;
 use crate::finding::Note;
+use crate::model::code::{CodePlace, CodeRef};
 use crate::model::{Attr, Consumer, Dialect, DlqRef, Field, Function, Target, Value};
 use crate::source::{Source, Span};
 use crate::syntax::{Entry, Kind, Node};
@@ -80,7 +81,7 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
             origin: origin.clone(),
             timeout,
             reserved_concurrency,
-            code: None,
+            code: code_ref(&ctx, root.get("provider"), &f.value),
         });
         for event in f.value.get("events").and_then(Node::as_seq).unwrap_or_default() {
             let Some(sqs) = event.entry("sqs") else { continue };
@@ -93,7 +94,7 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
     }
     for c in root.get("constructs").and_then(Node::as_map).unwrap_or_default() {
         match c.value.get("type").and_then(Node::as_str) {
-            Some("queue") => lift::read(&ctx, &c.key, c.key_span, &c.value, provider_timeout, &mut model),
+            Some("queue") => lift::read(&ctx, &c.key, c.key_span, &c.value, root.get("provider"), &mut model),
             kind => notes.push(Note {
                 origin: ctx.origin(c.key_span),
                 message: format!(
@@ -205,6 +206,32 @@ fn consumer(ctx: &Ctx<'_, '_>, function: &str, at: Span, sqs: &Node, index: usiz
         response_types: ctx.attr_named(settings, field(Field::FunctionResponseTypes), at, one_or_many),
         maximum_concurrency: ctx.attr_named(settings, field(Field::MaximumConcurrency), at, to_int),
     }
+}
+
+/// Where a function's code is (a function of `functions`, or Lift's
+/// worker): `handler: path/file.function`, relative to the service's
+/// folder (the Framework packages the service folder), with its `runtime`
+/// (else `provider.runtime`) and its `environment` merged over
+/// `provider.environment`, each value linked to the queue it names. A
+/// function without a handler (a container image) has none.
+pub(super) fn code_ref(ctx: &Ctx<'_, '_>, provider: Option<&Node>, function: &Node) -> Option<CodeRef> {
+    let entry = function.entry("handler")?;
+    let handler = ctx.resolver.resolve(&entry.value).literal()?;
+    let runtime = function
+        .get("runtime")
+        .or_else(|| provider.and_then(|p| p.get("runtime")))
+        .and_then(|r| ctx.resolver.resolve(r).literal());
+    let folder = ctx.file.path.parent().unwrap_or(std::path::Path::new("")).to_path_buf();
+    let mut vars: Vec<(String, Span, R)> = Vec::new();
+    for env in [provider.and_then(|p| p.get("environment")), function.get("environment")].into_iter().flatten() {
+        let RV::Map(entries) = ctx.resolver.resolve(env).v else { continue };
+        for (name, span, value) in entries {
+            vars.retain(|(n, _, _)| *n != name);
+            vars.push((name, span, value));
+        }
+    }
+    let env = crate::frontend::code::env_vars(&R::new(RV::Map(vars), entry.value.span), ctx.linker());
+    Some(CodeRef { handler, runtime, place: CodePlace::Folder(folder), origin: ctx.origin(entry.value.span), env })
 }
 
 /// The Framework's name of a field.

@@ -11,8 +11,11 @@
 use hcl_edit::expr::TraversalOperator;
 
 use super::eval::{Scope, attr_at};
-use crate::frontend::value::{R, RV, Text};
+use crate::frontend::value::{Part, R, RV, Text};
 use crate::source::Span;
+
+/// `data "archive_file"`: the zip a Lambda function's code is packaged in.
+pub const ARCHIVE: &str = "archive_file";
 
 /// Arguments that merge other documents into the data source's.
 const MERGED: &[&str] = &["source_json", "override_json", "source_policy_documents", "override_policy_documents"];
@@ -28,13 +31,21 @@ const COPIED: &[(&str, &str)] = &[
 
 impl Scope {
     /// `data.TYPE.NAME...`: an `aws_iam_policy_document`'s `json` (or
-    /// `minified_json`) is built from its block; any other data source is
-    /// only known at plan time.
+    /// `minified_json`) is built from its block; an `archive_file`'s
+    /// attributes stay references to it (the Lambda reader reads what it
+    /// packages); any other data source is only known at plan time.
     pub(super) fn data_source(&self, ops: &[hcl_edit::Decorated<TraversalOperator>], file: usize, span: Span) -> R {
         let plan_time = || R::unknown("data sources are only known at plan time", span);
         let (Some(kind), Some(name), Some(attribute)) = (attr_at(ops, 0), attr_at(ops, 1), attr_at(ops, 2)) else {
             return plan_time();
         };
+        if kind == ARCHIVE && ops.len() == 3 && self.data.contains_key(&format!("{kind}.{name}")) {
+            // What the archive holds is read where it is used (a Lambda
+            // function's `filename`): the reference stays symbolic.
+            let resource = format!("{}data.{kind}.{name}", self.prefix);
+            let part = Part::Attr { resource, attribute: attribute.to_string() };
+            return R::new(RV::Str(Text(vec![part])), span);
+        }
         if kind != "aws_iam_policy_document" || !matches!(attribute, "json" | "minified_json") || ops.len() != 3 {
             return plan_time();
         }

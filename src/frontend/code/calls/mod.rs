@@ -181,7 +181,7 @@ impl<'a> Reader<'a> {
     }
 
     fn origin(&self, span: Span) -> Origin {
-        Origin::file(&self.unit.source, span)
+        self.unit.origin(span)
     }
 
     /// The innermost function holding byte `at`.

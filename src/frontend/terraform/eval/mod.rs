@@ -25,6 +25,7 @@
 //! with the readers are in `file.rs`, `count`/`for_each` are in `each.rs`
 //! and `instances.rs`, functions and operators in `functions.rs`.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use hcl_edit::expr::{Expression, FuncCall, ObjectKey, TraversalOperator, UnaryOperator};
@@ -229,6 +230,14 @@ impl Scope {
                     _ => return R::unknown("a reference to a whole module", span),
                 },
                 "count" | "each" => return self.instance_reference(root.as_str(), ops, file, span),
+                // The module's folder: where its relative paths are read
+                // from (an archive's `source_dir`).
+                "path" if attr_at(0) == Some("module") && ops.len() == 1 => {
+                    let folder = self.files.get(file).and_then(|f| f.source.path.parent()).unwrap_or(Path::new(""));
+                    let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+                    let absolute = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+                    return R::new(RV::Str(Text::lit(absolute.to_string_lossy().into_owned())), span);
+                }
                 "path" | "terraform" | "self" => {
                     return R::unknown(format!("{}.* is only known at plan time", root.as_str()), span);
                 }

@@ -4,7 +4,13 @@
 use std::collections::HashMap;
 
 use super::call::{Modelled, Module};
-use crate::frontend::value::{R, RV};
+use crate::frontend::terraform::resources::ARCHIVE_KIND;
+use crate::frontend::value::{R, RV, Text};
+use crate::source::Span;
+
+/// The archive the module builds from `source_path`, as the Lambda reader
+/// finds a function's code.
+const SOURCE_ARCHIVE: &str = "data.archive_file.source_path";
 
 impl Module<'_> {
     /// terraform-aws-modules/lambda/aws.
@@ -19,11 +25,33 @@ impl Module<'_> {
                 function.push((input, v));
             }
         }
+        for input in ["handler", "runtime"] {
+            if let Some(v) = self.arg(input) {
+                function.push((input, v));
+            }
+        }
+        if let Some(vars) = self.arg("environment_variables") {
+            let span = vars.span;
+            function.push(("environment", R::new(RV::Map(vec![("variables".into(), span, vars)]), span)));
+        }
+        let mut resources = Vec::new();
+        // The module packages `source_path` (a path, or a list of paths and
+        // of maps with `path`) into the function's zip: the first is where
+        // the handler is.
+        if let Some((path, span)) = self.arg("source_path").and_then(|p| first_source_path(&p))
+            && self.is_true("create_package", true) == Some(true)
+        {
+            let path = R::new(RV::Str(Text::lit(path)), span);
+            resources.push(self.resource(ARCHIVE_KIND, SOURCE_ARCHIVE, vec![("source_dir", path)]));
+            let mut reference = self.reference(SOURCE_ARCHIVE, "output_path");
+            reference.span = span;
+            function.push(("filename", reference));
+        }
         if let Some(dlq) = self.arg("dead_letter_target_arn") {
             let span = dlq.span;
             function.push(("dead_letter_config", R::new(RV::Map(vec![("target_arn".into(), span, dlq)]), span)));
         }
-        let mut resources = vec![self.resource("aws_lambda_function", "aws_lambda_function.this", function)];
+        resources.push(self.resource("aws_lambda_function", "aws_lambda_function.this", function));
         outputs.insert("lambda_function_arn".into(), self.reference("aws_lambda_function.this", "arn"));
         outputs.insert("lambda_function_name".into(), self.reference("aws_lambda_function.this", "function_name"));
         if let Some(RV::Map(mappings)) = self.arg("event_source_mapping").map(|m| m.v) {
@@ -59,5 +87,21 @@ impl Module<'_> {
             }
         }
         (resources, outputs, Vec::new())
+    }
+}
+
+/// The first path of a `source_path`: a string, or the first item of a
+/// list (a string, or a map's `path`).
+fn first_source_path(source: &R) -> Option<(String, Span)> {
+    match &source.v {
+        RV::Str(_) => Some((source.literal()?, source.span)),
+        RV::List(items) => {
+            let first = items.first()?;
+            match first.entry("path") {
+                Some((_, path)) => Some((path.literal()?, path.span)),
+                None => Some((first.literal()?, first.span)),
+            }
+        }
+        _ => None,
     }
 }

@@ -73,6 +73,21 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
         if is_override(&file.source.path) {
             continue;
         }
+        let archives = file
+            .body
+            .blocks()
+            .filter(|b| b.ident.as_str() == "data" && labels(b).first().is_some_and(|k| k == super::document::ARCHIVE));
+        for block in archives {
+            let [_, name] = labels(block).try_into().unwrap_or_default();
+            let whole = file.span(block, Span::default());
+            out.push(Resource {
+                address: format!("{}data.{}.{name}", scope.prefix, super::document::ARCHIVE),
+                kind: ARCHIVE_KIND.to_string(),
+                source: file.source.clone(),
+                header: whole,
+                props: scope.resource(&block.body, fi, whole),
+            });
+        }
         for block in file.body.blocks().filter(|b| b.ident.as_str() == "resource") {
             let [kind, name] = labels(block).try_into().unwrap_or_default();
             if kind.is_empty() {
@@ -231,10 +246,15 @@ const DEAD_LETTER_SHAPES: &[Shape] = &[
     ("on_failure", "destination"),
 ];
 
+/// The kind under which a `data "archive_file"` is collected: what a
+/// Lambda function's `filename` may name (no model resource of its own).
+pub const ARCHIVE_KIND: &str = "data.archive_file";
+
 /// Fill `model` from the resources of one module instance.
 pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
-    for r in resources {
-        read_one(r, linker).add_to(model);
+    let archives: Vec<&Resource> = resources.iter().filter(|r| r.kind == ARCHIVE_KIND).collect();
+    for r in resources.iter().filter(|r| r.kind != ARCHIVE_KIND) {
+        read_with(r, linker, &archives).add_to(model);
     }
     fifo_topics(resources.iter().filter(|r| r.kind == TOPIC), model);
     key::read(resources.iter().filter(|r| KEY_KINDS.contains(&r.kind.as_str())), model);
@@ -284,6 +304,12 @@ impl Parts {
 /// What one resource is in the model (the queue of an
 /// `aws_sqs_queue_redrive_policy` is set by [`read_redrive_policies`]).
 pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
+    read_with(r, linker, &[])
+}
+
+/// [`read_one`], with the module's archives: where a Lambda function's
+/// code is packaged from.
+fn read_with(r: &Resource, linker: &Linker, archives: &[&Resource]) -> Parts {
     let a = Reader { r, linker };
     let mut parts = Parts::default();
     match r.kind.as_str() {
@@ -300,7 +326,7 @@ pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
                 origin: a.origin(r.header),
                 timeout: a.int(Field::Timeout),
                 reserved_concurrency: a.int(Field::ReservedConcurrency),
-                code: None,
+                code: a.code(archives),
             })
         }
         "aws_lambda_event_source_mapping" => match a.consumer() {

@@ -6,11 +6,13 @@ use crate::frontend::convert::{to_bool, to_f64, to_int, to_name, to_string, to_s
 use crate::frontend::link::Linker;
 use crate::frontend::terraform::eval::Resource;
 use crate::frontend::value::{R, values_at};
+use crate::model::code::{CodePlace, CodeRef};
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Name, Origin, PayloadDecl, Queue, QueuePolicy, ReadFields,
     Redrive, Target, UnknownSource, Value, Via, payload,
 };
 use crate::source::Span;
+use std::path::{Path, PathBuf};
 
 const TF: Dialect = Dialect::Terraform;
 
@@ -181,5 +183,57 @@ impl Reader<'_> {
             statements,
             unreadable,
         }
+    }
+}
+
+impl Reader<'_> {
+    /// Where an `aws_lambda_function`'s code is: its `handler`, `runtime`
+    /// and `environment { variables }`, and the folder or file the
+    /// `data "archive_file"` its `filename` (or `source_code_hash`) names
+    /// packages (`source_dir`, `source_file`), relative to the module's
+    /// folder. A zip built elsewhere, an image or a bucket is not the
+    /// repository's code as written: `None`.
+    pub(super) fn code(&self, archives: &[&Resource]) -> Option<CodeRef> {
+        let props = &self.r.props;
+        let (_, handler_value) = props.entry("handler")?;
+        let handler = handler_value.literal()?;
+        let runtime = props.entry("runtime").and_then(|(_, r)| r.literal());
+        let archive = ["filename", "source_code_hash"].iter().find_map(|key| {
+            let (_, value) = props.entry(key)?;
+            let (resource, _) = value.text()?.reference()?;
+            archives.iter().find(|a| a.address == resource).copied()
+        })?;
+        let place = archive_place(archive)?;
+        let env = props
+            .entry("environment")
+            .and_then(|(_, e)| e.entry("variables"))
+            .map(|(_, vars)| crate::frontend::code::env_vars(vars, self.linker))
+            .unwrap_or_default();
+        Some(CodeRef { handler, runtime, place, origin: self.origin(handler_value.span), env })
+    }
+}
+
+/// What an archive packages: `source_dir` (a folder) or `source_file`,
+/// joined to the folder of the module that declares it.
+fn archive_place(archive: &Resource) -> Option<CodePlace> {
+    let path = |key: &str| archive.props.entry(key).and_then(|(_, v)| v.literal());
+    let folder = archive.source.path.parent().unwrap_or(Path::new(""));
+    let joined = |p: String| relative_to_cwd(&folder.join(p));
+    match (path("source_dir"), path("source_file")) {
+        (Some(dir), _) => Some(CodePlace::Folder(joined(dir))),
+        (None, Some(file)) => Some(CodePlace::File(joined(file))),
+        _ => None,
+    }
+}
+
+/// `path` relative to the working directory when it is under it (a path
+/// built from `path.module` is absolute): findings show paths as given.
+fn relative_to_cwd(path: &Path) -> PathBuf {
+    let Ok(cwd) = std::env::current_dir() else { return path.to_path_buf() };
+    let cwd = cwd.canonicalize().unwrap_or(cwd);
+    match path.strip_prefix(&cwd) {
+        Ok(rest) if rest.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(rest) => rest.to_path_buf(),
+        Err(_) => path.to_path_buf(),
     }
 }
