@@ -73,3 +73,21 @@ fn the_powertools_java_example_has_a_real_sqs201() {
     let at = sqsguard::report::location(&outcome.findings[0]).unwrap();
     assert!(at.file.ends_with("SqsParallelBatchHandler.java"), "{}", at.file);
 }
+
+/// The samples' SDK calls: Powertools' batch sender only logs its
+/// SendMessageBatch response (an SQS206: logging the whole result reads no
+/// `Failed`), while aws-doc-sdk-examples' wrapper reads `Failed`, waits as
+/// its caller says (a parameter: unknown, no SQS204) and sends to a
+/// placeholder URL (an unknown queue: no SQS205).
+#[test]
+fn the_sample_sdk_calls_give_what_they_really_do() {
+    let dir = common::root().join("tests/code_corpus");
+    let sender = dir.join("powertools-lambda-java/examples/powertools-examples-batch/src/main/java/org/demo/batch/sqs/SqsBatchSender.java");
+    let paths = [common::relative(&dir.join("aws-doc-sdk-examples")), common::relative(&sender)];
+    let mut config = sqsguard::config::Config::default();
+    config.filter.select = vec!["SQS2".to_string()];
+    let outcome = sqsguard::lint::lint_paths(&paths, &config);
+    let found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
+    assert_eq!(found, [("SQS206", "SqsBatchSender.handleRequest")], "{}", common::render(&outcome));
+    assert_eq!(outcome.files, 4, "the three SDK examples and the sender are read");
+}

@@ -460,7 +460,10 @@ fn check(case: &Case, unsafe_too: bool) -> Result<(), TestCaseError> {
         let new_dlq = unsafe_too && f.0 == "SQS015" && (f.1.ends_with("DLQ") || f.1.ends_with("_dlq"));
         // SQS005's unsafe fix, where the handler is read and does not report.
         let not_returned = unsafe_too && f.0 == "SQS202";
-        prop_assert!(before_set.contains(f) || new_dlq || not_returned, "new finding after fixing: {f:?}\n{text}\n---\n{fixed}");
+        prop_assert!(
+            before_set.contains(f) || new_dlq || not_returned,
+            "new finding after fixing: {f:?}\n{text}\n---\n{fixed}"
+        );
     }
     for f in after.iter().filter(|(code, _)| SAFE.contains(&code.as_str())) {
         prop_assert!(false, "a safely fixable finding remains: {f:?}\n{text}\n---\n{fixed}");

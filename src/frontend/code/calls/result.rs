@@ -154,9 +154,9 @@ impl<'a> Reader<'a> {
                 }
                 if let Some(p) = n.parent() {
                     let leaves = match p.kind() {
+                        // Printed or logged whole, it is not read.
+                        "argument_list" | "arguments" => !self.logs(p),
                         "return_statement"
-                        | "argument_list"
-                        | "arguments"
                         | "pair"
                         | "keyword_argument"
                         | "shorthand_property_identifier"
@@ -181,6 +181,39 @@ impl<'a> Reader<'a> {
             }
         }
         ResultUse::FailedUnread
+    }
+
+    /// Whether `arguments` are those of a call that prints or logs them
+    /// (`print`, `console.log`, `LOGGER.info`, `log.Printf`, `fmt.Println`,
+    /// `System.out.println`).
+    fn logs(&self, arguments: Node<'a>) -> bool {
+        const LOGGING: &[&str] = &[
+            "print",
+            "println",
+            "printf",
+            "print_r",
+            "log",
+            "info",
+            "debug",
+            "warn",
+            "warning",
+            "error",
+            "trace",
+            "fatal",
+            "exception",
+            "critical",
+            "infof",
+            "debugf",
+            "warnf",
+            "errorf",
+            "fatalf",
+        ];
+        let Some(call) = arguments.parent() else { return false };
+        let callee = call.child_by_field_name("function").or_else(|| call.child_by_field_name("name"));
+        let Some(callee) = callee else { return false };
+        let text = self.text_of(callee);
+        let last = text.rsplit(['.', ':']).next().unwrap_or(text).to_ascii_lowercase();
+        LOGGING.contains(&last.as_str())
     }
 
     /// The function (and class) a call is in, as written: `poll`,
