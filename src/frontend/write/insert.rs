@@ -15,6 +15,9 @@ use crate::syntax::{Entry, Kind, Node};
 /// `Properties` as a resource has); not of a Lift construct.
 pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &Scalar, json: bool) -> Option<Edit> {
     if found.key_span != at {
+        if let Some(sqs) = serverless_sqs_event(found, at) {
+            return insert_serverless(file, sqs, remedy, value);
+        }
         let events = found.value.get("Properties")?.get("Events")?.as_map()?;
         let event = events.iter().find(|e| e.key_span == at)?;
         return insert(file, event, at, remedy, value, json);
@@ -72,6 +75,39 @@ pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &S
             edit(at, format!("{first}{indent}Properties:{nl}{inner}{}: {value}{nl}", key(remedy)))
         }
     }
+}
+
+/// The `sqs:` event of a Serverless function whose key is at `at`, when
+/// it is a mapping (a bare ARN has nowhere to add a setting).
+fn serverless_sqs_event(function: &Entry, at: Span) -> Option<&Entry> {
+    let events = function.value.get("events")?.as_seq()?;
+    let sqs = events.iter().filter_map(|e| e.as_map()).flatten().find(|e| e.key == "sqs" && e.key_span == at)?;
+    sqs.value.as_map().is_some().then_some(sqs)
+}
+
+/// A setting added to a Serverless `sqs:` event, under its Serverless
+/// name; a one-item list is written as the string the Framework takes
+/// (`functionResponseType: ReportBatchItemFailures`).
+fn insert_serverless(file: &Source, sqs: &Entry, remedy: &Remedy, value: &Scalar) -> Option<Edit> {
+    let text = &file.text;
+    let name = crate::model::Dialect::Serverless.name(remedy.field);
+    let value = match value {
+        Scalar::List(items) if items.len() == 1 => Scalar::Str(items[0].clone()),
+        other => other.clone(),
+    };
+    let value = literal(&value, false);
+    let nl = line_ending(text);
+    let edit =
+        |pos: usize, replacement: String| Some(Edit { file: file.clone(), span: Span::new(pos, pos), replacement });
+    if text[sqs.value.span.start..].starts_with('{') {
+        let (at, member) = flow_member(text, &sqs.value, format!("{name}: {value}"))?;
+        return edit(at, member);
+    }
+    let Kind::Map(entries) = &sqs.value.kind else { return None };
+    let indent = indent_of(text, entries.first()?.key_span.start)?;
+    let (at, end_line) = block_end(text, sqs.key_span.start)?;
+    let first = if end_line { nl } else { "" };
+    edit(at, format!("{first}{indent}{name}: {value}{nl}"))
 }
 
 /// `member` added as the last of the YAML flow mapping `node`: where to
