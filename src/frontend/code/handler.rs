@@ -13,7 +13,7 @@ use crate::model::FunctionIdx;
 use crate::model::code::{Handler, Misspelt, Reports, WrongIdentifier};
 use crate::source::Span;
 
-use super::response::{BATCH_ITEM_FAILURES, Key, classify, from_message_id, utility_words};
+use super::response::{BATCH_ITEM_FAILURES, Key, classify, from_message_id, serialized, utility_words};
 
 /// The most definitions a handler's body is followed into.
 const MAX_BODY: usize = 5000;
@@ -94,8 +94,10 @@ pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: Fu
     for (f, spans) in &files {
         let Some(unit) = unit_of(f) else { continue };
         let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
+        let in_a_string = serialized(unit);
         for key in unit.keys.iter().filter(|k| inside(k.span)) {
             match classify(unit.language, &key.text) {
+                Some(Key::Failures) if in_a_string(key.span) => {}
                 Some(Key::Failures) => {
                     yes.get_or_insert((unit.origin(key.span), format!("a `{BATCH_ITEM_FAILURES}` key")));
                 }

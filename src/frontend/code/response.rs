@@ -77,6 +77,19 @@ pub(super) fn utility_words(language: Language, what: &str) -> String {
     }
 }
 
+/// Calls that turn a value into a string (JSON): what they are given is
+/// not the handler's response.
+const SERIALIZERS: &[&str] = &["stringify", "dumps", "Marshal", "writeValueAsString", "toJson"];
+
+/// Whether a span of `unit` is inside what a serializing call is given: a
+/// key of an API Gateway response's `body: JSON.stringify({batchItemFailures})`
+/// is no key of the response Lambda reads.
+pub fn serialized(unit: &super::unit::Unit) -> impl Fn(crate::source::Span) -> bool {
+    let calls: Vec<crate::source::Span> =
+        unit.calls.iter().filter(|(_, callee)| SERIALIZERS.contains(&callee.as_str())).map(|(s, _)| *s).collect();
+    move |span| calls.iter().any(|s| s.start <= span.start && span.end <= s.end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
