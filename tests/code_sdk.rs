@@ -65,7 +65,8 @@ fn code_that_does_not_parse_is_a_note_and_the_template_beside_it_is_linted() {
     assert_eq!(codes, ["SQS206"], "{}", common::render(&outcome));
     let notes: Vec<&str> = outcome.notes.iter().map(|n| n.message.as_str()).collect();
     assert_eq!(notes.len(), 2, "{notes:#?}");
-    assert!(notes.iter().all(|n| n.contains("were not read") && n.contains("was not parsed")), "{notes:#?}");
+    assert!(notes.iter().all(|n| n.contains("were not read") && n.contains("is not valid")), "{notes:#?}");
+
     assert!(outcome.unlinted.is_empty());
 }
 
@@ -76,4 +77,19 @@ fn a_handler_file_is_read_once_as_its_function_s_code() {
     let fixture = common::root().join("tests/fixtures/code/SQS204/python/good_queue_waits");
     let outcome = common::lint(&fixture);
     assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
+}
+
+/// A loose file that does not parse is said where the code that does not
+/// parse starts.
+#[test]
+fn a_syntax_error_is_said_where_it_is() {
+    let dir = scratch();
+    std::fs::write(
+        dir.path().join("worker.py"),
+        "import boto3\n\nsqs = boto3.client('sqs')\n\n\ndef poll(url):\n    return sqs.receive_message(QueueUrl=url\n\n\ndef other(:\n    pass\n",
+    )
+    .unwrap();
+    let outcome = common::lint(dir.path());
+    let note = outcome.notes.iter().find(|n| n.message.contains("is not valid Python")).expect("a note");
+    assert!(note.origin.location().unwrap().line >= 6, "{:?}", note.origin.location());
 }

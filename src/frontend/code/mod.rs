@@ -261,22 +261,34 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) ->
         };
         return Some(Loaded { notes: vec![note], ..Loaded::default() });
     }
-    let bytes = std::fs::read(path).ok()?;
-    if !mentions_sqs(&bytes) {
+    // The editor's or --fix's text when there is one, else the file's.
+    let source = match overlay.read(path) {
+        Ok(source) => source,
+        Err(e) => {
+            let message =
+                format!("the SQS API calls of {} were not read: it cannot be read: {}", shown(path), e.message);
+            return Some(Loaded {
+                notes: vec![Note { origin: crate::model::Origin::path(path), message }],
+                ..Loaded::default()
+            });
+        }
+    };
+    if !mentions_sqs(source.text.as_bytes()) {
         return None;
     }
     let mut loaded = Loaded { files: vec![path.to_path_buf()], ..Loaded::default() };
-    match program::parse_file(path, language, overlay) {
+    match Unit::parse(&source, language) {
         Ok(unit) => {
             let scope = calls::Scope { owner: None, env: &[], queues: &[] };
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source));
         }
-        Err(why) => {
+        // Said where the parser stopped.
+        Err(e) => {
             loaded.files.clear();
             loaded.notes.push(Note {
-                origin: crate::model::Origin::path(path),
-                message: format!("the SQS API calls of {} were not read: {why}", shown(path)),
+                origin: crate::model::Origin::file(&source, e.span),
+                message: format!("the SQS API calls of {} were not read: {}", shown(path), e.why),
             })
         }
     }
