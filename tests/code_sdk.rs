@@ -93,3 +93,34 @@ fn a_syntax_error_is_said_where_it_is() {
     let note = outcome.notes.iter().find(|n| n.message.contains("is not valid Python")).expect("a note");
     assert!(note.origin.location().unwrap().line >= 6, "{:?}", note.origin.location());
 }
+
+/// A module two functions share holds one call: one finding, not one per
+/// function, when both send it to the same queue.
+#[test]
+fn a_shared_module_s_call_is_said_once() {
+    let dir = scratch();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("src/common.py"),
+        "import boto3\n\nsqs = boto3.client('sqs')\n\n\ndef drain(url):\n    return sqs.receive_message(QueueUrl=url)\n",
+    )
+    .unwrap();
+    for name in ["a", "b"] {
+        std::fs::write(
+            dir.path().join(format!("src/{name}.py")),
+            "from common import drain\n\n\ndef handler(event, context):\n    drain(event['url'])\n",
+        )
+        .unwrap();
+    }
+    let function = |name: &str| {
+        format!(
+            "  {name}:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: {}.handler\n      Runtime: python3.12\n",
+            name.to_lowercase()
+        )
+    };
+    let template = format!("Transform: AWS::Serverless-2016-10-31\nResources:\n{}{}", function("A"), function("B"));
+    std::fs::write(dir.path().join("template.yaml"), template).unwrap();
+    let outcome = common::lint_only(dir.path(), "SQS204");
+    let found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
+    assert_eq!(found, [("SQS204", "A")], "{}", common::render(&outcome));
+}

@@ -92,6 +92,17 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
         let scope = calls::Scope { owner: Some(&function.resource), env, queues: &loaded.model.queues };
         calls.extend(calls::read(unit, &scope));
     }
+    // A module that many functions share holds one call for all of them:
+    // said once, for the first, unless their environments send it to
+    // different queues.
+    let mut seen = HashSet::new();
+    calls.retain(|c: &crate::model::code::SdkCall| {
+        let at = match &c.origin {
+            crate::model::Origin::File { file, span } => (file.path.clone(), *span),
+            crate::model::Origin::Live(_) => return true,
+        };
+        seen.insert((at, format!("{:?}", c.queue)))
+    });
     loaded.model.calls.extend(calls);
     for (path, unit) in &units {
         match unit {
