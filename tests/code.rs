@@ -254,3 +254,26 @@ fn every_format_carries_code_findings() {
     let pretty = common::stdout(&common::sqsguard(&["lint", &arg]));
     assert!(pretty.contains(&format!("{file}:{line}:")), "{pretty}");
 }
+
+/// A consumer's handler whose answer cannot be known (it is what a wrapper
+/// that sqsguard does not read makes) is a note, not silence.
+#[test]
+fn a_handler_that_cannot_be_judged_is_a_note() {
+    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("src/index.mjs"),
+        "import middy from '@middy/core';\n\nconst main = async (event) => {};\n\nexport const handler = middy(main);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("template.yaml"),
+        "Transform: AWS::Serverless-2016-10-31\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: index.handler\n      Runtime: nodejs20.x\n      Events:\n        E:\n          Type: SQS\n          Properties: {Queue: !GetAtt Q.Arn, FunctionResponseTypes: [ReportBatchItemFailures]}\n",
+    )
+    .unwrap();
+    let outcome = common::lint(dir.path());
+    assert!(outcome.findings.iter().all(|f| f.code() != "SQS202"), "{}", common::render(&outcome));
+    let note = outcome.notes.iter().find(|n| n.message.contains("is not known")).expect("a note");
+    assert!(note.message.contains("`middy`"), "{}", note.message);
+    assert!(note.origin.location().unwrap().file.ends_with("index.mjs"));
+}
