@@ -124,3 +124,43 @@ fn a_shared_module_s_call_is_said_once() {
     let found: Vec<(&str, &str)> = outcome.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
     assert_eq!(found, [("SQS204", "A")], "{}", common::render(&outcome));
 }
+
+/// A suppression comment works in each language's own comment syntax, on
+/// the line above the call.
+#[test]
+fn suppressions_in_every_language() {
+    let dir = scratch();
+    let files = [
+        (
+            "worker.py",
+            "import boto3\n\nsqs = boto3.client('sqs')\n\n\ndef poll(url):\n    # sqsguard:ignore SQS204 drained by a cron job\n    return sqs.receive_message(QueueUrl=url)\n",
+        ),
+        (
+            "worker.mjs",
+            "import { SQSClient, ReceiveMessageCommand } from '@aws-sdk/client-sqs';\n\nconst c = new SQSClient({});\n\nexport async function poll(url) {\n  // sqsguard:ignore SQS204 drained by a cron job\n  return c.send(new ReceiveMessageCommand({ QueueUrl: url }));\n}\n",
+        ),
+        (
+            "worker.go",
+            "package worker\n\nimport (\n\t\"context\"\n\n\t\"github.com/aws/aws-sdk-go-v2/service/sqs\"\n)\n\nfunc Poll(ctx context.Context, c *sqs.Client, url *string) error {\n\t// sqsguard:ignore SQS204 drained by a cron job\n\t_, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: url})\n\treturn err\n}\n",
+        ),
+        (
+            "Worker.java",
+            "import software.amazon.awssdk.services.sqs.SqsClient;\nimport software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;\n\npublic class Worker {\n  public int poll(SqsClient sqs, String url) {\n    // sqsguard:ignore SQS204 drained by a cron job\n    return sqs.receiveMessage(ReceiveMessageRequest.builder().queueUrl(url).build()).messages().size();\n  }\n}\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let unmarked = text.lines().filter(|l| !l.contains("sqsguard:ignore")).collect::<Vec<_>>().join("\n") + "\n";
+        std::fs::write(dir.path().join(format!("unmarked_{name}")), unmarked).unwrap();
+    }
+    let outcome = common::lint_only(dir.path(), "SQS204");
+    let files: Vec<String> = outcome
+        .findings
+        .iter()
+        .map(|f| sqsguard::report::location(f).unwrap().file.rsplit('/').next().unwrap().to_string())
+        .collect();
+    // Each unmarked copy fires; no marked file does.
+    assert_eq!(files.len(), 4, "{}", common::render(&outcome));
+    assert!(files.iter().all(|f| f.starts_with("unmarked_")), "{files:?}");
+    assert_eq!(outcome.suppressed, 4);
+}
