@@ -109,17 +109,17 @@ fn no_code_reads_templates_only() {
     assert!(codes(&without).is_empty());
 }
 
+/// A queue and a SAM function that consumes it, whose handler is
+/// `src/app.py`'s `handler`.
+const ONE_CONSUMER: &str = "Transform: AWS::Serverless-2016-10-31\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: app.handler\n      Runtime: python3.12\n      Events:\n        E:\n          Type: SQS\n          Properties: {Queue: !GetAtt Q.Arn}\n";
+
 /// A handler that cannot be found is a note naming the function and the
 /// path tried, and the template is still linted.
 #[test]
 fn a_missing_handler_is_a_note() {
     let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
     let template = dir.path().join("template.yaml");
-    std::fs::write(
-        &template,
-        "Transform: AWS::Serverless-2016-10-31\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: app.handler\n      Runtime: python3.12\n      Events:\n        E:\n          Type: SQS\n          Properties: {Queue: !GetAtt Q.Arn}\n",
-    )
-    .unwrap();
+    std::fs::write(&template, ONE_CONSUMER).unwrap();
     let outcome = common::lint(&template);
     assert_eq!(outcome.files, 1);
     let note = outcome.notes.iter().find(|n| n.message.starts_with("the handler of F")).expect("a note");
@@ -135,11 +135,7 @@ fn a_handler_that_does_not_parse_is_a_note() {
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::write(dir.path().join("src/app.py"), "def handler(event, context:\n    return {\n").unwrap();
     let template = dir.path().join("template.yaml");
-    std::fs::write(
-        &template,
-        "Transform: AWS::Serverless-2016-10-31\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: app.handler\n      Runtime: python3.12\n      Events:\n        E:\n          Type: SQS\n          Properties: {Queue: !GetAtt Q.Arn}\n",
-    )
-    .unwrap();
+    std::fs::write(&template, ONE_CONSUMER).unwrap();
     let outcome = common::lint(&template);
     assert!(outcome.findings.iter().all(|f| f.code() != "SQS000"));
     assert!(outcome.findings.iter().any(|f| f.code() == "SQS004"), "the template is linted");
