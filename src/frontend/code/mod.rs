@@ -72,6 +72,10 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
     let mut notes = Vec::new();
     // Which functions' code each file is.
     let mut owners: Vec<(PathBuf, usize)> = Vec::new();
+    // Most templates name no code: the folders above them are not looked at.
+    if loaded.model.functions.iter().all(|f| f.code.is_none()) {
+        return;
+    }
     let root = loaded.files.first().and_then(|f| f.parent()).map(locate::repository_of);
     for (index, function) in loaded.model.functions.iter().enumerate() {
         let Some(code) = &function.code else { continue };
