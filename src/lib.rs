@@ -24,7 +24,8 @@
 //! 13. [`lint`], [`audit`] and [`generate`]: the commands.
 //! 14. [`fix`]: the passes of `--fix` over lints, the diff and the write.
 //! 15. [`report`]: every output format.
-//! 16. [`cli`]: arguments, the session, errors and exit statuses.
+//! 16. [`server`]: the checks as a Language Server, for editors.
+//! 17. [`cli`]: arguments, the session, errors and exit statuses.
 
 pub mod source;
 pub mod syntax;
@@ -60,5 +61,7 @@ pub mod lint;
 pub mod fix;
 
 pub mod report;
+
+pub mod server;
 
 pub mod cli;

@@ -29,6 +29,7 @@ const LAYERS: &[&[&str]] = &[
     &["lint", "audit", "generate"],
     &["fix"],
     &["report"],
+    &["server"],
     &["cli"],
 ];
 

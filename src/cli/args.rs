@@ -32,6 +32,8 @@ pub(super) enum Command {
         #[arg(long, value_enum, default_value_t = CatalogFormat::Table)]
         format: CatalogFormat,
     },
+    /// Serve the checks to an editor: a Language Server (LSP 3.17) on standard input and output.
+    Server,
     /// Print a rule's documentation.
     Explain {
         /// A rule code, such as SQS001.

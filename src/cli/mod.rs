@@ -43,6 +43,13 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
         Command::Audit(args) => run_audit(args, console),
         Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on, console),
         Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
+        Command::Server => match crate::server::run() {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(why) => {
+                console.eprintln(format_args!("sqsguard server: {why}"));
+                Ok(ExitCode::FAILURE)
+            }
+        },
         Command::Explain { code } => match rules::by_code(&code) {
             Some(rule) => console.print(&rule.page()).map(|()| ExitCode::SUCCESS),
             None => Err(Error::Usage(format!("no rule {code}; `sqsguard rules` lists them")).into()),

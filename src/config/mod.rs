@@ -97,6 +97,11 @@ pub const HELP: &str = "see schemas/config.schema.json and docs/lint.md (Configu
 /// Read and validate a config file.
 pub fn load(path: &Path) -> Result<Config, Error> {
     let text = crate::source::read_named(path).map_err(|e| Error::io(path, e))?;
+    load_text(path, text)
+}
+
+/// Validate a config file's text (an editor's unsaved buffer, say).
+pub fn load_text(path: &Path, text: String) -> Result<Config, Error> {
     let file = SourceFile::new(path.to_path_buf(), text);
     let located =
         |problems: Vec<(Span, String)>| Error::Invalid { what: "invalid config", file: file.clone(), problems };

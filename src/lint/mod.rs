@@ -171,6 +171,13 @@ impl Run {
         }
     }
 
+    /// Every file the run's jobs read, as given (templates, a module's
+    /// files, variables files, handler code): what an editor re-checks
+    /// the run for when one of them changes.
+    pub fn files_read(&self) -> impl Iterator<Item = &PathBuf> {
+        self.results.iter().flat_map(|(_, done)| done.files.iter())
+    }
+
     /// What the run found so far.
     pub fn outcome(&self, session: &Session) -> Outcome {
         let walked = self.walked.iter().cloned();
@@ -259,7 +266,7 @@ fn outcome(
 /// `.tfvars.json`): either makes its folder's module load, so a pre-commit
 /// hook that passes only a changed tfvars file still checks the values it
 /// sets.
-fn is_terraform(path: &Path) -> bool {
+pub fn is_terraform(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     [".tf", ".tf.json", ".tfvars", ".tfvars.json"].iter().any(|ext| name.ends_with(ext))
 }

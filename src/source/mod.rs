@@ -8,11 +8,13 @@
 //! schemas and config files have their own small readers).
 
 pub mod lines;
+mod overlay;
 mod read;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use overlay::{Overlay, lexical};
 pub use read::{
     MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, NotOpened, NotUtf8, Unreadable, has_infra_extension, has_template_extension,
     is_serverless_code, limit_for, looks_like_infrastructure, open_regular, plain_io_error, read, read_named,
@@ -79,26 +81,6 @@ pub struct SourceFile {
 }
 
 pub type Source = Arc<SourceFile>;
-
-/// Texts that stand in for files on disk, by path: the fixed texts of
-/// `lint --fix`'s passes, linted again before anything is written. Empty
-/// in every other run.
-#[derive(Clone, Debug, Default)]
-pub struct Overlay(Arc<std::collections::HashMap<PathBuf, String>>);
-
-impl Overlay {
-    pub fn new(texts: std::collections::HashMap<PathBuf, String>) -> Self {
-        Overlay(Arc::new(texts))
-    }
-
-    /// The file's text: the overlay's, else what [`read`] finds on disk.
-    pub fn read(&self, path: &Path) -> Result<Source, Unreadable> {
-        match self.0.get(path) {
-            Some(text) => Ok(SourceFile::new(path.to_path_buf(), text.clone())),
-            None => read(path),
-        }
-    }
-}
 
 /// The path and size: a model's debug print names its files without
 /// repeating their text at every value.

@@ -1,0 +1,152 @@
+//! One check of a document: `lint` of it with the editor's texts standing
+//! in for the files, and what it found, per file, as diagnostics.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use lsp_types::{CodeDescription, Diagnostic, DiagnosticSeverity, NumberOrString, Position, Range, Url};
+
+use super::documents::{Encoding, position_in};
+use crate::finding::{Finding, Note, Severity};
+use crate::lint;
+use crate::model::Origin;
+use crate::report::sarif::rule_help_uri;
+use crate::session::Session;
+use crate::source::{Span, lexical};
+
+/// What one check found.
+#[derive(Default)]
+pub(super) struct Checked {
+    pub(super) findings: Vec<Finding>,
+    pub(super) notes: Vec<Note>,
+    /// Every file the check read (lexical paths): a change to one of them
+    /// checks the document again.
+    pub(super) read: HashSet<PathBuf>,
+    /// The findings (by index) located in each file.
+    pub(super) in_file: HashMap<PathBuf, Vec<usize>>,
+    /// The notes (by index) located in each file.
+    pub(super) notes_in_file: HashMap<PathBuf, Vec<usize>>,
+    /// The version of each open document the check read: its findings'
+    /// places hold for those versions only.
+    pub(super) versions: HashMap<PathBuf, i32>,
+}
+
+impl Checked {
+    /// Every file the check has something to say about, or read.
+    pub(super) fn files(&self) -> impl Iterator<Item = &PathBuf> {
+        self.read.iter().chain(self.in_file.keys()).chain(self.notes_in_file.keys())
+    }
+
+    /// The findings located in `path`.
+    pub(super) fn findings_in<'a>(&'a self, path: &Path) -> impl Iterator<Item = &'a Finding> + 'a {
+        let indices = self.in_file.get(path).map(Vec::as_slice).unwrap_or_default();
+        indices.iter().filter_map(|&i| self.findings.get(i))
+    }
+
+    /// The notes located in `path`.
+    pub(super) fn notes_in<'a>(&'a self, path: &Path) -> impl Iterator<Item = &'a Note> + 'a {
+        let indices = self.notes_in_file.get(path).map(Vec::as_slice).unwrap_or_default();
+        indices.iter().filter_map(|&i| self.notes.get(i))
+    }
+}
+
+/// Lint what `session` names, as `sqsguard lint` would.
+pub(super) fn check(session: &Session, versions: HashMap<PathBuf, i32>) -> Checked {
+    let run = lint::Run::new(session);
+    let outcome = run.outcome(session);
+    let read = run.files_read().map(|p| lexical(p)).collect();
+    let mut in_file: HashMap<PathBuf, Vec<usize>> = HashMap::new();
+    for (i, f) in outcome.findings.iter().enumerate() {
+        if let Some(path) = file_of(&f.origin) {
+            in_file.entry(path).or_default().push(i);
+        }
+    }
+    let mut notes_in_file: HashMap<PathBuf, Vec<usize>> = HashMap::new();
+    for (i, n) in outcome.notes.iter().enumerate() {
+        if let Some(path) = file_of(&n.origin) {
+            notes_in_file.entry(path).or_default().push(i);
+        }
+    }
+    Checked { findings: outcome.findings, notes: outcome.notes, read, in_file, notes_in_file, versions }
+}
+
+fn file_of(origin: &Origin) -> Option<PathBuf> {
+    match origin {
+        Origin::File { file, .. } => Some(lexical(&file.path)),
+        Origin::Live(_) => None,
+    }
+}
+
+/// The range of a span of the origin's file.
+pub(super) fn range_of(origin: &Origin, encoding: Encoding) -> Range {
+    match origin {
+        Origin::File { file, span } => span_range(file, *span, encoding),
+        Origin::Live(_) => Range::default(),
+    }
+}
+
+pub(super) fn span_range(file: &crate::source::Source, span: Span, encoding: Encoding) -> Range {
+    Range::new(position_in(file, span.start, encoding), position_in(file, span.end.max(span.start), encoding))
+}
+
+/// A finding as the editor shows it.
+pub(super) fn diagnostic(finding: &Finding, encoding: Encoding) -> Diagnostic {
+    let severity = match finding.severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Info => DiagnosticSeverity::INFORMATION,
+    };
+    let message = match finding.resource.as_str() {
+        "" => finding.message.clone(),
+        resource => format!("{} ({resource})", finding.message),
+    };
+    Diagnostic {
+        range: range_of(&finding.origin, encoding),
+        severity: Some(severity),
+        code: Some(NumberOrString::String(finding.code().to_string())),
+        code_description: Url::parse(&rule_help_uri(finding.code())).ok().map(|href| CodeDescription { href }),
+        source: Some("sqsguard".to_string()),
+        message,
+        related_information: None,
+        tags: None,
+        data: Some(serde_json::json!({ "name": finding.name() })),
+    }
+}
+
+/// A note, located: a hint (not a finding).
+pub(super) fn note_diagnostic(note: &Note, encoding: Encoding) -> Diagnostic {
+    Diagnostic {
+        range: range_of(&note.origin, encoding),
+        severity: Some(DiagnosticSeverity::HINT),
+        source: Some("sqsguard".to_string()),
+        message: note.message.clone(),
+        ..Diagnostic::default()
+    }
+}
+
+/// A config's problem, located in it.
+pub(super) fn problem_diagnostics(error: &crate::error::Error, encoding: Encoding) -> Vec<Diagnostic> {
+    let whole = |message: String| Diagnostic {
+        range: Range::new(Position::new(0, 0), Position::new(0, 0)),
+        severity: Some(DiagnosticSeverity::ERROR),
+        source: Some("sqsguard".to_string()),
+        message,
+        ..Diagnostic::default()
+    };
+    match error {
+        crate::error::Error::Invalid { what, file, problems } => problems
+            .iter()
+            .map(|(span, message)| Diagnostic {
+                range: span_range(file, *span, encoding),
+                message: format!("{what}: {message}"),
+                ..whole(String::new())
+            })
+            .collect(),
+        other => vec![whole(other.to_string())],
+    }
+}
+
+/// Whether two ranges share a position (an empty one touching counts).
+pub(super) fn overlaps(a: &Range, b: &Range) -> bool {
+    a.start <= b.end && b.start <= a.end
+}

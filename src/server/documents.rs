@@ -1,0 +1,235 @@
+//! The editor's open documents: their unsaved texts, kept in step with
+//! its changes, and positions in them in the units the client counts
+//! (UTF-16 code units unless it asked for UTF-8 bytes).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use lsp_types::{Position, TextDocumentContentChangeEvent, Url};
+
+use crate::source::{Overlay, Source, lexical, lines};
+
+/// How the client counts a position's `character`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+impl Encoding {
+    /// The units of `text` (a piece of one line).
+    fn units(self, text: &str) -> u32 {
+        let n = match self {
+            Encoding::Utf8 => text.len(),
+            Encoding::Utf16 => text.encode_utf16().count(),
+        };
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// The byte offset in `line` (a line's text) of `units` units, clamped
+    /// to the line and to a character boundary.
+    fn offset_in(self, line: &str, units: u32) -> usize {
+        let units = units as usize;
+        match self {
+            Encoding::Utf8 => {
+                let mut at = units.min(line.len());
+                while !line.is_char_boundary(at) {
+                    at -= 1;
+                }
+                at
+            }
+            Encoding::Utf16 => {
+                let mut counted = 0;
+                for (i, c) in line.char_indices() {
+                    if counted >= units {
+                        return i;
+                    }
+                    counted += c.len_utf16();
+                }
+                line.len()
+            }
+        }
+    }
+}
+
+/// One open document.
+pub(super) struct Document {
+    pub(super) uri: Url,
+    pub(super) version: i32,
+    pub(super) text: String,
+    /// The byte offset where each line starts.
+    starts: Vec<usize>,
+}
+
+impl Document {
+    pub(super) fn new(uri: Url, version: i32, text: String) -> Self {
+        let starts = line_starts(&text);
+        Document { uri, version, text, starts }
+    }
+
+    /// Apply the client's changes, in order: a range replaced, or the
+    /// whole text.
+    pub(super) fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>, encoding: Encoding) {
+        for change in changes {
+            match change.range {
+                Some(range) => {
+                    let start = self.offset(range.start, encoding);
+                    let end = self.offset(range.end, encoding).max(start);
+                    self.text.replace_range(start..end, &change.text);
+                }
+                None => self.text = change.text,
+            }
+            self.starts = line_starts(&self.text);
+        }
+        self.version = version;
+    }
+
+    /// The byte offset of an LSP position (clamped to the text).
+    pub(super) fn offset(&self, at: Position, encoding: Encoding) -> usize {
+        let Some(&start) = self.starts.get(at.line as usize) else { return self.text.len() };
+        let end = self.starts.get(at.line as usize + 1).copied().unwrap_or(self.text.len());
+        let line = &self.text[start..end];
+        let content = line.trim_end_matches(['\n', '\r']);
+        start + encoding.offset_in(content, at.character)
+    }
+
+    /// The line (0-based) and its text around a byte offset.
+    pub(super) fn line_of(&self, offset: usize) -> (usize, &str) {
+        let index = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let start = self.starts[index];
+        let end = self.starts.get(index + 1).copied().unwrap_or(self.text.len());
+        (index, &self.text[start..end])
+    }
+
+    /// The LSP position of a byte offset of the text.
+    pub(super) fn position(&self, offset: usize, encoding: Encoding) -> Position {
+        let (line, text) = self.line_of(offset);
+        let start = self.starts[line];
+        let upto = (offset - start).min(text.len());
+        Position::new(u32::try_from(line).unwrap_or(u32::MAX), encoding.units(&text[..floor(text, upto)]))
+    }
+}
+
+/// The LSP position of a byte offset of a linted file (which may be an
+/// open document's text, or a file read from disk).
+pub(super) fn position_in(file: &Source, offset: usize, encoding: Encoding) -> Position {
+    let line = file.line_index(offset);
+    let start = file.line_offset(line).unwrap_or(0);
+    let line = u32::try_from(line).unwrap_or(u32::MAX);
+    if file.is_detached() {
+        // The text is gone (a plan of hundreds of megabytes): characters,
+        // which are what any ASCII text counts in every encoding.
+        let column = file.position(offset).column.saturating_sub(1);
+        return Position::new(line, u32::try_from(column).unwrap_or(u32::MAX));
+    }
+    let text = &file.text;
+    let offset = floor(text, offset.min(text.len()));
+    Position::new(line, encoding.units(&text[start.min(offset)..offset]))
+}
+
+/// The largest character boundary of `text` at or before `at`.
+fn floor(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(lines::break_ends(text)).collect()
+}
+
+/// Every open document, by its path.
+#[derive(Default)]
+pub(super) struct Documents {
+    open: HashMap<PathBuf, Document>,
+}
+
+impl Documents {
+    pub(super) fn open(&mut self, path: PathBuf, document: Document) {
+        self.open.insert(path, document);
+    }
+
+    pub(super) fn close(&mut self, path: &Path) -> Option<Document> {
+        self.open.remove(path)
+    }
+
+    pub(super) fn get(&self, path: &Path) -> Option<&Document> {
+        self.open.get(path)
+    }
+
+    pub(super) fn get_mut(&mut self, path: &Path) -> Option<&mut Document> {
+        self.open.get_mut(path)
+    }
+
+    pub(super) fn paths(&self) -> impl Iterator<Item = &PathBuf> {
+        self.open.keys()
+    }
+
+    /// The open texts, standing in for the files on disk.
+    pub(super) fn overlay(&self) -> Overlay {
+        Overlay::new(self.open.iter().map(|(path, d)| (path.clone(), d.text.clone())).collect())
+    }
+
+    /// Each open document's version.
+    pub(super) fn versions(&self) -> HashMap<PathBuf, i32> {
+        self.open.iter().map(|(path, d)| (path.clone(), d.version)).collect()
+    }
+}
+
+/// The file path of a `file:` URI, as the linter names it.
+pub(super) fn path_of(uri: &Url) -> Option<PathBuf> {
+    (uri.scheme() == "file").then(|| uri.to_file_path().ok()).flatten().map(|p| lexical(&p))
+}
+
+/// The `file:` URI of a path.
+pub(super) fn uri_of(path: &Path) -> Option<Url> {
+    let path = if path.is_absolute() { lexical(path) } else { lexical(&std::env::current_dir().ok()?.join(path)) };
+    Url::from_file_path(path).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsp_types::Range;
+
+    fn doc(text: &str) -> Document {
+        Document::new(Url::parse("file:///t.yaml").unwrap(), 1, text.to_string())
+    }
+
+    #[test]
+    fn utf16_counts_surrogate_pairs_and_utf8_counts_bytes() {
+        let d = doc("a: \"😀\" x\nb: 1\n");
+        let x = d.text.find('x').unwrap();
+        assert_eq!(d.position(x, Encoding::Utf16), Position::new(0, 8));
+        assert_eq!(d.position(x, Encoding::Utf8), Position::new(0, 10));
+        assert_eq!(d.offset(Position::new(0, 8), Encoding::Utf16), x);
+        assert_eq!(d.offset(Position::new(0, 10), Encoding::Utf8), x);
+        // Inside the emoji's pair (or its bytes): the next character; past
+        // the line's end: its end.
+        assert_eq!(d.offset(Position::new(0, 5), Encoding::Utf16), 8);
+        assert_eq!(d.offset(Position::new(0, 6), Encoding::Utf8), 4);
+        assert_eq!(d.offset(Position::new(0, 99), Encoding::Utf16), 11);
+        assert_eq!(d.offset(Position::new(7, 0), Encoding::Utf16), d.text.len());
+    }
+
+    #[test]
+    fn incremental_changes_apply_in_order_across_cr_lf_and_crlf() {
+        let mut d = doc("one\rtwo\r\nthree\n");
+        let at = |l, c| Position::new(l, c);
+        let change = |start, end, text: &str| TextDocumentContentChangeEvent {
+            range: Some(Range::new(start, end)),
+            range_length: None,
+            text: text.to_string(),
+        };
+        d.apply(2, vec![change(at(1, 0), at(1, 3), "2"), change(at(2, 0), at(2, 0), ">")], Encoding::Utf16);
+        assert_eq!(d.text, "one\r2\r\n>three\n");
+        assert_eq!(d.version, 2);
+        d.apply(
+            3,
+            vec![TextDocumentContentChangeEvent { range: None, range_length: None, text: "x".into() }],
+            Encoding::Utf16,
+        );
+        assert_eq!(d.text, "x");
+    }
+}
