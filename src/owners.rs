@@ -19,13 +19,19 @@ const MAX_ENTRIES: usize = 2000;
 
 /// The infrastructure files (by extension) of every folder from `code`'s
 /// own up to its repository's root, nearest first. Which of them read
-/// `code` is known only once they are linted.
-pub fn candidates_above(code: &Path) -> Vec<PathBuf> {
+/// `code` is known only once they are linted. Outside a repository, an
+/// editor's `workspace` folder (when it holds `code`) is the top.
+pub fn candidates_above(code: &Path, workspace: Option<&Path>) -> Vec<PathBuf> {
     let dir = match code.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let root = locate::repository_of(&dir);
+    let mut root = locate::repository_of(&dir);
+    if !root.join(".git").exists()
+        && let Some(top) = workspace.and_then(|w| w.canonicalize().ok()).filter(|w| root.starts_with(w))
+    {
+        root = top;
+    }
     let mut out = Vec::new();
     let mut at = Some(dir);
     for _ in 0..MAX_LEVELS {
@@ -72,10 +78,26 @@ mod tests {
         std::fs::write(root.join("repo/root.yaml"), "x: 1\n").unwrap();
         std::fs::write(root.join("repo/svc/template.yaml"), "x: 1\n").unwrap();
         std::fs::write(root.join("repo/svc/src/lib/app.py"), "\n").unwrap();
-        let found: Vec<String> = candidates_above(&root.join("repo/svc/src/lib/app.py"))
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(found, ["template.yaml", "root.yaml"]);
+        let names = |found: Vec<PathBuf>| -> Vec<String> {
+            found.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect()
+        };
+        let app = root.join("repo/svc/src/lib/app.py");
+        assert_eq!(names(candidates_above(&app, None)), ["template.yaml", "root.yaml"]);
+        // A workspace does not widen a repository.
+        assert_eq!(names(candidates_above(&app, Some(root))), ["template.yaml", "root.yaml"]);
+    }
+
+    #[test]
+    fn outside_a_repository_an_editor_s_workspace_is_the_top() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("ws/src")).unwrap();
+        std::fs::write(root.join("outside.yaml"), "x: 1\n").unwrap();
+        std::fs::write(root.join("ws/template.yaml"), "x: 1\n").unwrap();
+        std::fs::write(root.join("ws/src/app.py"), "\n").unwrap();
+        let app = root.join("ws/src/app.py");
+        let found = candidates_above(&app, Some(&root.join("ws")));
+        assert_eq!(found.iter().map(|p| p.file_name().unwrap().to_owned()).collect::<Vec<_>>(), ["template.yaml"]);
+        assert!(candidates_above(&app, None).is_empty());
     }
 }

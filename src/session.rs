@@ -43,6 +43,9 @@ pub struct Inputs {
     /// `--no-code`: read the templates only, not the handlers and SDK
     /// calls of their code.
     pub no_code: bool,
+    /// An editor's workspace folder: outside a git repository, where the
+    /// templates of a handler are looked for up to.
+    pub workspace: Option<PathBuf>,
 }
 
 /// What `lint` does with the fixes its findings carry.

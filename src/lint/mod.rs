@@ -110,7 +110,7 @@ impl Run {
         let mut probes = Vec::new();
         if !session.inputs.no_code {
             for code in &named_code {
-                for template in crate::owners::candidates_above(code) {
+                for template in crate::owners::candidates_above(code, session.inputs.workspace.as_deref()) {
                     if !config.files.keeps(&template, false) {
                         continue;
                     }

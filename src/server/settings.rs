@@ -138,7 +138,8 @@ pub(super) fn session(
             _ => f.clone(),
         })
         .collect();
-    let inputs = Inputs { paths: vec![path.to_path_buf()], var_files, stage, overlay, no_code: false };
+    let workspace = root.map(Path::to_path_buf);
+    let inputs = Inputs { paths: vec![path.to_path_buf()], var_files, stage, overlay, no_code: false, workspace };
     Session { config, inputs, baseline: None, fix }
 }
 
