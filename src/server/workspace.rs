@@ -237,8 +237,11 @@ impl Workspace {
                 let mut files: HashSet<PathBuf> = unit.checked.iter().flat_map(|c| c.files().cloned()).collect();
                 files.extend(checked.files().cloned());
                 files.insert(crate::source::lexical(&unit.path));
+                // Published with the versions this check read: a stale one
+                // shows as stale, never as the latest.
+                let versions = checked.versions.clone();
                 unit.checked = Some(checked);
-                self.publish(files);
+                self.publish_as_of(files, &versions);
             }
             Err(why) => {
                 let message = format!("sqsguard: checking {} failed: {why}", unit.path.display());
@@ -259,10 +262,17 @@ impl Workspace {
 
     /// Publish the diagnostics of these files where they changed.
     fn publish(&mut self, files: impl IntoIterator<Item = PathBuf>) {
+        let versions = self.docs.versions();
+        self.publish_as_of(files, &versions);
+    }
+
+    /// Publish the diagnostics of these files where they changed, each
+    /// open one as of its version in `versions`.
+    fn publish_as_of(&mut self, files: impl IntoIterator<Item = PathBuf>, versions: &HashMap<PathBuf, i32>) {
         let files: HashSet<PathBuf> = files.into_iter().collect();
         for file in files {
             let diagnostics = self.diagnostics_of(&file);
-            let version = self.docs.get(&file).map(|d| d.version);
+            let version = self.docs.get(&file).and(versions.get(&file).copied());
             let last = self.published.get(&file);
             let unchanged = match last {
                 Some((v, d)) => *v == version && *d == diagnostics,

@@ -1,0 +1,113 @@
+//! `sqsguard server` in process, over lsp-server's memory connection: what
+//! no single request shows (the latest change wins, a config's problems
+//! land on the config, a module's unsaved siblings are read). The real
+//! clients drive the binary in tests/lsp (pytest-lsp) and tests/nvim.rs.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
+#[path = "common/lsp.rs"]
+mod lsp;
+
+use lsp::{Client, codes};
+use serde_json::json;
+
+const TEMPLATE: &str = "Resources:
+  Queue:
+    Type: AWS::SQS::Queue
+    Properties:
+      VisibilityTimeout: 30
+  Fn:
+    Type: AWS::Lambda::Function
+    Properties:
+      Runtime: python3.12
+      Handler: app.handler
+      Role: arn:aws:iam::123456789012:role/r
+      Code: {ZipFile: 'def handler(e, c): return {\"batchItemFailures\": []}'}
+      Timeout: 30
+  Mapping:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      EventSourceArn: !GetAtt Queue.Arn
+      FunctionName: !Ref Fn
+      FunctionResponseTypes: [ReportBatchItemFailures]
+";
+
+#[test]
+fn the_latest_change_wins_and_versions_only_go_forward() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let file = root.join("t.yaml");
+    std::fs::write(&file, TEMPLATE).unwrap();
+    let mut client = Client::start(&root, json!({"select": ["SQS001"]}));
+    client.open(&file, TEMPLATE);
+    assert_eq!(codes(&client.diagnostics(&file, |_| true)), ["SQS001"]);
+    // Fifty changes at once: the timeout climbs past what the queue allows
+    // and back; the last one (a clean 5 s function) is what stays.
+    for v in 2..=51 {
+        let timeout = if v == 51 { 5 } else { 30 + v };
+        client.change(&file, v, &TEMPLATE.replace("      Timeout: 30\n", &format!("      Timeout: {timeout}\n")));
+    }
+    let last = client.diagnostics(&file, |p| p["version"] == 51);
+    assert_eq!(codes(&last), Vec::<String>::new());
+    let versions: Vec<i64> = client
+        .seen
+        .iter()
+        .filter(|n| n.method == "textDocument/publishDiagnostics")
+        .map(|n| n.params["version"].as_i64().unwrap())
+        .collect();
+    assert!(versions.windows(2).all(|w| w[0] < w[1]), "published out of order: {versions:?}");
+    client.stop();
+}
+
+#[test]
+fn a_broken_config_is_said_on_itself_and_the_defaults_govern() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (file, config) = (root.join("t.yaml"), root.join(".sqsguard.yaml"));
+    std::fs::write(&file, TEMPLATE).unwrap();
+    std::fs::write(&config, "select: [SQS001]\n").unwrap();
+    let mut client = Client::start(&root, json!(null));
+    client.open(&file, TEMPLATE);
+    assert_eq!(codes(&client.diagnostics(&file, |_| true)), ["SQS001"]);
+    // Unsaved: a code that names no rule.
+    client.open(&config, "select: [SQS001]\n");
+    client.change(&config, 2, "select: [SQS999]\n");
+    let said = client.diagnostics(&config, |p| !p["diagnostics"].as_array().unwrap().is_empty());
+    let problem = &said["diagnostics"][0];
+    assert!(problem["message"].as_str().unwrap().contains("SQS999"), "{problem}");
+    assert_eq!(problem["range"]["start"], json!({"line": 0, "character": 9}));
+    // Every rule again, as without a config.
+    let all = client.diagnostics(&file, |p| codes(p).len() > 1);
+    assert!(codes(&all).contains(&"SQS001".to_string()) && codes(&all).contains(&"SQS004".to_string()));
+    // Fixed: the config governs again, and its diagnostic is gone.
+    client.change(&config, 3, "select: [SQS004]\n");
+    assert_eq!(codes(&client.diagnostics(&file, |p| codes(p) == ["SQS004"])), ["SQS004"]);
+    client.diagnostics(&config, |p| p["diagnostics"].as_array().unwrap().is_empty());
+    client.stop();
+}
+
+#[test]
+fn a_module_reads_its_unsaved_siblings_and_a_closed_one_from_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (queue, lambda) = (root.join("queue.tf"), root.join("lambda.tf"));
+    let queue_tf = "resource \"aws_sqs_queue\" \"q\" {\n  visibility_timeout_seconds = 180\n}\n";
+    let lambda_tf = "resource \"aws_lambda_function\" \"f\" {\n  function_name = \"f\"\n  timeout = 30\n}\n\
+        resource \"aws_lambda_event_source_mapping\" \"m\" {\n  event_source_arn = aws_sqs_queue.q.arn\n  \
+        function_name = aws_lambda_function.f.arn\n}\n";
+    std::fs::write(&queue, queue_tf).unwrap();
+    std::fs::write(&lambda, lambda_tf).unwrap();
+    let mut client = Client::start(&root, json!({"select": ["SQS001"]}));
+    client.open(&queue, queue_tf);
+    client.open(&lambda, lambda_tf);
+    assert!(codes(&client.diagnostics(&queue, |_| true)).is_empty());
+    // The unsaved sibling's timeout moves the finding onto the queue.
+    client.change(&lambda, 2, &lambda_tf.replace("timeout = 30", "timeout = 60"));
+    let moved = client.diagnostics(&queue, |p| !codes(p).is_empty());
+    assert_eq!(codes(&moved), ["SQS001"]);
+    assert_eq!(moved["diagnostics"][0]["range"]["start"], json!({"line": 1, "character": 31}));
+    // Closed unsaved: the file on disk (30 s) counts again.
+    client.close(&lambda);
+    assert!(codes(&client.diagnostics(&queue, |p| codes(p).is_empty())).is_empty());
+    client.stop();
+}
