@@ -9,7 +9,7 @@ use std::path::Path;
 use lsp_types::{CodeAction, CodeActionKind, Position, Range, TextEdit, Url, WorkspaceEdit};
 
 use super::check::{diagnostic, span_range};
-use super::documents::{Document, Encoding, uri_of};
+use super::documents::{Document, Documents, Encoding};
 use crate::finding::{Applicability, Finding};
 use crate::session::Session;
 use crate::source::lexical;
@@ -18,11 +18,11 @@ use crate::source::lexical;
 pub(super) const FIX_ALL: &str = "source.fixAll.sqsguard";
 
 /// The fix of `finding`, as a quick fix.
-pub(super) fn fix_action(finding: &Finding, encoding: Encoding) -> Option<CodeAction> {
+pub(super) fn fix_action(finding: &Finding, docs: &Documents, encoding: Encoding) -> Option<CodeAction> {
     let fix = finding.fix_edits()?;
     let mut changes: HashMap<Url, Vec<TextEdit>> = HashMap::new();
     for edit in &fix.edits {
-        let uri = uri_of(&edit.file.path)?;
+        let uri = docs.uri_of(&edit.file.path)?;
         let range = span_range(&edit.file, edit.span, encoding);
         changes.entry(uri).or_default().push(TextEdit { range, new_text: edit.replacement.clone() });
     }

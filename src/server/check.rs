@@ -104,13 +104,25 @@ pub(super) fn diagnostic(finding: &Finding, encoding: Encoding) -> Diagnostic {
         range: range_of(&finding.origin, encoding),
         severity: Some(severity),
         code: Some(NumberOrString::String(finding.code().to_string())),
-        code_description: Url::parse(&rule_help_uri(finding.code())).ok().map(|href| CodeDescription { href }),
+        code_description: help_url(finding.code()).map(|href| CodeDescription { href }),
         source: Some("sqsguard".to_string()),
         message,
         related_information: None,
         tags: None,
         data: Some(serde_json::json!({ "name": finding.name() })),
     }
+}
+
+/// The page of the rule `code`, parsed once per rule: a change of a large
+/// template republishes hundreds of diagnostics.
+fn help_url(code: &str) -> Option<Url> {
+    static PAGES: std::sync::LazyLock<HashMap<&'static str, Url>> = std::sync::LazyLock::new(|| {
+        crate::rules::ALL
+            .iter()
+            .filter_map(|r| Some((r.id.code, Url::parse(&rule_help_uri(r.id.code)).ok()?)))
+            .collect()
+    });
+    PAGES.get(code).cloned().or_else(|| Url::parse(&rule_help_uri(code)).ok())
 }
 
 /// A note, located: a hint (not a finding).

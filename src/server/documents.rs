@@ -166,6 +166,13 @@ impl Documents {
         self.open.keys()
     }
 
+    /// The URI of a file: an open document's as the editor spelled it
+    /// (a client may key documents by the very string it sent), else one
+    /// made from the path.
+    pub(super) fn uri_of(&self, path: &Path) -> Option<Url> {
+        self.open.get(&lexical(path)).map(|d| d.uri.clone()).or_else(|| uri_of(path))
+    }
+
     /// The open texts, standing in for the files on disk.
     pub(super) fn overlay(&self) -> Overlay {
         Overlay::new(self.open.iter().map(|(path, d)| (path.clone(), d.text.clone())).collect())

@@ -286,7 +286,7 @@ fn code_actions(workspace: &mut Workspace, id: lsp_server::RequestId, p: CodeAct
                 if !wants(CodeActionKind::QUICKFIX.as_str()) || !check::overlaps(&range, &p.range) {
                     continue;
                 }
-                let fix = actions::fix_action(finding, encoding);
+                let fix = actions::fix_action(finding, &workspace.docs, encoding);
                 let suppress = actions::suppress_action(finding, doc, encoding);
                 for action in fix.into_iter().chain(suppress) {
                     if titles.insert((action.title.clone(), range.start)) {

@@ -22,7 +22,7 @@ use lsp_server::{Message, Notification};
 use lsp_types::{Diagnostic, PublishDiagnosticsParams};
 
 use super::check::{Checked, check, diagnostic, note_diagnostic, problem_diagnostics};
-use super::documents::{Documents, Encoding, uri_of};
+use super::documents::{Documents, Encoding};
 use super::settings::{Configs, Settings, is_config, session};
 use crate::config::Config;
 use crate::session::{FixMode, Session};
@@ -39,6 +39,8 @@ struct Unit {
     /// The document it is checked as (for a module, one of its `.tf`).
     path: PathBuf,
     generation: u64,
+    /// A check of it is scheduled and has not come back.
+    pending: bool,
     checked: Option<Checked>,
 }
 
@@ -109,6 +111,7 @@ impl Workspace {
         self.units.entry(key.clone()).or_insert_with(|| Unit {
             path: path.to_path_buf(),
             generation: 0,
+            pending: false,
             checked: None,
         });
         let mut keys = vec![key];
@@ -203,6 +206,7 @@ impl Workspace {
             let generation = self.generation;
             if let Some(unit) = self.units.get_mut(&key) {
                 unit.generation = generation;
+                unit.pending = true;
             }
             self.latest_mut().insert(key.clone(), generation);
             let session = self.session_of(&path, FixMode::Report);
@@ -232,6 +236,7 @@ impl Workspace {
         if unit.generation != done.generation {
             return;
         }
+        unit.pending = false;
         match done.checked {
             Ok(checked) => {
                 let mut files: HashSet<PathBuf> = unit.checked.iter().flat_map(|c| c.files().cloned()).collect();
@@ -244,11 +249,14 @@ impl Workspace {
                 self.publish_as_of(files, &versions);
             }
             Err(why) => {
+                // What waited for this check is published without it.
+                let files: Vec<PathBuf> = unit.checked.iter().flat_map(|c| c.files().cloned()).collect();
                 let message = format!("sqsguard: checking {} failed: {why}", unit.path.display());
                 self.notify::<lsp_types::notification::ShowMessage>(lsp_types::ShowMessageParams {
                     typ: lsp_types::MessageType::ERROR,
                     message,
                 });
+                self.publish(files);
             }
         }
     }
@@ -267,13 +275,19 @@ impl Workspace {
     }
 
     /// Publish the diagnostics of these files where they changed, each
-    /// open one as of its version in `versions`.
+    /// open one as of its version in `versions`: from the checks that read
+    /// that version only, and not while another check that reads the file
+    /// is on its way (its findings would be missing, or of another
+    /// version). That check publishes the file when it comes back.
     fn publish_as_of(&mut self, files: impl IntoIterator<Item = PathBuf>, versions: &HashMap<PathBuf, i32>) {
         let files: HashSet<PathBuf> = files.into_iter().collect();
         for file in files {
-            let diagnostics = self.diagnostics_of(&file);
             let version = self.docs.get(&file).and(versions.get(&file).copied());
             let last = self.published.get(&file);
+            if last.is_some_and(|(v, _)| v.is_some() && version.is_some() && *v > version) || self.awaited(&file) {
+                continue;
+            }
+            let diagnostics = self.diagnostics_of(&file, version);
             let unchanged = match last {
                 Some((v, d)) => *v == version && *d == diagnostics,
                 None => diagnostics.is_empty() && version.is_none(),
@@ -281,7 +295,8 @@ impl Workspace {
             if unchanged {
                 continue;
             }
-            let Some(uri) = uri_of(&file) else { continue };
+            // An open document by the URI the editor spelled it with.
+            let Some(uri) = self.docs.uri_of(&file) else { continue };
             if diagnostics.is_empty() && version.is_none() {
                 self.published.remove(&file);
             } else {
@@ -295,11 +310,18 @@ impl Workspace {
         }
     }
 
-    /// What every unit's last check says about `file`, each once.
-    fn diagnostics_of(&self, file: &Path) -> Vec<Diagnostic> {
+    /// Whether a check on its way read `file` last time.
+    fn awaited(&self, file: &Path) -> bool {
+        self.units.values().any(|u| u.pending && u.checked.as_ref().is_some_and(|c| c.files().any(|f| f == file)))
+    }
+
+    /// What the last checks of every unit that read `file` at `version`
+    /// (`None`: from disk) say about it, each once.
+    fn diagnostics_of(&self, file: &Path, version: Option<i32>) -> Vec<Diagnostic> {
         let encoding = self.encoding;
         let mut out: Vec<Diagnostic> = Vec::new();
-        for checked in self.units.values().filter_map(|u| u.checked.as_ref()) {
+        let checks = self.units.values().filter_map(|u| u.checked.as_ref());
+        for checked in checks.filter(|c| c.versions.get(file).copied() == version) {
             out.extend(checked.findings_in(file).map(|f| diagnostic(f, encoding)));
             out.extend(checked.notes_in(file).map(|n| note_diagnostic(n, encoding)));
         }
@@ -308,9 +330,8 @@ impl Workspace {
                 out.extend(problem_diagnostics(&problem.error, encoding));
             }
         }
-        let key = |d: &Diagnostic| (d.range.start, d.range.end, format!("{:?}", d.code), d.message.clone());
-        out.sort_by_key(key);
-        out.dedup_by(|a, b| key(a) == key(b));
+        out.sort_by(|a, b| order(a).cmp(&order(b)));
+        out.dedup_by(|a, b| order(a) == order(b));
         out
     }
 
@@ -322,6 +343,15 @@ impl Workspace {
     pub(super) fn spawn(&self, job: impl FnOnce() + Send + 'static) {
         self.pool.spawn(job);
     }
+}
+
+/// The order diagnostics are published in, and what makes two the same.
+fn order(d: &Diagnostic) -> (lsp_types::Position, lsp_types::Position, Option<&str>, &str) {
+    let code = match &d.code {
+        Some(lsp_types::NumberOrString::String(code)) => Some(code.as_str()),
+        _ => None,
+    };
+    (d.range.start, d.range.end, code, d.message.as_str())
 }
 
 /// What a panic said.
