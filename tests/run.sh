@@ -37,11 +37,32 @@ venv_of() {
 install() {
   venv_of tests/requirements.txt .venv
   venv_of tests/requirements-wheel.txt .venv-wheel
+  # pytest-lsp, the client tests/lsp.rs drives the server with: its own
+  # venv, since its pygls and lsprotocol pins are not checkov's concern.
+  venv_of tests/lsp/requirements.txt .venv-lsp
   local node_stamp=tests/node/node_modules/.sqsguard-lock
   if ! cmp -s tests/node/package-lock.json "$node_stamp" 2>/dev/null; then
     echo "tests/run.sh: installing tests/node/package-lock.json into tests/node/node_modules" >&2
     npm ci --prefix tests/node --no-audit --no-fund
     cp tests/node/package-lock.json "$node_stamp"
+  fi
+  # The VS Code extension's toolchain (TypeScript, esbuild, vsce, the
+  # language client), for tests/vscode.rs to check and package it.
+  local vscode_stamp=editors/vscode/node_modules/.sqsguard-lock
+  if ! cmp -s editors/vscode/package-lock.json "$vscode_stamp" 2>/dev/null; then
+    echo "tests/run.sh: installing editors/vscode/package-lock.json into editors/vscode/node_modules" >&2
+    npm ci --prefix editors/vscode --no-audit --no-fund
+    cp editors/vscode/package-lock.json "$vscode_stamp"
+  fi
+  # Debian's Neovim, whose built-in client tests/nvim.rs drives the server
+  # with. Installing a Debian package needs root, which CI is.
+  if ! command -v nvim >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+      echo "tests/run.sh: installing Debian's neovim" >&2
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends neovim
+    else
+      echo "tests/run.sh: nvim is missing and installing it needs root: apt-get install neovim" >&2
+    fi
   fi
 }
 mkdir -p target
@@ -68,6 +89,7 @@ if ! wait "$installing"; then
 fi
 export SQSGUARD_VENV="$PWD/.venv"
 export SQSGUARD_WHEEL_VENV="$PWD/.venv-wheel"
+export SQSGUARD_LSP_VENV="$PWD/.venv-lsp"
 
 # The wheel `pip install sqsguard` gets, built by maturin from the
 # artifacts the build above made (the same dev profile, features and
