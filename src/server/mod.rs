@@ -283,7 +283,13 @@ fn code_actions(workspace: &mut Workspace, id: lsp_server::RequestId, p: CodeAct
                     fixable |= unsafe_fixes || fix.applicability == crate::finding::Applicability::Safe;
                 }
                 let range = check::range_of(&finding.origin, encoding);
-                if !wants(CodeActionKind::QUICKFIX.as_str()) || !check::overlaps(&range, &p.range) {
+                // At the request's range, or named by the client (Neovim
+                // asks with the cursor and the line's diagnostics).
+                let named = p.context.diagnostics.iter().any(|d| {
+                    d.range == range
+                        && matches!(&d.code, Some(lsp_types::NumberOrString::String(c)) if c == finding.code())
+                });
+                if !wants(CodeActionKind::QUICKFIX.as_str()) || !(named || check::overlaps(&range, &p.range)) {
                     continue;
                 }
                 let fix = actions::fix_action(finding, &workspace.docs, encoding);
