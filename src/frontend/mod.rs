@@ -100,6 +100,12 @@ pub enum Document {
 /// read text first, then (parsed as JSON or YAML, by extension or
 /// content) those that read a tree, with the values of `stage`.
 pub fn document(file: &Source, stage: &stage::Stage) -> Document {
+    document_in(file, stage, &crate::source::Overlay::default())
+}
+
+/// [`document`], with what `overlay` keeps across runs: an editor's large
+/// YAML template is parsed a piece at a time, only the pieces it changed.
+pub fn document_in(file: &Source, stage: &stage::Stage, overlay: &crate::source::Overlay) -> Document {
     for read in TEXT_READERS {
         match read(file) {
             Some(Ok(loaded)) => return Document::Loaded(Box::new(loaded)),
@@ -113,8 +119,11 @@ pub fn document(file: &Source, stage: &stage::Stage) -> Document {
         let message = crate::source::too_large(size);
         return Document::Unparsable(syntax::ParseError { message, span: Span::new(0, 0) });
     }
-    let parsed =
-        if syntax::is_json(&file.path, &file.text) { syntax::json::parse(file) } else { syntax::yaml::parse(file) };
+    let parsed = if syntax::is_json(&file.path, &file.text) {
+        syntax::json::parse(file)
+    } else {
+        syntax::yaml::parse_in_pieces(file, overlay)
+    };
     let root = match parsed {
         Ok(root) => root,
         Err(e) => return Document::Unparsable(e),

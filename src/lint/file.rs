@@ -70,7 +70,7 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done 
         }
         Err(_) => return Done { skipped: 1, ..Done::default() },
     };
-    match frontend::document(&file, &session.inputs.stage) {
+    match frontend::document_in(&file, &session.inputs.stage, &session.inputs.overlay) {
         Document::Loaded(loaded) => {
             // The model holds what it needs of the text (a large plan's
             // findings locate without it): free it before checking.

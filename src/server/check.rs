@@ -18,23 +18,24 @@ use crate::source::{Span, lexical};
 #[derive(Default)]
 pub(super) struct Checked {
     pub(super) findings: Vec<Finding>,
-    pub(super) notes: Vec<Note>,
     /// Every file the check read (lexical paths): a change to one of them
     /// checks the document again.
     pub(super) read: HashSet<PathBuf>,
     /// The findings (by index) located in each file.
     pub(super) in_file: HashMap<PathBuf, Vec<usize>>,
-    /// The notes (by index) located in each file.
-    pub(super) notes_in_file: HashMap<PathBuf, Vec<usize>>,
     /// The version of each open document the check read: its findings'
     /// places hold for those versions only.
     pub(super) versions: HashMap<PathBuf, i32>,
+    /// The findings and notes of each file as the editor shows them, made
+    /// with the check (on the pool, not on the loop that answers the
+    /// editor).
+    pub(super) diagnostics: HashMap<PathBuf, Vec<Diagnostic>>,
 }
 
 impl Checked {
     /// Every file the check has something to say about, or read.
     pub(super) fn files(&self) -> impl Iterator<Item = &PathBuf> {
-        self.read.iter().chain(self.in_file.keys()).chain(self.notes_in_file.keys())
+        self.read.iter().chain(self.diagnostics.keys())
     }
 
     /// The findings located in `path`.
@@ -42,32 +43,27 @@ impl Checked {
         let indices = self.in_file.get(path).map(Vec::as_slice).unwrap_or_default();
         indices.iter().filter_map(|&i| self.findings.get(i))
     }
-
-    /// The notes located in `path`.
-    pub(super) fn notes_in<'a>(&'a self, path: &Path) -> impl Iterator<Item = &'a Note> + 'a {
-        let indices = self.notes_in_file.get(path).map(Vec::as_slice).unwrap_or_default();
-        indices.iter().filter_map(|&i| self.notes.get(i))
-    }
 }
 
 /// Lint what `session` names, as `sqsguard lint` would.
-pub(super) fn check(session: &Session, versions: HashMap<PathBuf, i32>) -> Checked {
+pub(super) fn check(session: &Session, versions: HashMap<PathBuf, i32>, encoding: Encoding) -> Checked {
     let run = lint::Run::new(session);
-    let outcome = run.outcome(session);
     let read = run.files_read().map(|p| lexical(p)).collect();
+    let outcome = run.into_outcome(session);
     let mut in_file: HashMap<PathBuf, Vec<usize>> = HashMap::new();
+    let mut diagnostics: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
     for (i, f) in outcome.findings.iter().enumerate() {
         if let Some(path) = file_of(&f.origin) {
+            diagnostics.entry(path.clone()).or_default().push(diagnostic(f, encoding));
             in_file.entry(path).or_default().push(i);
         }
     }
-    let mut notes_in_file: HashMap<PathBuf, Vec<usize>> = HashMap::new();
-    for (i, n) in outcome.notes.iter().enumerate() {
+    for n in &outcome.notes {
         if let Some(path) = file_of(&n.origin) {
-            notes_in_file.entry(path).or_default().push(i);
+            diagnostics.entry(path).or_default().push(note_diagnostic(n, encoding));
         }
     }
-    Checked { findings: outcome.findings, notes: outcome.notes, read, in_file, notes_in_file, versions }
+    Checked { findings: outcome.findings, read, in_file, versions, diagnostics }
 }
 
 fn file_of(origin: &Origin) -> Option<PathBuf> {

@@ -41,12 +41,29 @@ use workspace::Workspace;
 
 /// Serve on standard input and output until the client says `exit`.
 pub fn run() -> Result<(), String> {
+    small_pages();
     let (connection, io) = Connection::stdio();
     let served = serve(&connection);
     drop(connection);
     io.join().map_err(|e| format!("the connection to the editor failed: {e}"))?;
     served
 }
+
+/// Keep the server's memory in small pages. mimalloc asks Linux for
+/// transparent huge pages, which suits a lint that runs and exits; a server
+/// that stays up all day then holds 2 MiB pages it barely uses (65 MiB
+/// resident after typing into a 1 MB template, 41 MiB without them).
+#[cfg(target_os = "linux")]
+fn small_pages() {
+    // SAFETY: PR_SET_THP_DISABLE sets a flag of this process only; it
+    // reads no memory of ours. A kernel that refuses it changes nothing.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn small_pages() {}
 
 /// Serve on `connection` (standard input and output, or a test's memory
 /// channel): the handshake, then messages until `shutdown` and `exit`.
@@ -89,8 +106,19 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
                 Ok(Message::Response(_)) => {}
             },
             recv(workspace.results()) -> done => if let Ok(done) = done { workspace.finished(done) },
+            recv(quiet(&workspace)) -> _ => workspace.give_back(),
         }
     }
+}
+
+/// How long the editor must be quiet before the memory checks freed is
+/// given back (a pause in typing; keys come faster than this).
+const PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// A channel that fires after [`PAUSE`] when there is memory to give back,
+/// else never.
+fn quiet(workspace: &Workspace) -> crossbeam_channel::Receiver<std::time::Instant> {
+    if workspace.may_give_back() { crossbeam_channel::after(PAUSE) } else { crossbeam_channel::never() }
 }
 
 /// UTF-8 when the client offers it (no counting of UTF-16 units), else

@@ -21,7 +21,7 @@ use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{Message, Notification};
 use lsp_types::{Diagnostic, PublishDiagnosticsParams};
 
-use super::check::{Checked, check, diagnostic, note_diagnostic, problem_diagnostics};
+use super::check::{Checked, check, problem_diagnostics};
 use super::documents::{Documents, Encoding};
 use super::settings::{Configs, Settings, is_config, session};
 use crate::config::Config;
@@ -59,6 +59,11 @@ pub(super) struct Workspace {
     done: (Sender<Done>, Receiver<Done>),
     /// What was last published for each file, and at which version.
     published: HashMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
+    /// The parses of files the checks read, kept while their texts do not
+    /// change: a module's unchanged files are not parsed at each keystroke.
+    memo: Arc<crate::source::Memo>,
+    /// Checks have freed memory since it was last given back.
+    freed: bool,
 }
 
 /// The unit a document belongs to.
@@ -95,6 +100,8 @@ impl Workspace {
             pool,
             done: crossbeam_channel::unbounded(),
             published: HashMap::new(),
+            memo: Arc::default(),
+            freed: false,
         })
     }
 
@@ -187,7 +194,7 @@ impl Workspace {
 
     /// The session that checks the document at `path`.
     pub(super) fn session_of(&mut self, path: &Path, fix: FixMode) -> Session {
-        let overlay = self.docs.overlay();
+        let overlay = self.docs.overlay().with_memo(Arc::clone(&self.memo));
         let config = self.configs.of(path, &overlay).as_ref().cloned().unwrap_or_else(|_| Config::default());
         session(path, &config, &self.settings, self.root.as_deref(), overlay, fix)
     }
@@ -211,6 +218,7 @@ impl Workspace {
             self.latest_mut().insert(key.clone(), generation);
             let session = self.session_of(&path, FixMode::Report);
             let versions = self.docs.versions();
+            let encoding = self.encoding;
             let latest = Arc::clone(&self.latest);
             let sender = self.done.0.clone();
             self.pool.spawn(move || {
@@ -220,7 +228,7 @@ impl Workspace {
                 if !current(&key) {
                     return;
                 }
-                let checked = std::panic::catch_unwind(AssertUnwindSafe(|| check(&session, versions)))
+                let checked = std::panic::catch_unwind(AssertUnwindSafe(|| check(&session, versions, encoding)))
                     .map_err(|panic| panic_message(&panic));
                 if current(&key) {
                     let _ = sender.send(Done { key, generation, checked });
@@ -245,8 +253,13 @@ impl Workspace {
                 // Published with the versions this check read: a stale one
                 // shows as stale, never as the latest.
                 let versions = checked.versions.clone();
-                unit.checked = Some(checked);
+                // The last check's findings and their trees are freed on
+                // the pool, not on the loop that answers the editor.
+                if let Some(old) = unit.checked.replace(checked) {
+                    self.pool.spawn(move || drop(old));
+                }
                 self.publish_as_of(files, &versions);
+                self.freed = true;
             }
             Err(why) => {
                 // What waited for this check is published without it.
@@ -322,8 +335,7 @@ impl Workspace {
         let mut out: Vec<Diagnostic> = Vec::new();
         let checks = self.units.values().filter_map(|u| u.checked.as_ref());
         for checked in checks.filter(|c| c.versions.get(file).copied() == version) {
-            out.extend(checked.findings_in(file).map(|f| diagnostic(f, encoding)));
-            out.extend(checked.notes_in(file).map(|n| note_diagnostic(n, encoding)));
+            out.extend(checked.diagnostics.get(file).into_iter().flatten().cloned());
         }
         if is_config(file) {
             for problem in self.configs.problems().filter(|p| p.path == file) {
@@ -337,6 +349,27 @@ impl Workspace {
 
     pub(super) fn notify<N: lsp_types::notification::Notification>(&self, params: N::Params) {
         let _ = self.sender.send(Message::Notification(Notification::new(N::METHOD.to_string(), params)));
+    }
+
+    /// Whether memory was freed since it was last given back, and no
+    /// check is on its way: what the loop asks when the editor is quiet.
+    pub(super) fn may_give_back(&self) -> bool {
+        self.freed && !self.units.values().any(|u| u.pending)
+    }
+
+    /// Give the memory the checks freed back to the system, on every
+    /// thread of the pool. Each check's trees are made on one thread and
+    /// freed on another; mimalloc keeps such blocks until their thread
+    /// collects them, and a server typed into all day would hold tens of
+    /// megabytes it no longer uses. Collecting costs a few milliseconds,
+    /// so it waits for a pause in the typing rather than delaying the next
+    /// check.
+    pub(super) fn give_back(&mut self) {
+        self.freed = false;
+        self.pool.spawn_broadcast(|_| {
+            // SAFETY: mi_collect frees only blocks no one holds any more.
+            unsafe { libmimalloc_sys::mi_collect(true) }
+        });
     }
 
     /// Run `job` on the check pool.

@@ -13,15 +13,15 @@ pub const fn is_break(b: u8) -> bool {
 /// break, ending after its LF).
 pub fn break_ends(text: &str) -> impl Iterator<Item = usize> + '_ {
     let bytes = text.as_bytes();
-    text.match_indices(['\n', '\r'])
-        .filter(move |&(i, c)| !(c == "\r" && bytes.get(i + 1) == Some(&b'\n')))
-        .map(|(i, _)| i + 1)
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(move |&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+        .map(|i| i + 1)
 }
 
 /// Whether `text` holds a CR that is not part of a CRLF.
 pub fn has_lone_cr(text: &str) -> bool {
     let bytes = text.as_bytes();
-    text.match_indices('\r').any(|(i, _)| bytes.get(i + 1) != Some(&b'\n'))
+    memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
 
 /// The start of the line that holds `pos`.

@@ -14,7 +14,7 @@ mod read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use overlay::{Overlay, lexical};
+pub use overlay::{Memo, Overlay, lexical};
 pub use read::{
     MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, NotOpened, NotUtf8, Unreadable, has_infra_extension, has_template_extension,
     is_serverless_code, limit_for, looks_like_infrastructure, open_regular, plain_io_error, read, read_named,

@@ -17,6 +17,9 @@
 use std::collections::HashMap;
 
 mod events;
+mod pieces;
+
+pub use pieces::{parse_in_pieces, try_pieces};
 
 use events::{Event, Events, Mark, Style, YamlError};
 
@@ -41,6 +44,9 @@ struct Builder<'a> {
     anchors: HashMap<String, (Node, usize)>,
     /// Nodes that alias expansion may still create.
     alias_budget: usize,
+    /// How deep in the whole document the text read starts (a piece of a
+    /// template: [`pieces`]).
+    depth_base: usize,
     root: Option<Node>,
 }
 
@@ -68,12 +74,19 @@ impl<'a> Builder<'a> {
             base: if file.text.starts_with(BOM) { BOM.len() } else { 0 },
             stack: Vec::new(),
             anchors: HashMap::new(),
-            alias_budget: 100_000 + 2 * file.text.len(),
+            alias_budget: alias_budget(file.text.len()),
+            depth_base: 0,
             root: None,
         }
     }
 
-    fn run(mut self) -> Result<Node, ParseError> {
+    fn run(self) -> Result<Node, ParseError> {
+        self.run_counted().map(|(root, _)| root)
+    }
+
+    /// The tree, and how much of the alias budget its aliases used.
+    fn run_counted(mut self) -> Result<(Node, usize), ParseError> {
+        let budget = self.alias_budget;
         let file = self.file;
         let mut events = Events::new(file.text.as_bytes().get(self.base..).unwrap_or_default());
         loop {
@@ -123,7 +136,8 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        Ok(self.root.unwrap_or(Node::new(Kind::Null, Span::default())))
+        let used = budget - self.alias_budget;
+        Ok((self.root.unwrap_or(Node::new(Kind::Null, Span::default())), used))
     }
 
     /// The byte offset in the file of a libyaml mark (itself a byte offset
@@ -185,7 +199,7 @@ impl<'a> Builder<'a> {
         tag: Option<&str>,
         span: Span,
     ) -> Result<(), ParseError> {
-        if self.stack.len() >= MAX_DEPTH {
+        if self.depth_base + self.stack.len() >= MAX_DEPTH {
             return Err(ParseError { message: format!("nesting deeper than {MAX_DEPTH} levels"), span });
         }
         let tag = tag.and_then(|t| self.collection_tag(t, span));
@@ -306,6 +320,11 @@ impl<'a> Builder<'a> {
         }
         Ok(())
     }
+}
+
+/// The nodes aliases may create in a text of `len` bytes.
+fn alias_budget(len: usize) -> usize {
+    100_000 + 2 * len
 }
 
 fn wrap(long: &str, tag_span: Span, inner: Node, span: Span) -> Node {

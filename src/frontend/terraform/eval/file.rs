@@ -9,6 +9,7 @@ use crate::frontend::value::R;
 use crate::source::{Source, Span};
 
 /// One parsed file of a module.
+#[derive(Clone)]
 pub struct File {
     pub source: Source,
     pub body: Body,

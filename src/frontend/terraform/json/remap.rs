@@ -4,13 +4,13 @@
 use crate::source::Span;
 
 /// Where each piece of the HCL text came from in the JSON text.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Remap {
     /// In HCL order (which is also JSON order).
     pub(super) pieces: Vec<Piece>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Piece {
     pub(super) hcl: usize,
     pub(super) hcl_len: usize,
