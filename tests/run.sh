@@ -20,7 +20,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # tests/node/package-lock.json pins. Both install in the background while
 # cargo compiles: they wait on the network and the disk, cargo on the CPU.
 # The wheel's tools (maturin, twine) get a venv of their own, .venv-wheel:
-# their requirements conflict with checkov's.
+# their requirements conflict with checkov's. The editor server's clients
+# install there too: pytest-lsp (.venv-lsp), the VS Code extension's
+# toolchain (editors/vscode/node_modules) and Debian's neovim.
 venv_of() {
   local requirements=$1 venv=$2 stamp=$2/.requirements
   if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
