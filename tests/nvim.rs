@@ -22,27 +22,10 @@ use serde_json::Value;
 
 /// SQS002: the queue's 30 s VisibilityTimeout is below the function's 60 s
 /// Timeout. The fix raises it (to 6 x 60, what SQS001 asks for too).
-const TEMPLATE: &str = "AWSTemplateFormatVersion: '2010-09-09'
-Resources:
-  Queue:
-    Type: AWS::SQS::Queue
-    Properties:
-      VisibilityTimeout: 30
-  Fn:
-    Type: AWS::Lambda::Function
-    Properties:
-      Runtime: python3.12
-      Handler: app.handler
-      Role: arn:aws:iam::123456789012:role/r
-      Code: {ZipFile: 'def handler(e, c): return {\"batchItemFailures\": []}'}
-      Timeout: 60
-  Mapping:
-    Type: AWS::Lambda::EventSourceMapping
-    Properties:
-      EventSourceArn: !GetAtt Queue.Arn
-      FunctionName: !Ref Fn
-      FunctionResponseTypes: [ReportBatchItemFailures]
-";
+fn template() -> String {
+    let worker = std::fs::read_to_string(common::root().join("tests/fixtures/server/worker.yaml")).unwrap();
+    format!("AWSTemplateFormatVersion: '2010-09-09'\n{worker}")
+}
 
 #[test]
 fn neovim_shows_the_diagnostic_applies_the_quick_fix_and_the_diagnostic_clears() {
@@ -54,7 +37,7 @@ fn neovim_shows_the_diagnostic_applies_the_quick_fix_and_the_diagnostic_clears()
     let work = root.join("work");
     std::fs::create_dir(&work).unwrap();
     let file = work.join("template.yaml");
-    std::fs::write(&file, TEMPLATE).unwrap();
+    std::fs::write(&file, template()).unwrap();
     let out = root.join("report.json");
 
     let started = Instant::now();
@@ -100,7 +83,7 @@ fn neovim_shows_the_diagnostic_applies_the_quick_fix_and_the_diagnostic_clears()
     let lines = |key: &str| -> Vec<String> {
         report[key].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect()
     };
-    let before: Vec<String> = TEMPLATE.lines().map(String::from).collect();
+    let before: Vec<String> = template().lines().map(String::from).collect();
     assert_eq!(lines("before"), before);
     let mut want = before.clone();
     want[5] = "      VisibilityTimeout: 360".to_string();
@@ -111,7 +94,7 @@ fn neovim_shows_the_diagnostic_applies_the_quick_fix_and_the_diagnostic_clears()
     assert_eq!(report["cleared"], true);
     assert_eq!(report["server_exit"]["code"], 0, "{}", report["server_exit"]);
     // The fix is the buffer's; the file on disk is as it was.
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), TEMPLATE);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), template());
 }
 
 /// Runs tests/nvim/fix.lua in a headless Neovim that reads no user config;

@@ -5,47 +5,34 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
+mod common;
 #[path = "common/lsp.rs"]
 mod lsp;
 
 use lsp::{Client, codes};
 use serde_json::json;
 
-const TEMPLATE: &str = "Resources:
-  Queue:
-    Type: AWS::SQS::Queue
-    Properties:
-      VisibilityTimeout: 30
-  Fn:
-    Type: AWS::Lambda::Function
-    Properties:
-      Runtime: python3.12
-      Handler: app.handler
-      Role: arn:aws:iam::123456789012:role/r
-      Code: {ZipFile: 'def handler(e, c): return {\"batchItemFailures\": []}'}
-      Timeout: 30
-  Mapping:
-    Type: AWS::Lambda::EventSourceMapping
-    Properties:
-      EventSourceArn: !GetAtt Queue.Arn
-      FunctionName: !Ref Fn
-      FunctionResponseTypes: [ReportBatchItemFailures]
-";
+/// The worker of tests/fixtures/server, its function at 30 s: the queue's
+/// 30 s is enough for SQS002, not for SQS001 (6 x).
+fn template() -> String {
+    let worker = std::fs::read_to_string(common::root().join("tests/fixtures/server/worker.yaml")).unwrap();
+    worker.replace("      Timeout: 60\n", "      Timeout: 30\n")
+}
 
 #[test]
 fn the_latest_change_wins_and_versions_only_go_forward() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let file = root.join("t.yaml");
-    std::fs::write(&file, TEMPLATE).unwrap();
+    std::fs::write(&file, template()).unwrap();
     let mut client = Client::start(&root, json!({"select": ["SQS001"]}));
-    client.open(&file, TEMPLATE);
+    client.open(&file, &template());
     assert_eq!(codes(&client.diagnostics(&file, |_| true)), ["SQS001"]);
     // Fifty changes at once: the timeout climbs past what the queue allows
     // and back; the last one (a clean 5 s function) is what stays.
     for v in 2..=51 {
         let timeout = if v == 51 { 5 } else { 30 + v };
-        client.change(&file, v, &TEMPLATE.replace("      Timeout: 30\n", &format!("      Timeout: {timeout}\n")));
+        client.change(&file, v, &template().replace("      Timeout: 30\n", &format!("      Timeout: {timeout}\n")));
     }
     let last = client.diagnostics(&file, |p| p["version"] == 51);
     assert_eq!(codes(&last), Vec::<String>::new());
@@ -64,10 +51,10 @@ fn a_broken_config_is_said_on_itself_and_the_defaults_govern() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let (file, config) = (root.join("t.yaml"), root.join(".sqsguard.yaml"));
-    std::fs::write(&file, TEMPLATE).unwrap();
+    std::fs::write(&file, template()).unwrap();
     std::fs::write(&config, "select: [SQS001]\n").unwrap();
     let mut client = Client::start(&root, json!(null));
-    client.open(&file, TEMPLATE);
+    client.open(&file, &template());
     assert_eq!(codes(&client.diagnostics(&file, |_| true)), ["SQS001"]);
     // Unsaved: a code that names no rule.
     client.open(&config, "select: [SQS001]\n");

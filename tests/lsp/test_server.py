@@ -31,27 +31,7 @@ FIX_ALL = "source.fixAll.sqsguard"
 # A queue at the default 30 s read by a 60 s function: SQS002 (Lambda
 # rejects the mapping) at the 30, with a safe fix to 360; SQS004 (no DLQ)
 # on the queue's key, whose fix is unsafe.
-TEMPLATE = """\
-Resources:
-  Queue:
-    Type: AWS::SQS::Queue
-    Properties:
-      VisibilityTimeout: 30
-  Fn:
-    Type: AWS::Lambda::Function
-    Properties:
-      Runtime: python3.12
-      Handler: app.handler
-      Role: arn:aws:iam::123456789012:role/r
-      Code: {ZipFile: 'def handler(e, c): return {"batchItemFailures": []}'}
-      Timeout: 60
-  Mapping:
-    Type: AWS::Lambda::EventSourceMapping
-    Properties:
-      EventSourceArn: !GetAtt Queue.Arn
-      FunctionName: !Ref Fn
-      FunctionResponseTypes: [ReportBatchItemFailures]
-"""
+TEMPLATE = (REPO / "tests/fixtures/server/worker.yaml").read_text()
 SQS002_RANGE = range_((4, 25), (4, 27))  # the `30`
 SQS004_RANGE = range_((1, 2), (1, 7))  # the `Queue` key
 

@@ -16,26 +16,10 @@ const { pathToFileURL } = require("node:url");
 
 const server = require("../out/server.js");
 
-const TEMPLATE = `Resources:
-  Queue:
-    Type: AWS::SQS::Queue
-    Properties:
-      VisibilityTimeout: 30
-  Fn:
-    Type: AWS::Lambda::Function
-    Properties:
-      Runtime: python3.12
-      Handler: app.handler
-      Role: arn:aws:iam::123456789012:role/r
-      Code: {ZipFile: 'def handler(e, c): return {"batchItemFailures": []}'}
-      Timeout: 30
-  Mapping:
-    Type: AWS::Lambda::EventSourceMapping
-    Properties:
-      EventSourceArn: !GetAtt Queue.Arn
-      FunctionName: !Ref Fn
-      FunctionResponseTypes: [ReportBatchItemFailures]
-`;
+// The worker of tests/fixtures/server, its function at 30 s.
+const TEMPLATE = fs
+  .readFileSync(path.join(__dirname, "../../../tests/fixtures/server/worker.yaml"), "utf8")
+  .replace("      Timeout: 60\n", "      Timeout: 30\n");
 
 /** A JSON-RPC client over a child's stdio, framed as LSP frames it. */
 class Client {
