@@ -64,7 +64,7 @@ pub struct Loaded {
 }
 
 /// A file that could not be read or parsed, and where reading stopped.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Broken {
     pub file: Source,
     pub span: Span,

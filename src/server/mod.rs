@@ -49,10 +49,11 @@ pub fn run() -> Result<(), String> {
     served
 }
 
-/// Keep the server's memory in small pages. mimalloc asks Linux for
-/// transparent huge pages, which suits a lint that runs and exits; a server
-/// that stays up all day then holds 2 MiB pages it barely uses (65 MiB
-/// resident after typing into a 1 MB template, 41 MiB without them).
+/// Keep the server's memory in small pages. mimalloc is built not to ask
+/// for transparent huge pages (Cargo.toml), but a kernel set to give them
+/// to every process ("always") would still: a server that stays up all day
+/// then holds 2 MiB pages it barely uses (53 MiB resident after typing
+/// into a 1 MB template with them, 40 MiB without, benches/server.sh).
 #[cfg(target_os = "linux")]
 fn small_pages() {
     // SAFETY: PR_SET_THP_DISABLE sets a flag of this process only; it

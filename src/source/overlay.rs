@@ -34,6 +34,11 @@ impl Overlay {
         self
     }
 
+    /// Whether parses are kept across runs (the editor server's).
+    pub fn memoizes(&self) -> bool {
+        self.memo.is_some()
+    }
+
     /// What `parse` makes of each piece of a file's text, through the
     /// memo (each piece parsed once while its text stays); `None` without
     /// a memo, when parsing whole is as quick.

@@ -210,14 +210,10 @@ pub(crate) fn read_files(paths: &[PathBuf], overlay: &Overlay) -> (Vec<File>, Ve
     let mut broken = Vec::new();
     for path in paths {
         match overlay.read(path) {
-            // An editor's checks parse each unchanged file once; a broken
-            // one again, for where it broke.
-            Ok(source) => match overlay.parsed(&source, || parse_file(source.clone()).ok()) {
-                Some(file) => files.push(file),
-                None => match parse_file(source) {
-                    Ok(file) => files.push(file),
-                    Err(b) => broken.push(b),
-                },
+            // An editor's checks parse each unchanged file once.
+            Ok(source) => match overlay.parsed(&source, || parse_file(source.clone())) {
+                Ok(file) => files.push(file),
+                Err(b) => broken.push(b),
             },
             Err(e) if e.infrastructure => broken.push(Broken { file: e.file, span: e.span, message: e.message }),
             Err(_) => {}

@@ -35,7 +35,9 @@ type Parsed = (Node, usize);
 /// Parse `file` as [`super::parse`] does, in pieces through `overlay`'s
 /// memo when it has one and the text is large.
 pub fn parse_in_pieces(file: &SourceFile, overlay: &Overlay) -> Result<Node, ParseError> {
-    if file.text.len() < 2 * SMALL {
+    // Without a memo nothing is kept for the next run: cutting would be
+    // work for nothing.
+    if file.text.len() < 2 * SMALL || !overlay.memoizes() {
         return parse(file);
     }
     match try_pieces(file, overlay, SMALL) {
