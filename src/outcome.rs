@@ -14,6 +14,8 @@ pub struct Outcome {
     pub files: usize,
     /// Files seen and not linted (not a template, or not yet supported).
     pub skipped: usize,
+    /// Lint only: each of the `skipped` files and why, for `--show-skipped`.
+    pub skips: Vec<Skip>,
     /// Files named on the command line that may be infrastructure and were
     /// not linted (each has a note): they fail the run like a finding
     /// (README.md: fail closed).
@@ -66,6 +68,14 @@ impl Outcome {
             !self.unlinted.is_empty() || !self.unaudited.is_empty() || self.findings.iter().any(|f| f.severity >= t)
         })
     }
+}
+
+/// A file read and not linted, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skip {
+    /// Its display path.
+    pub file: String,
+    pub why: String,
 }
 
 /// `--shard I/N` of an audit: the slice, and a digest of the whole list it

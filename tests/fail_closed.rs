@@ -398,7 +398,7 @@ fn a_run_that_lints_nothing_says_why() {
     assert!(stderr.contains(".gitignore"), "{stderr}");
     let out = sqsguard_in(d, &["lint", "ci.yml"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("nothing linted: of the 1 file(s) read under ci.yml, none is a template"), "{stderr}");
+    assert!(stderr.contains("nothing linted: of the 1 file read under ci.yml, none is a template"), "{stderr}");
     // A run that lints a file says nothing of the kind.
     fs::write(d.join("t.yaml"), "AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n").unwrap();
     let out = sqsguard_in(d, &["lint", "t.yaml"]);

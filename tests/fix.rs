@@ -201,7 +201,7 @@ fn fix_the_corpus(unsafe_too: bool) {
     assert!(apply.wait().unwrap().success(), "the --diff output does not apply");
     assert!(texts(copy.path()) == after_texts, "--diff and --fix differ");
     let count = |s: &str, word: &str| s.split_whitespace().skip_while(|w| *w != word).nth(1).map(str::to_string);
-    assert_eq!(count(&shown, "sqsguard:"), count(&stderr, "fixed"), "{shown} / {stderr}");
+    assert_eq!(count(&shown, "fixes"), count(&stderr, "fixed"), "{shown} / {stderr}");
 
     // Fewer findings, and none that was not there before (SQS000 included).
     let mut remaining = before.clone();

@@ -133,12 +133,17 @@ fn every_format_has_the_findings_of_json() {
         assert_eq!(r["partialFingerprints"]["sqsguard/v1"].as_str().unwrap().len(), 16);
     }
 
-    // GitHub: one command per finding, then the summary line.
+    // GitHub: per finding its concise line and its command, then the
+    // summary line.
     let text = stdout(&lint(&paths, "github"));
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), findings.len() + 1);
-    assert_eq!(lines[findings.len()], "sqsguard: 3 errors, 8 warnings, 0 infos in 7 files (0 skipped)");
-    for (line, f) in lines.iter().zip(&findings) {
+    assert_eq!(lines.len(), 2 * findings.len() + 1);
+    assert_eq!(lines[2 * findings.len()], "sqsguard: 3 errors, 8 warnings, 0 infos in 7 files (0 skipped)");
+    let concise = stdout(&lint(&paths, "concise"));
+    for (pair, concise) in lines[..2 * findings.len()].chunks(2).zip(concise.lines()) {
+        assert_eq!(pair[0], concise);
+    }
+    for (line, f) in lines.iter().skip(1).step_by(2).zip(&findings) {
         let (command, props, message) = parse_command(line);
         let expected = match f["severity"].as_str().unwrap() {
             "info" => "notice",
@@ -494,17 +499,20 @@ fn live_findings_render_in_every_format() {
     let failure = case.children().find(|n| n.has_tag_name("failure")).unwrap();
     assert!(failure.text().unwrap().starts_with(&format!("{QUEUE_URL}: SQS101 (dlq-not-empty)")));
 
-    let github = report::render(Format::Github, &outcome);
+    let github = report::render(Format::Github(report::View::default()), &outcome);
     let lines: Vec<&str> = github.lines().collect();
-    assert_eq!(lines.len(), 4, "{github}");
+    assert_eq!(lines.len(), 6, "{github}");
+    // Each finding's line for the log, named by its queue, then its annotation.
+    assert_eq!(lines[0], format!("{QUEUE_URL}: SQS101 {QUEUE_URL} is wrong, 100%: really"));
     assert_eq!(
-        lines[0],
+        lines[1],
         format!("::error title=SQS101 dlq-not-empty::{QUEUE_URL}: {QUEUE_URL} is wrong, 100%25: really%0Afix: fix it")
     );
-    assert!(lines[1].starts_with("::warning title=SQS005 missing-batch-item-failures::6b1c2f0e-"));
-    assert_eq!(lines[2], "::notice title=sqsguard note::ListEventSourceMappings was denied");
+    assert!(lines[2].starts_with("6b1c2f0e-"), "{github}");
+    assert!(lines[3].starts_with("::warning title=SQS005 missing-batch-item-failures::6b1c2f0e-"));
+    assert_eq!(lines[4], "::notice title=sqsguard note::ListEventSourceMappings was denied");
     assert!(!github.contains("file="));
-    assert_eq!(lines[3], "sqsguard: 1 error, 1 warning, 0 infos in 0 files (0 skipped, 7 API calls)");
+    assert_eq!(lines[5], "sqsguard: 1 error, 1 warning, 0 infos in 0 files (0 skipped, 7 API calls)");
 }
 
 /// Microsoft's SARIF Multitool, as tests/run.sh installs it (the

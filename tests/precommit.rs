@@ -64,7 +64,7 @@ fn hook_blocks_findings_passes_fixed_files_and_lints_whole_terraform_modules() {
         pre_commit(&["run", "sqsguard-fix", "--hook-stage", "manual", "--all-files", "--verbose", "--color", "never"]);
     let text = hook_ran_as(&out, "sqsguard --fix", "Failed");
     assert!(text.contains("files were modified by this hook"), "{text}");
-    assert!(text.contains("sqsguard: fixed ") && text.contains(" finding(s) in 1 file(s)"), "{text}");
+    assert!(text.contains("sqsguard: fixed ") && text.contains(" in 1 file"), "{text}");
     assert!(text.contains("SQS004 missing-dlq"), "what no safe fix repairs is still reported:\n{text}");
     let fixed = std::fs::read_to_string(work.join("stacks/worker.yaml")).unwrap();
     assert!(fixed.contains("ReceiveMessageWaitTimeSeconds: 20"), "{fixed}");
@@ -76,7 +76,7 @@ fn hook_blocks_findings_passes_fixed_files_and_lints_whole_terraform_modules() {
         pre_commit(&["run", "sqsguard-fix", "--hook-stage", "manual", "--all-files", "--verbose", "--color", "never"]);
     let text = hook_ran_as(&out, "sqsguard --fix", "Failed");
     assert!(!text.contains("files were modified by this hook"), "{text}");
-    assert!(text.contains("sqsguard: fixed 0 finding(s) in 0 file(s)"), "{text}");
+    assert!(text.contains("sqsguard: fixed 0 findings in 0 files"), "{text}");
 
     // The fixed template passes. sqsguard saw it (1 file) and skipped
     // .pre-commit-config.yaml, YAML that is not infrastructure.

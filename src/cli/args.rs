@@ -115,6 +115,23 @@ pub(super) struct LintArgs {
     /// the SQS calls of code under the PATHs.
     #[arg(long)]
     pub(super) no_code: bool,
+    /// A count of findings per rule instead of the findings.
+    #[arg(long, conflicts_with_all = ["fix", "diff", "write_baseline"])]
+    pub(super) statistics: bool,
+    /// Print the findings only: no notes, no summary, nothing on standard
+    /// error but errors.
+    #[arg(long, short = 'q')]
+    pub(super) quiet: bool,
+    /// The name of the document read from standard input (PATH `-`): it
+    /// picks the format and the config, and names the file in findings.
+    #[arg(long, value_name = "NAME")]
+    pub(super) stdin_filename: Option<PathBuf>,
+    /// List the files read and not linted, each with why.
+    #[arg(long)]
+    pub(super) show_skipped: bool,
+    /// Also write the report as SARIF to FILE, whatever --format prints.
+    #[arg(long, value_name = "FILE")]
+    pub(super) sarif_file: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -211,7 +228,10 @@ pub(super) enum GenFormat {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Format {
+    /// A code frame per finding, then the notes and a summary.
     Pretty,
+    /// One line per finding: `path:line:col: CODE [*] message (resource)`.
+    Concise,
     Json,
     Sarif,
     Junit,
@@ -219,17 +239,17 @@ pub(super) enum Format {
 }
 
 impl Format {
-    pub(super) fn reporter(self, unsafe_fixes: bool) -> report::Format {
+    /// The reporter for standard output; `view` says what the text formats
+    /// leave out or add.
+    pub(super) fn reporter(self, view: report::View) -> report::Format {
+        let style = || Style { color: colour(std::io::stdout().is_terminal()), width: width(), view };
         match self {
-            Format::Pretty => {
-                let color = std::io::stdout().is_terminal() && colour_allowed();
-                let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
-                report::Format::Pretty(Style { color, width, unsafe_fixes })
-            }
-            Format::Json => report::Format::Json,
+            Format::Pretty => report::Format::Pretty(style()),
+            Format::Concise => report::Format::Concise(style()),
+            Format::Json => report::Format::Json(view),
             Format::Sarif => report::Format::Sarif,
             Format::Junit => report::Format::Junit,
-            Format::Github => report::Format::Github,
+            Format::Github => report::Format::Github(view),
         }
     }
 }
@@ -260,7 +280,20 @@ impl FailOn {
     }
 }
 
-/// NO_COLOR (https://no-color.org) unset or empty.
-pub(super) fn colour_allowed() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+/// Whether a stream gets ANSI colours: never with NO_COLOR
+/// (https://no-color.org) set and not empty; always with FORCE_COLOR or
+/// CLICOLOR_FORCE set and neither empty nor `0` (a CI log that renders
+/// colours); else when the stream is a terminal.
+pub(super) fn colour(terminal: bool) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    set("FORCE_COLOR") || set("CLICOLOR_FORCE") || terminal
+}
+
+/// The width text output wraps at: COLUMNS, else the terminal's, else 100.
+pub(super) fn width() -> usize {
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok()).filter(|&c: &usize| c > 0);
+    columns.or_else(|| terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0))).unwrap_or(100)
 }

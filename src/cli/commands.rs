@@ -53,7 +53,7 @@ pub(super) fn run_merge(
     console: &mut Console,
 ) -> Result<ExitCode, Stop> {
     let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
-    console.out(|out| report::write(format.reporter(false), &outcome, out))?;
+    console.out(|out| report::write(format.reporter(report::View::default()), &outcome, out))?;
     Ok(exit_status(fail_on, &outcome))
 }
 
@@ -148,6 +148,6 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
         settings: settings(args.config.as_deref())?,
     };
     let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
-    console.out(|out| report::write(args.format.reporter(false), &audit.outcome, out))?;
+    console.out(|out| report::write(args.format.reporter(report::View::default()), &audit.outcome, out))?;
     Ok(exit_status(args.fail_on, &audit.outcome))
 }

@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use super::args::{FailOn, colour_allowed};
+use super::args::{FailOn, colour, width};
 use crate::config::{self, Config};
 use crate::error::Error;
 use crate::finding::{Finding, Severity};
@@ -63,6 +63,17 @@ impl Console {
         }
     }
 
+    /// Write to standard error through a buffer with `write`, as
+    /// [`Console::eprint`] does: a failure is remembered for the exit
+    /// status, and the run goes on.
+    pub(super) fn err_out(&mut self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Stop> {
+        let mut text = Vec::new();
+        // Writing to memory cannot fail.
+        let _ = write(&mut text);
+        self.eprint(&String::from_utf8_lossy(&text));
+        Ok(())
+    }
+
     /// `text` on standard output, as [`Console::out`] writes.
     pub(super) fn print(&mut self, text: &str) -> Result<(), Stop> {
         self.out(|out| out.write_all(text.as_bytes()))
@@ -94,7 +105,7 @@ impl Console {
     pub(super) fn clap(&mut self, e: &clap::Error) -> ExitCode {
         let terminal = if e.use_stderr() { std::io::stderr().is_terminal() } else { std::io::stdout().is_terminal() };
         let rendered = e.render();
-        let text = if terminal && colour_allowed() { rendered.ansi().to_string() } else { rendered.to_string() };
+        let text = if colour(terminal) { rendered.ansi().to_string() } else { rendered.to_string() };
         if e.use_stderr() {
             self.eprint(&text);
             return ExitCode::from(TROUBLE);
@@ -163,12 +174,7 @@ pub(super) fn say(console: &mut Console, error: &Error) {
 }
 
 pub(super) fn stderr_style() -> Style {
-    let color = std::io::stderr().is_terminal() && colour_allowed();
-    Style {
-        color,
-        width: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100),
-        unsafe_fixes: false,
-    }
+    Style { color: colour(std::io::stderr().is_terminal()), width: width(), ..Style::default() }
 }
 
 /// The config named with --config, or found upward from the working

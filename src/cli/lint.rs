@@ -4,12 +4,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::LintArgs;
+use super::args::{Format, LintArgs};
 use super::console::{Console, FINDINGS, Stop, exit_status, settings, shown};
 use crate::config;
 use crate::error::Error;
 use crate::lint;
 use crate::outcome::Outcome;
+use crate::report::text::plural;
 use crate::report::{self, printable};
 use crate::rules;
 use crate::session::{FixMode, Inputs, Session};
@@ -31,7 +32,13 @@ pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode
     let mut outcome = lint::lint(&session);
     if let Some(path) = &args.write_baseline {
         let n = crate::baseline::write(path, &outcome)?;
-        console.eprintln(format_args!("sqsguard: recorded {n} finding(s) in {}", shown(path)));
+        if !args.quiet {
+            console.eprintln(format_args!(
+                "sqsguard: recorded {} in {}",
+                plural(n, "finding", "findings"),
+                shown(path)
+            ));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(baseline) = baseline {
@@ -46,12 +53,18 @@ pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode
 /// baseline read. Anything wrong is a usage error, before anything is
 /// linted.
 pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
+    if args.statistics && !matches!(args.format, Format::Pretty | Format::Concise | Format::Json) {
+        return Err(Error::Usage(
+            "--statistics prints a table (pretty, concise) or JSON, not --format sarif, junit or github".into(),
+        ));
+    }
     for selector in args.select.iter().chain(&args.ignore) {
         if !rules::selects_any(selector) {
             return Err(Error::Usage(format!("`{selector}` matches no rule code; `sqsguard rules` lists them")));
         }
     }
-    for path in &args.paths {
+    // `-` is standard input.
+    for path in args.paths.iter().filter(|p| p.as_os_str() != "-") {
         match std::fs::symlink_metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::Usage(format!("{}: no such file or folder", path.display())));
@@ -96,7 +109,55 @@ pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
 /// The report of a lint, what standard error adds to it, and the exit
 /// status.
 pub(super) fn report_lint(args: &LintArgs, outcome: Outcome, console: &mut Console) -> Result<ExitCode, Stop> {
-    console.out(|out| report::write(args.format.reporter(args.unsafe_fixes), &outcome, out))?;
+    report_to(args, &outcome, console, false)?;
+    if let Some(path) = &args.sarif_file {
+        write_sarif(path, &outcome)?;
+    }
+    let status = exit_status(args.fail_on, &outcome);
+    if !args.quiet {
+        say_aside(args, &outcome, console);
+    }
+    // A large run's findings and model are freed by the exit, not one by one.
+    std::mem::forget(outcome);
+    Ok(status)
+}
+
+/// What the command line's options make of the text formats.
+pub(super) fn view(args: &LintArgs) -> report::View {
+    report::View { quiet: args.quiet, show_skipped: args.show_skipped, unsafe_fixes: args.unsafe_fixes }
+}
+
+/// The report in `--format`, or `--statistics`, on standard output (on
+/// standard error when `--fix` of `-` prints the fixed text there).
+pub(super) fn report_to(args: &LintArgs, outcome: &Outcome, console: &mut Console, stderr: bool) -> Result<(), Stop> {
+    let view = view(args);
+    let format = args.format.reporter(view);
+    let write = |out: &mut dyn std::io::Write| match (args.statistics, args.format) {
+        (true, Format::Json) => report::statistics::write_json(outcome, view, out),
+        (true, _) => out.write_all(report::statistics::render(outcome, view).as_bytes()),
+        (false, _) => report::write(format, outcome, out),
+    };
+    if stderr { console.err_out(write) } else { console.out(write) }
+}
+
+/// `--sarif-file`: the report as SARIF, written atomically beside what
+/// `--format` printed.
+fn write_sarif(path: &std::path::Path, outcome: &Outcome) -> Result<(), Error> {
+    let mut sarif = Vec::new();
+    report::write(report::Format::Sarif, outcome, &mut sarif).map_err(|e| Error::io(path, e))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    std::io::Write::write_all(&mut tmp, &sarif).map_err(|e| Error::io(path, e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// What standard error adds to a report: Parameter values no template
+/// declares, and why nothing was linted.
+fn say_aside(args: &LintArgs, outcome: &Outcome, console: &mut Console) {
     for given in &outcome.undeclared {
         console.eprintln(format_args!(
             "sqsguard: warning: {}: no linted template declares a parameter {}",
@@ -107,10 +168,6 @@ pub(super) fn report_lint(args: &LintArgs, outcome: Outcome, console: &mut Conso
     if outcome.files == 0 {
         console.eprintln(nothing_linted(&args.paths, outcome.skipped, !outcome.notes.is_empty()));
     }
-    let status = exit_status(args.fail_on, &outcome);
-    // A large run's findings and model are freed by the exit, not one by one.
-    std::mem::forget(outcome);
-    Ok(status)
 }
 
 /// The stage or environment the command line names: `--stage`, `--param`,
@@ -149,7 +206,8 @@ pub(super) fn nothing_linted(paths: &[PathBuf], skipped: usize, noted: bool) -> 
             "sqsguard: nothing linted: no .yaml, .yml, .json, .template or .tf file under {under} (what .gitignore lists is not walked: name such a file or folder to lint it)"
         ),
         n => format!(
-            "sqsguard: nothing linted: of the {n} file(s) read under {under}, none is a template, module or plan sqsguard reads"
+            "sqsguard: nothing linted: of the {} read under {under}, none is a template, module or plan sqsguard reads (--show-skipped says why each was skipped)",
+            plural(n, "file", "files")
         ),
     }
 }
@@ -165,7 +223,12 @@ pub(super) fn show_fixes(session: &Session, console: &mut Console) -> Result<Exi
         }
         Ok(())
     })?;
-    console.eprintln(format_args!("sqsguard: {} fix(es) in {} file(s)", fixed.fixes(), fixed.files.len()));
+    console.eprintln(format_args!(
+        "sqsguard: the diff fixes {} in {}{}",
+        plural(fixed.fixes(), "finding", "findings"),
+        plural(fixed.files.len(), "file", "files"),
+        passes_note(fixed.passes)
+    ));
     std::mem::forget(fixed.last);
     Ok(if fixed.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
 }
@@ -186,6 +249,12 @@ pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> crate::
         }
     }
     fixed
+}
+
+/// Why more findings may be fixed than the report marked `[*]`: fixing
+/// some made others fixable, found by linting the fixed text again.
+fn passes_note(passes: usize) -> String {
+    if passes > 1 { format!(" (in {passes} passes: the first fixes made others fixable)") } else { String::new() }
 }
 
 /// `--fix`: every pass computed in memory, then each changed file written
@@ -209,7 +278,12 @@ pub(super) fn apply_fixes(session: &Session, console: &mut Console) -> Option<Ou
             Err(e) => console.eprintln(format_args!("sqsguard: {}; not fixed", printable(&e.to_string()))),
         }
     }
-    console.eprintln(format_args!("sqsguard: fixed {fixes} finding(s) in {files} file(s)"));
+    console.eprintln(format_args!(
+        "sqsguard: fixed {} in {}{}",
+        plural(fixes, "finding", "findings"),
+        plural(files, "file", "files"),
+        passes_note(fixed.passes)
+    ));
     if files < fixed.files.len() {
         std::mem::forget(fixed.last);
         return None;

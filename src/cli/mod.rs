@@ -7,6 +7,7 @@ mod args;
 mod commands;
 mod console;
 mod lint;
+mod stdin;
 
 use std::process::ExitCode;
 
@@ -38,7 +39,10 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
         Err(e) => return Ok(console.clap(&e)),
     };
     match cli.command {
-        Command::Lint(args) => run_lint(args, console),
+        Command::Lint(args) => match stdin::stdin_name(&args)? {
+            Some(name) => stdin::run(&args, &name, console),
+            None => run_lint(args, console),
+        },
         Command::Generate(args) => run_generate(args, console),
         Command::Audit(args) => run_audit(args, console),
         Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on, console),

@@ -28,6 +28,9 @@ pub struct Fixed {
     pub last: Option<Outcome>,
     /// What was not fixed and why, in the order it was found.
     pub events: Vec<Event>,
+    /// How many passes fixed something: more than one when fixing some
+    /// findings made others fixable.
+    pub passes: usize,
 }
 
 /// A file the passes did not fix.
@@ -55,10 +58,12 @@ impl Fixed {
 /// them, keeps the text of the pass before and is fixed no further.
 /// Findings the session's baseline records are not fixed.
 pub fn passes(session: &Session) -> Fixed {
-    let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    let overlay = &session.inputs.overlay;
+    let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| real(p, overlay)).collect();
     let unsafe_fixes = session.fix.unsafe_fixes();
+    let base = session.inputs.overlay.clone();
     let mut session = session.clone();
-    let mut fixed = Fixed { files: BTreeMap::new(), last: None, events: Vec::new() };
+    let mut fixed = Fixed { files: BTreeMap::new(), last: None, events: Vec::new(), passes: 0 };
     let mut outside = BTreeSet::new();
     let mut refused = BTreeSet::new();
     // What `--fix` acts on: the findings a baseline does not record.
@@ -74,7 +79,7 @@ pub fn passes(session: &Session) -> Fixed {
     for _ in 0..FIX_PASSES {
         let mut plan = plan(&outcome.findings, unsafe_fixes);
         plan.files.retain(|path, _| {
-            let inside = within(&roots, path);
+            let inside = within(&roots, path, &base);
             if !inside && outside.insert(path.clone()) {
                 fixed.events.push(Event::Outside(path.clone()));
             }
@@ -89,7 +94,7 @@ pub fn passes(session: &Session) -> Fixed {
             let mut texts: HashMap<PathBuf, String> =
                 fixed.files.iter().map(|(path, (_, text, _))| (path.clone(), text.clone())).collect();
             texts.extend(plan.files.iter().map(|(path, f)| (path.clone(), f.text.clone())));
-            Overlay::new(texts)
+            base.extended(texts)
         };
         session.inputs.overlay = texts(&plan, &fixed);
         let changed: Vec<PathBuf> = plan.files.keys().cloned().collect();
@@ -120,6 +125,7 @@ pub fn passes(session: &Session) -> Fixed {
             run.relint(&reverted, &session);
             next = actionable(&run, &session);
         }
+        fixed.passes += usize::from(!plan.files.is_empty());
         for (path, f) in plan.files {
             // The text on disk is the one the first pass read.
             let entry = fixed.files.entry(path).or_insert_with(|| (f.file, String::new(), 0));
@@ -133,7 +139,17 @@ pub fn passes(session: &Session) -> Fixed {
 }
 
 /// Whether `path` is, or is inside, one of `roots` (canonical paths).
-fn within(roots: &[PathBuf], path: &Path) -> bool {
-    let Ok(real) = std::fs::canonicalize(path) else { return false };
+fn within(roots: &[PathBuf], path: &Path, overlay: &Overlay) -> bool {
+    let Some(real) = real(path, overlay) else { return false };
     roots.iter().any(|root| real.starts_with(root))
+}
+
+/// Where `path` really is: canonical on disk, or for a text that stands
+/// in for a file not on disk (a document read from standard input), its
+/// absolute path as written.
+fn real(path: &Path, overlay: &Overlay) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok().or_else(|| {
+        let absolute = std::env::current_dir().ok()?.join(path);
+        overlay.holds(path).then(|| crate::source::lexical(&absolute))
+    })
 }

@@ -9,6 +9,7 @@ use crate::config::Config;
 use crate::finding::Note;
 use crate::frontend::{self, Broken, Document, Loaded};
 use crate::model::Origin;
+use crate::outcome::Skip;
 use crate::session::Session;
 use crate::source::display_path;
 
@@ -20,7 +21,8 @@ pub(super) struct Done {
     pub(super) linted: Vec<String>,
     /// Every file read, as given.
     pub(super) files: Vec<PathBuf>,
-    pub(super) skipped: usize,
+    /// The files read and not linted, and why.
+    pub(super) skips: Vec<Skip>,
     /// Terraform: the local module folders this module called (canonical).
     pub(super) called: Vec<PathBuf>,
     /// A file named on the command line that may be infrastructure and was
@@ -68,7 +70,7 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done 
             done.unlinted = None;
             return done;
         }
-        Err(_) => return Done { skipped: 1, ..Done::default() },
+        Err(e) => return Done::skip(path, &format!("it cannot be read: {}", e.message)),
     };
     match frontend::document_in(&file, &session.inputs.stage, &session.inputs.overlay) {
         Document::Loaded(loaded) => {
@@ -82,14 +84,14 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done 
             if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) {
                 skipped(path, &format!("it is not YAML or JSON ({}){NO_TEMPLATE_NAME}", e.message))
             } else {
-                Done { skipped: 1, ..Done::default() }
+                Done::skip(path, &format!("it is not YAML or JSON ({})", e.message))
             }
         }
         Document::Other if loose && !is_mapping(&file) => {
             if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) {
                 skipped(path, &format!("its text is no YAML or JSON mapping{NO_TEMPLATE_NAME}"))
             } else {
-                Done { skipped: 1, ..Done::default() }
+                Done::skip(path, "its text is no YAML or JSON mapping")
             }
         }
         Document::Unparsable(e) if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) => {
@@ -103,9 +105,11 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done 
                 }
                 done
             }
-            None => Done { skipped: 1, ..Done::default() },
+            None => Done::skip(path, OTHER),
         },
-        Document::Unparsable(_) => Done { skipped: 1, ..Done::default() },
+        Document::Unparsable(e) => {
+            Done::skip(path, &format!("it does not parse ({}) and does not look like infrastructure", e.message))
+        }
     }
 }
 
@@ -128,7 +132,18 @@ fn unread_kind(path: &Path, text: &str) -> Option<&'static str> {
 fn not_linted(path: &Path, why: &str) -> Done {
     let note = Note { origin: Origin::path(path), message: format!("not linted: {why}") };
     let checked = Checked { notes: vec![note], ..Checked::default() };
-    Done { checked, skipped: 1, unlinted: Some(display_path(path)), ..Done::default() }
+    Done { checked, unlinted: Some(display_path(path)), ..Done::skip(path, why) }
+}
+
+/// Why a YAML or JSON file that is no template was skipped.
+const OTHER: &str =
+    "YAML or JSON, but no CloudFormation or SAM template, Serverless Framework service, Terraform plan or CDK output";
+
+impl Done {
+    /// A file read and not linted, and why: nothing else.
+    fn skip(path: &Path, why: &str) -> Done {
+        Done { skips: vec![Skip { file: display_path(path), why: why.to_string() }], ..Done::default() }
+    }
 }
 
 /// What the notes of a loosely named file that is no template end with.
@@ -138,7 +153,7 @@ const NO_TEMPLATE_NAME: &str = ", and its name is no template's (.yaml, .yml, .j
 /// as skipped, and no mark against `--fail-on`.
 fn skipped(path: &Path, why: &str) -> Done {
     let note = Note { origin: Origin::path(path), message: format!("not linted: {why}") };
-    Done { checked: Checked { notes: vec![note], ..Checked::default() }, skipped: 1, ..Done::default() }
+    Done { checked: Checked { notes: vec![note], ..Checked::default() }, ..Done::skip(path, why) }
 }
 
 /// Whether a file that parsed holds a mapping at its top, as every
@@ -172,5 +187,5 @@ pub(super) fn checked(loaded: Loaded, config: &Config) -> Done {
     let files = loaded.files.clone();
     let called = loaded.called.clone();
     let parameters = loaded.parameters.clone();
-    Done { checked: check::check(loaded, config), linted, files, skipped: 0, called, unlinted: None, parameters }
+    Done { checked: check::check(loaded, config), linted, files, skips: Vec::new(), called, unlinted: None, parameters }
 }

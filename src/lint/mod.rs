@@ -83,7 +83,7 @@ impl Run {
                 if files.insert(canonical(&c.path)) {
                     code.push(Job::Code(c.path, true));
                 }
-            } else if is_terraform(&c.path) && c.path.is_file() {
+            } else if is_terraform(&c.path) && (c.path.is_file() || session.inputs.overlay.holds(&c.path)) {
                 // `main.tf` (named, or found under `.`) is in `.`, not in "".
                 let dir = c.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
                 // The unit is the folder: two folders that share a symlinked
@@ -247,7 +247,8 @@ fn outcome(
             continue;
         }
         outcome.files += done.linted.len();
-        outcome.skipped += done.skipped;
+        outcome.skipped += done.skips.len();
+        outcome.skips.extend(done.skips);
         outcome.unlinted.extend(done.unlinted);
         outcome.linted.extend(done.linted);
         outcome.notes.extend(done.checked.notes);
@@ -258,6 +259,7 @@ fn outcome(
     }
     outcome.notes.extend(check::stale(&used, unused));
     outcome.linted.sort();
+    outcome.skips.sort_by(|a, b| a.file.cmp(&b.file));
     outcome.finish();
     outcome
 }

@@ -1,18 +1,21 @@
-//! `--format github`: GitHub Actions workflow commands, one line per
-//! finding (`::error file=...,line=...::message`), so a workflow step shows
-//! each finding as an annotation on the pull request; an error annotation
+//! `--format github`: for each finding its concise line (the job log
+//! shows the findings as text, to read and to search) and a GitHub Actions
+//! workflow command (`::error file=...,line=...::message`), so a workflow
+//! step shows it as an annotation on the pull request; an error annotation
 //! for each account-Region not audited in full and each file named and not
 //! linted; then the summary line in plain text.
 
-use super::pretty::summary_line;
+use super::text::{View, summary_line};
 use super::{Gaps, Location, Summary, location, printable};
 use crate::finding::{Finding, Severity};
 use crate::model::Origin;
 use crate::outcome::Outcome;
 
-pub fn render(outcome: &Outcome) -> String {
+pub fn render(outcome: &Outcome, view: View) -> String {
     let mut out = String::new();
     for f in &outcome.findings {
+        out.push_str(&super::concise::line(f, view.marked(f)));
+        out.push('\n');
         out.push_str(&finding_command(f));
         out.push('\n');
     }

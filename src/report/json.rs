@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde::ser::SerializeSeq;
 
-use super::{Summary, location};
+use super::{Summary, View, location};
 
 use crate::finding::Edit;
 use crate::finding::{Applicability, Finding};
@@ -17,6 +17,15 @@ struct Document<'a> {
     /// Not findings: things worth knowing (a module that was not analysed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     notes: Vec<JsonNote<'a>>,
+    /// `--show-skipped`: the files read and not linted, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<Vec<JsonSkip<'a>>>,
+}
+
+#[derive(Serialize)]
+struct JsonSkip<'a> {
+    file: &'a str,
+    reason: &'a str,
 }
 
 #[derive(Serialize)]
@@ -126,7 +135,7 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
 }
 
 /// The document, written as it is serialized.
-pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub fn write(outcome: &Outcome, view: View, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let notes = outcome
         .notes
         .iter()
@@ -143,6 +152,9 @@ pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result
             }
         })
         .collect();
-    let doc = Document { version: 1, findings: Findings(&outcome.findings), summary: Summary::of(outcome), notes };
+    let skipped =
+        view.show_skipped.then(|| outcome.skips.iter().map(|s| JsonSkip { file: &s.file, reason: &s.why }).collect());
+    let findings = Findings(&outcome.findings);
+    let doc = Document { version: 1, findings, summary: Summary::of(outcome), notes, skipped };
     super::write_json(out, &doc)
 }

@@ -1,13 +1,20 @@
-//! Reporters: the same findings printed for people (`pretty`), for
+//! Reporters: the same findings printed for people (`pretty`), one line
+//! each for terminals, problem matchers and grep (`concise`), for
 //! programs (`json`), for code scanning (`sarif`), for test dashboards
 //! (`junit`) and for GitHub Actions logs (`github`).
 
+pub mod concise;
+mod excerpt;
 pub mod github;
 pub mod json;
 pub mod junit;
 pub mod merge;
 pub mod pretty;
 pub mod sarif;
+pub mod statistics;
+pub mod text;
+
+pub use text::View;
 
 use std::borrow::Cow;
 
@@ -22,20 +29,24 @@ pub use crate::source::Location;
 #[derive(Clone, Copy, Debug)]
 pub enum Format {
     Pretty(pretty::Style),
-    Json,
+    /// One line per finding.
+    Concise(pretty::Style),
+    /// `--show-skipped` adds the skipped files to the document.
+    Json(View),
     Sarif,
     Junit,
-    Github,
+    Github(View),
 }
 
 /// Write the whole output of a run, in `format`.
 pub fn write(format: Format, outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let text = match format {
-        Format::Json => return json::write(outcome, out),
+        Format::Json(view) => return json::write(outcome, view, out),
         Format::Sarif => return sarif::write(outcome, out),
         Format::Junit => return junit::write(outcome, out),
         Format::Pretty(style) => pretty::render(outcome, style),
-        Format::Github => github::render(outcome),
+        Format::Concise(style) => concise::render(outcome, style.view),
+        Format::Github(view) => github::render(outcome, view),
     };
     out.write_all(text.as_bytes())
 }

@@ -10,31 +10,25 @@ use miette::{
     SourceSpan, SpanContents,
 };
 
-use super::{Summary, printable};
-use crate::finding::{Applicability, Finding, Severity};
+use super::printable;
+use super::text::{View, live_place};
+use crate::finding::{Finding, Severity};
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::source::Source;
 
 /// How to draw.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Style {
-    /// ANSI colours (a terminal, NO_COLOR unset).
+    /// ANSI colours (a terminal, NO_COLOR unset, or FORCE_COLOR).
     pub color: bool,
     /// Wrap width.
     pub width: usize,
-    /// `--unsafe-fixes`: unsafe fixes are marked `[*]` too.
-    pub unsafe_fixes: bool,
+    /// What is left out or added around the findings.
+    pub view: View,
 }
 
 pub fn render(outcome: &Outcome, style: Style) -> String {
-    let fixes: Vec<Option<Applicability>> =
-        outcome.findings.iter().map(|f| f.fix_edits().map(|fix| fix.applicability)).collect();
-    let marked = |a: &Option<Applicability>| match a {
-        Some(Applicability::Safe) => true,
-        Some(Applicability::Unsafe) => style.unsafe_fixes,
-        None => false,
-    };
     let mut out = String::new();
     // An audit of several accounts or Regions: a heading for each, in the
     // findings' order (account, then Region).
@@ -44,7 +38,7 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     };
     let places: std::collections::BTreeSet<Option<String>> = outcome.findings.iter().map(place).collect();
     let mut last = None;
-    for (finding, fix) in outcome.findings.iter().zip(&fixes) {
+    for finding in &outcome.findings {
         let here = place(finding);
         if places.len() > 1 && here != last {
             if let Some(p) = &here {
@@ -52,61 +46,10 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
             }
             last = here;
         }
-        out.push_str(&render_reports(std::iter::once((finding, marked(fix))), style));
+        out.push_str(&render_reports(std::iter::once((finding, style.view.marked(finding))), style));
     }
-    for note in &outcome.notes {
-        let message = printable(&note.message);
-        match (&note.origin, crate::model::Origin::location(&note.origin)) {
-            (_, Some(l)) => {
-                out.push_str(&format!("note: {}:{}:{}: {message}\n", printable(&l.file), l.line, l.column));
-            }
-            (Origin::Live(live), None) if live_place(live).is_some() => {
-                out.push_str(&format!("note: {}: {message}\n", live_place(live).unwrap_or_default()));
-            }
-            _ => out.push_str(&format!("note: {message}\n")),
-        }
-    }
-    if !outcome.notes.is_empty() {
-        out.push('\n');
-    }
-    // A partial audit says so before its totals (docs/audit.md: it never looks clean).
-    for gap in &outcome.unaudited {
-        out.push_str(&format!("{}\n", printable(&format!("unaudited: {gap}"))));
-    }
-    if !outcome.unaudited.is_empty() {
-        out.push('\n');
-    }
-    out.push_str(&summary_line(&Summary::of(outcome)));
-    out.push('\n');
-    let fixable = fixes.iter().filter(|a| marked(a)).count();
-    let hidden = fixes.iter().filter(|a| a.is_some() && !marked(a)).count();
-    out.push_str(&fixable_line(fixable, hidden));
+    out.push_str(&style.view.tail(outcome));
     out
-}
-
-/// `account 111111111111 in us-east-1`, as far as it is known.
-fn live_place(live: &crate::model::Live) -> Option<String> {
-    let place = match (&live.account, &live.region) {
-        (Some(a), Some(r)) => format!("account {a} in {r}"),
-        (Some(a), None) => format!("account {a}"),
-        (None, Some(r)) => r.clone(),
-        (None, None) => return None,
-    };
-    Some(printable(&place).into_owned())
-}
-
-/// "[*] N fixable with `sqsguard lint --fix`", and how many more
-/// `--unsafe-fixes` would fix; nothing when there is neither.
-fn fixable_line(fixable: usize, hidden: usize) -> String {
-    let hidden_part = match hidden {
-        0 => String::new(),
-        n => format!(" ({n} more with `--unsafe-fixes`)"),
-    };
-    match (fixable, hidden) {
-        (0, 0) => String::new(),
-        (0, n) => format!("No safe fixes ({n} with `sqsguard lint --fix --unsafe-fixes`).\n"),
-        (n, _) => format!("[*] {n} fixable with `sqsguard lint --fix`{hidden_part}.\n"),
-    }
 }
 
 /// One report per finding, without the summary line.
@@ -129,26 +72,6 @@ fn render_reports<'a>(findings: impl Iterator<Item = (&'a Finding, bool)>, style
     out
 }
 
-pub fn summary_line(s: &Summary) -> String {
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let calls = s.api_calls.map(|n| format!(", {n} API calls")).unwrap_or_default();
-    let suppressed = if s.suppressed > 0 { format!(", {} suppressed", s.suppressed) } else { String::new() };
-    let baselined = s.baselined.map(|n| format!(", {n} in the baseline")).unwrap_or_default();
-    let not_linted = if s.not_linted > 0 { format!(", {} named but not linted", s.not_linted) } else { String::new() };
-    let unaudited = match s.unaudited.len() {
-        0 => String::new(),
-        n => format!(", {} not audited in full", plural(n, "account-Region", "account-Regions")),
-    };
-    format!(
-        "sqsguard: {}, {}, {} in {} ({} skipped{not_linted}{unaudited}{suppressed}{baselined}{calls})",
-        plural(s.errors, "error", "errors"),
-        plural(s.warnings, "warning", "warnings"),
-        plural(s.infos, "info", "infos"),
-        plural(s.files, "file", "files"),
-        s.skipped
-    )
-}
-
 /// A finding as miette draws it. Every text of the finding's own (its
 /// message, fix, resource and file name) is [`printable`]: miette prints
 /// what it is given raw.
@@ -168,14 +91,20 @@ impl<'a> Report<'a> {
             // A plan too large to keep in memory: its place, without a snippet.
             Origin::File { file, .. } if file.is_detached() => (None, None),
             Origin::File { file, span } => {
-                let source = Window { file: file.clone(), name: printable(&file.display_path()).into_owned() };
-                let len = span.len().max(usize::from(!file.text.is_empty() && span.start < file.text.len()));
+                let mut source =
+                    Window { file: file.clone(), name: printable(&file.display_path()).into_owned(), excerpt: None };
+                let mut len = span.len().max(usize::from(!file.text.is_empty() && span.start < file.text.len()));
+                let mut start = span.start;
                 // Name the resource under the code frame unless the frame
                 // already shows it (a finding on the resource's own key).
                 let spanned = file.text.get(span.start..span.end).unwrap_or_default();
                 let text = (!finding.resource.is_empty() && spanned.trim_matches('"') != finding.resource)
                     .then(|| format!("in {}", printable(&finding.resource)));
-                let label = LabeledSpan::new(text, span.start, len);
+                if let Some(excerpt) = super::excerpt::of(file, span.start, len) {
+                    (start, len) = excerpt.label;
+                    source.excerpt = Some(excerpt);
+                }
+                let label = LabeledSpan::new(text, start, len);
                 (Some(source), Some(label))
             }
             Origin::Live(_) => (None, None),
@@ -200,6 +129,8 @@ impl<'a> Report<'a> {
 struct Window {
     file: Source,
     name: String,
+    /// The finding's line is too long to show whole: what is shown of it.
+    excerpt: Option<super::excerpt::Excerpt>,
 }
 
 impl SourceCode for Window {
@@ -209,6 +140,12 @@ impl SourceCode for Window {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        if let Some(cut) = &self.excerpt {
+            let span = SourceSpan::new(cut.start.into(), cut.text.len());
+            let contents =
+                MietteSpanContents::new_named(self.name.clone(), cut.text.as_bytes(), span, cut.line, cut.column, 1);
+            return Ok(Box::new(contents.with_language("yaml")));
+        }
         // miette ends lines at LF only: a lone CR is one to this file.
         let text = self.file.text_with_lf_breaks().as_bytes();
         let end = span.offset().saturating_add(span.len());
@@ -288,7 +225,7 @@ mod tests {
     fn a_window_reads_as_the_whole_file() {
         for text in ["", "a", "a: 1\nb: 2\n", "one\ntwo\nthree\nfour\nfive", "x\r\ny\r\nz\r\n", "\n\n\nq: é\n\n"] {
             let file = SourceFile::new("t.yaml", text.to_string());
-            let window = Window { file: file.clone(), name: "t.yaml".into() };
+            let window = Window { file: file.clone(), name: "t.yaml".into(), excerpt: None };
             let whole = NamedSource::new("t.yaml", text.to_string()).with_language("yaml");
             for start in 0..=text.len() {
                 for len in 0..3 {

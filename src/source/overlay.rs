@@ -28,6 +28,18 @@ impl Overlay {
         Overlay { texts: Arc::new(texts), memo: None }
     }
 
+    /// These texts with `texts` over them (the fixed texts of a pass of
+    /// `--fix` over the document read from standard input), the memo
+    /// kept.
+    pub fn extended(&self, texts: HashMap<PathBuf, String>) -> Self {
+        if texts.is_empty() {
+            return self.clone();
+        }
+        let mut all = HashMap::clone(&self.texts);
+        all.extend(texts.into_iter().map(|(path, text)| (lexical(&path), text)));
+        Overlay { texts: Arc::new(all), memo: self.memo.clone() }
+    }
+
     /// The same texts, with parses kept in `memo` across runs.
     pub fn with_memo(mut self, memo: Arc<Memo>) -> Self {
         self.memo = Some(memo);
@@ -70,6 +82,21 @@ impl Overlay {
             Some(text) => Ok(SourceFile::new(path.to_path_buf(), text.clone())),
             None => read(path),
         }
+    }
+
+    /// The paths in folder `dir` a text stands in for, that `keep`
+    /// keeps, sorted.
+    pub fn files_in(&self, dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+        let dir = lexical(if dir.as_os_str().is_empty() { Path::new(".") } else { dir });
+        let mut out: Vec<PathBuf> = self
+            .texts
+            .keys()
+            .filter(|p| lexical(p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))) == dir)
+            .filter(|p| keep(p))
+            .cloned()
+            .collect();
+        out.sort();
+        out
     }
 
     /// Whether a text stands in for `path`.

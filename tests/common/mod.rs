@@ -49,7 +49,7 @@ pub fn render(outcome: &Outcome) -> String {
         ));
     }
     out.push('\n');
-    out.push_str(&report::pretty::render(outcome, Style { color: false, width: 100, unsafe_fixes: false }));
+    out.push_str(&report::pretty::render(outcome, Style { color: false, width: 100, ..Style::default() }));
     out
 }
 
@@ -58,6 +58,9 @@ pub fn sqsguard(args: &[&str]) -> Output {
         .args(args)
         .current_dir(root())
         .env_remove("NO_COLOR")
+        .env_remove("FORCE_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("COLUMNS")
         .output()
         .expect("run sqsguard")
 }

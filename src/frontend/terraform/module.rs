@@ -68,8 +68,16 @@ struct Walk<'a> {
 }
 
 fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Walk<'_>) -> Scope {
+    // A text that stands in for a file not on disk (a new file of an
+    // editor, a document read from standard input) is one of the module's.
+    let unsaved = walk.overlay.files_in(dir, |p| p.extension().is_some_and(|e| e == "tf") || super::is_tf_json(p));
     let paths = match module_files(dir) {
-        Ok(paths) => paths,
+        Ok(mut paths) => {
+            paths.extend(unsaved.into_iter().filter(|p| !p.exists()));
+            paths.sort();
+            paths
+        }
+        Err(_) if !unsaved.is_empty() => unsaved,
         Err(e) => {
             walk.notes.push(Note {
                 origin: Origin::path(dir),

@@ -1,0 +1,84 @@
+//! `sqsguard lint -`: one document read from standard input and linted as
+//! the file `--stdin-filename` names (its name picks the format and the
+//! config, and is the path in findings), for editors and scripts that
+//! hold a text not yet saved. The rest of a Terraform module is read from
+//! disk around it. `--fix` prints the fixed text on standard output and
+//! the report on standard error; `--diff` prints the diff.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::args::LintArgs;
+use super::console::{Console, Stop, exit_status};
+use super::lint::{fix_in_memory, report_lint, report_to, session, show_fixes};
+use crate::error::Error;
+use crate::lint;
+use crate::report::text::plural;
+use crate::session::{FixMode, Session};
+use crate::source::Overlay;
+
+/// The name of the document read from standard input, when PATH is `-`.
+/// `-` must be the only PATH and needs `--stdin-filename`; the name alone
+/// is a usage error (it names nothing read).
+pub(super) fn stdin_name(args: &LintArgs) -> Result<Option<PathBuf>, Error> {
+    let dash = args.paths.iter().any(|p| p.as_os_str() == "-");
+    match (&args.stdin_filename, dash) {
+        (None, false) => Ok(None),
+        (Some(_), false) => Err(Error::Usage("--stdin-filename names the document read from `-`: add `-` as the PATH".into())),
+        (None, true) => Err(Error::Usage(
+            "`-` reads a document from standard input and needs --stdin-filename NAME (its name picks the format and the config, and names it in findings)".into(),
+        )),
+        (Some(_), true) if args.paths.len() > 1 => {
+            Err(Error::Usage("`-` (standard input) must be the only PATH".into()))
+        }
+        (Some(name), true) if name.as_os_str().is_empty() || name.is_dir() => {
+            Err(Error::Usage(format!("--stdin-filename {}: not a file name", name.display())))
+        }
+        (Some(name), true) => Ok(Some(name.clone())),
+    }
+}
+
+/// Lint (or fix) standard input's text as the file `name`.
+pub(super) fn run(args: &LintArgs, name: &Path, console: &mut Console) -> Result<ExitCode, Stop> {
+    let mut session = session(args)?;
+    let mut text = String::new();
+    std::io::stdin().lock().read_to_string(&mut text).map_err(|e| Error::io("standard input", e))?;
+    session.inputs.paths = vec![name.to_path_buf()];
+    session.inputs.overlay = Overlay::new([(name.to_path_buf(), text.clone())].into_iter().collect());
+    match session.fix {
+        FixMode::Diff { .. } => show_fixes(&session, console),
+        FixMode::Write { .. } => {
+            let fixed = fix_in_memory(&session, console);
+            let own = crate::source::lexical(name);
+            let fixed_text = fixed.files.iter().find(|(p, _)| crate::source::lexical(p) == own).map(|(_, (_, t, _))| t);
+            console.print(fixed_text.unwrap_or(&text))?;
+            if !args.quiet {
+                let n = fixed.fixes();
+                console.eprintln(format_args!("sqsguard: fixed {} in 1 file", plural(n, "finding", "findings")));
+            }
+            // What remains, on standard error: standard output is the text.
+            let outcome = match fixed.last {
+                Some(outcome) => outcome,
+                None => lint::lint(&session_with(&session, name, fixed_text.unwrap_or(&text))),
+            };
+            report_to(args, &outcome, console, true)?;
+            Ok(exit_status(args.fail_on, &outcome))
+        }
+        FixMode::Report => {
+            let baseline = session.baseline.take();
+            let mut outcome = lint::lint(&session);
+            if let Some(baseline) = baseline {
+                outcome.baselined = Some(baseline.apply(&mut outcome));
+            }
+            report_lint(args, outcome, console)
+        }
+    }
+}
+
+/// `session` with `text` standing in for `name`.
+fn session_with(session: &Session, name: &Path, text: &str) -> Session {
+    let mut session = session.clone();
+    session.inputs.overlay = Overlay::new([(name.to_path_buf(), text.to_string())].into_iter().collect());
+    session
+}

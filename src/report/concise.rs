@@ -1,0 +1,38 @@
+//! `--format concise`: one line per finding, `path:line:col: CODE [*]
+//! message (resource)`, the shape editors' problem matchers, `grep` and
+//! a terminal's click-to-open expect; then what every text format ends
+//! with (notes, summary), unless `--quiet`.
+
+use super::text::View;
+use super::{location, printable};
+use crate::finding::Finding;
+use crate::model::Origin;
+use crate::outcome::Outcome;
+
+pub fn render(outcome: &Outcome, view: View) -> String {
+    let mut out = String::new();
+    for finding in &outcome.findings {
+        out.push_str(&line(finding, view.marked(finding)));
+        out.push('\n');
+    }
+    if !view.quiet && !outcome.findings.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&view.tail(outcome));
+    out
+}
+
+/// One finding on one line; `fixable` marks it `[*]`. A live finding has
+/// no file: the queue (or mapping) it is about takes the file's place.
+pub fn line(f: &Finding, fixable: bool) -> String {
+    let mark = if fixable { " [*]" } else { "" };
+    let place = match (&f.origin, location(f)) {
+        (Origin::File { .. }, Some(l)) => format!("{}:{}:{}", l.file, l.line, l.column),
+        _ => f.resource.clone(),
+    };
+    let resource = match &f.origin {
+        Origin::File { .. } if !f.resource.is_empty() => format!(" ({})", f.resource),
+        _ => String::new(),
+    };
+    printable(&format!("{place}: {}{mark} {}{resource}", f.code(), f.message)).into_owned()
+}

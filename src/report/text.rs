@@ -1,0 +1,141 @@
+//! What the text formats (pretty, concise, github) print around their
+//! findings: the notes, the files skipped, the account-Regions not audited,
+//! the summary line and the fixable line; and what `--quiet` and
+//! `--show-skipped` change of it.
+
+use super::{Summary, printable};
+use crate::finding::{Applicability, Finding};
+use crate::model::{Live, Origin};
+use crate::outcome::Outcome;
+
+/// What the text formats leave out or add.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct View {
+    /// `--quiet`: the findings only (no notes, no summary).
+    pub quiet: bool,
+    /// `--show-skipped`: every file read and not linted, with why.
+    pub show_skipped: bool,
+    /// `--unsafe-fixes`: unsafe fixes are marked `[*]` too.
+    pub unsafe_fixes: bool,
+}
+
+impl View {
+    /// Whether `--fix` (with this run's `--unsafe-fixes`) would fix the
+    /// finding: its `[*]` mark.
+    pub fn marked(&self, finding: &Finding) -> bool {
+        match finding.fix_edits().map(|fix| fix.applicability) {
+            Some(Applicability::Safe) => true,
+            Some(Applicability::Unsafe) => self.unsafe_fixes,
+            None => false,
+        }
+    }
+
+    /// Everything after the findings: notes, skipped files, what was not
+    /// audited, the summary and the fixable line; nothing with `--quiet`.
+    pub fn tail(&self, outcome: &Outcome) -> String {
+        if self.quiet {
+            return String::new();
+        }
+        let mut out = notes(outcome);
+        if self.show_skipped {
+            out.push_str(&skipped(outcome));
+        }
+        // A partial audit says so before its totals (docs/audit.md: it never looks clean).
+        for gap in &outcome.unaudited {
+            out.push_str(&format!("{}\n", printable(&format!("unaudited: {gap}"))));
+        }
+        if !outcome.unaudited.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&summary_line(&Summary::of(outcome)));
+        out.push('\n');
+        let fixable = outcome.findings.iter().filter(|f| self.marked(f)).count();
+        let hidden = outcome.findings.iter().filter(|f| f.fix_edits().is_some() && !self.marked(f)).count();
+        out.push_str(&fixable_line(fixable, hidden));
+        out
+    }
+}
+
+/// One line per note, `note: file:line:col: message`, then a blank line.
+pub fn notes(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for note in &outcome.notes {
+        let message = printable(&note.message);
+        match (&note.origin, note.origin.location()) {
+            (_, Some(l)) => {
+                out.push_str(&format!("note: {}:{}:{}: {message}\n", printable(&l.file), l.line, l.column));
+            }
+            (Origin::Live(live), None) if live_place(live).is_some() => {
+                out.push_str(&format!("note: {}: {message}\n", live_place(live).unwrap_or_default()));
+            }
+            _ => out.push_str(&format!("note: {message}\n")),
+        }
+    }
+    if !outcome.notes.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// `--show-skipped`: `skipped: file: why`, one line each, then a blank
+/// line.
+pub fn skipped(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for skip in &outcome.skips {
+        out.push_str(&format!("skipped: {}: {}\n", printable(&skip.file), printable(&skip.why)));
+    }
+    if !outcome.skips.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// `account 111111111111 in us-east-1`, as far as it is known.
+pub fn live_place(live: &Live) -> Option<String> {
+    let place = match (&live.account, &live.region) {
+        (Some(a), Some(r)) => format!("account {a} in {r}"),
+        (Some(a), None) => format!("account {a}"),
+        (None, Some(r)) => r.clone(),
+        (None, None) => return None,
+    };
+    Some(printable(&place).into_owned())
+}
+
+/// `n` and the word for it: `1 file`, `2 files`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// "[*] N fixable with `sqsguard lint --fix`", and how many more
+/// `--unsafe-fixes` would fix; nothing when there is neither.
+fn fixable_line(fixable: usize, hidden: usize) -> String {
+    let hidden_part = match hidden {
+        0 => String::new(),
+        n => format!(" ({n} more with `--unsafe-fixes`)"),
+    };
+    match (fixable, hidden) {
+        (0, 0) => String::new(),
+        (0, n) => format!("{n} fixable only with `sqsguard lint --fix --unsafe-fixes`.\n"),
+        (n, _) => format!("[*] {n} fixable with `sqsguard lint --fix`{hidden_part}.\n"),
+    }
+}
+
+/// The totals: `sqsguard: 1 error, 2 warnings, 0 infos in 3 files (1 skipped)`.
+pub fn summary_line(s: &Summary) -> String {
+    let calls = s.api_calls.map(|n| format!(", {n} API calls")).unwrap_or_default();
+    let suppressed = if s.suppressed > 0 { format!(", {} suppressed", s.suppressed) } else { String::new() };
+    let baselined = s.baselined.map(|n| format!(", {n} in the baseline")).unwrap_or_default();
+    let not_linted = if s.not_linted > 0 { format!(", {} named but not linted", s.not_linted) } else { String::new() };
+    let unaudited = match s.unaudited.len() {
+        0 => String::new(),
+        n => format!(", {} not audited in full", plural(n, "account-Region", "account-Regions")),
+    };
+    format!(
+        "sqsguard: {}, {}, {} in {} ({} skipped{not_linted}{unaudited}{suppressed}{baselined}{calls})",
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+        plural(s.infos, "info", "infos"),
+        plural(s.files, "file", "files"),
+        s.skipped
+    )
+}
