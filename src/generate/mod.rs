@@ -20,7 +20,6 @@ pub mod refuse;
 pub mod render;
 pub mod spec;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::check;
@@ -163,9 +162,7 @@ pub fn write(outputs: &[render::Output], dir: &Path, force: bool) -> Result<Vec<
         return Err(Error::Usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
     }
     for (o, path) in outputs.iter().zip(&paths) {
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-        tmp.write_all(o.text.as_bytes()).map_err(|e| Error::io(path, e))?;
-        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+        crate::source::write_atomic(path, o.text.as_bytes()).map_err(|e| Error::io(path, e))?;
     }
     Ok(paths)
 }
