@@ -992,3 +992,34 @@ resource "aws_sqs_queue" "plain" {
         ]
     );
 }
+
+/// SQS007 on the registry SQS module's dead-letter queue names the input
+/// that sets its retention, `dlq_message_retention_seconds`: when it is
+/// set, the fix raises it and clears the finding; when it is not, the DLQ
+/// takes the queue's `message_retention_seconds`, no fix is offered (one
+/// would raise both), and the advice says why.
+#[test]
+fn sqs007_on_the_registry_modules_dlq_names_dlq_message_retention_seconds() {
+    let modules = common::root().join("tests/fixtures/terraform/modules");
+    let input = modules.join("registry_dlq_retention_input");
+    let outcome = lint_dir(&input);
+    let fixes: Vec<&str> = outcome.findings.iter().map(|f| f.fix.as_str()).collect();
+    assert_eq!(
+        fixes,
+        [
+            "set dlq_message_retention_seconds = 1209600 in module.orders (14 days, the maximum), longer than the source's 604800 s"
+        ]
+    );
+    let fixed = common::fixed_fixture(&input, "SQS007").expect("a fix");
+    assert!(fixed.text.contains("dlq_message_retention_seconds = 1209600\n"), "{}", fixed.text);
+
+    let falls_back = lint_dir(&modules.join("registry_dlq_retention_falls_back"));
+    let fixes: Vec<&str> = falls_back.findings.iter().map(|f| f.fix.as_str()).collect();
+    assert_eq!(
+        fixes,
+        [
+            "set dlq_message_retention_seconds = 1209600 in module.orders (14 days, the maximum), longer than the source's 604800 s (without it the module gives the dead-letter queue the queue's message_retention_seconds)"
+        ]
+    );
+    assert!(falls_back.findings[0].remedy.is_none(), "one value both queues read: no fix");
+}

@@ -153,6 +153,10 @@ pub struct ModuleCall {
     pub call: String,
     /// The registry module: `terraform-aws-modules/sqs/aws`.
     pub source: &'static str,
+    /// What the inputs that set this resource's settings start with:
+    /// `dlq_` for the SQS module's dead-letter queue
+    /// (`dlq_message_retention_seconds`), empty for its queue.
+    pub inputs: &'static str,
 }
 
 /// A live queue's counters and CloudWatch statistics. `None`: not read

@@ -45,7 +45,11 @@ impl Module<'_> {
             source: self.file.clone(),
             header: self.header,
             props: R::new(RV::Map(entries), self.header),
-            module: Some(ModuleCall { call: self.prefix.trim_end_matches('.').to_string(), source: self.source }),
+            module: Some(ModuleCall {
+                call: self.prefix.trim_end_matches('.').to_string(),
+                source: self.source,
+                inputs: "",
+            }),
         }
     }
 
