@@ -170,7 +170,13 @@ pub fn write(outputs: &[render::Output], dir: &Path, force: bool) -> Result<Vec<
 fn validate_schema(file: &Source, root: &crate::syntax::Node) -> Result<(), Error> {
     let problems: Vec<_> = crate::syntax::schema::validate(SCHEMA, root, "the spec")
         .into_iter()
-        .map(|(span, message)| (span, message, "see schemas/pipeline.schema.json and docs/generate.md".to_string()))
+        .map(|(span, message)| {
+            (
+                span,
+                message,
+                "`sqsguard schema pipeline` prints every key a spec takes, with what each means".to_string(),
+            )
+        })
         .collect();
     if problems.is_empty() { Ok(()) } else { Err(located(file, problems)) }
 }

@@ -1,38 +1,41 @@
 //! JSON Schema validation of a spanned tree (the generator's spec, the
-//! config file): every error comes back with the span it is about.
+//! config file): every error comes back with the span it is about, in
+//! words a person would use ([`say`]), never the validator's jargon.
+
+mod say;
+mod words;
 
 use super::{Kind, Node};
 use crate::source::Span;
 
-/// What is wrong, where: one entry per schema error. `whole` names the
-/// document in errors about its root ("the spec"). `schema` is one of the
-/// built-in schemas (a unit test keeps them valid); were it not, that is
-/// the one problem.
+/// What is wrong, where: one entry per problem. `whole` names the document
+/// in errors about its root ("the spec"). `schema` is one of the built-in
+/// schemas (a unit test keeps them valid); were it not, that is the one
+/// problem.
 pub fn validate(schema: &str, root: &Node, whole: &str) -> Vec<(Span, String)> {
-    let validator = match serde_json::from_str(schema)
-        .map_err(|e| e.to_string())
-        .and_then(|schema| jsonschema::validator_for(&schema).map_err(|e| e.to_string()))
-    {
+    let schema: serde_json::Value = match serde_json::from_str(schema) {
+        Ok(s) => s,
+        Err(e) => return vec![(root.span, format!("sqsguard's own schema is invalid (a bug): {e}"))],
+    };
+    let validator = match jsonschema::validator_for(&schema) {
         Ok(v) => v,
         Err(e) => return vec![(root.span, format!("sqsguard's own schema is invalid (a bug): {e}"))],
     };
     let instance = to_json(root);
-    let mut problems = Vec::new();
+    let mut problems: Vec<(Span, String)> = Vec::new();
     for error in validator.iter_errors(&instance) {
-        let pointer = error.instance_path().to_string();
-        let span = match error.kind() {
-            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
-                .first()
-                .and_then(|k| key_span_at(root, &pointer, k))
-                .unwrap_or_else(|| span_at(root, &pointer)),
-            _ => span_at(root, &pointer),
-        };
-        let at = if pointer.is_empty() {
-            whole.to_string()
-        } else {
-            format!("`{}`", pointer.trim_start_matches('/').replace('/', "."))
-        };
-        problems.push((span, format!("{at}: {error}")));
+        for said in say::say(&error, &schema, whole) {
+            let span = said
+                .key
+                .as_deref()
+                .and_then(|k| key_span_at(root, &said.pointer, k))
+                .unwrap_or_else(|| span_at(root, &said.pointer));
+            // Two errors of one schema can say the same (a key not allowed
+            // by two conditions): once is enough.
+            if !problems.iter().any(|(s, m)| *s == span && *m == said.message) {
+                problems.push((span, said.message));
+            }
+        }
     }
     problems
 }
@@ -77,7 +80,12 @@ pub fn span_at(root: &Node, pointer: &str) -> Span {
 pub fn key_span_at(root: &Node, pointer: &str, key: &str) -> Option<Span> {
     let mut node = root;
     for segment in pointer.split('/').filter(|s| !s.is_empty()) {
-        node = node.get(segment)?;
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        node = match &node.kind {
+            Kind::Map(_) => node.get(&segment)?,
+            Kind::Seq(items) => items.get(segment.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
     }
     node.entry(key).map(|e| e.key_span)
 }
