@@ -106,4 +106,45 @@ mod tests {
         let k = key_span_at(&n, "/consumer", "batch_size").unwrap();
         assert_eq!(&text[k.start..k.end], "batch_size");
     }
+
+    /// Shapes the built-in schemas do not all have: exclusive keys (a
+    /// `oneOf` of `required` with `not`), a pattern without its words, a
+    /// key of the wrong form, an unknown key in a list's item.
+    #[test]
+    fn other_shapes_are_said_in_words_too() {
+        let schema = r#"{
+            "type": "object",
+            "properties": {
+                "one": {"type": "object", "oneOf": [
+                    {"required": ["a"], "not": {"anyOf": [{"required": ["b"]}, {"required": ["c"]}]}},
+                    {"anyOf": [{"required": ["b"]}, {"required": ["c"]}], "not": {"required": ["a"]}}
+                ]},
+                "code": {"type": "string", "pattern": "^X[0-9]$"},
+                "keys": {"type": "object", "propertyNames": {"pattern": "^X[0-9]$"}},
+                "items": {"type": "array", "items": {"type": "object", "properties": {"name": {}}, "additionalProperties": false}}
+            },
+            "additionalProperties": false
+        }"#;
+        let text = "one: {a: 1, b: 2}
+code: Y
+keys: {Z: 1}
+items:
+  - {nmae: x}
+";
+        let f = SourceFile::new("c.yaml", text.to_string());
+        let n = yaml::parse(&f).unwrap();
+        let said: Vec<(String, String)> = validate(schema, &n, "the file")
+            .into_iter()
+            .map(|(span, message)| (text[span.start..span.end].to_string(), message))
+            .collect();
+        let expected = [
+            // A flow mapping's span ends before its `}`.
+            ("{a: 1, b: 2", "`one` needs one of `a` or `b`/`c`, and only one"),
+            ("Y", "`code` cannot be `Y`"),
+            ("Z", "key `Z` in `keys`: not a key it takes"),
+            ("nmae", "unknown key `nmae` in `items[0]`; did you mean `name`?"),
+        ];
+        let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(said, expected);
+    }
 }

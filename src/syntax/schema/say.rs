@@ -103,7 +103,7 @@ fn explain(error: &ValidationError<'_>, schema: &Value, whole: &str, out: &mut V
         K::Pattern { .. } => {
             let message = match holder.get("patternErrorMessage").and_then(Value::as_str) {
                 Some(form) => format!("{place} must be {form}, not {got}"),
-                None => format!("{place} is {got}, which is not a form {place} takes"),
+                None => format!("{place} cannot be {got}"),
             };
             out.push(plain(message));
         }
@@ -120,7 +120,14 @@ fn explain(error: &ValidationError<'_>, schema: &Value, whole: &str, out: &mut V
                         .unwrap_or("that key is not allowed here")
                         .to_string()
                 }
-                _ => "that key is not allowed here".to_string(),
+                K::Pattern { .. } => {
+                    let names = schema.pointer(parent(&inner.schema_path().to_string())).unwrap_or(&Value::Null);
+                    match names.get("patternErrorMessage").and_then(Value::as_str) {
+                        Some(form) => format!("a key must be {form}"),
+                        None => "not a key it takes".to_string(),
+                    }
+                }
+                _ => "not a key it takes".to_string(),
             };
             out.push(Said {
                 pointer: pointer.clone(),
@@ -140,7 +147,7 @@ fn explain(error: &ValidationError<'_>, schema: &Value, whole: &str, out: &mut V
             let message = if keys.is_empty() {
                 format!("{place} fits more than one of the forms it may take; give it only one")
             } else {
-                format!("{place} takes only one of {}", listed(&keys, "or"))
+                format!("{place} takes only one of {}", joined(&keys, "or"))
             };
             out.push(plain(message));
         }
@@ -194,7 +201,8 @@ fn one_of(
     let instance = error.instance();
     let keys = required_only(alternatives);
     if !keys.is_empty() {
-        out.push(Said { pointer, key: None, message: format!("{place} needs one of {}", listed(&keys, "or")) });
+        let only = if alternatives.iter().any(|a| a.get("not").is_some()) { ", and only one" } else { "" };
+        out.push(Said { pointer, key: None, message: format!("{place} needs one of {}{only}", joined(&keys, "or")) });
         return;
     }
     // Each alternative picked by the value of one key: say which values
@@ -238,18 +246,40 @@ fn picked_by<'a>(alternative: &'a Value, schema: &'a Value) -> Option<(&'a str, 
     properties.iter().find_map(|(k, v)| Some((k.as_str(), v.get("const")?.as_str()?)))
 }
 
-/// The keys of alternatives that only say which key is required
-/// (`[{"required": ["schedule"]}, {"required": ["event_pattern"]}]`).
-fn required_only<'a>(alternatives: &[&'a Value]) -> Vec<&'a str> {
-    let mut keys = Vec::new();
+/// The keys of alternatives that only say which keys are present
+/// (`[{"required": ["schedule"]}, {"required": ["event_pattern"]}]`),
+/// each alternative's as one word (`` `fields`/`key_order` `` for an
+/// `anyOf` of them); empty when an alternative says more. A `not` beside
+/// them (the others' keys excluded) is allowed.
+fn required_only(alternatives: &[&Value]) -> Vec<String> {
+    let keys_of = |node: &Value| -> Option<Vec<String>> {
+        let object = node.as_object()?;
+        if object.keys().any(|k| k != "required" && k != "anyOf" && k != "not") {
+            return None;
+        }
+        let mut keys: Vec<String> = object
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|k| k.as_str().map(str::to_string))
+            .collect();
+        for any in object.get("anyOf").and_then(Value::as_array).into_iter().flatten() {
+            let [key] = any.get("required")?.as_array()?.as_slice() else { return None };
+            keys.push(key.as_str()?.to_string());
+        }
+        Some(keys)
+    };
+    let mut words = Vec::new();
     for a in alternatives {
-        let Some(object) = a.as_object() else { return Vec::new() };
-        match (object.len(), object.get("required").and_then(Value::as_array)) {
-            (1, Some(required)) => keys.extend(required.iter().filter_map(Value::as_str)),
+        match keys_of(a) {
+            Some(keys) if !keys.is_empty() => {
+                words.push(keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join("/"));
+            }
             _ => return Vec::new(),
         }
     }
-    keys
+    words
 }
 
 /// An alternative in words: its constant, its title, or its kind.
