@@ -19,14 +19,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     // The permissions of the file replaced, if there is one.
     let existing = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions());
-    let mut builder = tempfile::Builder::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        // open(2) applies the umask to this, as it does for any new file.
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(dir)?;
+    let mut tmp = temporary_in(dir)?;
     tmp.write_all(bytes)?;
     if let Some(permissions) = existing {
         tmp.as_file().set_permissions(permissions)?;
@@ -34,6 +27,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// A new temporary file in `dir`, created as a plain create would be:
+/// 0666 less the umask (open(2) applies it) on Unix.
+#[cfg(unix)]
+fn temporary_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt as _;
+    tempfile::Builder::new().permissions(std::fs::Permissions::from_mode(0o666)).tempfile_in(dir)
+}
+
+#[cfg(not(unix))]
+fn temporary_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new().tempfile_in(dir)
 }
 
 #[cfg(all(test, unix))]
