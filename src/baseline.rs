@@ -63,13 +63,7 @@ pub fn write(path: &Path, outcome: &Outcome) -> Result<usize, Error> {
     let text = serde_json::to_string_pretty(&Document { version: VERSION, findings })
         .map_err(|e| Error::io(path, e.into()))?
         + "\n";
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| Error::io(path, e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    crate::source::write_atomic(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
     Ok(n)
 }
 

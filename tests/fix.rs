@@ -863,3 +863,48 @@ fn a_lone_cr_in(text: &str) {
     let fixed = fs::read_to_string(dir.path().join("t.yaml")).unwrap();
     assert_eq!(fixed, text.replace("Seconds: 0", "Seconds: 20"));
 }
+
+/// A finding whose fix could not clear it carries none: SQS007 when the
+/// source already keeps the 14-day maximum (no DLQ can keep messages
+/// longer), or when both queues read one value (a Parameter, a variable,
+/// the SQS module's DLQ falling back to its queue's input), which a fix of
+/// the DLQ's would raise for the source too. The JSON has no edits, the
+/// diff is empty even with unsafe fixes, and `--fix` leaves the file as it
+/// was and claims no fix.
+#[test]
+fn a_fix_that_cannot_clear_its_finding_is_not_offered() {
+    let root = common::root();
+    for fixture in [
+        "tests/fixtures/rules/SQS007/bad_source_keeps_the_maximum.yaml",
+        "tests/fixtures/rules/SQS007/bad_shared_parameter.yaml",
+        "tests/fixtures/terraform/rules/SQS007/bad_shared_variable/main.tf",
+        "tests/fixtures/terraform/modules/registry_dlq_retention_falls_back/main.tf",
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let name = Path::new(fixture).file_name().unwrap().to_str().unwrap();
+        let original = fs::read_to_string(root.join(fixture)).unwrap();
+        fs::write(tmp.path().join(name), &original).unwrap();
+
+        let json: Value =
+            serde_json::from_slice(&sqsguard_in(tmp.path(), &["lint", name, "--format", "json"]).stdout).unwrap();
+        let found = json["findings"].as_array().unwrap();
+        assert_eq!(found.len(), 1, "{fixture}: {json:#}");
+        assert_eq!(found[0]["rule"], "SQS007", "{fixture}");
+        assert!(found[0].get("edits").is_none(), "{fixture}: a fix is offered: {:#}", found[0]);
+
+        let diff = sqsguard_in(tmp.path(), &["lint", name, "--diff", "--unsafe-fixes"]);
+        assert_eq!(common::stdout(&diff), "", "{fixture}: the diff is not empty");
+
+        for flags in [&["--fix"][..], &["--fix", "--unsafe-fixes"]] {
+            let mut args = vec!["lint", name];
+            args.extend_from_slice(flags);
+            let fixed = sqsguard_in(tmp.path(), &args);
+            assert_eq!(fixed.status.code(), Some(1), "{fixture} {flags:?}: the finding remains");
+            assert_eq!(fs::read_to_string(tmp.path().join(name)).unwrap(), original, "{fixture} {flags:?}");
+            let said = format!("{}{}", common::stdout(&fixed), String::from_utf8_lossy(&fixed.stderr));
+            assert!(!said.contains("not fixed"), "{fixture} {flags:?}: a fix was tried: {said}");
+            assert!(!said.contains("with `sqsguard lint --fix"), "{fixture} {flags:?}: a fix is advertised: {said}");
+            assert!(!said.contains("fixed 1"), "{fixture} {flags:?}: a fix is claimed: {said}");
+        }
+    }
+}

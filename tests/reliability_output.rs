@@ -118,7 +118,14 @@ fn an_error_that_cannot_be_said_is_still_exit_2() {
 #[test]
 fn help_and_version_that_cannot_be_written_are_exit_2() {
     let root = common::root();
-    for args in [&["--help"][..], &["--version"], &["lint", "--help"], &["rules"], &["explain", "SQS001"]] {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["lint", "--help"],
+        &["rules"],
+        &["explain", "SQS001"],
+        &["schema", "config"],
+    ] {
         for full in [Full::Stdout, Full::Both] {
             let ran = run_full(root, args, full, &[]);
             assert_eq!(ran.code, Some(2), "{args:?} {full:?}: {}", ran.stderr);

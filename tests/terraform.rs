@@ -942,3 +942,84 @@ fn registry_queue_policy_statements_allow_a_producer_by_source() {
     assert_eq!(sqs019(&module("aws_sns_topic.orders.arn")), Vec::<String>::new());
     assert_eq!(sqs019(&module("aws_sns_topic.other.arn")), vec!["module.jobs.aws_sqs_queue.this".to_string()]);
 }
+
+/// A queue of the registry SQS module gets its dead-letter queue from the
+/// module's `create_dlq` input: SQS004 says so, not to write a
+/// `redrive_policy` the module would have to be given an ARN for. A queue
+/// declared beside it keeps the resource advice.
+#[test]
+fn sqs004_on_a_registry_module_queue_says_create_dlq() {
+    let main = r#"
+module "jobs" {
+  source                    = "terraform-aws-modules/sqs/aws"
+  name                      = "jobs"
+  receive_wait_time_seconds = 20
+}
+module "audit" {
+  source                    = "git::https://github.com/terraform-aws-modules/terraform-aws-sqs.git?ref=v4.2.0"
+  name                      = "audit"
+  receive_wait_time_seconds = 20
+  create_dlq                = false
+}
+resource "aws_sqs_queue" "plain" {
+  receive_wait_time_seconds = 20
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), main).unwrap();
+    let outcome = lint_dir(dir.path());
+    let mut sqs004: Vec<(&str, &str)> = outcome
+        .findings
+        .iter()
+        .filter(|f| f.code() == "SQS004")
+        .map(|f| (f.resource.as_str(), f.fix.as_str()))
+        .collect();
+    sqs004.sort();
+    let create_dlq = |call: &str| {
+        format!(
+            "set create_dlq = true in {call} (terraform-aws-modules/sqs/aws 4.0 or later): the module then creates a dead-letter queue of the same type and the redrive_policy to it (maxReceiveCount 5 unless redrive_policy = {{ maxReceiveCount = N }} sets it)"
+        )
+    };
+    assert_eq!(
+        sqs004,
+        vec![
+            (
+                "aws_sqs_queue.plain",
+                "add redrive_policy = jsonencode({ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = 5 })"
+            ),
+            ("module.audit.aws_sqs_queue.this", create_dlq("module.audit").as_str()),
+            ("module.jobs.aws_sqs_queue.this", create_dlq("module.jobs").as_str()),
+        ]
+    );
+}
+
+/// SQS007 on the registry SQS module's dead-letter queue names the input
+/// that sets its retention, `dlq_message_retention_seconds`: when it is
+/// set, the fix raises it and clears the finding; when it is not, the DLQ
+/// takes the queue's `message_retention_seconds`, no fix is offered (one
+/// would raise both), and the advice says why.
+#[test]
+fn sqs007_on_the_registry_modules_dlq_names_dlq_message_retention_seconds() {
+    let modules = common::root().join("tests/fixtures/terraform/modules");
+    let input = modules.join("registry_dlq_retention_input");
+    let outcome = lint_dir(&input);
+    let fixes: Vec<&str> = outcome.findings.iter().map(|f| f.fix.as_str()).collect();
+    assert_eq!(
+        fixes,
+        [
+            "set dlq_message_retention_seconds = 1209600 in module.orders (14 days, the maximum), longer than the source's 604800 s"
+        ]
+    );
+    let fixed = common::fixed_fixture(&input, "SQS007").expect("a fix");
+    assert!(fixed.text.contains("dlq_message_retention_seconds = 1209600\n"), "{}", fixed.text);
+
+    let falls_back = lint_dir(&modules.join("registry_dlq_retention_falls_back"));
+    let fixes: Vec<&str> = falls_back.findings.iter().map(|f| f.fix.as_str()).collect();
+    assert_eq!(
+        fixes,
+        [
+            "set dlq_message_retention_seconds = 1209600 in module.orders (14 days, the maximum), longer than the source's 604800 s (without it the module gives the dead-letter queue the queue's message_retention_seconds)"
+        ]
+    );
+    assert!(falls_back.findings[0].remedy.is_none(), "one value both queues read: no fix");
+}

@@ -36,9 +36,26 @@ pub(super) enum Command {
     Server,
     /// Print a rule's documentation.
     Explain {
-        /// A rule code, such as SQS001.
+        /// A rule's code or name, in any case: SQS001 or visibility-timeout-below-6x.
         code: String,
     },
+    /// Print a JSON Schema, for editors: `sqsguard schema config > .sqsguard.schema.json`.
+    Schema(SchemaArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct SchemaArgs {
+    /// Which file it describes.
+    #[arg(value_enum)]
+    pub(super) which: SchemaOf,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SchemaOf {
+    /// `.sqsguard.yaml`.
+    Config,
+    /// A `sqsguard generate` spec.
+    Pipeline,
 }
 
 #[derive(Subcommand, Debug)]

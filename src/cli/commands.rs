@@ -1,9 +1,9 @@
-//! `generate`, `audit`, `report merge` and `rules`.
+//! `generate`, `audit`, `report merge`, `rules`, `explain` and `schema`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{AuditArgs, CatalogFormat, FailOn, Format, GenFormat, GenTarget, GenerateArgs};
+use super::args::{AuditArgs, CatalogFormat, FailOn, Format, GenFormat, GenTarget, GenerateArgs, SchemaOf};
 use super::console::{Console, Stop, exit_status, settings_from, shown};
 use crate::error::Error;
 use crate::report;
@@ -55,6 +55,33 @@ pub(super) fn run_merge(
     let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
     console.out(|out| report::write(format.reporter(report::View::default()), &outcome, out))?;
     Ok(exit_status(fail_on, &outcome))
+}
+
+/// `explain`: the page of the rule named by its code or its name, in any
+/// case; anything else is a usage error that says what is near.
+pub(super) fn explain(wanted: &str) -> Result<String, Error> {
+    let wanted = wanted.trim();
+    let found =
+        rules::ALL.iter().find(|r| r.id.code.eq_ignore_ascii_case(wanted) || r.id.name.eq_ignore_ascii_case(wanted));
+    match found {
+        Some(rule) => Ok(rule.page()),
+        None => {
+            let words = rules::ALL.iter().flat_map(|r| [r.id.code, r.id.name]);
+            let near =
+                crate::syntax::suggest::did_you_mean(wanted, words).map(|d| format!(": {d}")).unwrap_or_default();
+            Err(Error::Usage(format!(
+                "no rule is called `{wanted}`{near} (`sqsguard rules` lists every code and name)"
+            )))
+        }
+    }
+}
+
+/// `schema`: the JSON Schema sqsguard itself validates the file with.
+pub(super) fn schema(which: SchemaOf) -> &'static str {
+    match which {
+        SchemaOf::Config => crate::config::SCHEMA,
+        SchemaOf::Pipeline => crate::generate::SCHEMA,
+    }
 }
 
 pub(super) fn catalog(format: CatalogFormat) -> String {

@@ -13,10 +13,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::error::Error;
-use crate::rules;
 use args::{Cli, Command, ReportCommand};
-use commands::{catalog, run_audit, run_generate, run_merge};
+use commands::{catalog, explain, run_audit, run_generate, run_merge, schema};
 use console::{Console, Stop, say};
 use lint::run_lint;
 
@@ -54,9 +52,7 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
                 Ok(ExitCode::FAILURE)
             }
         },
-        Command::Explain { code } => match rules::by_code(&code) {
-            Some(rule) => console.print(&rule.page()).map(|()| ExitCode::SUCCESS),
-            None => Err(Error::Usage(format!("no rule {code}; `sqsguard rules` lists them")).into()),
-        },
+        Command::Explain { code } => console.print(&explain(&code)?).map(|()| ExitCode::SUCCESS),
+        Command::Schema(args) => console.print(schema(args.which)).map(|()| ExitCode::SUCCESS),
     }
 }

@@ -1,7 +1,6 @@
 //! Applying edits to a text, showing them as a diff, and writing a fixed
 //! file so that it is either all there or not changed at all.
 
-use std::io::Write;
 use std::path::Path;
 
 use std::collections::BTreeMap;
@@ -132,12 +131,7 @@ pub fn write_fixed(path: &Path, old: &str, new: &str) -> Result<Written, Error> 
     if crate::source::read_named(path).map_err(io)? != old {
         return Ok(Written::ChangedMeanwhile);
     }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    tmp.write_all(new.as_bytes()).map_err(io)?;
-    tmp.as_file().set_permissions(meta.permissions()).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
+    crate::source::write_atomic(path, new.as_bytes()).map_err(io)?;
     Ok(Written::Fixed)
 }
 

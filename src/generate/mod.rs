@@ -20,7 +20,6 @@ pub mod refuse;
 pub mod render;
 pub mod spec;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::check;
@@ -163,9 +162,7 @@ pub fn write(outputs: &[render::Output], dir: &Path, force: bool) -> Result<Vec<
         return Err(Error::Usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
     }
     for (o, path) in outputs.iter().zip(&paths) {
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-        tmp.write_all(o.text.as_bytes()).map_err(|e| Error::io(path, e))?;
-        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+        crate::source::write_atomic(path, o.text.as_bytes()).map_err(|e| Error::io(path, e))?;
     }
     Ok(paths)
 }
@@ -173,7 +170,13 @@ pub fn write(outputs: &[render::Output], dir: &Path, force: bool) -> Result<Vec<
 fn validate_schema(file: &Source, root: &crate::syntax::Node) -> Result<(), Error> {
     let problems: Vec<_> = crate::syntax::schema::validate(SCHEMA, root, "the spec")
         .into_iter()
-        .map(|(span, message)| (span, message, "see schemas/pipeline.schema.json and docs/generate.md".to_string()))
+        .map(|(span, message)| {
+            (
+                span,
+                message,
+                "`sqsguard schema pipeline` prints every key a spec takes, with what each means".to_string(),
+            )
+        })
         .collect();
     if problems.is_empty() { Ok(()) } else { Err(located(file, problems)) }
 }

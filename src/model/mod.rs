@@ -141,6 +141,22 @@ pub struct Queue {
     /// Not declared but created by a tool from something else (SAM's queue
     /// for `SqsSubscription: true`): how to get hold of its settings.
     pub created: Option<&'static str>,
+    /// The registry module call that creates this queue from its inputs,
+    /// when it is one sqsguard models: advice names the call's inputs.
+    pub module: Option<ModuleCall>,
+}
+
+/// A call of a registry module that creates resources from its inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleCall {
+    /// The call's address: `module.jobs`, `module.queues["orders"]`.
+    pub call: String,
+    /// The registry module: `terraform-aws-modules/sqs/aws`.
+    pub source: &'static str,
+    /// What the inputs that set this resource's settings start with:
+    /// `dlq_` for the SQS module's dead-letter queue
+    /// (`dlq_message_retention_seconds`), empty for its queue.
+    pub inputs: &'static str,
 }
 
 /// A live queue's counters and CloudWatch statistics. `None`: not read
@@ -213,6 +229,7 @@ impl Queue {
             payload: None,
             live: None,
             created: None,
+            module: None,
             origin,
         }
     }

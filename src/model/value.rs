@@ -57,6 +57,16 @@ impl Origin {
         }
     }
 
+    /// Whether both are the same bytes of the same file: one value read
+    /// twice (a Parameter or variable two resources use), which a fix
+    /// cannot change for one of them alone.
+    pub fn is_same_place(&self, other: &Origin) -> bool {
+        match (self, other) {
+            (Origin::File { file: a, span: x }, Origin::File { file: b, span: y }) => x == y && a.path == b.path,
+            _ => false,
+        }
+    }
+
     /// Where it is in its file; `None` for a live resource.
     pub fn location(&self) -> Option<Location> {
         match self {

@@ -2,6 +2,7 @@
 
 use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::{Applicability, Remedy, Severity, Want};
+use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
 use crate::model::{Dialect, Field, Value};
 
@@ -33,7 +34,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 cx.name(Field::RedrivePolicy),
                 alt.when
             );
-            let fix = add_redrive_policy(cx.dialect());
+            let fix = match &queue.module {
+                Some(m) if m.source == registry::SQS => create_dlq(&m.call),
+                _ => add_redrive_policy(cx.dialect()),
+            };
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
@@ -51,6 +55,17 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             findings.push(RULE.finding(&queue.resource, &alt.origin, message, fix).with_remedy(remedy));
         }
     }
+}
+
+/// How to give a queue of the registry SQS module a dead-letter queue: from
+/// version 4.0 the module makes one, and the redrive_policy to it, from one
+/// input (maxReceiveCount 5, the module's default, unless its
+/// `redrive_policy` input sets one).
+fn create_dlq(call: &str) -> String {
+    format!(
+        "set create_dlq = true in {call} ({} 4.0 or later): the module then creates a dead-letter queue of the same type and the redrive_policy to it (maxReceiveCount 5 unless redrive_policy = {{ maxReceiveCount = N }} sets it)",
+        registry::SQS
+    )
 }
 
 /// How to give a queue a dead-letter queue (SQS004).

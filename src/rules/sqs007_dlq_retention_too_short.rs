@@ -2,8 +2,9 @@
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, secs, set};
 use crate::finding::{Applicability, Severity};
+use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
-use crate::model::{Field, Scalar};
+use crate::model::{Field, Origin, Queue, Scalar};
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS007", name: "dlq-retention-too-short" },
@@ -47,17 +48,23 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         when
                     );
                     let max = guidance::MAX_RETENTION_SECONDS;
+                    // One value both queues read (a Parameter, a variable,
+                    // the SQS module's DLQ falling back to its queue's
+                    // input): changing it changes the source too, so the
+                    // DLQ would still keep messages no longer.
+                    let shared = src_ret.written_at().is_same_place(dlq_ret.written_at())
+                        || same_expression(&src_ret.origin, &dlq_ret.origin);
                     let finding = if s < max {
-                        let fix = format!(
-                            "set the DLQ's {} longer than the source's {} (the maximum, {max} s = {} days, is usual)",
-                            cx.name(Field::RetentionPeriod),
-                            secs(s),
-                            max / 86_400
-                        );
-                        // The fix is on the dead-letter queue; the finding names the source.
-                        let want = Scalar::Int(max);
-                        let remedy = set(&dlq.resource, Field::RetentionPeriod, want, dlq_ret, Applicability::Safe);
-                        RULE.finding(&source.resource, &link.target.origin, message, fix).with_remedy(remedy)
+                        let fix = longer(cx, dlq, s, shared);
+                        let finding = RULE.finding(&source.resource, &link.target.origin, message, fix);
+                        if shared {
+                            finding
+                        } else {
+                            // The fix is on the dead-letter queue; the finding names the source.
+                            let want = Scalar::Int(max);
+                            let remedy = set(&dlq.resource, Field::RetentionPeriod, want, dlq_ret, Applicability::Safe);
+                            finding.with_remedy(remedy)
+                        }
                     } else {
                         // No DLQ can keep messages longer than the maximum:
                         // only the source can change, which is a decision.
@@ -73,5 +80,54 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 }
             }
         }
+    }
+}
+
+/// Whether two values are the same expression of one file that is no
+/// literal (`!Ref Retention` in both queues): they read one Parameter,
+/// mapping or condition, which a fix of one would change for both.
+fn same_expression(a: &Origin, b: &Origin) -> bool {
+    let (Origin::File { file: fa, span: sa }, Origin::File { file: fb, span: sb }) = (a, b) else { return false };
+    if fa.path != fb.path || sa == sb {
+        return false;
+    }
+    match (fa.text.get(sa.start..sa.end), fb.text.get(sb.start..sb.end)) {
+        (Some(x), Some(y)) => {
+            let x = x.trim();
+            x == y.trim() && !x.is_empty() && x.trim_matches(|c| c == '"' || c == '\'').parse::<f64>().is_err()
+        }
+        _ => false,
+    }
+}
+
+/// How to make the dead-letter queue keep messages longer than the
+/// source's `s`: where its retention is set, and, when the value is the
+/// source's own, that the DLQ needs one of its own.
+fn longer(cx: &Context<'_>, dlq: &Queue, s: i64, shared: bool) -> String {
+    let max = guidance::MAX_RETENTION_SECONDS;
+    let days = max / 86_400;
+    let field = cx.name(Field::RetentionPeriod);
+    match &dlq.module {
+        Some(m) if m.source == registry::SQS => {
+            let fallback = if m.inputs.is_empty() || !shared {
+                String::new()
+            } else {
+                format!(" (without it the module gives the dead-letter queue the queue's {field})")
+            };
+            format!(
+                "set {}{field} = {max} in {} ({days} days, the maximum), longer than the source's {}{fallback}",
+                m.inputs,
+                m.call,
+                secs(s)
+            )
+        }
+        _ if shared => format!(
+            "the DLQ's {field} is the source's own value (one Parameter, variable or input both read): give the DLQ a {field} of its own, longer than the source's {} (the maximum, {max} s = {days} days, is usual)",
+            secs(s)
+        ),
+        _ => format!(
+            "set the DLQ's {field} longer than the source's {} (the maximum, {max} s = {days} days, is usual)",
+            secs(s)
+        ),
     }
 }

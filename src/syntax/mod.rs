@@ -8,6 +8,7 @@
 pub mod duration;
 pub mod json;
 pub mod schema;
+pub mod suggest;
 pub mod yaml;
 
 use crate::source::Span;

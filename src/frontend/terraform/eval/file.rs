@@ -57,4 +57,6 @@ pub struct Resource {
     /// `resource "type" "name"`: where findings about absent attributes point.
     pub header: Span,
     pub props: R,
+    /// The registry module call that creates it, when one does.
+    pub module: Option<crate::model::ModuleCall>,
 }

@@ -93,6 +93,7 @@ impl<'p, 'a> Plan<'p, 'a> {
             source: self.located.clone(),
             header: r.header,
             props,
+            module: None,
         }
     }
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::finding::Note;
 use crate::frontend::terraform::resources::Resource;
 use crate::frontend::value::{Part, R, RV, Text};
-use crate::model::Origin;
+use crate::model::{ModuleCall, Origin};
 use crate::source::{Source, Span};
 
 /// The resources a module call creates, its outputs, and what of it was
@@ -14,6 +14,8 @@ use crate::source::{Source, Span};
 pub(super) type Modelled = (Vec<Resource>, HashMap<String, R>, Vec<Note>);
 
 pub(super) struct Module<'a> {
+    /// The registry module: `terraform-aws-modules/sqs/aws`.
+    pub(super) source: &'static str,
     pub(super) prefix: &'a str,
     pub(super) args: &'a HashMap<String, R>,
     pub(super) file: &'a Source,
@@ -43,6 +45,11 @@ impl Module<'_> {
             source: self.file.clone(),
             header: self.header,
             props: R::new(RV::Map(entries), self.header),
+            module: Some(ModuleCall {
+                call: self.prefix.trim_end_matches('.').to_string(),
+                source: self.source,
+                inputs: "",
+            }),
         }
     }
 

@@ -28,10 +28,10 @@ use call::{Modelled, Module};
 /// The resources and outputs of a known registry module, `None` for any
 /// other source.
 pub fn model(source: &str, prefix: &str, args: &HashMap<String, R>, file: &Source, header: Span) -> Option<Modelled> {
-    let m = Module { prefix, args, file, header };
+    let m = |source| Module { source, prefix, args, file, header };
     match registry_name(source)?.as_str() {
-        SQS => Some(m.sqs()),
-        "terraform-aws-modules/lambda/aws" => Some(m.lambda()),
+        SQS => Some(m(SQS).sqs()),
+        LAMBDA => Some(m(LAMBDA).lambda()),
         _ => None,
     }
 }
@@ -60,7 +60,9 @@ fn registry_name(source: &str) -> Option<String> {
     Some(source.split("//").next().unwrap_or(source).to_string())
 }
 
-const SQS: &str = "terraform-aws-modules/sqs/aws";
+/// The SQS module, as [`crate::model::ModuleCall::source`] names it.
+pub const SQS: &str = "terraform-aws-modules/sqs/aws";
+const LAMBDA: &str = "terraform-aws-modules/lambda/aws";
 
 /// Whether a module `source` is terraform-aws-modules/sqs/aws (whose
 /// outputs include each URL's ARN twin).

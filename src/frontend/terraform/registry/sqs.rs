@@ -305,7 +305,11 @@ impl Module<'_> {
                 (None, None) => {}
             }
         }
-        self.resource("aws_sqs_queue", "aws_sqs_queue.dlq", dlq)
+        let mut resource = self.resource("aws_sqs_queue", "aws_sqs_queue.dlq", dlq);
+        if let Some(call) = &mut resource.module {
+            call.inputs = "dlq_";
+        }
+        resource
     }
 
     /// The module trims `.fifo`, appends `suffix`, and appends `.fifo` again

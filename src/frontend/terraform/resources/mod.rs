@@ -86,6 +86,7 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
                 source: file.source.clone(),
                 header: whole,
                 props: scope.resource(&block.body, fi, whole),
+                module: None,
             });
         }
         for block in file.body.blocks().filter(|b| b.ident.as_str() == "resource") {
@@ -124,6 +125,7 @@ pub fn collect(scope: &Scope) -> Vec<Resource> {
                 source: file.source.clone(),
                 header,
                 props,
+                module: None,
             });
         }
     }

@@ -71,6 +71,7 @@ impl Reader<'_> {
         queue.redrive = self.redrive();
         queue.payload = self.payload();
         queue.key = self.field(Field::KmsMasterKeyId, super::key::key_ref);
+        queue.module = self.r.module.clone();
         queue
     }
 
