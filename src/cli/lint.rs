@@ -145,14 +145,7 @@ pub(super) fn report_to(args: &LintArgs, outcome: &Outcome, console: &mut Consol
 fn write_sarif(path: &std::path::Path, outcome: &Outcome) -> Result<(), Error> {
     let mut sarif = Vec::new();
     report::write(report::Format::Sarif, outcome, &mut sarif).map_err(|e| Error::io(path, e))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    std::io::Write::write_all(&mut tmp, &sarif).map_err(|e| Error::io(path, e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    crate::source::write_atomic(path, &sarif).map_err(|e| Error::io(path, e))
 }
 
 /// What standard error adds to a report: Parameter values no template
