@@ -2,7 +2,8 @@
 //! `partialFingerprints`.
 //!
 //! A fingerprint is the rule, the file (relative to the working folder,
-//! however it was typed), the resource and the finding's subject: its
+//! however it was typed; a baseline's relative to the baseline file's
+//! folder), the resource and the finding's subject: its
 //! message with the numbers taken out (not the digits of names: `Fn2`
 //! stays `Fn2`). Line numbers are not
 //! part of it, so moving a resource or reformatting the file keeps it;
@@ -25,11 +26,17 @@ pub struct Identity {
 }
 
 impl Identity {
+    /// The identity, with the file relative to the working folder.
     pub fn of(f: &Finding) -> Self {
         let file = match &f.origin {
             Origin::File { file, .. } => relative_to_cwd(&file.path),
             Origin::Live(_) => String::new(),
         };
+        Identity::with_file(f, file)
+    }
+
+    /// The identity, with the file given as `file` (`/`-separated).
+    pub fn with_file(f: &Finding, file: String) -> Self {
         Identity { rule: f.code().to_string(), file, resource: f.resource.clone(), subject: subject(&f.message) }
     }
 
@@ -62,6 +69,31 @@ fn relative_to_cwd(path: &std::path::Path) -> String {
     let relative =
         cwd.as_ref().and_then(|cwd| path.canonicalize().ok()?.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf));
     normalize_path(&relative.unwrap_or_else(|| path.to_path_buf()).to_string_lossy().replace('\\', "/"))
+}
+
+/// `path` relative to the canonical folder `base`, `/`-separated, with
+/// `..` where it lies outside it (`../shared/q.yaml`): the same string
+/// whichever folder sqsguard runs from and however the path was typed.
+/// A path that is not on disk (an editor's buffer) is made absolute
+/// without `.` and `..`; one with no root in common with `base` (another
+/// drive) stays absolute.
+pub fn relative_to(path: &std::path::Path, base: &std::path::Path) -> String {
+    use std::path::Component;
+    let absolute = absolute(path);
+    let common = absolute.components().zip(base.components()).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return normalize_path(&absolute.to_string_lossy().replace('\\', "/"));
+    }
+    let up = base.components().skip(common).filter(|c| matches!(c, Component::Normal(_))).map(|_| "..".to_string());
+    let down = absolute.components().skip(common).map(|c| c.as_os_str().to_string_lossy().into_owned());
+    up.chain(down).collect::<Vec<_>>().join("/")
+}
+
+/// `path` canonical, or when it is not on disk, absolute without `.` and
+/// `..`.
+pub fn absolute(path: &std::path::Path) -> std::path::PathBuf {
+    path.canonicalize()
+        .unwrap_or_else(|_| crate::source::lexical(&std::env::current_dir().unwrap_or_default().join(path)))
 }
 
 /// `./a//b.yaml` and `a/b.yaml` are the same file.
@@ -108,6 +140,20 @@ mod tests {
     fn numbers_leave_the_subject_but_names_stay() {
         assert_eq!(subject("VisibilityTimeout 30 s < 60 s of Fn2"), "VisibilityTimeout # s < # s of Fn2");
         assert_eq!(subject("1209600 s = 14 days, 2x m1_worker 0.5"), "# s = # days, 2x m1_worker #.#");
+    }
+
+    #[test]
+    fn paths_relative_to_a_folder_inside_and_outside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("repo/svc")).unwrap();
+        std::fs::create_dir_all(base.join("shared")).unwrap();
+        std::fs::write(base.join("repo/svc/t.yaml"), "").unwrap();
+        std::fs::write(base.join("shared/q.yaml"), "").unwrap();
+        let repo = base.join("repo");
+        assert_eq!(relative_to(&base.join("repo/svc/../svc/t.yaml"), &repo), "svc/t.yaml");
+        assert_eq!(relative_to(&base.join("shared/q.yaml"), &repo), "../shared/q.yaml");
+        assert_eq!(relative_to(&repo.join("svc/gone.yaml"), &repo.join("svc")), "gone.yaml");
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub struct Outcome {
     pub suppressed: usize,
     /// With `--baseline`: findings the baseline records (not in `findings`).
     pub baselined: Option<usize>,
+    /// With `--baseline`: recorded findings the run looked for and did
+    /// not find (each said in a note).
+    pub stale_baseline: Option<usize>,
     /// Audit only: AWS operations sent.
     pub api_calls: Option<usize>,
     /// Audit only: the operations sent with each account's credentials.

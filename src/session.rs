@@ -1,7 +1,9 @@
 //! One run of `lint`, ready to go: what the command line resolved before
 //! anything is read (as ripgrep turns parsed arguments into a ready
 //! object), handed to the commands. The settings of `.sqsguard.yaml` stay
-//! in [`Config`]; what belongs to this run alone (the paths, variables
+//! in [`Config`]: one for every file (`--config`, an editor's document,
+//! a library's caller), or each file's nearest (`sqsguard lint` without
+//! `--config`), resolved as the lint meets the files; what belongs to this run alone (the paths, variables
 //! files, the stage, texts that stand in for files, the baseline, the fix
 //! mode) is here. An editor server keeps one per workspace, with the
 //! editor's unsaved texts as its overlay.
@@ -10,14 +12,20 @@ use std::path::PathBuf;
 
 use crate::baseline::Baseline;
 use crate::config::{Config, Stage};
+use crate::rules::Filter;
 use crate::source::Overlay;
 
 /// One run's settings and inputs.
 #[derive(Clone, Debug, Default)]
 pub struct Session {
+    /// The config of every file when `nearest` is `None`:
     /// `.sqsguard.yaml` (or the defaults), with the command line's
     /// `--select` and `--ignore` applied.
     pub config: Config,
+    /// `Some`: each file is governed by its nearest `.sqsguard.yaml`
+    /// (`crate::config::nearest`), with the command line's `--select` and
+    /// `--ignore` (these) over it, and `config` is not used.
+    pub nearest: Option<Filter>,
     pub inputs: Inputs,
     /// `--baseline`: findings it records are reported as baselined, and
     /// never fixed.
@@ -34,8 +42,8 @@ pub struct Inputs {
     /// `terraform.tfvars` and `*.auto.tfvars`.
     pub var_files: Vec<PathBuf>,
     /// The stage or environment: `--stage`, `--param`, the Parameter
-    /// values of `--samconfig` and `--parameter-overrides`, else the
-    /// config's `stage:`.
+    /// values of `--samconfig` and `--parameter-overrides`. Without a
+    /// name, the `stage:` of the config that governs a file names it.
     pub stage: Stage,
     /// Texts read in place of files' contents: the fixed texts of earlier
     /// passes of `--fix`, an editor's unsaved buffers.
@@ -67,6 +75,19 @@ impl FixMode {
             FixMode::Report => false,
             FixMode::Write { unsafe_fixes } | FixMode::Diff { unsafe_fixes } => unsafe_fixes,
         }
+    }
+}
+
+impl Inputs {
+    /// The stage a file governed by `config` is linted with: the one
+    /// named here, else the config's `stage:`.
+    pub fn stage_for(&self, config: &Config) -> std::borrow::Cow<'_, Stage> {
+        if self.stage.name.is_some() || config.stage.name.is_none() {
+            return std::borrow::Cow::Borrowed(&self.stage);
+        }
+        let mut stage = self.stage.clone();
+        (stage.name, stage.named_in) = (config.stage.name.clone(), config.stage.named_in.clone());
+        std::borrow::Cow::Owned(stage)
     }
 }
 

@@ -44,10 +44,10 @@ fn no_code_reads_no_code() {
     let paths = [common::relative(dir.path()), common::relative(&fixture)];
     let mut session = Session::of(&paths, &Config::default());
     session.inputs.no_code = true;
-    let outcome = sqsguard::lint::lint(&session);
+    let outcome = sqsguard::lint::lint(&session).unwrap();
     assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
     session.inputs.no_code = false;
-    let outcome = sqsguard::lint::lint(&session);
+    let outcome = sqsguard::lint::lint(&session).unwrap();
     assert_eq!(outcome.findings.iter().filter(|f| f.code() == "SQS204").count(), 3, "{}", common::render(&outcome));
 }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::{Format, LintArgs};
-use super::console::{Console, FINDINGS, Stop, exit_status, settings, shown};
+use super::console::{Console, FINDINGS, Stop, exit_status, shown};
 use crate::config;
 use crate::error::Error;
 use crate::lint;
@@ -22,22 +22,27 @@ pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode
         FixMode::Write { .. } => {
             // After --fix, its last lint is what remains (baseline
             // applied), unless that lint was followed by a write.
-            if let Some(outcome) = apply_fixes(&session, console) {
+            if let Some(outcome) = apply_fixes(&session, console)? {
                 return report_lint(&args, outcome, console);
             }
         }
         FixMode::Report => {}
     }
     let baseline = session.baseline.take();
-    let mut outcome = lint::lint(&session);
+    let mut outcome = lint::lint(&session)?;
     if let Some(path) = &args.write_baseline {
-        let n = crate::baseline::write(path, &outcome)?;
+        let written = crate::baseline::write(path, &outcome, &scope(&args))?;
         if !args.quiet {
-            console.eprintln(format_args!(
-                "sqsguard: recorded {} in {}",
-                plural(n, "finding", "findings"),
-                shown(path)
-            ));
+            let entries = |n: usize, kind: &str| plural(n, &format!("{kind}entry"), &format!("{kind}entries"));
+            let mut also = String::new();
+            if written.kept > 0 {
+                also.push_str(&format!("; kept {} of files or rules this run did not lint", entries(written.kept, "")));
+            }
+            if written.dropped > 0 {
+                also.push_str(&format!("; dropped {}", entries(written.dropped, "stale ")));
+            }
+            let recorded = plural(written.recorded, "finding", "findings");
+            console.eprintln(format_args!("sqsguard: recorded {recorded} in {}{also}", shown(path)));
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -48,8 +53,9 @@ pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode
 }
 
 /// The session of a `lint`: its arguments checked (every selector selects
-/// a rule, every path and variables file exists), the config found, the
-/// command line's `--select`/`--ignore` and stage applied over it, the
+/// a rule, every path and variables file exists), the config `--config`
+/// names read (else each file's nearest is, as the lint meets it), the
+/// command line's `--select`/`--ignore` and stage to apply over it, the
 /// baseline read. Anything wrong is a usage error, before anything is
 /// linted.
 pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
@@ -76,17 +82,14 @@ pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
     for file in &args.var_files {
         crate::source::open_regular(file).map_err(|e| Error::io(file, e.into()))?;
     }
-    let mut config = settings(args.config.as_deref())?;
-    // The command line's --select replaces the config's; --ignore adds to it.
-    if !args.select.is_empty() {
-        config.filter.select = args.select.clone();
-    }
-    config.filter.ignore.extend(args.ignore.iter().cloned());
-    let mut stage = stage(args)?;
-    // The config's `stage:` when the command line names none.
-    if stage.name.is_none() {
-        (stage.name, stage.named_in) = (config.stage.name.clone(), config.stage.named_in.clone());
-    }
+    // The command line's --select replaces a config's; --ignore adds to it.
+    let overrides = scope(args).rules;
+    let (config, nearest) = match &args.config {
+        Some(file) => (config::load(file)?.overridden(&overrides), None),
+        None => (config::Config::default(), Some(overrides)),
+    };
+    // Without --stage, each config's `stage:` (`Inputs::stage_for`).
+    let stage = stage(args)?;
     let inputs = Inputs {
         paths: args.paths.clone(),
         var_files: args.var_files.clone(),
@@ -94,7 +97,7 @@ pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
         no_code: args.no_code,
         ..Inputs::default()
     };
-    let baseline = args.baseline.as_deref().map(crate::baseline::load).transpose()?;
+    let baseline = args.baseline.as_deref().map(|b| crate::baseline::load(b, &scope(args))).transpose()?;
     let unsafe_fixes = args.unsafe_fixes;
     let fix = if args.diff {
         FixMode::Diff { unsafe_fixes }
@@ -103,7 +106,13 @@ pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
     } else {
         FixMode::Report
     };
-    Ok(Session { config, inputs, baseline, fix })
+    Ok(Session { config, nearest, inputs, baseline, fix })
+}
+
+/// Where a lint looks: what a baseline's stale entries are counted in.
+fn scope(args: &LintArgs) -> crate::baseline::Scope {
+    let rules = crate::rules::Filter { select: args.select.clone(), ignore: args.ignore.clone() };
+    crate::baseline::Scope { paths: args.paths.clone(), rules }
 }
 
 /// The report of a lint, what standard error adds to it, and the exit
@@ -209,7 +218,7 @@ pub(super) fn nothing_linted(paths: &[PathBuf], skipped: usize, noted: bool) -> 
 /// output, every pass included; nothing written; exit 1 when there is a
 /// diff.
 pub(super) fn show_fixes(session: &Session, console: &mut Console) -> Result<ExitCode, Stop> {
-    let fixed = fix_in_memory(session, console);
+    let fixed = fix_in_memory(session, console)?;
     console.out(|out| {
         for (path, (file, text, _)) in &fixed.files {
             out.write_all(crate::fix::unified_diff(path, &file.text, text).as_bytes())?;
@@ -228,8 +237,8 @@ pub(super) fn show_fixes(session: &Session, console: &mut Console) -> Result<Exi
 
 /// Every pass of `--fix` in memory, with a line on standard error for
 /// each file it did not fix.
-pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> crate::fix::Fixed {
-    let fixed = crate::fix::passes(session);
+pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> Result<crate::fix::Fixed, Error> {
+    let fixed = crate::fix::passes(session)?;
     for event in &fixed.events {
         match event {
             crate::fix::Event::Outside(path) => console.eprintln(format_args!(
@@ -241,7 +250,7 @@ pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> crate::
             }
         }
     }
-    fixed
+    Ok(fixed)
 }
 
 /// Why more findings may be fixed than the report marked `[*]`: fixing
@@ -255,9 +264,10 @@ fn passes_note(passes: usize) -> String {
 /// meanwhile, is left alone with one line on standard error; the other
 /// files are still fixed. The count says what was written. Returns the
 /// last lint when it is what is on disk now (what remains, without linting
-/// once more), else `None` and the caller lints again.
-pub(super) fn apply_fixes(session: &Session, console: &mut Console) -> Option<Outcome> {
-    let fixed = fix_in_memory(session, console);
+/// once more), else `None` and the caller lints again. A config that
+/// cannot be used is the error, before anything is written.
+pub(super) fn apply_fixes(session: &Session, console: &mut Console) -> Result<Option<Outcome>, Error> {
+    let fixed = fix_in_memory(session, console)?;
     let (mut files, mut fixes) = (0, 0);
     for (path, (file, text, n)) in &fixed.files {
         match crate::fix::write_fixed(path, &file.text, text) {
@@ -279,7 +289,7 @@ pub(super) fn apply_fixes(session: &Session, console: &mut Console) -> Option<Ou
     ));
     if files < fixed.files.len() {
         std::mem::forget(fixed.last);
-        return None;
+        return Ok(None);
     }
-    fixed.last
+    Ok(fixed.last)
 }

@@ -49,7 +49,7 @@ pub(super) fn run(args: &LintArgs, name: &Path, console: &mut Console) -> Result
     match session.fix {
         FixMode::Diff { .. } => show_fixes(&session, console),
         FixMode::Write { .. } => {
-            let fixed = fix_in_memory(&session, console);
+            let fixed = fix_in_memory(&session, console)?;
             let own = crate::source::lexical(name);
             let fixed_text = fixed.files.iter().find(|(p, _)| crate::source::lexical(p) == own).map(|(_, (_, t, _))| t);
             console.print(fixed_text.unwrap_or(&text))?;
@@ -60,14 +60,14 @@ pub(super) fn run(args: &LintArgs, name: &Path, console: &mut Console) -> Result
             // What remains, on standard error: standard output is the text.
             let outcome = match fixed.last {
                 Some(outcome) => outcome,
-                None => lint::lint(&session_with(&session, name, fixed_text.unwrap_or(&text))),
+                None => lint::lint(&session_with(&session, name, fixed_text.unwrap_or(&text)))?,
             };
             report_to(args, &outcome, console, true)?;
             Ok(exit_status(args.fail_on, &outcome))
         }
         FixMode::Report => {
             let baseline = session.baseline.take();
-            let mut outcome = lint::lint(&session);
+            let mut outcome = lint::lint(&session)?;
             if let Some(baseline) = baseline {
                 outcome.baselined = Some(baseline.apply(&mut outcome));
             }

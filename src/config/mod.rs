@@ -14,9 +14,13 @@ use crate::rules::{self, Filter, Options};
 use crate::source::{Source, SourceFile, Span};
 use crate::syntax::{Node, duration, yaml};
 
+mod nearest;
 pub mod samconfig;
 
-/// The file name looked for, walking up from the working folder.
+pub use nearest::{Nearest, nearest};
+
+/// The file name looked for, walking up from a file's folder (or the
+/// working folder) to the repository's root.
 pub const FILE_NAME: &str = ".sqsguard.yaml";
 pub const SCHEMA: &str = include_str!("../../schemas/config.schema.json");
 
@@ -54,6 +58,16 @@ pub struct PayloadRule {
 }
 
 impl Config {
+    /// The config with the command line's `--select` (which replaces its
+    /// `select:`) and `--ignore` (added to its `ignore:`) over it.
+    pub fn overridden(mut self, cli: &Filter) -> Config {
+        if !cli.select.is_empty() {
+            self.filter.select = cli.select.clone();
+        }
+        self.filter.ignore.extend(cli.ignore.iter().cloned());
+        self
+    }
+
     /// The severity a finding of `code` gets in this project.
     pub fn severity_of(&self, code: &str, default: Severity) -> Severity {
         self.severity.iter().find(|(c, _)| *c == code).map_or(default, |(_, s)| *s)
@@ -85,10 +99,10 @@ impl FileFilter {
     }
 }
 
-/// `.sqsguard.yaml` in `start` or the nearest folder above it.
+/// `.sqsguard.yaml` in `start` or the nearest folder above it, up to the
+/// repository's root.
 pub fn discover(start: &Path) -> Option<PathBuf> {
-    let start = start.canonicalize().ok()?;
-    start.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file())
+    nearest(&start.canonicalize().ok()?, Path::is_file)
 }
 
 /// What to do about an invalid config, for every problem.

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::plan::{Plan, plan};
 use super::verify;
+use crate::error::Error;
 use crate::lint;
 use crate::outcome::Outcome;
 use crate::session::Session;
@@ -56,8 +57,9 @@ impl Fixed {
 /// file reached through a symlinked folder. A file whose fixed text no
 /// longer parses, or whose other findings did not stay where the edits put
 /// them, keeps the text of the pass before and is fixed no further.
-/// Findings the session's baseline records are not fixed.
-pub fn passes(session: &Session) -> Fixed {
+/// Findings the session's baseline records are not fixed. A config that
+/// cannot be used is the error, before anything is fixed.
+pub fn passes(session: &Session) -> Result<Fixed, Error> {
     let overlay = &session.inputs.overlay;
     let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| real(p, overlay)).collect();
     let unsafe_fixes = session.fix.unsafe_fixes();
@@ -74,7 +76,7 @@ pub fn passes(session: &Session) -> Fixed {
         }
         outcome
     };
-    let mut run = lint::Run::new(&session);
+    let mut run = lint::Run::new(&session)?;
     let mut outcome = actionable(&run, &session);
     for _ in 0..FIX_PASSES {
         let mut plan = plan(&outcome.findings, unsafe_fixes);
@@ -135,7 +137,7 @@ pub fn passes(session: &Session) -> Fixed {
         outcome = next;
     }
     fixed.files.retain(|_, (file, text, _)| file.text != *text);
-    fixed
+    Ok(fixed)
 }
 
 /// Whether `path` is, or is inside, one of `roots` (canonical paths).

@@ -32,8 +32,8 @@ pub(super) struct Done {
     pub(super) parameters: Vec<String>,
 }
 
-pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done {
-    let config = &session.config;
+/// Lint the file at `path`, governed by `config`.
+pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session, config: &Config) -> Done {
     if crate::source::is_serverless_code(path) {
         let mut done = not_linted(
             path,
@@ -72,7 +72,7 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session) -> Done 
         }
         Err(e) => return Done::skip(path, &format!("it cannot be read: {}", e.message)),
     };
-    match frontend::document_in(&file, &session.inputs.stage, &session.inputs.overlay) {
+    match frontend::document_in(&file, &session.inputs.stage_for(config), &session.inputs.overlay) {
         Document::Loaded(loaded) => {
             // The model holds what it needs of the text (a large plan's
             // findings locate without it): free it before checking.

@@ -2,9 +2,17 @@
 //! one [`Outcome`] from all of them, in parallel across files. A file that
 //! cannot be read or parsed becomes an SQS000 finding when it looks like
 //! infrastructure, and never stops the others.
+//!
+//! Each job is governed by one config, resolved before anything is linted
+//! (so a broken one stops the run first): the session's, or the nearest
+//! `.sqsguard.yaml` of the job's file. A Terraform module is its folder's
+//! (the local modules it calls are linted with it, under its config); the
+//! handler code a template names is read under the template's config;
+//! code found alone, under its own.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 mod file;
 
@@ -12,8 +20,9 @@ use rayon::prelude::*;
 
 use crate::check::{self, Key};
 
-use crate::config::Config;
+use crate::config::{Config, Nearest};
 use crate::discover;
+use crate::error::Error;
 use crate::finding::Note;
 use crate::frontend::{self, terraform};
 use crate::model::Origin;
@@ -25,21 +34,56 @@ use file::{Done, checked, lint_file, with_code};
 /// A unit of work: one template (named on the command line or not), one
 /// folder of `.tf` files (a module is linted whole even when only one of
 /// its files was named), or one code file's SQS API calls (run after the
-/// others: a file they read as a function's code is not read alone).
+/// others: a file they read as a function's code is not read alone);
+/// each with the config that governs it.
 enum Job {
-    File(PathBuf, bool),
-    Module(PathBuf),
-    Code(PathBuf, bool),
+    File(PathBuf, bool, Arc<Config>),
+    Module(PathBuf, Arc<Config>),
+    Code(PathBuf, bool, Arc<Config>),
 }
 
-/// Lint what `session` names.
-pub fn lint(session: &Session) -> Outcome {
-    Run::new(session).into_outcome(session)
+/// Lint what `session` names. A config governing one of its files that
+/// cannot be read or is invalid is the error, before anything is linted.
+pub fn lint(session: &Session) -> Result<Outcome, Error> {
+    Ok(Run::new(session)?.into_outcome(session))
 }
 
 /// Lint `paths` with `config` and nothing else given.
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> Outcome {
-    lint(&Session::of(paths, config))
+    match lint(&Session::of(paths, config)) {
+        Ok(outcome) => outcome,
+        // One config governs every file: no other is read, so this is not
+        // met; were it, the run would fail, never pass empty.
+        Err(e) => {
+            let at = paths.first().map_or(Path::new("."), PathBuf::as_path);
+            let note = Note { origin: Origin::path(at), message: e.to_string() };
+            let unlinted = paths.iter().map(|p| display_path(p)).collect();
+            Outcome { notes: vec![note], unlinted, ..Outcome::default() }
+        }
+    }
+}
+
+/// Which config governs each job's file.
+enum Governing {
+    One(Arc<Config>),
+    Nearest(Box<Nearest>),
+}
+
+impl Governing {
+    fn of(session: &Session) -> Governing {
+        match &session.nearest {
+            Some(overrides) => Governing::Nearest(Box::new(Nearest::new(overrides))),
+            None => Governing::One(Arc::new(session.config.clone())),
+        }
+    }
+
+    /// The config of the file (or of the module whose file it is) at `path`.
+    fn config(&mut self, path: &Path) -> Result<Arc<Config>, Error> {
+        match self {
+            Governing::One(config) => Ok(Arc::clone(config)),
+            Governing::Nearest(nearest) => nearest.of(path),
+        }
+    }
 }
 
 /// A lint kept job by job, so that `--fix` lints again only the jobs that
@@ -55,15 +99,21 @@ pub struct Run {
 }
 
 impl Run {
-    /// Every job of the session's paths, linted.
-    pub fn new(session: &Session) -> Run {
-        let config = &session.config;
+    /// Every job of the session's paths, linted; a config that governs
+    /// one of them and cannot be used is the error, before any is linted.
+    pub fn new(session: &Session) -> Result<Run, Error> {
+        let mut governing = Governing::of(session);
         let mut jobs = Vec::new();
         // What is linted already, by canonical path: a file (or a module's
         // folder) reached through a symlink and again directly is linted
         // once, under the path met first.
         let mut modules = HashSet::new();
         let mut files = HashSet::new();
+        // The config of each folder named: a broken one is an error even
+        // when nothing under it is linted.
+        for path in session.inputs.paths.iter().filter(|p| p.is_dir()) {
+            governing.config(&path.join(crate::config::FILE_NAME))?;
+        }
         let found = discover::candidates(&session.inputs.paths);
         let walked = found
             .unwalked
@@ -76,12 +126,13 @@ impl Run {
         let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
         let mut code = Vec::new();
         for c in found.candidates {
+            let config = governing.config(&c.path)?;
             if !config.files.keeps(&c.path, c.explicit) {
                 continue;
             }
             if frontend::code::is_code_file(&c.path) {
                 if files.insert(canonical(&c.path)) {
-                    code.push(Job::Code(c.path, true));
+                    code.push(Job::Code(c.path, true, config));
                 }
             } else if is_terraform(&c.path) && (c.path.is_file() || session.inputs.overlay.holds(&c.path)) {
                 // `main.tf` (named, or found under `.`) is in `.`, not in "".
@@ -89,16 +140,17 @@ impl Run {
                 // The unit is the folder: two folders that share a symlinked
                 // file are two modules.
                 if modules.insert(canonical(&dir)) {
-                    jobs.push(Job::Module(dir));
+                    jobs.push(Job::Module(dir, config));
                 }
             } else if files.insert(canonical(&c.path)) {
-                jobs.push(Job::File(c.path, c.explicit));
+                jobs.push(Job::File(c.path, c.explicit, config));
             }
         }
         if !session.inputs.no_code {
             for path in found.code {
+                let config = governing.config(&path)?;
                 if config.files.keeps(&path, false) && files.insert(canonical(&path)) {
-                    code.push(Job::Code(path, false));
+                    code.push(Job::Code(path, false, config));
                 }
             }
         }
@@ -111,6 +163,7 @@ impl Run {
         if !session.inputs.no_code {
             for code in &named_code {
                 for template in crate::owners::candidates_above(code, session.inputs.workspace.as_deref()) {
+                    let config = governing.config(&template)?;
                     if !config.files.keeps(&template, false) {
                         continue;
                     }
@@ -118,11 +171,11 @@ impl Run {
                         let dir = template.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
                         if modules.insert(canonical(&dir)) {
                             probes.push(jobs.len());
-                            jobs.push(Job::Module(dir));
+                            jobs.push(Job::Module(dir, config));
                         }
                     } else if files.insert(canonical(&template)) {
                         probes.push(jobs.len());
-                        jobs.push(Job::File(template, false));
+                        jobs.push(Job::File(template, false, config));
                     }
                 }
             }
@@ -142,7 +195,7 @@ impl Run {
             results.iter().flat_map(|(_, done)| done.files.iter().map(|f| canonical(f))).collect();
         results.par_extend(code.par_iter().map(|job| job.run(session, &handled)));
         jobs.extend(code);
-        Run { walked, jobs, results, handled }
+        Ok(Run { walked, jobs, results, handled })
     }
 
     /// Lint again, with `session` (its overlay holding the changed texts),
@@ -159,8 +212,8 @@ impl Run {
         let every_module = session.inputs.var_files.iter().any(|v| files.contains(v));
         let again: Vec<usize> = (0..self.jobs.len())
             .filter(|&i| match &self.jobs[i] {
-                Job::File(path, _) | Job::Code(path, _) => files.contains(path),
-                Job::Module(_) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
+                Job::File(path, ..) | Job::Code(path, ..) => files.contains(path),
+                Job::Module(..) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
         let handled = &self.handled;
@@ -195,24 +248,21 @@ impl Job {
     fn run(&self, session: &Session, handled: &HashSet<PathBuf>) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
-            Job::File(path, explicit) => (None, lint_file(path, *explicit, session)),
-            Job::Code(path, explicit) => {
+            Job::File(path, explicit, config) => (None, lint_file(path, *explicit, session, config)),
+            Job::Code(path, explicit, config) => {
                 let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled));
                 match read.flatten() {
-                    Some(loaded) => (None, checked(loaded, &session.config)),
+                    Some(loaded) => (None, checked(loaded, config)),
                     // Named, and not read as code: as any other named file.
                     None if *explicit && !handled.contains(&path.canonicalize().unwrap_or_default()) => {
-                        (None, lint_file(path, true, session))
+                        (None, lint_file(path, true, session, config))
                     }
                     None => (None, Done::default()),
                 }
             }
-            Job::Module(dir) => (
+            Job::Module(dir, config) => (
                 dir.canonicalize().ok(),
-                checked(
-                    with_code(terraform::load_module(dir, &inputs.var_files, &inputs.overlay), session),
-                    &session.config,
-                ),
+                checked(with_code(terraform::load_module(dir, &inputs.var_files, &inputs.overlay), session), config),
             ),
         }
     }

@@ -71,6 +71,9 @@ pub struct Summary {
     /// With `--baseline`: findings the baseline absorbed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baselined: Option<usize>,
+    /// With `--baseline`: its entries the run looked for and did not find.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale_baseline: Option<usize>,
     /// Audit only: AWS operations sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_calls: Option<usize>,
@@ -104,6 +107,7 @@ impl Summary {
             infos: count(Severity::Info),
             suppressed: outcome.suppressed,
             baselined: outcome.baselined,
+            stale_baseline: outcome.stale_baseline,
             api_calls: outcome.api_calls,
             not_linted: outcome.unlinted.len(),
             api_calls_by_account: outcome.api_calls_by_account.clone(),

@@ -78,7 +78,7 @@ fn comment_leader(path: &Path, text: &str) -> Option<&'static str> {
 /// makes, as one edit of the document. `None` when nothing changes.
 pub(super) fn fix_all(session: &Session, document: &Document, encoding: Encoding) -> Option<CodeAction> {
     let path = session.inputs.paths.first()?;
-    let fixed = crate::fix::passes(session);
+    let fixed = crate::fix::passes(session).ok()?;
     let (_, (_, text, n)) = fixed.files.iter().find(|(p, _)| lexical(p) == lexical(path))?;
     let edit = minimal_edit(document, text, encoding)?;
     let uri = document.uri.clone();

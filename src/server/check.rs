@@ -47,7 +47,15 @@ impl Checked {
 
 /// Lint what `session` names, as `sqsguard lint` would.
 pub(super) fn check(session: &Session, versions: HashMap<PathBuf, i32>, encoding: Encoding) -> Checked {
-    let run = lint::Run::new(session);
+    let run = match lint::Run::new(session) {
+        Ok(run) => run,
+        // The session's one config was read already, so this is not met;
+        // were it, the document would say why it was not checked.
+        Err(e) => {
+            let diagnostics = session.inputs.paths.iter().map(|p| (lexical(p), problem_diagnostics(&e, encoding)));
+            return Checked { versions, diagnostics: diagnostics.collect(), ..Checked::default() };
+        }
+    };
     let read = run.files_read().map(|p| lexical(p)).collect();
     let outcome = run.into_outcome(session);
     let mut in_file: HashMap<PathBuf, Vec<usize>> = HashMap::new();

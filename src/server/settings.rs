@@ -99,10 +99,10 @@ impl Configs {
     }
 }
 
-/// The `.sqsguard.yaml` in `folder` or the nearest folder above it, on
-/// disk or open in the editor.
+/// The `.sqsguard.yaml` in `folder` or the nearest folder above it (up to
+/// the repository's root, as `lint` looks), on disk or open in the editor.
 fn nearest(folder: &Path, overlay: &Overlay) -> Option<PathBuf> {
-    folder.ancestors().map(|d| d.join(config::FILE_NAME)).find(|p| overlay.holds(p) || p.is_file())
+    config::nearest(folder, |p| overlay.holds(p) || p.is_file())
 }
 
 /// Whether `path` is a config file.
@@ -120,11 +120,8 @@ pub(super) fn session(
     overlay: Overlay,
     fix: FixMode,
 ) -> Session {
-    let mut config = config.clone();
-    if !settings.select.is_empty() {
-        config.filter.select = settings.select.clone();
-    }
-    config.filter.ignore.extend(settings.ignore.iter().cloned());
+    let cli = crate::rules::Filter { select: settings.select.clone(), ignore: settings.ignore.clone() };
+    let config = config.clone().overridden(&cli);
     let mut stage = config.stage.clone();
     if let Some(name) = &settings.stage {
         stage.name = Some(name.clone());
@@ -140,7 +137,7 @@ pub(super) fn session(
         .collect();
     let workspace = root.map(Path::to_path_buf);
     let inputs = Inputs { paths: vec![path.to_path_buf()], var_files, stage, overlay, no_code: false, workspace };
-    Session { config, inputs, baseline: None, fix }
+    Session { config, nearest: None, inputs, baseline: None, fix }
 }
 
 #[cfg(test)]
