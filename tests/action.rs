@@ -436,6 +436,25 @@ fn the_example_workflow_runs_the_action_which_installs_logs_uploads_and_gates() 
     assert_eq!(run.outputs["lint"]["status"], "1");
     assert!(not_uploaded(&run.log).is_empty(), "{}", run.log);
 
+    // The inputs of earlier versions keep working: `format: sarif` writes
+    // the report to `output` and the log shows the findings; with another
+    // format, `output` is a copy of what the log shows.
+    let mut legacy = with.clone();
+    for (k, v) in [("format", "sarif"), ("output", "report.sarif"), ("upload-sarif", "true")] {
+        legacy.insert(k.into(), Value::String(v.into()));
+    }
+    let run = run_action(&legacy, &broken, &Job::push(&dir.path().join("legacy")));
+    assert_eq!(run.uploaded.map(|(f, _)| f), Some(broken.join("report.sarif")));
+    assert_logged(&run.log, &expected);
+    let mut junit = with.clone();
+    junit.insert("format".into(), Value::String("junit".into()));
+    junit.insert("output".into(), Value::String("junit.xml".into()));
+    let run = run_action(&junit, &broken, &Job::push(&dir.path().join("junit")));
+    assert_eq!(run.outputs["lint"]["report"], "junit.xml");
+    let xml = std::fs::read_to_string(broken.join("junit.xml")).unwrap();
+    assert!(xml.contains("<testsuites name=\"sqsguard\"") && run.log.contains(&xml), "{xml}");
+    assert!(run.uploaded.is_some_and(|(f, _)| f.starts_with(dir.path().join("junit"))), "the SARIF report too");
+
     // A clean checkout: uploaded, and the job passes.
     let clean = checkout(&dir.path().join("clean"), &[("queue.yaml", "tests/fixtures/cli/clean.yaml")]);
     let run = run_action(with, &clean, &Job::push(&dir.path().join("job2")));
