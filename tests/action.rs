@@ -9,6 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
 mod common;
+#[path = "action/runner.rs"]
+mod runner;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -16,6 +18,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use serde_json::Value;
+
+use runner::{Job, bash, run_action, text};
 
 /// The tag of the release these files describe: `v` + Cargo.toml's version.
 fn version() -> String {
@@ -30,14 +34,6 @@ fn yaml(path: &str) -> Option<Value> {
     let out = Command::new(python).args(["-c", script]).arg(common::root().join(path)).output().unwrap();
     assert!(out.status.success(), "{path}: {}", String::from_utf8_lossy(&out.stderr));
     Some(serde_json::from_slice(&out.stdout).unwrap())
-}
-
-fn text(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
 }
 
 /// release.yml as JSON, when the venv and the tools the release chain
@@ -61,16 +57,6 @@ fn release_workflow() -> Option<Value> {
 fn workflow_step<'a>(workflow: &'a Value, job: &str, name: &str) -> &'a Value {
     let steps = workflow["jobs"][job]["steps"].as_array().unwrap();
     steps.iter().find(|s| s["name"] == name).unwrap_or_else(|| panic!("job {job} has no step {name}"))
-}
-
-/// Runs a `run:` script the way a runner's `shell: bash` does.
-fn bash(script: &str, dir: &Path, env: &[(&str, String)]) -> Output {
-    let mut cmd = Command::new("bash");
-    cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script]).current_dir(dir);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
 }
 
 fn stderr(out: &Output) -> String {
@@ -268,6 +254,8 @@ fn the_docs_pin_the_version_being_released() {
         "docs/development.md",
         "action.yml",
         "examples/github-workflow.yml",
+        "examples/github-workflow-stages.yml",
+        "examples/github-workflow-monorepo.yml",
         "examples/audit-organization-workflow.yml",
         ".github/install-sqsguard.sh",
     ] {
@@ -302,159 +290,119 @@ fn the_docs_pin_the_version_being_released() {
     assert!(seen >= 15, "only {seen} pins found");
 }
 
-/// What running the Action did: the step that failed (if one did), the
-/// SARIF file the upload step was given (if it ran), each step's outputs.
-struct ActionRun {
-    failed: Option<(String, String)>,
-    /// The cache step's `path` and `key`.
-    cached: Option<(String, String)>,
-    uploaded: Option<PathBuf>,
-    outputs: BTreeMap<String, BTreeMap<String, String>>,
+/// `sqsguard lint --format json` of `paths` in `dir`: the findings.
+fn findings(dir: &Path, args: &[&str]) -> Vec<Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["lint", "--format", "json", "--fail-on", "never"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["findings"].as_array().unwrap().clone()
 }
 
-/// A GitHub runner for action.yml, as far as the Action needs one: inputs
-/// with their defaults, `${{ inputs.X }}`, `${{ runner.tool_cache }}`,
-/// `${{ steps.ID.outputs.X }}`, `if:` of `==`/`!=` joined by `&&`, the
-/// `run:` steps in bash, a cache that misses, and an upload that records
-/// its file. Anything else in action.yml fails the test, so the Action
-/// cannot grow what this does not check.
-fn run_action(with: &serde_json::Map<String, Value>, workspace: &Path, tool_cache: &Path) -> ActionRun {
-    let action = yaml("action.yml").unwrap();
-    let declared = action["inputs"].as_object().unwrap();
-    let mut inputs = BTreeMap::new();
-    for (name, spec) in declared {
-        let value = with.get(name).map(text).or_else(|| spec.get("default").map(text));
-        match value {
-            Some(v) => inputs.insert(name.clone(), v),
-            None => panic!("input {name} is required and not given"),
+/// The job log shows each finding twice: as the annotation GitHub puts on
+/// the pull request (`::warning file=...,line=...,col=...`) and as the
+/// concise line (`path:line:col: CODE ... (resource)`) that stays readable
+/// in the raw log and past GitHub's cap of annotations per step.
+fn assert_logged(log: &str, findings: &[Value]) {
+    assert!(!findings.is_empty());
+    for f in findings {
+        let s = |k: &str| text(&f[k]);
+        let level = match s("severity").as_str() {
+            "error" => "error",
+            "warning" => "warning",
+            _ => "notice",
         };
+        let (file, line, col) = (s("file"), s("line"), s("column"));
+        let annotation = format!("::{level} file={file},line={line},col={col},");
+        let title = format!(",title={} {}::", s("rule"), s("name"));
+        assert!(
+            log.lines().any(|l| l.starts_with(&annotation) && l.contains(&title)),
+            "no annotation {annotation}...{title} in the log:\n{log}"
+        );
+        let concise = format!("{file}:{line}:{col}: {} ", s("rule"));
+        let resource = format!(" ({})", s("resource"));
+        assert!(
+            log.lines().any(|l| l.starts_with(&concise) && l.ends_with(&resource)),
+            "no concise line {concise}...{resource} in the log:\n{log}"
+        );
     }
-    for name in with.keys() {
-        assert!(declared.contains_key(name), "action.yml has no input {name}");
-    }
-    let mut run = ActionRun { failed: None, cached: None, uploaded: None, outputs: BTreeMap::new() };
-    let resolve = |expr: &str, outputs: &BTreeMap<String, BTreeMap<String, String>>| -> String {
-        let expr = expr.trim();
-        if let Some(name) = expr.strip_prefix("inputs.") {
-            return inputs.get(name).cloned().unwrap_or_else(|| panic!("no input {name}"));
-        }
-        match expr {
-            "runner.tool_cache" => return tool_cache.display().to_string(),
-            "runner.os" => return "Linux".into(),
-            "runner.arch" => return "X64".into(),
-            _ => {}
-        }
-        if let Some(rest) = expr.strip_prefix("steps.") {
-            let (id, key) = rest.split_once(".outputs.").unwrap_or_else(|| panic!("unknown expression {expr}"));
-            return outputs.get(id).and_then(|o| o.get(key)).cloned().unwrap_or_default();
-        }
-        panic!("this runner does not know the expression {expr}")
+}
+
+/// The notices of a run that say the report was not uploaded.
+fn not_uploaded(log: &str) -> Vec<&str> {
+    log.lines().filter(|l| l.contains("SARIF not uploaded")).collect()
+}
+
+/// A call of the Action as `file` (an example workflow) writes it, for
+/// each row of its job's matrix: the `with:` of the step that calls it,
+/// `${{ matrix.X }}` filled in, pointed at the local release archives.
+fn example_calls(file: &str, base: &Path) -> Vec<serde_json::Map<String, Value>> {
+    let example = yaml(file).unwrap();
+    let job = &example["jobs"]["lint"];
+    let steps = job["steps"].as_array().unwrap();
+    let call = steps
+        .iter()
+        .find(|s| text(&s["uses"]).starts_with("sqsguard/sqsguard@"))
+        .unwrap_or_else(|| panic!("{file} calls sqsguard's Action"));
+    assert_eq!(text(&call["uses"]), format!("sqsguard/sqsguard@{}", version()), "{file}");
+    assert!(!steps.iter().any(|s| text(&s["run"]).contains("cargo")), "{file} builds nothing");
+    let matrix = &job["strategy"]["matrix"];
+    let rows: Vec<BTreeMap<String, String>> = if let Some(include) = matrix["include"].as_array() {
+        include.iter().map(|row| row.as_object().unwrap().iter().map(|(k, v)| (k.clone(), text(v))).collect()).collect()
+    } else if let Some(matrix) = matrix.as_object() {
+        let (key, values) = matrix.iter().next().unwrap();
+        values.as_array().unwrap().iter().map(|v| BTreeMap::from([(key.clone(), text(v))])).collect()
+    } else {
+        vec![BTreeMap::new()]
     };
-    let expand = |s: &str, outputs: &BTreeMap<String, BTreeMap<String, String>>| -> String {
-        let mut out = String::new();
-        let mut rest = s;
-        while let Some(start) = rest.find("${{") {
-            out.push_str(&rest[..start]);
-            let end = rest[start..].find("}}").unwrap() + start;
-            out.push_str(&resolve(&rest[start + 3..end], outputs));
-            rest = &rest[end + 2..];
-        }
-        out + rest
-    };
-    let condition = |s: &str, outputs: &BTreeMap<String, BTreeMap<String, String>>| -> bool {
-        s.split("&&").all(|term| {
-            let (lhs, negate, rhs) = match term.split_once("!=") {
-                Some((l, r)) => (l, true, r),
-                None => term.split_once("==").map(|(l, r)| (l, false, r)).expect("an == or != condition"),
-            };
-            let literal = rhs.trim().strip_prefix('\'').and_then(|r| r.strip_suffix('\'')).expect("a quoted literal");
-            (resolve(lhs, outputs) == literal) != negate
-        })
-    };
-    let steps = action["runs"]["steps"].as_array().unwrap();
-    for step in steps {
-        let name = text(&step["name"]);
-        if let Some(cond) = step.get("if")
-            && !condition(&text(cond), &run.outputs)
-        {
-            continue;
-        }
-        let id = step.get("id").map(text).unwrap_or_default();
-        if let Some(uses) = step.get("uses").map(text) {
-            if uses.starts_with("actions/cache@") {
-                let with = |k: &str| expand(&text(&step["with"][k]), &run.outputs);
-                run.cached = Some((with("path"), with("key")));
-                run.outputs.insert(id, BTreeMap::from([("cache-hit".to_string(), "false".to_string())]));
-            } else if uses.starts_with("github/codeql-action/upload-sarif@") {
-                let file = expand(&text(&step["with"]["sarif_file"]), &run.outputs);
-                run.uploaded = Some(workspace.join(file));
-            } else {
-                panic!("this runner does not know the action {uses}");
+    rows.iter()
+        .map(|row| {
+            let mut with = call["with"].as_object().unwrap().clone();
+            for value in with.values_mut() {
+                let mut s = text(value);
+                for (k, v) in row {
+                    s = s.replace(&format!("${{{{ matrix.{k} }}}}"), v);
+                }
+                assert!(!s.contains("${{"), "{file}: an expression this test does not know: {s}");
+                *value = Value::String(s);
             }
-            continue;
-        }
-        assert_eq!(text(&step["shell"]), "bash", "step {name}");
-        let github_output = workspace.join(format!(".github-output-{}", run.outputs.len()));
-        std::fs::write(&github_output, "").unwrap();
-        let mut env = vec![
-            ("GITHUB_ACTION_PATH", common::root().display().to_string()),
-            ("GITHUB_OUTPUT", github_output.display().to_string()),
-            ("RUNNER_OS", "Linux".into()),
-            ("RUNNER_ARCH", "X64".into()),
-        ];
-        let vars: Vec<(String, String)> = step
-            .get("env")
-            .and_then(Value::as_object)
-            .map(|m| m.iter().map(|(k, v)| (k.clone(), expand(&text(v), &run.outputs))).collect())
-            .unwrap_or_default();
-        env.extend(vars.iter().map(|(k, v)| (k.as_str(), v.clone())));
-        let out = bash(&expand(&text(&step["run"]), &run.outputs), workspace, &env);
-        let written = std::fs::read_to_string(&github_output).unwrap();
-        std::fs::remove_file(&github_output).unwrap();
-        let values = written.lines().filter_map(|l| l.split_once('=')).map(|(k, v)| (k.into(), v.into())).collect();
-        run.outputs.insert(if id.is_empty() { name.clone() } else { id }, values);
-        if !out.status.success() {
-            run.failed = Some((name, format!("{}{}", common::stdout(&out), stderr(&out))));
-            break;
-        }
+            with.insert("base-url".into(), Value::String(format!("file://{}", base.display())));
+            with
+        })
+        .collect()
+}
+
+fn checkout(dir: &Path, files: &[(&str, &str)]) -> PathBuf {
+    for (to, from) in files {
+        let to = dir.join(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(common::root().join(from), to).unwrap();
     }
-    run
+    dir.to_path_buf()
 }
 
 /// The Action as examples/github-workflow.yml calls it, on a checkout with
 /// a broken pipeline and on one without findings.
 #[test]
-fn the_example_workflow_runs_the_action_which_installs_uploads_and_gates() {
+fn the_example_workflow_runs_the_action_which_installs_logs_uploads_and_gates() {
     let Some(release) = release_workflow() else { return };
-    let example = yaml("examples/github-workflow.yml").unwrap();
-    let steps = example["jobs"]["lint"]["steps"].as_array().unwrap();
-    let call = steps
-        .iter()
-        .find(|s| text(&s["uses"]).starts_with("sqsguard/sqsguard@"))
-        .expect("the example calls sqsguard's Action");
-    let with = call["with"].as_object().unwrap();
-    // The Action runs the release of its ref (its checkout's Cargo.toml,
-    // here this one's), or the `version` given, which must then agree.
-    assert_eq!(text(&call["uses"]), format!("sqsguard/sqsguard@{}", version()));
-    assert!(with.get("version").is_none_or(|v| text(v) == version()), "{with:?}");
-    assert!(!steps.iter().any(|s| text(&s["run"]).contains("cargo")), "the example builds nothing");
-
     let dir = tempfile::tempdir().unwrap();
     let base = releases(&release);
-    let mut with = with.clone();
-    with.insert("base-url".into(), Value::String(format!("file://{}", base.display())));
-    let tool_cache = dir.path().join("tool-cache");
+    let calls = example_calls("examples/github-workflow.yml", base);
+    let with = &calls[0];
 
-    // A pipeline with findings: installed, reported, uploaded, then failed.
-    let broken = dir.path().join("broken");
-    std::fs::create_dir_all(broken.join("infra")).unwrap();
-    std::fs::copy(
-        common::root().join("examples/cloudformation/legacy-worker.yaml"),
-        broken.join("infra/legacy-worker.yaml"),
-    )
-    .unwrap();
-    let run = run_action(&with, &broken, &tool_cache);
-    let installed = tool_cache.join("sqsguard").join(version());
+    // A pipeline with findings: installed, logged, reported, uploaded, then failed.
+    let broken = checkout(
+        &dir.path().join("broken"),
+        &[("infra/legacy-worker.yaml", "examples/cloudformation/legacy-worker.yaml")],
+    );
+    let job = Job::push(dir.path());
+    let run = run_action(with, &broken, &job);
+    let installed = job.tool_cache.join("sqsguard").join(version());
     assert!(installed.join("sqsguard").exists(), "installed into the tool cache");
     // What is cached is that folder, under a key of this release and runner.
     let (path, key) = run.cached.clone().expect("the cache step ran");
@@ -465,33 +413,297 @@ fn the_example_workflow_runs_the_action_which_installs_uploads_and_gates() {
     let (step, why) = run.failed.expect("findings fail the job");
     assert_eq!(step, "Fail on findings", "{why}");
     assert!(why.contains("::error title=sqsguard::findings at or above --fail-on warning"), "{why}");
-    let sarif = std::fs::read_to_string(run.uploaded.expect("the report is uploaded first")).unwrap();
-    assert!(sarif.contains("\"version\": \"2.1.0\"") && sarif.contains("infra/legacy-worker.yaml"), "{sarif}");
-    assert!(sarif.contains("\"ruleId\": \"SQS002\""), "{sarif}");
+    let expected = findings(&broken, &["."]);
+    assert_logged(&run.log, &expected);
+    // The summary line closes the findings, and the job summary holds them.
+    assert!(run.log.lines().any(|l| l.starts_with("sqsguard: 3 errors, 7 warnings")), "{}", run.log);
+    assert!(
+        run.summary.starts_with("### sqsguard\n```\n")
+            && run.summary.contains("infra/legacy-worker.yaml:16:26: SQS002 "),
+        "{}",
+        run.summary
+    );
+    assert!(!run.summary.contains("::"), "annotations stay in the log:\n{}", run.summary);
+    // The same run wrote the SARIF report, and it was uploaded, under the
+    // category GitHub derives (none given).
+    let (uploaded, category) = run.uploaded.expect("the report is uploaded before the job fails");
+    assert_eq!(uploaded.display().to_string(), run.outputs["lint"]["sarif-file"]);
+    assert!(uploaded.starts_with(&job.runner_temp), "written outside the checkout: {}", uploaded.display());
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(&uploaded).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), expected.len(), "{sarif:#}");
+    assert_eq!(category, "");
     assert_eq!(run.outputs["lint"]["status"], "1");
+    assert!(not_uploaded(&run.log).is_empty(), "{}", run.log);
+
+    // The inputs of earlier versions keep working: `format: sarif` writes
+    // the report to `output` and the log shows the findings; with another
+    // format, `output` is a copy of what the log shows.
+    let mut legacy = with.clone();
+    for (k, v) in [("format", "sarif"), ("output", "report.sarif"), ("upload-sarif", "true")] {
+        legacy.insert(k.into(), Value::String(v.into()));
+    }
+    let run = run_action(&legacy, &broken, &Job::push(&dir.path().join("legacy")));
+    assert_eq!(run.uploaded.map(|(f, _)| f), Some(broken.join("report.sarif")));
+    assert_logged(&run.log, &expected);
+    let mut junit = with.clone();
+    junit.insert("format".into(), Value::String("junit".into()));
+    junit.insert("output".into(), Value::String("junit.xml".into()));
+    let run = run_action(&junit, &broken, &Job::push(&dir.path().join("junit")));
+    assert_eq!(run.outputs["lint"]["report"], "junit.xml");
+    let xml = std::fs::read_to_string(broken.join("junit.xml")).unwrap();
+    assert!(xml.contains("<testsuites name=\"sqsguard\"") && run.log.contains(&xml), "{xml}");
+    assert!(run.uploaded.is_some_and(|(f, _)| f.starts_with(dir.path().join("junit"))), "the SARIF report too");
 
     // A clean checkout: uploaded, and the job passes.
-    let clean = dir.path().join("clean");
-    std::fs::create_dir_all(&clean).unwrap();
-    std::fs::copy(common::root().join("tests/fixtures/cli/clean.yaml"), clean.join("queue.yaml")).unwrap();
-    let run = run_action(&with, &clean, &tool_cache);
+    let clean = checkout(&dir.path().join("clean"), &[("queue.yaml", "tests/fixtures/cli/clean.yaml")]);
+    let run = run_action(with, &clean, &Job::push(&dir.path().join("job2")));
     assert!(run.failed.is_none(), "{:?}", run.failed);
-    assert!(run.uploaded.is_some_and(|f| f.exists()));
+    assert!(run.uploaded.is_some_and(|(f, _)| f.exists()));
     assert_eq!(run.outputs["lint"]["status"], "0");
+    assert!(run.log.contains("0 errors, 0 warnings"), "{}", run.log);
 
     // A usage error (a path that is not there) fails at the lint step.
     let mut wrong = with.clone();
     wrong.insert("paths".into(), Value::String("no/such/folder".into()));
-    let run = run_action(&wrong, &clean, &tool_cache);
+    let run = run_action(&wrong, &clean, &Job::push(&dir.path().join("job3")));
     assert_eq!(run.failed.map(|(step, _)| step).as_deref(), Some("Lint"));
     assert!(run.uploaded.is_none(), "nothing to upload");
 
     // A version that is no release tag: refused before anything is fetched.
     let mut latest = with.clone();
     latest.insert("version".into(), Value::String("latest".into()));
-    let run = run_action(&latest, &clean, &dir.path().join("other-cache"));
+    let job = Job::push(&dir.path().join("job4"));
+    let run = run_action(&latest, &clean, &job);
     let (step, why) = run.failed.expect("refused");
     assert_eq!(step, "Which release");
     assert!(why.contains("version 'latest' is not a release tag such as v0.1.0"), "{why}");
-    assert!(!dir.path().join("other-cache").exists(), "nothing installed");
+    assert!(!job.tool_cache.exists(), "nothing installed");
+}
+
+/// `args` and `paths` reach sqsguard as words split as a shell would, and
+/// nothing in them runs: not `$(...)`, not `;`.
+#[test]
+fn args_and_paths_are_words_and_nothing_in_them_runs() {
+    let Some(release) = release_workflow() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let calls = example_calls("examples/github-workflow.yml", releases(&release));
+    let work =
+        checkout(&dir.path().join("work"), &[("my infra/worker.yaml", "examples/cloudformation/legacy-worker.yaml")]);
+    let mut with = calls[0].clone();
+    with.insert("paths".into(), Value::String("'my infra'".into()));
+    with.insert("args".into(), Value::String("--select \"SQS002\"\n--ignore SQS004".into()));
+    let run = run_action(&with, &work, &Job::push(dir.path()));
+    assert_eq!(run.failed.as_ref().map(|(s, _)| s.as_str()), Some("Fail on findings"), "{}", run.log);
+    assert_logged(&run.log, &findings(&work, &["my infra", "--select", "SQS002"]));
+    let (sarif, _) = run.uploaded.unwrap();
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(sarif).unwrap()).unwrap();
+    let rules: BTreeSet<String> =
+        sarif["runs"][0]["results"].as_array().unwrap().iter().map(|r| text(&r["ruleId"])).collect();
+    assert_eq!(rules, BTreeSet::from(["SQS002".to_string()]));
+
+    // Shell syntax is words like any other: sqsguard refuses the first it
+    // does not know, and nothing ran.
+    for args in ["$(touch pwned)", "`touch pwned`", "; touch pwned", "--select SQS002 && touch pwned"] {
+        with.insert("args".into(), Value::String(args.into()));
+        let run = run_action(&with, &work, &Job::push(&dir.path().join("again")));
+        let (step, why) = run.failed.expect("a usage error");
+        assert_eq!(step, "Lint");
+        assert_eq!(run.outputs["lint"]["status"], "2", "{why}");
+        assert!(!work.join("pwned").exists() && !dir.path().join("pwned").exists(), "{args} ran");
+    }
+    // An unmatched quote: the step says which input.
+    with.insert("args".into(), Value::String("--select 'SQS002".into()));
+    let run = run_action(&with, &work, &Job::push(&dir.path().join("quote")));
+    let (step, why) = run.failed.expect("refused");
+    assert_eq!(step, "Lint");
+    assert!(why.contains("::error title=sqsguard::input args could not be split into words"), "{why}");
+}
+
+/// A pull request from a fork has a read-only token, and an upload code
+/// scanning refuses (no `security-events: write`; no Advanced Security on
+/// a private repository) fails: either way one notice says why, the job
+/// goes on, and the findings are in the log.
+#[test]
+fn without_an_upload_one_notice_says_why_and_the_job_goes_on() {
+    let Some(release) = release_workflow() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let calls = example_calls("examples/github-workflow.yml", releases(&release));
+    let with = &calls[0];
+    let clean = checkout(&dir.path().join("clean"), &[("queue.yaml", "tests/fixtures/cli/clean.yaml")]);
+    let broken =
+        checkout(&dir.path().join("broken"), &[("infra/w.yaml", "examples/cloudformation/legacy-worker.yaml")]);
+
+    let fork = |name: &str| Job {
+        event: "pull_request".into(),
+        head_repository: "someone/infra".into(),
+        ..Job::push(&dir.path().join(name))
+    };
+    let run = run_action(with, &clean, &fork("fork-clean"));
+    assert!(run.failed.is_none(), "{:?}", run.failed);
+    assert!(run.uploaded.is_none());
+    let sarif = &run.outputs["lint"]["sarif-file"];
+    assert_eq!(
+        not_uploaded(&run.log),
+        [format!(
+            "::notice title=sqsguard::SARIF not uploaded to code scanning: a pull request from the fork someone/infra gets a read-only token; the findings are in this log and in {sarif}"
+        )]
+    );
+    assert!(Path::new(sarif).exists());
+    // Findings still fail the job, after the notice, with the findings logged.
+    let run = run_action(with, &broken, &fork("fork-broken"));
+    assert_eq!(run.failed.as_ref().map(|(s, _)| s.as_str()), Some("Fail on findings"));
+    assert_eq!(not_uploaded(&run.log).len(), 1, "{}", run.log);
+    assert_logged(&run.log, &findings(&broken, &["."]));
+    // A pull request from a branch of the repository itself uploads.
+    let own = Job {
+        event: "pull_request".into(),
+        head_repository: "acme/infra".into(),
+        ..Job::push(&dir.path().join("own"))
+    };
+    assert!(run_action(with, &clean, &own).uploaded.is_some());
+
+    // Code scanning refuses the upload: the step's failure is not the job's.
+    let refused = Job { upload_refused: true, ..Job::push(&dir.path().join("refused")) };
+    let run = run_action(with, &clean, &refused);
+    assert!(run.failed.is_none(), "{:?}", run.failed);
+    let notices = not_uploaded(&run.log);
+    assert_eq!(notices.len(), 1, "{}", run.log);
+    assert!(notices[0].starts_with("::notice title=sqsguard::SARIF not uploaded to code scanning: the upload failed (above); it needs the job's permission security-events: write and, on a private repository, GitHub Advanced Security"), "{}", notices[0]);
+
+    // upload-sarif: false uploads nothing and says nothing.
+    let mut off = with.clone();
+    off.insert("upload-sarif".into(), Value::String("false".into()));
+    let run = run_action(&off, &clean, &Job::push(&dir.path().join("off")));
+    assert!(run.failed.is_none() && run.uploaded.is_none() && not_uploaded(&run.log).is_empty(), "{}", run.log);
+    off.insert("upload-sarif".into(), Value::String("yes".into()));
+    let run = run_action(&off, &clean, &Job::push(&dir.path().join("yes")));
+    assert!(run.failed.is_some_and(|(_, why)| why.contains("upload-sarif is 'yes', not auto, true or false")));
+
+    // Two calls in one job: the second needs its own category, else it is
+    // not uploaded (code scanning would refuse it) and a notice says so.
+    let job = Job::push(&dir.path().join("twice"));
+    assert!(run_action(with, &clean, &job).uploaded.is_some());
+    let run = run_action(with, &clean, &job);
+    assert!(run.failed.is_none() && run.uploaded.is_none());
+    assert!(
+        not_uploaded(&run.log)[0]
+            .contains("this job already uploaded one under category ''; give each call of the Action its own category"),
+        "{}",
+        run.log
+    );
+    let mut other = with.clone();
+    other.insert("category".into(), Value::String("billing".into()));
+    assert_eq!(run_action(&other, &clean, &job).uploaded.map(|(_, c)| c).as_deref(), Some("billing"));
+}
+
+/// The stage matrix example: each stage's job lints that stage's values.
+#[test]
+fn the_stage_matrix_example_lints_each_stage() {
+    let Some(release) = release_workflow() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let calls = example_calls("examples/github-workflow-stages.yml", releases(&release));
+    assert_eq!(calls.len(), 2);
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("serverless.yml"), STAGED_SERVICE).unwrap();
+    let mut sqs002 = Vec::new();
+    for (i, with) in calls.iter().enumerate() {
+        let run = run_action(with, &work, &Job::push(&dir.path().join(format!("job{i}"))));
+        let stage = text(&with["args"]);
+        sqs002.push((stage, run.log.lines().any(|l| l.contains(": SQS002 ") && l.ends_with("(Jobs)"))));
+        assert!(run.uploaded.is_some());
+    }
+    assert_eq!(sqs002, [("--stage dev".to_string(), false), ("--stage prod".to_string(), true)]);
+}
+
+/// The monorepo example: one job per project folder, each with its own
+/// flags; the project whose var file breaks a rule fails, the other passes.
+#[test]
+fn the_monorepo_example_runs_one_job_per_project() {
+    let Some(release) = release_workflow() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let calls = example_calls("examples/github-workflow-monorepo.yml", releases(&release));
+    let work = checkout(&dir.path().join("work"), &[("services/orders/queue.yaml", "tests/fixtures/cli/clean.yaml")]);
+    let module =
+        std::fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS001/good/main.tf")).unwrap();
+    let module = module.replacen("visibility_timeout_seconds = 180", "visibility_timeout_seconds = var.vt", 1);
+    assert!(module.contains("var.vt"), "the fixture sets visibility_timeout_seconds");
+    std::fs::create_dir_all(work.join("services/billing")).unwrap();
+    std::fs::write(
+        work.join("services/billing/main.tf"),
+        format!("{module}\nvariable \"vt\" {{\n  default = 180\n}}\n"),
+    )
+    .unwrap();
+    std::fs::write(work.join("services/billing/prod.tfvars"), "vt = 60\n").unwrap();
+    let mut results = Vec::new();
+    for (i, with) in calls.iter().enumerate() {
+        let run = run_action(with, &work, &Job::push(&dir.path().join(format!("job{i}"))));
+        let failed = run.failed.map(|(step, _)| step);
+        results.push((text(&with["paths"]), failed, run.log.contains("services/billing/main.tf:")));
+    }
+    assert_eq!(
+        results,
+        [
+            ("services/orders".to_string(), None, false),
+            ("services/billing".to_string(), Some("Fail on findings".to_string()), true),
+        ]
+    );
+}
+
+/// A Serverless service whose function timeout is chosen by the stage
+/// (5 s in dev, 60 s in prod), read by a queue with a 40 s
+/// VisibilityTimeout: SQS002 in prod only.
+const STAGED_SERVICE: &str = "service: jobs
+provider:
+  name: aws
+  runtime: python3.12
+custom:
+  timeouts:
+    dev: 5
+    prod: 60
+functions:
+  worker:
+    handler: h.main
+    timeout: ${self:custom.timeouts.${sls:stage}}
+    events:
+      - sqs:
+          arn: !GetAtt Jobs.Arn
+          functionResponseType: ReportBatchItemFailures
+resources:
+  Resources:
+    Jobs:
+      Type: AWS::SQS::Queue
+      Properties:
+        VisibilityTimeout: 40
+        ReceiveMessageWaitTimeSeconds: 20
+";
+
+/// Every example that calls the Action gives it only inputs it has
+/// (actionlint cannot check a remote action's inputs).
+#[test]
+fn the_examples_give_the_action_only_its_inputs() {
+    let Some(action) = yaml("action.yml") else { return common::missing("the test venv (PyYAML)") };
+    let inputs = action["inputs"].as_object().unwrap();
+    let mut calls = 0;
+    for entry in std::fs::read_dir(common::root().join("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = format!("examples/{}", path.file_name().unwrap().to_string_lossy());
+        if !name.ends_with(".yml") {
+            continue;
+        }
+        let workflow = yaml(&name).unwrap();
+        for job in workflow["jobs"].as_object().into_iter().flat_map(|j| j.values()) {
+            for step in job["steps"].as_array().into_iter().flatten() {
+                if !text(&step["uses"]).starts_with("sqsguard/sqsguard@") {
+                    continue;
+                }
+                calls += 1;
+                for key in step["with"].as_object().into_iter().flat_map(|w| w.keys()) {
+                    assert!(inputs.contains_key(key), "{name}: the Action has no input {key}");
+                }
+            }
+        }
+    }
+    assert!(calls >= 3, "{calls}");
 }
