@@ -205,7 +205,7 @@ fn repository_path(word: &str) -> Option<&str> {
 #[test]
 fn every_command_a_page_shows_on_repository_files_runs_as_shown() {
     let root = common::root();
-    let scratch = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir_in(root.join("target")).unwrap();
     let mut ran = 0;
     let mut failed = Vec::new();
     for page in pages::all(root) {
@@ -315,7 +315,7 @@ fn the_config_and_spec_examples_are_valid() {
             else {
                 continue;
             };
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
             let text = block.body.join("\n") + "\n";
             let at = page.at(block.line);
             if schema == ".sqsguard.schema.json" {
