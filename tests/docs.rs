@@ -1,7 +1,8 @@
 //! The documentation says what the code does: the README's rule table is
 //! the catalog, every Bad/Good example of a rule page lints as it says, and
-//! the pages (README.md, CONTRIBUTING.md, docs/) name only what exists and
-//! show commands that run as shown (tests/common/pages.rs reads them).
+//! the pages (README.md, CONTRIBUTING.md, docs/, rules/) name only what
+//! exists and show commands that run as shown (tests/common/pages.rs reads
+//! them).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 

@@ -126,10 +126,10 @@ impl Block {
     }
 }
 
-/// README.md, CONTRIBUTING.md and every page under docs/.
+/// README.md, CONTRIBUTING.md and every page under docs/ and rules/.
 pub fn all(root: &Path) -> Vec<Page> {
     let mut paths = vec![PathBuf::from("README.md"), PathBuf::from("CONTRIBUTING.md")];
-    let mut stack = vec![PathBuf::from("docs")];
+    let mut stack = vec![PathBuf::from("docs"), PathBuf::from("rules")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(root.join(&dir)).unwrap() {
             let name = dir.join(entry.unwrap().file_name());
