@@ -39,7 +39,7 @@ pub enum Error {
 }
 
 impl Error {
-    /// The exit status README's "Exit status" gives it: 1 for a refusal (the spec breaks a
+    /// The exit status docs/generate.md gives it: 1 for a refusal (the spec breaks a
     /// rule), 2 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {

@@ -169,7 +169,7 @@ pub enum Want {
     AllowProducer { service: Service, source: SourceId, sid: String, policy: Option<String> },
 }
 
-/// Whether a fix may be applied without a person deciding (docs/lint.md, "Fixing").
+/// Whether a fix may be applied without a person deciding (docs/fixing.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Applicability {

@@ -61,7 +61,7 @@ fn texts(dir: &Path) -> BTreeMap<PathBuf, String> {
     out
 }
 
-/// The keys a safe fix writes (docs/lint.md, "Fixing").
+/// The keys a safe fix writes (docs/fixing.md).
 const FIXED_KEYS: &[&str] = &[
     "VisibilityTimeout",
     "ReceiveMessageWaitTimeSeconds",
@@ -85,7 +85,7 @@ const FIXED_KEYS: &[&str] = &[
     "sqs_managed_sse_enabled",
 ];
 
-/// What unsafe fixes write besides (docs/lint.md, "Fixing"): a parameter's
+/// What unsafe fixes write besides (docs/fixing.md): a parameter's
 /// or a Terraform variable's default, FunctionResponseTypes, SQS012's
 /// clamped attributes.
 const UNSAFE_KEYS: &[&str] = &[
@@ -207,13 +207,13 @@ fn fix_the_corpus(unsafe_too: bool) {
     let mut remaining = before.clone();
     for f in &after {
         // SQS004's fix adds a dead-letter queue, which needs an alarm
-        // (SQS015): the one finding docs/lint.md lets that fix bring.
+        // (SQS015): the one finding docs/fixing.md lets that fix bring.
         if unsafe_too && f.0 == "SQS015" && (f.2.ends_with("DLQ") || f.2.ends_with("_dlq")) {
             continue;
         }
         // SQS005's fix turns on ReportBatchItemFailures, which is unsafe
         // because the handler must return them: where its code is read and
-        // does not, SQS202 says so (the other finding docs/lint.md names).
+        // does not, SQS202 says so (the other finding docs/fixing.md names).
         if unsafe_too && f.0 == "SQS202" {
             continue;
         }

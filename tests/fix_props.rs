@@ -6,7 +6,7 @@
 //! - the file still read (no SQS000);
 //! - nothing left that a fix of the mode would change;
 //! - no finding that was not there before (but SQS015 on a dead-letter
-//!   queue SQS004's fix adds, which docs/lint.md allows);
+//!   queue SQS004's fix adds, which docs/fixing.md allows);
 //! - with only safe fixes, every finding of a rule with a safe fix gone
 //!   unless the fix cannot exist (a visibility timeout over 12 hours).
 

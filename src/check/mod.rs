@@ -60,7 +60,7 @@ pub fn check(loaded: Loaded, config: &Config) -> Checked {
     Checked { findings, suppressed: applied.suppressed, notes, used: applied.used, unused: applied.unused }
 }
 
-/// `.sqsguard.yaml` `payloads:` come before Metadata and tags (docs/inputs.md:
+/// `.sqsguard.yaml` `payloads:` come before Metadata and tags (docs/configuration.md:
 /// first match wins, the config first). A queue is matched by its name
 /// when that is fully known, and by its logical ID, address or URL.
 fn declare_payloads(model: &mut Model, config: &Config) {

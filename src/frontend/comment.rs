@@ -10,8 +10,9 @@ pub(crate) const MARKER: &str = "sqsguard:ignore";
 
 /// Every suppression comment of a file. A comment after code applies to
 /// its own line; a comment alone on its line applies to the first line of
-/// code after it through a run of comment lines (docs/lint.md, "Suppressing a finding"). A blank line ends
-/// the run: the comment then applies to nothing.
+/// code after it through a run of comment lines (docs/configuration.md,
+/// "Suppressing a finding"). A blank line ends the run: the comment then
+/// applies to nothing.
 pub fn scan(file: &Source) -> Vec<Suppression> {
     let text = &file.text;
     if !text.contains(MARKER) {

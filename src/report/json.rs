@@ -1,4 +1,4 @@
-//! `--format json`: one document, in the shape README.md documents for scripts.
+//! `--format json`: one document, in the shape docs/lint.md documents for scripts.
 
 use serde::Serialize;
 use serde::ser::SerializeSeq;

@@ -1,6 +1,6 @@
 //! Writers: a rule's [`Remedy`] turned into [`Edit`]s of the tree a
-//! front-end parsed, touching only the bytes it must (docs/lint.md,
-//! "Fixes"), so the edit keeps the file's style: a scalar keeps its
+//! front-end parsed, touching only the bytes it must (docs/fixing.md,
+//! "How a fix is written"), so the edit keeps the file's style: a scalar keeps its
 //! quotes, a new key takes its siblings' indentation, a flow mapping gets
 //! `, Key: value`.
 //!
@@ -217,7 +217,7 @@ impl Writer {
         let (edit, indirect) = value_edit(file, tree, keys, span, remedy, value).ok_or(CANNOT)?;
         // A value from a Parameter or variable default (or any value
         // outside the resource) may be shared: changing it is unsafe
-        // (docs/lint.md, "Fixing").
+        // (docs/fixing.md).
         let applicability = if indirect { Applicability::Unsafe } else { remedy.applicability };
         Ok(fix(vec![edit], applicability))
     }

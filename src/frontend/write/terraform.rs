@@ -7,7 +7,7 @@
 //! `var.x` and `local.y` lead to the literal they take (the remedy points
 //! there). A literal outside the resource's own block (a variable's
 //! `default`, a local, a `.tfvars` value, a module argument) may be shared,
-//! so its fix is unsafe (docs/lint.md, "Fixing"). A missing attribute is added as the
+//! so its fix is unsafe (docs/fixing.md). A missing attribute is added as the
 //! block's last line, after a blank line: `terraform fmt` aligns the `=`
 //! of consecutive attributes, and a line of its own keeps the block as
 //! `fmt` left it.

@@ -1,4 +1,4 @@
-//! Serverless Framework variables, resolved as docs/inputs.md says before any
+//! Serverless Framework variables, resolved as docs/serverless.md says before any
 //! value is read: `${self:PATH}` (any path of the file), `${opt:NAME,
 //! DEFAULT}`, `${env:...}` and `${param:...}` take their default (never the
 //! linting machine's environment; `--param KEY=VALUE` gives `${param:KEY}`),
