@@ -18,7 +18,7 @@ pub struct Outcome {
     pub skips: Vec<Skip>,
     /// Files named on the command line that may be infrastructure and were
     /// not linted (each has a note): they fail the run like a finding
-    /// (README.md: fail closed).
+    /// (docs/lint.md: fail closed).
     pub unlinted: Vec<String>,
     pub notes: Vec<Note>,
     /// Findings silenced by a suppression (not in `findings`).

@@ -124,6 +124,21 @@ fn semantic_errors_are_located_too() {
 }
 
 #[test]
+fn a_misspelt_rule_code_is_said_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.yaml");
+    std::fs::write(&path, "select: [XYZ1]\n").unwrap();
+    let out = common::sqsguard(&["lint", "examples", "--config", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`select[0]` must be a rule code such as SQS001, or a prefix of codes such as SQS0, not `XYZ1`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("cannot be"), "{stderr}");
+}
+
+#[test]
 fn a_missing_or_broken_config_is_exit_2() {
     let out = common::sqsguard(&["lint", "examples", "--config", "no/such/.sqsguard.yaml"]);
     assert_eq!(out.status.code(), Some(2));

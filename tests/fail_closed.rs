@@ -1,4 +1,4 @@
-//! Fail closed (README.md): what is or may be infrastructure is linted, or is
+//! Fail closed (docs/lint.md): what is or may be infrastructure is linted, or is
 //! an SQS000, or a note; named on the command line and not linted, it
 //! fails the run. Large plans are read, not skipped; a truncated one is a
 //! located SQS000; output that cannot be written is an error, except a

@@ -12,7 +12,7 @@ use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::report::{self, pretty::Style, printable};
 
-/// Exit statuses (README.md): 0 clean, 1 findings at or above --fail-on, 2 usage.
+/// Exit statuses (docs/lint.md): 0 clean, 1 findings at or above --fail-on, 2 usage.
 pub(super) const FINDINGS: u8 = 1;
 
 /// Exit status 2: usage, or what had to be read or written could not be.

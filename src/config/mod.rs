@@ -106,7 +106,7 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 }
 
 /// What to do about an invalid config, for every problem.
-pub const HELP: &str = "see docs/configuration.md; `sqsguard schema config` prints the schema";
+pub const HELP: &str = "`sqsguard schema config` prints the schema; sqsguard's docs/configuration.md explains each key";
 
 /// Read and validate a config file.
 pub fn load(path: &Path) -> Result<Config, Error> {
