@@ -132,7 +132,8 @@ fn a_misspelt_rule_code_is_said_in_words() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("`select[0]` must be a rule code such as SQS001, or a prefix of codes such as SQS0, not `XYZ1`"),
+        stderr
+            .contains("`select[0]` must be a rule code such as SQS001, or a prefix of codes such as SQS0, not `XYZ1`"),
         "{stderr}"
     );
     assert!(!stderr.contains("cannot be"), "{stderr}");

@@ -18,11 +18,11 @@ use crate::session::{FixMode, Inputs, Session};
 pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     let mut session = session(&args)?;
     match session.fix {
-        FixMode::Diff { .. } => return show_fixes(&session, console),
+        FixMode::Diff { .. } => return show_fixes(&session, console, args.quiet),
         FixMode::Write { .. } => {
             // After --fix, its last lint is what remains (baseline
             // applied), unless that lint was followed by a write.
-            if let Some(outcome) = apply_fixes(&session, console)? {
+            if let Some(outcome) = apply_fixes(&session, console, args.quiet)? {
                 return report_lint(&args, outcome, console);
             }
         }
@@ -217,7 +217,7 @@ pub(super) fn nothing_linted(paths: &[PathBuf], skipped: usize, noted: bool) -> 
 /// `--diff`: what `--fix` would write, as a unified diff on standard
 /// output, every pass included; nothing written; exit 1 when there is a
 /// diff.
-pub(super) fn show_fixes(session: &Session, console: &mut Console) -> Result<ExitCode, Stop> {
+pub(super) fn show_fixes(session: &Session, console: &mut Console, quiet: bool) -> Result<ExitCode, Stop> {
     let fixed = fix_in_memory(session, console)?;
     console.out(|out| {
         for (path, (file, text, _)) in &fixed.files {
@@ -225,12 +225,9 @@ pub(super) fn show_fixes(session: &Session, console: &mut Console) -> Result<Exi
         }
         Ok(())
     })?;
-    console.eprintln(format_args!(
-        "sqsguard: the diff fixes {} in {}{}",
-        plural(fixed.fixes(), "finding", "findings"),
-        plural(fixed.files.len(), "file", "files"),
-        passes_note(fixed.passes)
-    ));
+    if !quiet {
+        console.eprintln(fixed_line("the diff fixes", fixed.fixes(), fixed.files.len(), fixed.passes));
+    }
     std::mem::forget(fixed.last);
     Ok(if fixed.files.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(FINDINGS) })
 }
@@ -253,10 +250,13 @@ pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> Result<
     Ok(fixed)
 }
 
-/// Why more findings may be fixed than the report marked `[*]`: fixing
-/// some made others fixable, found by linting the fixed text again.
-fn passes_note(passes: usize) -> String {
-    if passes > 1 { format!(" (in {passes} passes: the first fixes made others fixable)") } else { String::new() }
+/// `sqsguard: fixed 7 findings in 2 files`, and when it took more than
+/// one pass, why more findings may be fixed than the report marked `[*]`:
+/// fixing some made others fixable, found by linting the fixed text again.
+pub(super) fn fixed_line(verb: &str, fixes: usize, files: usize, passes: usize) -> String {
+    let passes =
+        if passes > 1 { format!(" (in {passes} passes: the first fixes made others fixable)") } else { String::new() };
+    format!("sqsguard: {verb} {} in {}{passes}", plural(fixes, "finding", "findings"), plural(files, "file", "files"))
 }
 
 /// `--fix`: every pass computed in memory, then each changed file written
@@ -266,7 +266,7 @@ fn passes_note(passes: usize) -> String {
 /// last lint when it is what is on disk now (what remains, without linting
 /// once more), else `None` and the caller lints again. A config that
 /// cannot be used is the error, before anything is written.
-pub(super) fn apply_fixes(session: &Session, console: &mut Console) -> Result<Option<Outcome>, Error> {
+pub(super) fn apply_fixes(session: &Session, console: &mut Console, quiet: bool) -> Result<Option<Outcome>, Error> {
     let fixed = fix_in_memory(session, console)?;
     let (mut files, mut fixes) = (0, 0);
     for (path, (file, text, n)) in &fixed.files {
@@ -281,12 +281,9 @@ pub(super) fn apply_fixes(session: &Session, console: &mut Console) -> Result<Op
             Err(e) => console.eprintln(format_args!("sqsguard: {}; not fixed", printable(&e.to_string()))),
         }
     }
-    console.eprintln(format_args!(
-        "sqsguard: fixed {} in {}{}",
-        plural(fixes, "finding", "findings"),
-        plural(files, "file", "files"),
-        passes_note(fixed.passes)
-    ));
+    if !quiet {
+        console.eprintln(fixed_line("fixed", fixes, files, fixed.passes));
+    }
     if files < fixed.files.len() {
         std::mem::forget(fixed.last);
         return Ok(None);

@@ -11,10 +11,9 @@ use std::process::ExitCode;
 
 use super::args::LintArgs;
 use super::console::{Console, Stop, exit_status};
-use super::lint::{fix_in_memory, report_lint, report_to, session, show_fixes};
+use super::lint::{fix_in_memory, fixed_line, report_lint, report_to, session, show_fixes};
 use crate::error::Error;
 use crate::lint;
-use crate::report::text::plural;
 use crate::session::{FixMode, Session};
 use crate::source::Overlay;
 
@@ -47,15 +46,15 @@ pub(super) fn run(args: &LintArgs, name: &Path, console: &mut Console) -> Result
     session.inputs.paths = vec![name.to_path_buf()];
     session.inputs.overlay = Overlay::new([(name.to_path_buf(), text.clone())].into_iter().collect());
     match session.fix {
-        FixMode::Diff { .. } => show_fixes(&session, console),
+        FixMode::Diff { .. } => show_fixes(&session, console, args.quiet),
         FixMode::Write { .. } => {
             let fixed = fix_in_memory(&session, console)?;
             let own = crate::source::lexical(name);
             let fixed_text = fixed.files.iter().find(|(p, _)| crate::source::lexical(p) == own).map(|(_, (_, t, _))| t);
             console.print(fixed_text.unwrap_or(&text))?;
             if !args.quiet {
-                let n = fixed.fixes();
-                console.eprintln(format_args!("sqsguard: fixed {} in 1 file", plural(n, "finding", "findings")));
+                let files = usize::from(fixed_text.is_some());
+                console.eprintln(fixed_line("fixed", fixed.fixes(), files, fixed.passes));
             }
             // What remains, on standard error: standard output is the text.
             let outcome = match fixed.last {
