@@ -179,6 +179,8 @@ pub(super) fn stderr_style() -> Style {
 
 /// The config named with --config, or found upward from the working
 /// folder, or the defaults. An unreadable or invalid config is exit 2.
+/// (The audit's: lint finds each file's own.)
+#[cfg(feature = "audit")]
 pub(super) fn settings(named: Option<&std::path::Path>) -> Result<Config, Error> {
     let start = std::env::current_dir().unwrap_or_default();
     settings_from(named, &start)
