@@ -155,3 +155,31 @@ fn a_generated_name_is_joined_through_the_stack_it_was_deployed_as() {
     // stack0's queue is in no template given under that stack.
     assert!(notes(&doc).iter().any(|n| n.contains("/stack0-Inbox-") && n.contains("in no template given")), "{doc:#}");
 }
+
+#[test]
+fn a_function_timeout_raised_behind_the_template_is_found_and_the_live_rules_see_it() {
+    let Some(moto) = common::moto() else { return };
+    let template = "examples/cloudformation/legacy-worker.yaml";
+    deploy(&moto, &[template]);
+    python("tests/fixtures/drift/change.py", &[&moto.endpoint, "function"]);
+    let (code, doc) = drift(&moto, &[template, "--stack", "stack0"]);
+    assert_eq!(code, Some(1));
+    let found = drifts(&doc);
+    assert_eq!(found.len(), 1, "{doc:#}");
+    let (file, line, message) = &found[0];
+    assert_eq!((file.as_str(), *line), (template, 32));
+    assert!(
+        message
+            .starts_with("Timeout of ResizeWorker is 60 in the template but 120 on the live function arn:aws:lambda:")
+            && message.contains(":function:stack0-ResizeWorker-"),
+        "{message}"
+    );
+    // The live queue's 30 s is now below the live function's 120 s: SQS002.
+    let live: Vec<(&str, &str)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap(), f["resource"].as_str().unwrap()))
+        .collect();
+    assert!(live.iter().any(|(r, q)| *r == "SQS002" && q.contains("/stack0-ResizeJobs-")), "{live:?}");
+}
