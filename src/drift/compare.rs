@@ -256,3 +256,80 @@ pub fn consumer(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
         out,
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Alt, Name, Origin, Queue, When};
+    use std::sync::Arc;
+
+    const URL: &str = "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs";
+
+    fn models(template: Attr<i64>, live: Option<i64>) -> (Vec<Model>, Vec<Model>) {
+        let at = Origin::path(std::path::Path::new("template.yaml"));
+        let mut t = Queue::new("Jobs", at.clone());
+        t.name = Attr::known(Name { text: "jobs".into(), suffix_known: true }, at);
+        t.visibility_timeout = template;
+        let origin = Origin::live(URL, None, None);
+        let mut l = Queue::new(URL, origin.clone());
+        if let Some(v) = live {
+            l.visibility_timeout = Attr::known(v, origin);
+        }
+        (vec![Model { queues: vec![t], ..Model::default() }], vec![Model { queues: vec![l], ..Model::default() }])
+    }
+
+    fn run(template: Attr<i64>, live: Option<i64>) -> (Vec<String>, Vec<String>) {
+        let (t, l) = models(template, live);
+        let joined = super::super::join::join(&t, &l, &[]);
+        assert_eq!(joined.queues.len(), 1);
+        let (mut findings, mut notes) = (Vec::new(), Vec::new());
+        let mut out = Out { findings: &mut findings, notes: &mut notes, functions: HashSet::new() };
+        queue(&joined.queues[0], &joined, &mut out);
+        (findings.into_iter().map(|f| f.message).collect(), notes.into_iter().map(|n| n.message).collect())
+    }
+
+    fn at() -> Origin {
+        Origin::path(std::path::Path::new("template.yaml"))
+    }
+
+    #[test]
+    fn an_absent_value_is_aws_default_on_both_sides() {
+        assert_eq!(run(Attr::absent(at()), None), (vec![], vec![]));
+        assert_eq!(run(Attr::absent(at()), Some(30)), (vec![], vec![]));
+        let (findings, _) = run(Attr::absent(at()), Some(60));
+        assert_eq!(
+            findings,
+            vec![format!(
+                "VisibilityTimeout of Jobs is not set in the template (so 30) but 60 on the live queue {URL}"
+            )]
+        );
+        let (findings, _) = run(Attr::known(90, at()), None);
+        assert_eq!(
+            findings,
+            vec![format!("VisibilityTimeout of Jobs is 90 in the template but 30 on the live queue {URL}")]
+        );
+    }
+
+    #[test]
+    fn a_condition_differs_only_when_no_branch_has_the_live_value() {
+        let cond: Arc<str> = Arc::from("IsProd");
+        let branches = |a: i64, b: i64| Attr {
+            alts: vec![
+                Alt::new(Value::Known(a), at(), When::always().with(&cond, true)),
+                Alt::new(Value::Known(b), at(), When::always().with(&cond, false)),
+            ],
+        };
+        assert_eq!(run(branches(300, 60), Some(60)), (vec![], vec![]));
+        let (findings, _) = run(branches(300, 60), Some(45));
+        assert_eq!(findings.len(), 2, "{findings:?}");
+        assert!(findings[0].contains("is 300 in the template (when condition IsProd is true) but 45"), "{findings:?}");
+    }
+
+    #[test]
+    fn a_value_known_only_at_deploy_time_is_a_note_not_a_match() {
+        let (findings, notes) = run(Attr::single(Value::Unknown("a parameter with no default".into()), at()), Some(30));
+        assert_eq!(findings, Vec::<String>::new());
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("not compared") && notes[0].contains("a parameter with no default"), "{notes:?}");
+    }
+}
