@@ -22,10 +22,12 @@
 //! 11. [`baseline`]: findings recorded to be let through.
 //! 12. [`session`]: one run's settings and inputs, ready for the commands.
 //! 13. [`lint`], [`audit`] and [`generate`]: the commands.
-//! 14. [`fix`]: the passes of `--fix` over lints, the diff and the write.
-//! 15. [`report`]: every output format.
-//! 16. [`server`]: the checks as a Language Server, for editors.
-//! 17. [`cli`]: arguments, the session, errors and exit statuses.
+//! 14. `drift` (feature `audit`): the templates' model joined with the
+//!     audit's, and what differs.
+//! 15. [`fix`]: the passes of `--fix` over lints, the diff and the write.
+//! 16. [`report`]: every output format.
+//! 17. [`server`]: the checks as a Language Server, for editors.
+//! 18. [`cli`]: arguments, the session, errors and exit statuses.
 
 pub mod source;
 pub mod syntax;
@@ -57,6 +59,9 @@ pub mod session;
 pub mod audit;
 pub mod generate;
 pub mod lint;
+
+#[cfg(feature = "audit")]
+pub mod drift;
 
 pub mod fix;
 

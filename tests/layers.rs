@@ -27,6 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["baseline"],
     &["session"],
     &["lint", "audit", "generate"],
+    &["drift"],
     &["fix"],
     &["report"],
     &["server"],

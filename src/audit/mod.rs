@@ -42,6 +42,8 @@ pub use sdk::retry_config;
 pub struct Audit {
     pub outcome: Outcome,
     pub calls: Arc<calls::CallLog>,
+    /// The model of each pair read, with [`Options::keep_models`].
+    pub models: Vec<crate::model::Model>,
 }
 
 /// Run the audit. `Err` is one line for the user: AWS cannot be reached,
@@ -252,9 +254,11 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
             _ => None,
         })
         .collect();
+    let mut models = Vec::new();
     for (_, read) in reads {
         match read {
-            Read::Checked { outcome: pair, .. } => {
+            Read::Checked { outcome: pair, model, .. } => {
+                models.extend(model.map(|m| *m));
                 outcome.findings.extend(pair.findings);
                 outcome.notes.extend(pair.notes);
                 outcome.unaudited.extend(pair.unaudited);
@@ -281,5 +285,5 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     outcome.finish();
     outcome.api_calls = Some(log.count());
     outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
-    Ok(Audit { outcome, calls: log })
+    Ok(Audit { outcome, calls: log, models })
 }

@@ -47,6 +47,9 @@ pub struct Options {
     pub progress: bool,
     /// `.sqsguard.yaml`: rule options, severities, payload declarations.
     pub settings: crate::config::Config,
+    /// Keep each pair's model in [`super::Audit::models`] (`sqsguard
+    /// drift` compares it with the templates').
+    pub keep_models: bool,
 }
 
 /// The command line's defaults.
@@ -70,6 +73,7 @@ impl Default for Options {
             retry_budget: Duration::from_secs(30),
             progress: false,
             settings: crate::config::Config::default(),
+            keep_models: false,
         }
     }
 }
@@ -88,6 +92,7 @@ impl Options {
             max_attempts: opts.max_attempts,
             retry_budget: opts.retry_budget,
             settings: opts.settings.clone(),
+            keep_models: opts.keep_models,
             ..Options::default()
         }
     }

@@ -18,6 +18,8 @@ pub(super) enum Read {
     Checked {
         pair: Pair,
         outcome: Box<Outcome>,
+        /// What was read, as the model (with `keep_models`).
+        model: Option<Box<crate::model::Model>>,
     },
     /// Not read: no credentials for its account, ListQueues refused, the
     /// deadline passed.
@@ -91,6 +93,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
         });
     }
     let loaded = crate::frontend::live::load(&read, &pair.region, ctx.opts.lookback_seconds);
+    let model = ctx.opts.keep_models.then(|| Box::new(loaded.model.clone()));
     let checked = crate::check::check(loaded, &ctx.opts.settings);
     outcome.findings = checked.findings;
     outcome.notes.extend(checked.notes);
@@ -99,7 +102,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     if let Some(gap) = blind(&read.skipped, &mut outcome.findings) {
         outcome.unaudited.push(Unaudited { account, region: pair.region.clone(), ..gap });
     }
-    Read::Checked { pair, outcome: Box::new(outcome) }
+    Read::Checked { pair, outcome: Box::new(outcome), model }
 }
 
 /// The rules that cannot see without an operation's data, and of those

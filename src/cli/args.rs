@@ -24,6 +24,8 @@ pub(super) enum Command {
     Generate(GenerateArgs),
     /// Check live queues, event source mappings and alarms (read-only).
     Audit(AuditArgs),
+    /// Compare templates with what is deployed: each setting the rules read that differs is SQS105 (read-only).
+    Drift(DriftArgs),
     /// Work with reports: `report merge` combines the JSON outputs of audit shards.
     #[command(subcommand)]
     Report(ReportCommand),
@@ -226,6 +228,33 @@ pub(super) struct AuditArgs {
     /// The most one call may take, retries and the waits between them included.
     #[arg(long, default_value = "30s")]
     pub(super) retry_budget: String,
+    /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
+    #[arg(long)]
+    pub(super) config: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct DriftArgs {
+    /// Template files (CloudFormation, SAM, Serverless, plan JSON) and Terraform module folders.
+    #[arg(required = true)]
+    pub(super) paths: Vec<PathBuf>,
+    /// The Region the templates are deployed to.
+    #[arg(long)]
+    pub(super) region: String,
+    /// A named profile of the shared AWS config.
+    #[arg(long)]
+    pub(super) profile: Option<String>,
+    /// Any SQS-compatible endpoint (AWS_ENDPOINT_URL is honoured too).
+    #[arg(long)]
+    pub(super) endpoint_url: Option<String>,
+    /// A CloudFormation stack the templates are deployed as (repeatable):
+    /// generated names are joined as STACK-LogicalId-*.
+    #[arg(long = "stack")]
+    pub(super) stacks: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Pretty)]
+    pub(super) format: Format,
+    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+    pub(super) fail_on: FailOn,
     /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
     #[arg(long)]
     pub(super) config: Option<PathBuf>,

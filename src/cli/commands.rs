@@ -173,6 +173,7 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
         max_attempts,
         retry_budget,
         settings: settings(args.config.as_deref())?,
+        keep_models: false,
     };
     let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
     console.out(|out| report::write(args.format.reporter(report::View::default()), &audit.outcome, out))?;

@@ -45,6 +45,7 @@ mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
 mod sqs104_inflight_near_limit;
+mod sqs105_live_differs_from_template;
 mod sqs201_batch_failures_ignored;
 mod sqs202_batch_failures_not_returned;
 mod sqs203_invalid_batch_item_failure;
@@ -58,6 +59,7 @@ pub use live_input::LiveInput;
 pub use options::{OptionKind, OptionSpec, Options};
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
+pub use sqs105_live_differs_from_template::RULE as LIVE_DIFFERS;
 pub use unresolved::notes as unresolved_links;
 
 /// A rule's metadata and check.
@@ -172,6 +174,7 @@ pub static ALL: &[&Rule] = &[
     &sqs102_oldest_message_too_old::RULE,
     &sqs103_consumer_starvation::RULE,
     &sqs104_inflight_near_limit::RULE,
+    &sqs105_live_differs_from_template::RULE,
     &sqs201_batch_failures_ignored::RULE,
     &sqs202_batch_failures_not_returned::RULE,
     &sqs203_invalid_batch_item_failure::RULE,
@@ -366,7 +369,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 33);
+        assert_eq!(ALL.len(), 34);
     }
 
     #[test]

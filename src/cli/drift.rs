@@ -1,0 +1,29 @@
+//! `drift`: the templates named against the account they deploy to.
+
+use std::process::ExitCode;
+
+use super::args::DriftArgs;
+use super::console::{Console, Stop};
+
+#[cfg(not(feature = "audit"))]
+pub(super) fn run(_: DriftArgs, _: &mut Console) -> Result<ExitCode, Stop> {
+    Err(crate::error::Error::Usage(
+        "this build has no live audit, which drift needs; build with `cargo build --release --features audit`".into(),
+    )
+    .into())
+}
+
+#[cfg(feature = "audit")]
+pub(super) fn run(args: DriftArgs, console: &mut Console) -> Result<ExitCode, Stop> {
+    let audit = crate::audit::Options {
+        regions: vec![args.region],
+        profile: args.profile,
+        endpoint_url: args.endpoint_url,
+        settings: super::console::settings(args.config.as_deref())?,
+        ..crate::audit::Options::default()
+    };
+    let request = crate::drift::Request { paths: &args.paths, stacks: &args.stacks, audit };
+    let outcome = crate::drift::run(request)?;
+    console.out(|out| crate::report::write(args.format.reporter(crate::report::View::default()), &outcome, out))?;
+    Ok(super::console::exit_status(args.fail_on, &outcome))
+}

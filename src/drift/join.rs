@@ -1,0 +1,303 @@
+//! Which live queue and mapping each template queue and mapping deploys
+//! to. A queue is joined by name: the name written in the template; a
+//! pattern where only part of it is known (`${AWS::StackName}-jobs`, each
+//! unknown part any text, `${AWS::StackName}` each `--stack`); and the
+//! name CloudFormation generates when none is written
+//! (`STACK-LogicalId-RANDOM`). A name that fits no live queue, or more
+//! than one, is a note, as is every live queue no template queue joined.
+//! A mapping is joined through its queue: the one mapping of the live
+//! queue, else the one whose function's name is, or was generated from,
+//! the template function's.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::finding::Note;
+use crate::model::{Dialect, Model, Target, Value};
+
+/// A resource of a template model and the live resource it deploys to:
+/// (template model, index) and (live model, index).
+#[derive(Clone, Copy, Debug)]
+pub struct Pair {
+    pub template: (usize, usize),
+    pub live: (usize, usize),
+}
+
+pub struct Joined<'a> {
+    pub templates: &'a [Model],
+    pub live: &'a [Model],
+    pub queues: Vec<Pair>,
+    pub consumers: Vec<Pair>,
+    pub notes: Vec<Note>,
+    /// Template queue -> its live queue.
+    by_template: HashMap<(usize, usize), (usize, usize)>,
+}
+
+impl Joined<'_> {
+    /// The live queue a template queue was joined to.
+    pub fn live_of(&self, template: (usize, usize)) -> Option<(usize, usize)> {
+        self.by_template.get(&template).copied()
+    }
+}
+
+/// The end of a queue URL or an ARN: the name.
+pub fn last_part(id: &str) -> &str {
+    id.rsplit(['/', ':']).next().unwrap_or(id)
+}
+
+/// How a template names its queue.
+enum Wanted {
+    Exact(String),
+    /// Literal pieces in order, any text between them (and before the
+    /// first or after the last when the flags say so).
+    Pattern(Vec<String>),
+    NotJoinable(String),
+}
+
+fn pattern(text: &str) -> Vec<String> {
+    // `${...}` is any text: split on it, keeping empty ends (anchors).
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        pieces.push(rest[..start].to_string());
+        rest = match rest[start..].find('}') {
+            Some(end) => &rest[start + end + 1..],
+            None => "",
+        };
+    }
+    pieces.push(rest.to_string());
+    pieces
+}
+
+/// Whether `name` is `pieces` with any text between them (first anchored
+/// at the start, last at the end).
+fn fits(pieces: &[String], name: &str) -> bool {
+    let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else { return false };
+    if pieces.len() == 1 {
+        return name == first;
+    }
+    let Some(mut rest) = name.strip_prefix(first.as_str()) else { return false };
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece.as_str()) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last.as_str())
+}
+
+fn wanted(model: &Model, queue: usize, stacks: &[String]) -> Vec<Wanted> {
+    let q = &model.queues[queue];
+    if q.name.alts.len() != 1 {
+        return vec![Wanted::NotJoinable("its name depends on a condition".into())];
+    }
+    match &q.name.alts[0].value {
+        Value::Known(name) if !name.text.contains("${") => vec![Wanted::Exact(name.text.clone())],
+        Value::Known(name) if stacks.is_empty() => vec![Wanted::Pattern(pattern(&name.text))],
+        Value::Known(name) => {
+            stacks.iter().map(|s| Wanted::Pattern(pattern(&name.text.replace("${AWS::StackName}", s)))).collect()
+        }
+        Value::Unknown(why) => vec![Wanted::NotJoinable(format!("its name is not known ({why})"))],
+        Value::Absent if model.dialect == Dialect::Terraform => {
+            vec![Wanted::NotJoinable("it has no name, and Terraform generates one that no template says".into())]
+        }
+        // CloudFormation: STACK-LogicalId-RANDOM (FIFO: with `.fifo`).
+        Value::Absent if stacks.is_empty() => {
+            vec![Wanted::Pattern(vec![String::new(), format!("-{}-", q.resource), String::new()])]
+        }
+        Value::Absent => {
+            stacks.iter().map(|s| Wanted::Pattern(vec![format!("{s}-{}-", q.resource), String::new()])).collect()
+        }
+    }
+}
+
+pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) -> Joined<'a> {
+    let mut out = Joined {
+        templates,
+        live,
+        queues: Vec::new(),
+        consumers: Vec::new(),
+        notes: Vec::new(),
+        by_template: HashMap::new(),
+    };
+    let live_queues: Vec<(usize, usize, &str)> = live
+        .iter()
+        .enumerate()
+        .flat_map(|(m, model)| model.queues.iter().enumerate().map(move |(i, q)| (m, i, last_part(&q.resource))))
+        .collect();
+    let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    for (m, i, name) in &live_queues {
+        by_name.entry(name).or_default().push((*m, *i));
+    }
+    let mut taken = HashSet::new();
+    for (t, model) in templates.iter().enumerate() {
+        for (tq, queue) in model.queues.iter().enumerate() {
+            let mut found: Vec<(usize, usize)> = Vec::new();
+            let mut why_not = None;
+            for want in wanted(model, tq, stacks) {
+                match want {
+                    Wanted::Exact(name) => found.extend(by_name.get(name.as_str()).into_iter().flatten()),
+                    Wanted::Pattern(pieces) => {
+                        found.extend(live_queues.iter().filter(|(_, _, n)| fits(&pieces, n)).map(|(m, i, _)| (*m, *i)))
+                    }
+                    Wanted::NotJoinable(why) => why_not = Some(why),
+                }
+            }
+            found.sort();
+            found.dedup();
+            let note = |message: String| Note { origin: queue.origin.clone(), message };
+            match (found.as_slice(), why_not) {
+                (_, Some(why)) => out
+                    .notes
+                    .push(note(format!("queue {} is not compared with the live account: {why}", queue.resource))),
+                ([], None) => out.notes.push(note(format!(
+                    "queue {} of the template is missing live: no queue of the account has its name",
+                    queue.resource
+                ))),
+                ([one], None) => {
+                    taken.insert(*one);
+                    out.by_template.insert((t, tq), *one);
+                    out.queues.push(Pair { template: (t, tq), live: *one });
+                }
+                (many, None) => {
+                    let names: Vec<&str> = many.iter().map(|(m, i)| last_part(&live[*m].queues[*i].resource)).collect();
+                    out.notes.push(note(format!(
+                        "queue {} is not compared with the live account: its name fits {} live queues ({}); name the stack with --stack",
+                        queue.resource,
+                        many.len(),
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+    }
+    for (m, i, _) in &live_queues {
+        if !taken.contains(&(*m, *i)) {
+            let q = &live[*m].queues[*i];
+            out.notes.push(Note {
+                origin: q.origin.clone(),
+                message: format!("live queue {} is in no template given: no template queue has its name", q.resource),
+            });
+        }
+    }
+    join_consumers(&mut out);
+    out
+}
+
+/// The queue a mapping reads, when it is one of its model's.
+fn queue_of(model: &Model, consumer: usize) -> Option<usize> {
+    let alts = &model.consumers[consumer].queue.alts;
+    match alts.as_slice() {
+        [alt] => match alt.value {
+            Value::Known(Target::Queue(q)) => Some(q),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The function's name as a template or the account says it: a live
+/// ARN's last part, a template function's logical ID, a name written.
+fn function_name(model: &Model, consumer: usize) -> Option<&str> {
+    match model.consumers[consumer].function.alts.first().map(|a| &a.value) {
+        Some(Value::Known(Target::Function(f))) => Some(last_part(&model.functions[*f].resource)),
+        Some(Value::Known(Target::External(name))) => Some(last_part(name)),
+        _ => None,
+    }
+}
+
+fn same_function(template: &str, live: &str) -> bool {
+    template == live || live.contains(&format!("-{template}-"))
+}
+
+fn join_consumers(out: &mut Joined<'_>) {
+    let mut live_on: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    for (m, model) in out.live.iter().enumerate() {
+        for c in 0..model.consumers.len() {
+            if let Some(q) = queue_of(model, c) {
+                live_on.entry((m, q)).or_default().push(c);
+            }
+        }
+    }
+    let mut taken = HashSet::new();
+    for (t, model) in out.templates.iter().enumerate() {
+        let mut on: HashMap<usize, Vec<usize>> = HashMap::new();
+        for c in 0..model.consumers.len() {
+            if let Some(q) = queue_of(model, c) {
+                on.entry(q).or_default().push(c);
+            }
+        }
+        let mut queues: Vec<_> = on.into_iter().collect();
+        queues.sort();
+        for (tq, consumers) in queues {
+            let Some((m, lq)) = out.live_of((t, tq)) else { continue };
+            let candidates = live_on.get(&(m, lq)).cloned().unwrap_or_default();
+            for tc in consumers {
+                let consumer = &model.consumers[tc];
+                let matched: Vec<usize> = if candidates.len() == 1 && model.consumers.len() == 1 {
+                    candidates.clone()
+                } else {
+                    let name = function_name(model, tc);
+                    candidates
+                        .iter()
+                        .copied()
+                        .filter(|&lc| match (name, function_name(&out.live[m], lc)) {
+                            (Some(t), Some(l)) => same_function(t, l),
+                            _ => false,
+                        })
+                        .collect()
+                };
+                let note = |message: String| Note { origin: consumer.origin.clone(), message };
+                match matched.as_slice() {
+                    [lc] => {
+                        taken.insert((m, *lc));
+                        out.consumers.push(Pair { template: (t, tc), live: (m, *lc) });
+                    }
+                    [] => out.notes.push(note(format!(
+                        "mapping {} of the template is missing live: no mapping of its function reads the live queue {}",
+                        consumer.resource, out.live[m].queues[lq].resource
+                    ))),
+                    many => out.notes.push(note(format!(
+                        "mapping {} is not compared with the live account: {} live mappings of the queue fit it",
+                        consumer.resource,
+                        many.len()
+                    ))),
+                }
+            }
+        }
+    }
+    // Live mappings of joined queues that no template mapping joined.
+    let joined_queues: HashSet<(usize, usize)> = out.queues.iter().map(|p| p.live).collect();
+    let mut extra: Vec<(usize, usize)> = live_on
+        .iter()
+        .filter(|(q, _)| joined_queues.contains(q))
+        .flat_map(|((m, _), cs)| cs.iter().map(move |c| (*m, *c)))
+        .filter(|k| !taken.contains(k))
+        .collect();
+    extra.sort();
+    for (m, c) in extra {
+        let consumer = &out.live[m].consumers[c];
+        out.notes.push(Note {
+            origin: consumer.origin.clone(),
+            message: format!(
+                "live mapping {} reads a queue of the template but is in no template given",
+                consumer.resource
+            ),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_parts_are_any_text() {
+        let p = pattern("${AWS::StackName}-jobs");
+        assert!(fits(&p, "prod-jobs"));
+        assert!(!fits(&p, "prod-jobs-dlq"));
+        let generated = vec![String::new(), "-Jobs-".to_string(), String::new()];
+        assert!(fits(&generated, "app-Jobs-1A2B3C"));
+        assert!(!fits(&generated, "app-JobsDlq-1A2B3C"));
+        assert!(fits(&pattern("jobs"), "jobs") && !fits(&pattern("jobs"), "jobs2"));
+    }
+}

@@ -1,0 +1,185 @@
+//! `sqsguard drift` against moto: a generated stack deployed through
+//! moto's CloudFormation, changed behind its template with boto3 (as a
+//! console or a script would), then compared. Every change is an SQS105 at
+//! the template's line with both values, what is on one side only is a
+//! note, and nothing else is said about the template. Needs `--features
+//! audit` and moto (tests/run.sh installs it).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+#![cfg(feature = "audit")]
+
+mod common;
+
+use std::process::Command;
+
+use serde_json::Value;
+
+const PIPELINE: &str = "examples/generate/mcp-probe/cloudformation/mcp-probe-results.yaml";
+const NEVER_DEPLOYED: &str = "tests/fixtures/drift/never-deployed.yaml";
+const GENERATED: &str = "tests/fixtures/drift/generated.yaml";
+
+fn python(script: &str, args: &[&str]) {
+    let out = Command::new(common::venv_tool("python").unwrap())
+        .arg(common::root().join(script))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn deploy(moto: &common::Moto, templates: &[&str]) {
+    let paths: Vec<String> = templates.iter().map(|t| common::root().join(t).to_string_lossy().into_owned()).collect();
+    let mut args = vec![moto.endpoint.as_str(), "deploy"];
+    args.extend(paths.iter().map(String::as_str));
+    python("tests/fixtures/audit/scenario.py", &args);
+}
+
+fn drift(moto: &common::Moto, extra: &[&str]) -> (Option<i32>, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .current_dir(common::root())
+        .args(["drift", "--region", "us-east-1", "--endpoint-url", &moto.endpoint, "--format", "json"])
+        .args(extra)
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let doc =
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}{}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code(), doc)
+}
+
+/// The SQS105 findings: (file, line, message).
+fn drifts(doc: &Value) -> Vec<(String, u64, String)> {
+    let mut out: Vec<_> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "SQS105")
+        .map(|f| {
+            assert_eq!(f["severity"], "warning");
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn notes(doc: &Value) -> Vec<String> {
+    let mut out: Vec<String> =
+        doc["notes"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap().to_string()).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_change_behind_the_template_is_found_at_its_line_and_nothing_else() {
+    let Some(moto) = common::moto() else { return };
+    deploy(&moto, &[PIPELINE]);
+    // Deployed as written: nothing differs.
+    let (_, doc) = drift(&moto, &[PIPELINE]);
+    assert_eq!(drifts(&doc), vec![], "{doc:#}");
+    python("tests/fixtures/drift/change.py", &[&moto.endpoint, "pipeline"]);
+    let (code, doc) = drift(&moto, &[PIPELINE, NEVER_DEPLOYED]);
+    assert_eq!(code, Some(1));
+    let queue = format!("{}/123456789012/mcp-probe-results.fifo", moto.endpoint);
+    let found = drifts(&doc);
+    let mapping = found.iter().find(|d| d.1 == 122).map(|d| d.2.rsplit(' ').next().unwrap().to_string()).unwrap();
+    let at = |line: u64, message: String| (PIPELINE.to_string(), line, message);
+    assert_eq!(
+        found,
+        vec![
+            at(25, format!("VisibilityTimeout of Queue is 90 in the template but 30 on the live queue {queue}")),
+            at(32, format!("maxReceiveCount of Queue is 5 in the template but 2 on the live queue {queue}")),
+            at(
+                122,
+                format!("BatchSize of EventSourceMapping is 10 in the template but 5 on the live mapping {mapping}")
+            ),
+        ],
+        "{doc:#}"
+    );
+    assert_eq!(
+        notes(&doc),
+        vec![
+            format!(
+                "live queue {}/123456789012/stray is in no template given: no template queue has its name",
+                moto.endpoint
+            ),
+            "queue Reports of the template is missing live: no queue of the account has its name".to_string(),
+        ]
+    );
+    // The rules also ran on the live values: the template's 90 s is right
+    // for a 15 s function, the live 30 s is not (SQS001), nor is 2 (SQS008).
+    let live: Vec<(&str, &str)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] != "SQS105")
+        .map(|f| (f["rule"].as_str().unwrap(), f["resource"].as_str().unwrap()))
+        .collect();
+    for rule in ["SQS001", "SQS008"] {
+        assert!(live.contains(&(rule, queue.as_str())), "{rule} on the live queue: {live:?}");
+    }
+    assert!(live.iter().all(|(_, r)| r.starts_with(&moto.endpoint) || r.contains(":lambda:") || !r.contains('/')));
+}
+
+#[test]
+fn a_generated_name_is_joined_through_the_stack_it_was_deployed_as() {
+    let Some(moto) = common::moto() else { return };
+    // The same template as stack0 and stack1: STACK-Inbox-RANDOM twice.
+    deploy(&moto, &[GENERATED, GENERATED]);
+    python("tests/fixtures/drift/change.py", &[&moto.endpoint, "generated"]);
+    // Without --stack the name fits both: a note, no guess.
+    let (_, doc) = drift(&moto, &[GENERATED]);
+    assert_eq!(drifts(&doc), vec![]);
+    let ambiguous: Vec<String> = notes(&doc).into_iter().filter(|n| n.starts_with("queue Inbox")).collect();
+    assert_eq!(ambiguous.len(), 1, "{doc:#}");
+    assert!(ambiguous[0].contains("fits 2 live queues") && ambiguous[0].contains("--stack"), "{}", ambiguous[0]);
+    // With --stack stack1: its queue, changed to 50.
+    let (_, doc) = drift(&moto, &[GENERATED, "--stack", "stack1"]);
+    let found = drifts(&doc);
+    assert_eq!(found.len(), 1, "{doc:#}");
+    let (file, line, message) = &found[0];
+    assert_eq!((file.as_str(), *line), (GENERATED, 7));
+    assert!(
+        message.starts_with("VisibilityTimeout of Inbox is 45 in the template but 50 on the live queue "),
+        "{message}"
+    );
+    assert!(message.contains("/stack1-Inbox-"), "{message}");
+    // stack0's queue is in no template given under that stack.
+    assert!(notes(&doc).iter().any(|n| n.contains("/stack0-Inbox-") && n.contains("in no template given")), "{doc:#}");
+}
+
+#[test]
+fn a_function_timeout_raised_behind_the_template_is_found_and_the_live_rules_see_it() {
+    let Some(moto) = common::moto() else { return };
+    let template = "examples/cloudformation/legacy-worker.yaml";
+    deploy(&moto, &[template]);
+    python("tests/fixtures/drift/change.py", &[&moto.endpoint, "function"]);
+    let (code, doc) = drift(&moto, &[template, "--stack", "stack0"]);
+    assert_eq!(code, Some(1));
+    let found = drifts(&doc);
+    assert_eq!(found.len(), 1, "{doc:#}");
+    let (file, line, message) = &found[0];
+    assert_eq!((file.as_str(), *line), (template, 32));
+    assert!(
+        message
+            .starts_with("Timeout of ResizeWorker is 60 in the template but 120 on the live function arn:aws:lambda:")
+            && message.contains(":function:stack0-ResizeWorker-"),
+        "{message}"
+    );
+    // The live queue's 30 s is now below the live function's 120 s: SQS002.
+    let live: Vec<(&str, &str)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap(), f["resource"].as_str().unwrap()))
+        .collect();
+    assert!(live.iter().any(|(r, q)| *r == "SQS002" && q.contains("/stack0-ResizeJobs-")), "{live:?}");
+}
