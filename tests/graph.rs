@@ -401,3 +401,11 @@ fn a_file_that_is_no_audit_report_is_a_usage_error() {
     let out = common::sqsguard(&["graph", "--format", "svg", LEGACY]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_docs_example_is_what_graph_prints() {
+    let page = std::fs::read_to_string(common::root().join("docs/graph.md")).unwrap();
+    let start = page.find("```mermaid\n").expect("docs/graph.md shows a Mermaid block") + "```mermaid\n".len();
+    let end = start + page[start..].find("```").unwrap();
+    assert_eq!(&page[start..end], text(&[LEGACY]), "docs/graph.md: run `sqsguard graph {LEGACY}` and paste it");
+}

@@ -20,7 +20,13 @@ pub(super) fn run(args: GraphArgs, console: &mut Console) -> Result<ExitCode, St
         console.eprintln(format_args!("note: {note}"));
     }
     let text = match args.format {
-        GraphFormat::Mermaid => graph::mermaid::render(&graph),
+        GraphFormat::Mermaid => {
+            let text = graph::mermaid::render(&graph);
+            if let Some(why) = graph::mermaid::too_large(&graph, &text) {
+                console.eprintln(format_args!("note: {why}"));
+            }
+            text
+        }
         GraphFormat::Dot => graph::dot::render(&graph),
         GraphFormat::Json => graph::json::render(&graph),
     };

@@ -48,6 +48,24 @@ pub fn render(graph: &Graph) -> String {
     out
 }
 
+/// Mermaid's defaults (`maxEdges` 500, `maxTextSize` 50,000 characters):
+/// past either, GitHub and mermaid-cli refuse to draw the text.
+const MAX_EDGES: usize = 500;
+const MAX_TEXT: usize = 50_000;
+
+/// Why `text`, the rendering of `graph`, is too large for Mermaid's
+/// defaults to draw, if it is.
+pub fn too_large(graph: &Graph, text: &str) -> Option<String> {
+    (graph.edges.len() > MAX_EDGES || text.len() > MAX_TEXT).then(|| {
+        format!(
+            "the Mermaid graph has {} edges and {} characters, and Mermaid draws at most {MAX_EDGES} edges and \
+             {MAX_TEXT} characters unless configured otherwise: draw fewer paths, or use --format dot or json",
+            graph.edges.len(),
+            text.len()
+        )
+    })
+}
+
 /// The brackets of a node of `kind`.
 fn shape(kind: Kind) -> (&'static str, &'static str) {
     match kind {
