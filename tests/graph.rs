@@ -409,3 +409,16 @@ fn the_docs_example_is_what_graph_prints() {
     let end = start + page[start..].find("```").unwrap();
     assert_eq!(&page[start..end], text(&[LEGACY]), "docs/graph.md: run `sqsguard graph {LEGACY}` and paste it");
 }
+
+#[test]
+fn code_that_sends_is_a_producer_of_its_queue() {
+    let fixture = "tests/fixtures/code/SQS205/go/bad";
+    let doc = graph_json(&[fixture]);
+    let scope = format!("{fixture}/template.yaml");
+    let code = format!("{scope}#code:WorkerFunction in {fixture}/src/main.go");
+    assert!(nodes(&doc).contains(&(code.clone(), "code".into(), "SQS205".into())), "{doc}");
+    assert!(
+        edges(&doc).contains(&(code, format!("{scope}#queue:OrdersQueue"), "sends".into(), "SendMessage".into())),
+        "{doc}"
+    );
+}

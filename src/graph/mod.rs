@@ -170,3 +170,37 @@ pub(crate) fn plain_ids(graph: &Graph) -> std::collections::HashMap<&str, String
     }
     ids
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(scope: &str, id: &str) -> Node {
+        Node {
+            id: format!("{scope}#{id}"),
+            kind: Kind::External,
+            scope: scope.into(),
+            name: id.into(),
+            details: Vec::new(),
+            findings: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn names_that_differ_only_in_punctuation_get_distinct_plain_ids() {
+        let nodes = ["external:q.a", "external:q-a", "external:q/a", "external:q_a_2"].map(|id| node("s.yaml", id));
+        let graph = Graph { nodes: nodes.to_vec(), ..Graph::default() };
+        let ids = plain_ids(&graph);
+        let mut plain: Vec<&str> = graph.nodes.iter().map(|n| ids[n.id.as_str()].as_str()).collect();
+        assert_eq!(plain, ["n0_external_q_a", "n0_external_q_a_2", "n0_external_q_a_3", "n0_external_q_a_2_2"]);
+        plain.sort_unstable();
+        plain.dedup();
+        assert_eq!(plain.len(), 4);
+    }
+
+    #[test]
+    fn mermaid_labels_write_what_ends_a_label_as_entities() {
+        assert_eq!(mermaid::escape(r#"a"b#c<d>&|`;\${x}"#), "a#34;b#35;c#60;d#62;#38;#124;#96;#59;#92;${x}");
+    }
+}
