@@ -104,7 +104,7 @@ fn legacy_worker_is_its_queues_consumer_and_dead_letter_link_with_their_findings
 #[test]
 fn the_terraform_example_draws_its_alarm_and_no_finding() {
     let doc = graph_json(&["examples/terraform"]);
-    let id = |rest: &str| format!("examples/terraform/main.tf#{rest}");
+    let id = |rest: &str| format!("examples/terraform#{rest}");
     assert_eq!(
         nodes(&doc),
         own([

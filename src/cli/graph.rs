@@ -84,7 +84,7 @@ fn from_lint(args: &GraphArgs, console: &mut Console) -> Result<Graph, Error> {
         console.eprintln(format_args!("note: nothing was read to draw: no template, module, plan or SQS code"));
     }
     let pieces: Vec<Piece<'_>> =
-        drawn.iter().map(|d| Piece { files: &d.files, model: &d.model, findings: &d.findings }).collect();
+        drawn.iter().map(|d| Piece { scope: &d.scope, model: &d.model, findings: &d.findings }).collect();
     Ok(graph::from_models(&pieces))
 }
 

@@ -9,10 +9,10 @@ use crate::finding::Finding;
 use crate::model::code::Operation;
 use crate::model::{Attr, Field, Index, Model, Name, Target, Value};
 
-/// One model, with the findings checked on it and the files it was read
-/// from (the first names its nodes' scope).
+/// One model, with the findings checked on it and what names the file or
+/// folder it was read from (its nodes' scope).
 pub struct Piece<'a> {
-    pub files: &'a [String],
+    pub scope: &'a str,
     pub model: &'a Model,
     pub findings: &'a [Finding],
 }
@@ -21,7 +21,7 @@ pub struct Piece<'a> {
 pub fn from_models(pieces: &[Piece<'_>]) -> Graph {
     let mut builder = Builder::default();
     for piece in pieces {
-        builder.scope = piece.files.first().cloned().unwrap_or_else(|| "-".into());
+        builder.scope = piece.scope.to_string();
         builder.by_resource.clear();
         builder.add(piece);
     }

@@ -51,8 +51,8 @@ pub fn lint(session: &Session) -> Result<Outcome, Error> {
 /// One job's model and the findings checked on it: what `sqsguard graph`
 /// draws.
 pub struct Drawn {
-    /// The display paths of the files the job read (the first names it).
-    pub files: Vec<String>,
+    /// What names the job: its file, or a module's folder.
+    pub scope: String,
     pub model: Arc<Model>,
     pub findings: Vec<Finding>,
 }
@@ -63,12 +63,19 @@ pub fn drawn(session: &Session) -> Result<(Vec<Drawn>, Outcome), Error> {
     let run = Run::build(session, true)?;
     let called: HashSet<&PathBuf> = run.results.iter().flat_map(|(_, r)| r.called.iter()).collect();
     let drawn = run
-        .results
+        .jobs
         .iter()
-        .filter(|(dir, _)| !dir.as_ref().is_some_and(|d| called.contains(d)))
-        .filter_map(|(_, done)| {
+        .zip(&run.results)
+        .filter(|(_, (dir, _))| !dir.as_ref().is_some_and(|d| called.contains(d)))
+        .filter_map(|(job, (_, done))| {
             let model = Arc::clone(done.model.as_ref()?);
-            Some(Drawn { files: done.linted.clone(), model, findings: done.checked.findings.clone() })
+            let scope = match job {
+                Job::Module(dir, _) => display_path(dir),
+                Job::File(path, ..) | Job::Code(path, ..) => {
+                    done.linted.first().cloned().unwrap_or_else(|| display_path(path))
+                }
+            };
+            Some(Drawn { scope, model, findings: done.checked.findings.clone() })
         })
         .collect();
     Ok((drawn, run.into_outcome(session)))
