@@ -18,7 +18,8 @@
 //! 9. [`check`]: rules and suppressions over what a front-end loaded,
 //!    and each finding's fix.
 //! 10. [`outcome`]: what a run gives; [`fingerprint`]: a finding's
-//!     identity; [`discover`]: which files a lint reads.
+//!     identity; [`discover`]: which files a lint reads; [`graph`]: the
+//!     pipeline of checked models as a picture.
 //! 11. [`baseline`]: findings recorded to be let through.
 //! 12. [`session`]: one run's settings and inputs, ready for the commands.
 //! 13. [`lint`], [`audit`] and [`generate`]: the commands.
@@ -48,6 +49,7 @@ pub mod check;
 
 pub mod discover;
 pub mod fingerprint;
+pub mod graph;
 pub mod outcome;
 pub mod owners;
 

@@ -251,7 +251,7 @@ fn runnable(words: &[String], root: &std::path::Path, scratch: &std::path::Path)
         _ => return None,
     };
     let command = args.first()?.as_str();
-    if !["lint", "generate", "explain", "rules", "schema"].contains(&command) {
+    if !["lint", "generate", "graph", "explain", "rules", "schema"].contains(&command) {
         return None; // audit, server, report merge: they need an account or a client
     }
     let mut out = Vec::new();

@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     &["config"],
     &["check"],
-    &["outcome", "fingerprint", "discover", "owners"],
+    &["outcome", "fingerprint", "discover", "owners", "graph"],
     &["baseline"],
     &["session"],
     &["lint", "audit", "generate"],

@@ -22,7 +22,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The wheel's tools (maturin, twine) get a venv of their own, .venv-wheel:
 # their requirements conflict with checkov's. The editor server's clients
 # install there too: pytest-lsp (.venv-lsp), the VS Code extension's
-# toolchain (editors/vscode/node_modules) and Debian's neovim.
+# toolchain (editors/vscode/node_modules) and Debian's neovim; and what
+# renders `sqsguard graph` (Debian's chromium and graphviz, mermaid-cli).
 venv_of() {
   local requirements=$1 venv=$2 stamp=$2/.requirements
   if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
@@ -56,15 +57,30 @@ install() {
     npm ci --prefix editors/vscode --no-audit --no-fund
     cp editors/vscode/package-lock.json "$vscode_stamp"
   fi
-  # Debian's Neovim, whose built-in client tests/nvim.rs drives the server
-  # with. Installing a Debian package needs root, which CI is.
-  if ! command -v nvim >/dev/null; then
+  # Debian packages (installing them needs root, which CI is): Neovim,
+  # whose built-in client tests/nvim.rs drives the server with; Chromium,
+  # which mermaid-cli renders `sqsguard graph`'s Mermaid in (tests/graph.rs);
+  # Graphviz, which renders its DOT.
+  local debs=()
+  command -v nvim >/dev/null || debs+=(neovim)
+  command -v chromium >/dev/null || debs+=(chromium)
+  command -v dot >/dev/null || debs+=(graphviz)
+  if [ "${#debs[@]}" -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
-      echo "tests/run.sh: installing Debian's neovim" >&2
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends neovim
+      echo "tests/run.sh: installing Debian's ${debs[*]}" >&2
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${debs[@]}"
     else
-      echo "tests/run.sh: nvim is missing and installing it needs root: apt-get install neovim" >&2
+      echo "tests/run.sh: ${debs[*]} missing and installing needs root: apt-get install ${debs[*]}" >&2
     fi
+  fi
+  # mermaid-cli, at the version tests/mermaid/package-lock.json pins, with
+  # Debian's Chromium (tests/mermaid/puppeteer.json) instead of the browser
+  # puppeteer would download.
+  local mermaid_stamp=tests/mermaid/node_modules/.sqsguard-lock
+  if ! cmp -s tests/mermaid/package-lock.json "$mermaid_stamp" 2>/dev/null; then
+    echo "tests/run.sh: installing tests/mermaid/package-lock.json into tests/mermaid/node_modules" >&2
+    PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix tests/mermaid --no-audit --no-fund
+    cp tests/mermaid/package-lock.json "$mermaid_stamp"
   fi
 }
 mkdir -p target

@@ -30,6 +30,12 @@ pub struct Checked {
 
 /// Check what a front-end loaded.
 pub fn check(loaded: Loaded, config: &Config) -> Checked {
+    check_keeping(loaded, config).0
+}
+
+/// Check what a front-end loaded, and keep the model checked (with the
+/// config's payload declarations): what `sqsguard graph` draws.
+pub fn check_keeping(loaded: Loaded, config: &Config) -> (Checked, Model) {
     let Loaded { mut model, suppressions, mut notes, broken, mut writer, .. } = loaded;
     declare_payloads(&mut model, config);
     let mut findings = rules::check(&model, &config.options);
@@ -57,7 +63,9 @@ pub fn check(loaded: Loaded, config: &Config) -> Checked {
         f.severity = config.severity_of(f.code(), f.severity);
     }
     notes.extend(applied.notes);
-    Checked { findings, suppressed: applied.suppressed, notes, used: applied.used, unused: applied.unused }
+    let checked =
+        Checked { findings, suppressed: applied.suppressed, notes, used: applied.used, unused: applied.unused };
+    (checked, model)
 }
 
 /// `.sqsguard.yaml` `payloads:` come before Metadata and tags (docs/configuration.md:

@@ -26,6 +26,8 @@ pub(super) enum Command {
     Audit(AuditArgs),
     /// Compare templates with what is deployed: each setting the rules read that differs is SQS105 (read-only).
     Drift(DriftArgs),
+    /// Draw the pipeline (producers, queues, consumers, dead-letter queues, alarms) with its findings.
+    Graph(GraphArgs),
     /// Work with reports: `report merge` combines the JSON outputs of audit shards.
     #[command(subcommand)]
     Report(ReportCommand),
@@ -151,6 +153,49 @@ pub(super) struct LintArgs {
     /// Also write the report as SARIF to FILE, whatever --format prints.
     #[arg(long, value_name = "FILE")]
     pub(super) sarif_file: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(super) struct GraphArgs {
+    /// Files or folders, as `lint` reads them; or an audit's JSON report.
+    #[arg(default_value = ".")]
+    pub(super) paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
+    pub(super) format: GraphFormat,
+    /// Write the graph to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(super) output: Option<PathBuf>,
+    /// Draw an audit's `--format json` report instead of templates.
+    #[arg(long, value_name = "FILE", conflicts_with = "paths")]
+    pub(super) from_audit: Option<PathBuf>,
+    /// The config file (default: each file's nearest .sqsguard.yaml).
+    #[arg(long)]
+    pub(super) config: Option<PathBuf>,
+    /// Terraform variable values (repeatable), as `lint --var-file`.
+    #[arg(long = "var-file", value_name = "FILE")]
+    pub(super) var_files: Vec<PathBuf>,
+    /// Serverless Framework: the stage drawn.
+    #[arg(long, value_name = "NAME")]
+    pub(super) stage: Option<String>,
+    /// Serverless Framework: `${param:KEY}` (repeatable).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub(super) params: Vec<String>,
+    /// CloudFormation/SAM Parameter values, as `lint --parameter-overrides`.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub(super) parameter_overrides: Vec<String>,
+    /// Read the templates only, not the code of their functions nor other SQS calls.
+    #[arg(long)]
+    pub(super) no_code: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GraphFormat {
+    /// A Mermaid flowchart (GitHub renders it in comments and job summaries).
+    Mermaid,
+    /// Graphviz DOT.
+    Dot,
+    /// Nodes, edges and notes, for other tools.
+    Json,
 }
 
 #[derive(clap::Args, Debug)]

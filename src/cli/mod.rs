@@ -7,6 +7,7 @@ mod args;
 mod commands;
 mod console;
 mod drift;
+mod graph;
 mod lint;
 mod stdin;
 
@@ -45,6 +46,7 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
         Command::Generate(args) => run_generate(args, console),
         Command::Audit(args) => run_audit(args, console),
         Command::Drift(args) => drift::run(args, console),
+        Command::Graph(args) => graph::run(args, console),
         Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on, console),
         Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
         Command::Server => match crate::server::run() {

@@ -3,12 +3,13 @@
 //! [`Done`].
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::check::{self, Checked};
 use crate::config::Config;
 use crate::finding::Note;
 use crate::frontend::{self, Broken, Document, Loaded};
-use crate::model::Origin;
+use crate::model::{Model, Origin};
 use crate::outcome::Skip;
 use crate::session::Session;
 use crate::source::display_path;
@@ -30,6 +31,9 @@ pub(super) struct Done {
     pub(super) unlinted: Option<String>,
     /// The keys of the run's Parameter values the files declare.
     pub(super) parameters: Vec<String>,
+    /// The model checked (empty for a file that could not be read), kept
+    /// only for a run that draws it ([`super::drawn`]).
+    pub(super) model: Option<Arc<Model>>,
 }
 
 /// Lint the file at `path`, governed by `config`.
@@ -187,5 +191,7 @@ pub(super) fn checked(loaded: Loaded, config: &Config) -> Done {
     let files = loaded.files.clone();
     let called = loaded.called.clone();
     let parameters = loaded.parameters.clone();
-    Done { checked: check::check(loaded, config), linted, files, skips: Vec::new(), called, unlinted: None, parameters }
+    let (checked, model) = check::check_keeping(loaded, config);
+    let model = Some(Arc::new(model));
+    Done { checked, linted, files, skips: Vec::new(), called, unlinted: None, parameters, model }
 }

@@ -23,9 +23,9 @@ use crate::check::{self, Key};
 use crate::config::{Config, Nearest};
 use crate::discover;
 use crate::error::Error;
-use crate::finding::Note;
+use crate::finding::{Finding, Note};
 use crate::frontend::{self, terraform};
-use crate::model::Origin;
+use crate::model::{Model, Origin};
 use crate::outcome::Outcome;
 use crate::session::Session;
 use crate::source::display_path;
@@ -46,6 +46,39 @@ enum Job {
 /// cannot be read or is invalid is the error, before anything is linted.
 pub fn lint(session: &Session) -> Result<Outcome, Error> {
     Ok(Run::new(session)?.into_outcome(session))
+}
+
+/// One job's model and the findings checked on it: what `sqsguard graph`
+/// draws.
+pub struct Drawn {
+    /// What names the job: its file, or a module's folder.
+    pub scope: String,
+    pub model: Arc<Model>,
+    pub findings: Vec<Finding>,
+}
+
+/// Lint what `session` names, keeping each job's model with its findings
+/// (a module another module calls is its caller's, as in the outcome).
+pub fn drawn(session: &Session) -> Result<(Vec<Drawn>, Outcome), Error> {
+    let run = Run::build(session, true)?;
+    let called: HashSet<&PathBuf> = run.results.iter().flat_map(|(_, r)| r.called.iter()).collect();
+    let drawn = run
+        .jobs
+        .iter()
+        .zip(&run.results)
+        .filter(|(_, (dir, _))| !dir.as_ref().is_some_and(|d| called.contains(d)))
+        .filter_map(|(job, (_, done))| {
+            let model = Arc::clone(done.model.as_ref()?);
+            let scope = match job {
+                Job::Module(dir, _) => display_path(dir),
+                Job::File(path, ..) | Job::Code(path, ..) => {
+                    done.linted.first().cloned().unwrap_or_else(|| display_path(path))
+                }
+            };
+            Some(Drawn { scope, model, findings: done.checked.findings.clone() })
+        })
+        .collect();
+    Ok((drawn, run.into_outcome(session)))
 }
 
 /// Lint `paths` with `config` and nothing else given.
@@ -102,6 +135,11 @@ impl Run {
     /// Every job of the session's paths, linted; a config that governs
     /// one of them and cannot be used is the error, before any is linted.
     pub fn new(session: &Session) -> Result<Run, Error> {
+        Run::build(session, false)
+    }
+
+    /// As [`Run::new`]; `keep`: each job's result keeps its model.
+    fn build(session: &Session, keep: bool) -> Result<Run, Error> {
         let mut governing = Governing::of(session);
         let mut jobs = Vec::new();
         // What is linted already, by canonical path: a file (or a module's
@@ -181,7 +219,8 @@ impl Run {
             }
         }
         let none = HashSet::new();
-        let mut results: Vec<(Option<PathBuf>, Done)> = jobs.par_iter().map(|job| job.run(session, &none)).collect();
+        let mut results: Vec<(Option<PathBuf>, Done)> =
+            jobs.par_iter().map(|job| job.run(session, &none, keep)).collect();
         // Of the templates looked at for a named handler, only those that
         // read it stay.
         for &i in probes.iter().rev() {
@@ -193,7 +232,7 @@ impl Run {
         }
         let handled: HashSet<PathBuf> =
             results.iter().flat_map(|(_, done)| done.files.iter().map(|f| canonical(f))).collect();
-        results.par_extend(code.par_iter().map(|job| job.run(session, &handled)));
+        results.par_extend(code.par_iter().map(|job| job.run(session, &handled, keep)));
         jobs.extend(code);
         Ok(Run { walked, jobs, results, handled })
     }
@@ -218,7 +257,7 @@ impl Run {
             .collect();
         let handled = &self.handled;
         let redone: Vec<(usize, (Option<PathBuf>, Done))> =
-            again.par_iter().map(|&i| (i, self.jobs[i].run(session, handled))).collect();
+            again.par_iter().map(|&i| (i, self.jobs[i].run(session, handled, false))).collect();
         for (i, result) in redone {
             self.results[i] = result;
         }
@@ -244,8 +283,18 @@ impl Run {
 }
 
 impl Job {
-    /// Its result; `handled`: the code files already read as a template's.
-    fn run(&self, session: &Session, handled: &HashSet<PathBuf>) -> (Option<PathBuf>, Done) {
+    /// Its result; `handled`: the code files already read as a template's;
+    /// `keep`: with the model (else dropped here, job by job, so a large
+    /// run never holds every model at once).
+    fn run(&self, session: &Session, handled: &HashSet<PathBuf>, keep: bool) -> (Option<PathBuf>, Done) {
+        let (dir, mut done) = self.result(session, handled);
+        if !keep {
+            done.model = None;
+        }
+        (dir, done)
+    }
+
+    fn result(&self, session: &Session, handled: &HashSet<PathBuf>) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
             Job::File(path, explicit, config) => (None, lint_file(path, *explicit, session, config)),

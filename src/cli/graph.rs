@@ -1,0 +1,118 @@
+//! `graph`: lint what the paths name, keeping each model with its
+//! findings, and draw them; or draw an audit's JSON report (named with
+//! `--from-audit`, or as the one PATH). Exit 0 unless the command line is
+//! wrong (2): the findings are in the picture, not the status.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::args::{Format, GraphArgs, GraphFormat, LintArgs};
+use super::console::{Console, Stop, shown};
+use crate::error::Error;
+use crate::graph::{self, Graph, Piece};
+
+pub(super) fn run(args: GraphArgs, console: &mut Console) -> Result<ExitCode, Stop> {
+    let graph = match audit_report(&args)? {
+        Some((doc, path)) => graph::audit::from_report(&doc, &shown(&path)).map_err(Error::Usage)?,
+        None => from_lint(&args, console)?,
+    };
+    for note in &graph.notes {
+        console.eprintln(format_args!("note: {note}"));
+    }
+    let text = match args.format {
+        GraphFormat::Mermaid => {
+            let text = graph::mermaid::render(&graph);
+            if let Some(why) = graph::mermaid::too_large(&graph, &text) {
+                console.eprintln(format_args!("note: {why}"));
+            }
+            text
+        }
+        GraphFormat::Dot => graph::dot::render(&graph),
+        GraphFormat::Json => graph::json::render(&graph),
+    };
+    match &args.output {
+        Some(path) => {
+            crate::source::write_atomic(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
+            console.eprintln(format_args!("wrote {}", shown(path)));
+        }
+        None => console.print(&text)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The audit report to draw: `--from-audit FILE`, or the one PATH when it
+/// is a JSON file that is an audit's report.
+fn audit_report(args: &GraphArgs) -> Result<Option<(serde_json::Value, PathBuf)>, Error> {
+    let read = |path: &Path| -> Result<serde_json::Value, Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Usage(format!("{}: not an audit's JSON report: {e}", shown(path))))
+    };
+    if let Some(path) = &args.from_audit {
+        let doc = read(path)?;
+        if !graph::audit::is_report(&doc) {
+            return Err(Error::Usage(format!(
+                "{}: not a `sqsguard audit --format json` report (it has no findings and summary.api_calls)",
+                shown(path)
+            )));
+        }
+        return Ok(Some((doc, path.clone())));
+    }
+    if let [path] = args.paths.as_slice()
+        && path.is_file()
+        && path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        && let Ok(doc) = read(path)
+        && graph::audit::is_report(&doc)
+    {
+        return Ok(Some((doc, path.clone())));
+    }
+    Ok(None)
+}
+
+/// The graph of what a lint of the paths checked; its notes (a file not
+/// linted, a link not resolved) are said on standard error.
+fn from_lint(args: &GraphArgs, console: &mut Console) -> Result<Graph, Error> {
+    let session = super::lint::session(&as_lint(args))?;
+    let (drawn, outcome) = crate::lint::drawn(&session)?;
+    for note in &outcome.notes {
+        match note.origin.location() {
+            Some(l) if !l.file.is_empty() => console.eprintln(format_args!("note: {}: {}", l.file, note.message)),
+            _ => console.eprintln(format_args!("note: {}", note.message)),
+        }
+    }
+    if outcome.files == 0 {
+        console.eprintln(format_args!("note: nothing was read to draw: no template, module, plan or SQS code"));
+    }
+    let pieces: Vec<Piece<'_>> =
+        drawn.iter().map(|d| Piece { scope: &d.scope, model: &d.model, findings: &d.findings }).collect();
+    Ok(graph::from_models(&pieces))
+}
+
+/// The lint the graph draws: the paths and inputs named, nothing else.
+fn as_lint(args: &GraphArgs) -> LintArgs {
+    LintArgs {
+        paths: args.paths.clone(),
+        format: Format::Json,
+        fail_on: super::args::FailOn::Never,
+        select: Vec::new(),
+        ignore: Vec::new(),
+        config: args.config.clone(),
+        baseline: None,
+        write_baseline: None,
+        var_files: args.var_files.clone(),
+        stage: args.stage.clone(),
+        params: args.params.clone(),
+        parameter_overrides: args.parameter_overrides.clone(),
+        samconfig: None,
+        config_env: None,
+        fix: false,
+        diff: false,
+        unsafe_fixes: false,
+        no_code: args.no_code,
+        statistics: false,
+        quiet: false,
+        stdin_filename: None,
+        show_skipped: false,
+        sarif_file: None,
+    }
+}
