@@ -163,7 +163,9 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
         external_id: args.external_id,
         shard,
         pair_deadline,
-        progress: args.format == Format::Pretty && std::io::stderr().is_terminal(),
+        // Standard error only, whatever goes to standard output.
+        progress: std::io::stderr().is_terminal(),
+        progress_after: std::time::Duration::from_secs(2),
         profile: args.profile,
         endpoint_url: args.endpoint_url,
         queue_prefix: args.queue_prefix,
@@ -176,5 +178,9 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
     };
     let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
     console.out(|out| report::write(args.format.reporter(report::View::default()), &audit.outcome, out))?;
+    if args.require_queues && audit.outcome.files == 0 {
+        console.eprintln(format_args!("sqsguard: no queues found, and --require-queues asks for at least one"));
+        return Ok(ExitCode::from(1));
+    }
     Ok(exit_status(args.fail_on, &audit.outcome))
 }
