@@ -113,6 +113,33 @@ fn a_region_with_no_queue_is_a_note_and_require_queues_fails_it() {
     let (code, _, stderr) = audit(&[&empty[..], &["--require-queues"]].concat(), true);
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(stderr, "sqsguard: no queues found, and --require-queues asks for at least one\n");
+    // Shards merged: the whole must have a queue, not each shard.
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (i, region) in ["us-east-1", "eu-west-3"].iter().enumerate() {
+        let at = ["--region", "us-east-1", "--region", "eu-west-3", "--endpoint-url", moto.endpoint.as_str()];
+        let shard = format!("{}/2", i + 1);
+        let (_, json, stderr) = audit(&[&at[..], &["--shard", &shard, "--format", "json"]].concat(), true);
+        let doc: Value = serde_json::from_str(&json).unwrap_or_else(|_| panic!("{stderr}"));
+        let file = dir.path().join(format!("{region}.json"));
+        std::fs::write(&file, json).unwrap();
+        files.push((file, doc["summary"]["files"].as_u64().unwrap()));
+    }
+    let merge = |paths: &[&std::path::Path]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+            .args(["report", "merge", "--fail-on", "never", "--require-queues"])
+            .args(paths)
+            .output()
+            .unwrap();
+        out.status.code()
+    };
+    let empty_shard = files.iter().find(|(_, n)| *n == 0).map(|(f, _)| f.as_path()).unwrap();
+    let full_shard = files.iter().find(|(_, n)| *n > 0).map(|(f, _)| f.as_path()).unwrap();
+    assert_eq!(merge(&[empty_shard, full_shard]), Some(0));
+    let (_, json, _) = audit(&[&empty[..], &["--format", "json"]].concat(), true);
+    let none = dir.path().join("none.json");
+    std::fs::write(&none, json).unwrap();
+    assert_eq!(merge(&[&none]), Some(1));
 }
 
 #[test]

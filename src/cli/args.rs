@@ -70,6 +70,9 @@ pub(super) enum ReportCommand {
         format: Format,
         #[arg(long, value_enum, default_value_t = FailOn::Warning)]
         fail_on: FailOn,
+        /// Exit 1 when the shards together found no queue (as audit's).
+        #[arg(long)]
+        require_queues: bool,
     },
 }
 

@@ -43,7 +43,9 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
         },
         Command::Generate(args) => run_generate(args, console),
         Command::Audit(args) => run_audit(args, console),
-        Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on, console),
+        Command::Report(ReportCommand::Merge { files, format, fail_on, require_queues }) => {
+            run_merge(&files, format, (fail_on, require_queues), console)
+        }
         Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
         Command::Server => match crate::server::run() {
             Ok(()) => Ok(ExitCode::SUCCESS),
