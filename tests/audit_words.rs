@@ -63,6 +63,19 @@ fn live_findings_name_queues_and_consumers_once() {
         assert!(!f["message"].as_str().unwrap().contains("http://"), "{f}");
     }
     assert_eq!(doc["summary"]["account_regions"], 1);
+    // Fixes say what to do to a live queue, not what to write in a template.
+    let fix_of = |code: &str| {
+        let f = doc["findings"].as_array().unwrap().iter().find(|f| f["rule"] == code).unwrap();
+        f["fix"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        fix_of("SQS004"),
+        "set the queue's RedrivePolicy to {\"deadLetterTargetArn\": \"<the ARN of a queue of the same type>\", \"maxReceiveCount\": \"5\"} (aws sqs set-queue-attributes)"
+    );
+    assert!(fix_of("SQS015").starts_with("create a CloudWatch alarm on AWS/SQS ApproximateNumberOfMessagesVisible > 0 for queue jobs-dlq (aws cloudwatch put-metric-alarm "));
+    assert!(fix_of("SQS016").starts_with(
+        "set SqsManagedSseEnabled to true or set KmsMasterKeyId (aws sqs set-queue-attributes --queue-url "
+    ));
 
     let (_, pretty, _) = audit(&[&at[..], &["--format", "pretty"]].concat(), true);
     // A message that names its queue says it once; one that does not
