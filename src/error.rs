@@ -34,7 +34,7 @@ pub enum Error {
     #[error("{}", message.as_deref().unwrap_or("refused"))]
     Refused { findings: Vec<Finding>, message: Option<String> },
     /// AWS cannot be reached at all (no endpoint, no credentials, no Region).
-    #[error("audit failed: {0}")]
+    #[error("{0}")]
     Aws(String),
 }
 

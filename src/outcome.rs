@@ -30,6 +30,8 @@ pub struct Outcome {
     pub stale_baseline: Option<usize>,
     /// Audit only: AWS operations sent.
     pub api_calls: Option<usize>,
+    /// Audit only: the (account, Region) pairs it set out to read.
+    pub account_regions: Option<usize>,
     /// Audit only: the operations sent with each account's credentials.
     pub api_calls_by_account: std::collections::BTreeMap<String, usize>,
     /// Audit only: the (account, Region) pairs that were not read, or read

@@ -502,13 +502,14 @@ fn live_findings_render_in_every_format() {
     let github = report::render(Format::Github(report::View::default()), &outcome);
     let lines: Vec<&str> = github.lines().collect();
     assert_eq!(lines.len(), 6, "{github}");
-    // Each finding's line for the log, named by its queue, then its annotation.
-    assert_eq!(lines[0], format!("{QUEUE_URL}: SQS101 {QUEUE_URL} is wrong, 100%: really"));
+    // Each finding's line for the log, placed by account and Region and
+    // named by its queue (unless the message names it), then its annotation.
+    assert_eq!(lines[0], format!("123456789012/eu-west-1: SQS101 {QUEUE_URL} is wrong, 100%: really (jobs-dlq)"));
     assert_eq!(
         lines[1],
         format!("::error title=SQS101 dlq-not-empty::{QUEUE_URL}: {QUEUE_URL} is wrong, 100%25: really%0Afix: fix it")
     );
-    assert!(lines[2].starts_with("6b1c2f0e-"), "{github}");
+    assert!(lines[2].starts_with("eu-west-1: SQS005 6b1c2f0e-"), "{github}");
     assert!(lines[3].starts_with("::warning title=SQS005 missing-batch-item-failures::6b1c2f0e-"));
     assert_eq!(lines[4], "::notice title=sqsguard note::ListEventSourceMappings was denied");
     assert!(!github.contains("file="));

@@ -16,6 +16,7 @@ pub mod assume;
 pub mod calls;
 pub mod collect;
 mod keys;
+mod names;
 mod options;
 mod pair;
 mod producers;
@@ -213,7 +214,36 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     }
     let mut reads = Vec::with_capacity(pairs.len());
     let mut findings_so_far = 0;
-    while let Some(joined) = tasks.join_next_with_id().await {
+    // The progress line: shown once the run has taken `progress_after`,
+    // redrawn in place as pairs complete and, between them, as calls are
+    // sent (one large Region takes minutes), then cleared.
+    let started = std::time::Instant::now();
+    let mut shown = String::new();
+    let mut redraw = |done: usize, findings: usize, shown: &mut String| {
+        if !opts.progress || started.elapsed() < opts.progress_after {
+            return;
+        }
+        let line =
+            format!("\raudited {done}/{} account-Regions, {findings} findings, {} API calls", pairs.len(), log.count());
+        if *shown != line {
+            progress(&line);
+            *shown = line;
+        }
+    };
+    let tick = Duration::from_millis(250);
+    loop {
+        let next = match opts.progress {
+            // join_next is cancel safe: a tick loses no pair.
+            true => match tokio::time::timeout(tick, tasks.join_next_with_id()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    redraw(reads.len(), findings_so_far, &mut shown);
+                    continue;
+                }
+            },
+            false => tasks.join_next_with_id().await,
+        };
+        let Some(joined) = next else { break };
         let (i, read) = match joined {
             Ok((_, answer)) => answer,
             // A pair is never dropped quietly: one whose task ended
@@ -229,11 +259,9 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
             findings_so_far += outcome.findings.len();
         }
         reads.push((i, read));
-        if opts.progress {
-            progress(&format!("\raudited {}/{} account-Regions, {findings_so_far} findings", reads.len(), pairs.len()));
-        }
+        redraw(reads.len(), findings_so_far, &mut shown);
     }
-    if opts.progress && !pairs.is_empty() {
+    if !shown.is_empty() {
         progress("\r\x1b[2K");
     }
     reads.sort_by_key(|(i, _)| *i);
@@ -242,8 +270,9 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     if let Some((_, Read::Unreachable(pair, why))) = reads.first()
         && reads.iter().all(|(_, r)| matches!(r, Read::Unreachable(..)))
     {
-        let whose = pair.account.as_ref().map(|a| format!("account {a} in ")).unwrap_or_default();
-        return Err(format!("{whose}{}: {why}", pair.region));
+        // The endpoint or the credentials it names are the same for every pair.
+        let whose = pair.account.as_ref().map(|a| format!("account {a}: ")).unwrap_or_default();
+        return Err(format!("{whose}{why}"));
     }
     // "Not enabled" is believed of a Region only when the same credentials
     // read another Region of the account; else they may simply be bad.
@@ -255,10 +284,19 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
         })
         .collect();
     let mut models = Vec::new();
+    let mut audited = 0;
+    // Account -> (Regions read and found empty, Regions read).
+    let mut empty: std::collections::BTreeMap<Option<String>, (Vec<String>, usize)> = Default::default();
     for (_, read) in reads {
+        audited += usize::from(!matches!(&read, Read::NotEnabled(p, _) if read_somewhere.contains(&p.account)));
         match read {
-            Read::Checked { outcome: pair, model, .. } => {
+            Read::Checked { outcome: pair, model, pair: which } => {
                 models.extend(model.map(|m| *m));
+                let seen = empty.entry(which.account.clone()).or_default();
+                seen.1 += 1;
+                if pair.files == 0 && pair.unaudited.is_empty() {
+                    seen.0.push(which.region.clone());
+                }
                 outcome.findings.extend(pair.findings);
                 outcome.notes.extend(pair.notes);
                 outcome.unaudited.extend(pair.unaudited);
@@ -279,6 +317,8 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
             Read::Unreachable(pair, why) => outcome.unaudited.push(Unaudited::whole(pair.account, &pair.region, why)),
         }
     }
+    outcome.notes.extend(empty_notes(&empty, opts));
+    outcome.account_regions = Some(audited);
     outcome.unaudited.sort();
     // Notes by account and Region, as report merge orders the shards'.
     outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
@@ -286,4 +326,34 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     outcome.api_calls = Some(log.count());
     outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
     Ok(Audit { outcome, calls: log, models })
+}
+
+/// A Region where no queue was found is said (a wrong or misspelt Region
+/// reads as clean otherwise); with `--regions all`, where most Regions
+/// are empty, only an account with no queue in any of them.
+fn empty_notes(empty: &std::collections::BTreeMap<Option<String>, (Vec<String>, usize)>, opts: &Options) -> Vec<Note> {
+    let which = match &opts.queue_prefix {
+        Some(p) => format!("no queue named {p}*"),
+        None => "no queues".to_string(),
+    };
+    let hint = "a wrong or misspelt Region looks like this (--require-queues makes a run that finds none fail)";
+    let mut notes = Vec::new();
+    for (account, (regions, read)) in empty {
+        if opts.all_regions {
+            if !regions.is_empty() && regions.len() == *read {
+                notes.push(Note {
+                    origin: Origin::live(String::new(), account.clone(), None),
+                    message: format!("{which} in any of the {read} Regions read"),
+                });
+            }
+            continue;
+        }
+        for region in regions {
+            notes.push(Note {
+                origin: Origin::live(String::new(), account.clone(), Some(region.clone())),
+                message: format!("{which} found: {hint}"),
+            });
+        }
+    }
+    notes
 }

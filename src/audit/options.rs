@@ -45,6 +45,9 @@ pub struct Options {
     /// A progress line as pairs complete (given to
     /// [`super::run_with_progress`]'s `progress`, standard error's).
     pub progress: bool,
+    /// How long a run goes before its progress line shows (a quick run
+    /// prints none).
+    pub progress_after: Duration,
     /// `.sqsguard.yaml`: rule options, severities, payload declarations.
     pub settings: crate::config::Config,
     /// Keep each pair's model in [`super::Audit::models`] (`sqsguard
@@ -72,6 +75,7 @@ impl Default for Options {
             max_attempts: 8,
             retry_budget: Duration::from_secs(30),
             progress: false,
+            progress_after: Duration::from_secs(2),
             settings: crate::config::Config::default(),
             keep_models: false,
         }

@@ -79,7 +79,10 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
             return Read::NotEnabled(pair, format!("ListQueues: {why}"));
         }
         Err(collect::Unread::Refused(why)) => return Read::Unaudited(unaudited(format!("ListQueues: {why}"))),
-        Err(collect::Unread::Unreachable(why)) => return Read::Unreachable(pair, format!("ListQueues: {why}")),
+        Err(collect::Unread::Unreachable(why)) => {
+            let why = super::sdk::unreachable(&ctx.opts, &pair.region, &why);
+            return Read::Unreachable(pair, why);
+        }
     };
     producers::read(&clients, &mut read, &ctx.requests).await;
     keys::read(&clients, &mut read, &ctx.requests).await;
@@ -96,6 +99,8 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     let model = ctx.opts.keep_models.then(|| Box::new(loaded.model.clone()));
     let checked = crate::check::check(loaded, &ctx.opts.settings);
     outcome.findings = checked.findings;
+    let names = super::names::Names::of(&read);
+    outcome.findings.iter_mut().for_each(|f| names.apply(f));
     outcome.notes.extend(checked.notes);
     outcome.notes.extend(crate::check::stale(&checked.used, checked.unused));
     outcome.suppressed = checked.suppressed;

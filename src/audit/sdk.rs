@@ -49,6 +49,44 @@ pub(super) fn loader(opts: &Options, region: Option<&str>) -> aws_config::Config
     loader
 }
 
+/// Why the first call could not be made, in one line that names what was
+/// tried: the endpoint (and how it failed), or the places credentials were
+/// looked for. `raw` is the SDK's chain of errors, kept (with the Region
+/// and the call) when it is neither a refusal nor a name that does not
+/// resolve.
+pub(super) fn unreachable(opts: &Options, region: &str, raw: &str) -> String {
+    let lower = raw.to_ascii_lowercase();
+    if lower.contains("credential") {
+        let profile = opts
+            .profile
+            .clone()
+            .or_else(|| std::env::var("AWS_PROFILE").ok().filter(|p| !p.is_empty()))
+            .unwrap_or_else(|| "default".into());
+        let imds = match std::env::var("AWS_EC2_METADATA_DISABLED") {
+            Ok(v) if v.eq_ignore_ascii_case("true") => "",
+            _ => ", EC2 instance metadata",
+        };
+        return format!(
+            "no AWS credentials found (tried: environment, profile {profile}, web identity token, container credentials{imds}); set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or pass --profile"
+        );
+    }
+    let endpoint = opts
+        .endpoint_url
+        .clone()
+        .or_else(|| std::env::var("AWS_ENDPOINT_URL_SQS").ok())
+        .or_else(|| std::env::var("AWS_ENDPOINT_URL").ok())
+        .unwrap_or_else(|| format!("https://sqs.{region}.amazonaws.com"));
+    let why = if lower.contains("connection refused") {
+        "connection refused".to_string()
+    } else if lower.contains("dns error") || lower.contains("failed to lookup") || lower.contains("name resolution") {
+        "its host name does not resolve".to_string()
+    } else {
+        // Anything else (a reset, no answer in time): the call and the SDK's words.
+        format!("{region} ListQueues: {raw}")
+    };
+    format!("cannot reach the SQS endpoint {endpoint} ({why})")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +115,19 @@ mod tests {
         // The default: about 0.12 s first, doubling up to 7.5 s, 15 s in all at most.
         let (retry, _) = retry_config(Options::default().max_attempts, Options::default().retry_budget);
         assert_eq!(retry.initial_backoff(), Duration::from_secs(30).div_f64(256.0));
+    }
+
+    #[test]
+    fn an_unreachable_endpoint_is_named_with_how_it_failed() {
+        let opts = Options { endpoint_url: Some("http://q.invalid".into()), ..Options::default() };
+        let dns = "dispatch failure: io error: client error (Connect): dns error: failed to lookup address information";
+        assert_eq!(
+            unreachable(&opts, "eu-west-1", dns),
+            "cannot reach the SQS endpoint http://q.invalid (its host name does not resolve)"
+        );
+        assert_eq!(
+            unreachable(&opts, "eu-west-1", "dispatch failure: connection reset"),
+            "cannot reach the SQS endpoint http://q.invalid (eu-west-1 ListQueues: dispatch failure: connection reset)"
+        );
     }
 }

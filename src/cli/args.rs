@@ -74,6 +74,9 @@ pub(super) enum ReportCommand {
         format: Format,
         #[arg(long, value_enum, default_value_t = FailOn::Warning)]
         fail_on: FailOn,
+        /// Exit 1 when the shards together found no queue (as audit's).
+        #[arg(long)]
+        require_queues: bool,
     },
 }
 
@@ -261,6 +264,10 @@ pub(super) struct AuditArgs {
     pub(super) format: Format,
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub(super) fail_on: FailOn,
+    /// Exit 1 when the audit finds no queue at all (a wrong Region, profile
+    /// or --queue-prefix otherwise audits clean).
+    #[arg(long)]
+    pub(super) require_queues: bool,
     /// CloudWatch window: 30m, 1h, 1d ... (or seconds).
     #[arg(long, default_value = "1h")]
     pub(super) lookback: String,

@@ -49,12 +49,27 @@ pub(super) fn run_generate(args: GenerateArgs, console: &mut Console) -> Result<
 pub(super) fn run_merge(
     files: &[PathBuf],
     format: Format,
-    fail_on: FailOn,
+    (fail_on, require_queues): (FailOn, bool),
     console: &mut Console,
 ) -> Result<ExitCode, Stop> {
     let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
     console.out(|out| report::write(format.reporter(report::View::default()), &outcome, out))?;
-    Ok(exit_status(fail_on, &outcome))
+    Ok(audit_status(fail_on, require_queues, &outcome, console))
+}
+
+/// An audit's exit status: `--fail-on`'s, and 1 when `--require-queues`
+/// finds no queue read (said on standard error: the report alone looks clean).
+fn audit_status(
+    fail_on: FailOn,
+    require_queues: bool,
+    outcome: &crate::outcome::Outcome,
+    console: &mut Console,
+) -> ExitCode {
+    if require_queues && outcome.files == 0 {
+        console.eprintln(format_args!("sqsguard: no queues found, and --require-queues asks for at least one"));
+        return ExitCode::from(1);
+    }
+    exit_status(fail_on, outcome)
 }
 
 /// `explain`: the page of the rule named by its code or its name, in any
@@ -163,7 +178,9 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
         external_id: args.external_id,
         shard,
         pair_deadline,
-        progress: args.format == Format::Pretty && std::io::stderr().is_terminal(),
+        // Standard error only, whatever goes to standard output.
+        progress: std::io::stderr().is_terminal(),
+        progress_after: std::time::Duration::from_secs(2),
         profile: args.profile,
         endpoint_url: args.endpoint_url,
         queue_prefix: args.queue_prefix,
@@ -177,5 +194,5 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
     };
     let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
     console.out(|out| report::write(args.format.reporter(report::View::default()), &audit.outcome, out))?;
-    Ok(exit_status(args.fail_on, &audit.outcome))
+    Ok(audit_status(args.fail_on, args.require_queues, &audit.outcome, console))
 }

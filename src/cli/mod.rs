@@ -47,7 +47,9 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
         Command::Audit(args) => run_audit(args, console),
         Command::Drift(args) => drift::run(args, console),
         Command::Graph(args) => graph::run(args, console),
-        Command::Report(ReportCommand::Merge { files, format, fail_on }) => run_merge(&files, format, fail_on, console),
+        Command::Report(ReportCommand::Merge { files, format, fail_on, require_queues }) => {
+            run_merge(&files, format, (fail_on, require_queues), console)
+        }
         Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
         Command::Server => match crate::server::run() {
             Ok(()) => Ok(ExitCode::SUCCESS),

@@ -31,11 +31,14 @@ pub struct Live {
     pub id: String,
     pub account: Option<String>,
     pub region: Option<String>,
+    /// What people call it, where the audit knows: a queue's name, a
+    /// consumer's function and queue (`jobs-worker on jobs`).
+    pub name: Option<String>,
 }
 
 impl Origin {
     pub fn live(id: impl Into<String>, account: Option<String>, region: Option<String>) -> Self {
-        Origin::Live(Box::new(Live { id: id.into(), account, region }))
+        Origin::Live(Box::new(Live { id: id.into(), account, region, name: None }))
     }
 }
 

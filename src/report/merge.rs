@@ -60,6 +60,8 @@ struct JsonSummary {
     /// Present in every audit output (and in no lint output).
     api_calls: usize,
     #[serde(default)]
+    account_regions: Option<usize>,
+    #[serde(default)]
     shard: Option<ShardOf>,
     #[serde(default)]
     api_calls_by_account: std::collections::BTreeMap<String, usize>,
@@ -145,6 +147,9 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
         outcome.skipped += s.skipped;
         outcome.suppressed += s.suppressed;
         outcome.api_calls = outcome.api_calls.map(|n| n + s.api_calls);
+        if let Some(n) = s.account_regions {
+            outcome.account_regions = Some(outcome.account_regions.unwrap_or_default() + n);
+        }
         for (account, calls) in s.api_calls_by_account {
             *outcome.api_calls_by_account.entry(account).or_default() += calls;
         }

@@ -77,6 +77,9 @@ pub struct Summary {
     /// Audit only: AWS operations sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_calls: Option<usize>,
+    /// Audit only: the (account, Region) pairs it set out to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account_regions: Option<usize>,
     /// Files named on the command line that may be infrastructure and were
     /// not linted (they fail the run).
     #[serde(skip_serializing_if = "is_zero")]
@@ -109,6 +112,7 @@ impl Summary {
             baselined: outcome.baselined,
             stale_baseline: outcome.stale_baseline,
             api_calls: outcome.api_calls,
+            account_regions: outcome.account_regions,
             not_linted: outcome.unlinted.len(),
             api_calls_by_account: outcome.api_calls_by_account.clone(),
             unaudited: outcome.unaudited.clone(),

@@ -110,7 +110,12 @@ impl<'a> Report<'a> {
             Origin::Live(_) => (None, None),
         };
         let title = match &finding.origin {
-            Origin::Live(live) => format!("{} ({})", finding.message, live.id),
+            // No code frame: the message names the queue or consumer, or
+            // its name follows once.
+            Origin::Live(_) => match super::text::live_subject(finding) {
+                Some(subject) => format!("{} ({subject})", finding.message),
+                None => finding.message.clone(),
+            },
             Origin::File { file, span } if file.is_detached() => {
                 let l = file.location(*span);
                 format!("{} ({}:{}:{})", finding.message, l.file, l.line, l.column)

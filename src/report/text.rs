@@ -101,6 +101,42 @@ pub fn live_place(live: &Live) -> Option<String> {
     Some(printable(&place).into_owned())
 }
 
+/// What a live finding is about, by name (`jobs`, `jobs-worker on jobs`),
+/// when its message does not already name it: the one place it is said.
+pub fn live_subject(f: &Finding) -> Option<String> {
+    let Origin::Live(live) = &f.origin else { return None };
+    let name = match &live.name {
+        Some(name) => name.clone(),
+        // A merged report's finding: the queue's name from its URL.
+        None if f.resource.contains("://") => f.resource.rsplit('/').next().unwrap_or_default().to_string(),
+        None => f.resource.clone(),
+    };
+    (!name.is_empty() && !names(&f.message, &name)).then(|| printable(&name).into_owned())
+}
+
+/// Whether `text` holds `name` as a whole word (not inside a longer name).
+fn names(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ':');
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        // A sentence's full stop after a name is not part of it.
+        let after_ok = match after {
+            None => true,
+            Some('.') => text[at + name.len() + 1..].chars().next().is_none_or(char::is_whitespace),
+            Some(c) => !part(c),
+        };
+        before.is_none_or(|c| !part(c)) && after_ok
+    })
+}
+
+/// `account/Region` of a live finding, the place `--format concise` gives
+/// it: `123456789012/us-east-1`, as far as it is known.
+pub fn live_locator(live: &Live) -> Option<String> {
+    let parts: Vec<&str> = [live.account.as_deref(), live.region.as_deref()].into_iter().flatten().collect();
+    (!parts.is_empty()).then(|| printable(&parts.join("/")).into_owned())
+}
+
 /// `n` and the word for it: `1 file`, `2 files`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -130,12 +166,18 @@ pub fn summary_line(s: &Summary) -> String {
         0 => String::new(),
         n => format!(", {} not audited in full", plural(n, "account-Region", "account-Regions")),
     };
+    // An audit counts queues and the account-Regions they were read in.
+    let read = match s.account_regions {
+        Some(pairs) => {
+            format!("{} in {}", plural(s.files, "queue", "queues"), plural(pairs, "account-Region", "account-Regions"))
+        }
+        None => plural(s.files, "file", "files"),
+    };
     format!(
-        "sqsguard: {}, {}, {} in {} ({} skipped{not_linted}{unaudited}{suppressed}{baselined}{calls})",
+        "sqsguard: {}, {}, {} in {read} ({} skipped{not_linted}{unaudited}{suppressed}{baselined}{calls})",
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos"),
-        plural(s.files, "file", "files"),
         s.skipped
     )
 }

@@ -102,8 +102,12 @@ fn sends(cx: &Context<'_>, findings: &mut Findings) {
 /// How a queue's payload is declared for SQS003.
 fn payload_declaration(dialect: Dialect) -> &'static str {
     match dialect {
-        Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => {
+        Dialect::CloudFormation | Dialect::Serverless => {
             "queue Metadata `sqsguard: {payload: {fields: ...}}` or the tag `sqsguard:payload`"
+        }
+        // A live queue: its tag, or the config's `payloads`.
+        Dialect::Api => {
+            "tag the queue `sqsguard:payload` (aws sqs tag-queue --tags sqsguard:payload=deterministic) or add it to `payloads:` in .sqsguard.yaml"
         }
         Dialect::Terraform => "the tag `\"sqsguard:payload\" = \"deterministic\"` once it is true",
     }

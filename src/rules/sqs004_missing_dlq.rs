@@ -72,7 +72,11 @@ fn create_dlq(call: &str) -> String {
 fn add_redrive_policy(dialect: Dialect) -> String {
     let count = guidance::SUGGESTED_MAX_RECEIVE_COUNT;
     match dialect {
-        Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
+        // A live queue: the attribute to set, and the call that sets it.
+        Dialect::Api => format!(
+            "set the queue's RedrivePolicy to {{\"deadLetterTargetArn\": \"<the ARN of a queue of the same type>\", \"maxReceiveCount\": \"{count}\"}} (aws sqs set-queue-attributes)"
+        ),
+        Dialect::CloudFormation | Dialect::Serverless => format!(
             "add a RedrivePolicy with deadLetterTargetArn (a queue of the same type) and maxReceiveCount (for example {count})"
         ),
         Dialect::Terraform => format!(

@@ -39,7 +39,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             dlq.resource,
             sources.join(", ")
         );
-        let fix = add_depth_alarm(cx.dialect(), METRIC);
+        let fix = add_depth_alarm(cx.dialect(), METRIC, &dlq.resource);
         findings.push(RULE.finding(&dlq.resource, &dlq.origin, message, fix));
     }
 }
@@ -113,9 +113,16 @@ fn fires_on_any_message(alarm: &Alarm) -> Option<bool> {
 }
 
 /// How to alarm on a queue's `metric` as soon as it holds a message (SQS015).
-fn add_depth_alarm(dialect: Dialect, metric: &str) -> String {
+fn add_depth_alarm(dialect: Dialect, metric: &str, queue: &str) -> String {
     match dialect {
-        Dialect::CloudFormation | Dialect::Api | Dialect::Serverless => format!(
+        // A live queue (its resource is its URL): the call that creates one.
+        Dialect::Api => {
+            let name = queue.rsplit('/').next().unwrap_or(queue);
+            format!(
+                "create a CloudWatch alarm on AWS/SQS {metric} > 0 for queue {name} (aws cloudwatch put-metric-alarm --alarm-name {name}-not-empty --namespace AWS/SQS --metric-name {metric} --dimensions Name=QueueName,Value={name} --statistic Maximum --period 60 --evaluation-periods 1 --threshold 0 --comparison-operator GreaterThanThreshold --alarm-actions <an SNS topic ARN>)"
+            )
+        }
+        Dialect::CloudFormation | Dialect::Serverless => format!(
             "add an AWS::CloudWatch::Alarm on AWS/SQS {metric} with the QueueName dimension of this queue, ComparisonOperator GreaterThanThreshold and Threshold 0"
         ),
         Dialect::Terraform => format!(

@@ -34,11 +34,20 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     cx.name(Field::SqsManagedSse),
                     cx.name(Field::KmsMasterKeyId)
                 );
-                let fix = format!(
-                    "remove {} (SSE-SQS is the default) or set {}",
-                    cx.dialect().assign(Field::SqsManagedSse, &Scalar::Bool(false)),
-                    cx.name(Field::KmsMasterKeyId)
-                );
+                let fix = match cx.dialect() {
+                    // A live queue has no line to remove: the call that sets it.
+                    crate::model::Dialect::Api => format!(
+                        "set {0} to true or set {1} (aws sqs set-queue-attributes --queue-url {2} --attributes {0}=true)",
+                        cx.name(Field::SqsManagedSse),
+                        cx.name(Field::KmsMasterKeyId),
+                        queue.resource
+                    ),
+                    _ => format!(
+                        "remove {} (SSE-SQS is the default) or set {}",
+                        cx.dialect().assign(Field::SqsManagedSse, &Scalar::Bool(false)),
+                        cx.name(Field::KmsMasterKeyId)
+                    ),
+                };
                 let remedy = set(&queue.resource, Field::SqsManagedSse, Scalar::Bool(true), sse, Applicability::Safe);
                 findings.push(RULE.finding(&queue.resource, &sse.origin, message, fix).with_remedy(remedy));
             }

@@ -1,0 +1,120 @@
+//! What people call the things an audit reads: a finding's message names
+//! queues by URL, consumers by mapping UUID and functions by ARN, as the
+//! rules phrase them for every source; here each becomes the name a
+//! console shows (`jobs`, `jobs-worker on jobs`, `jobs-worker`). The
+//! identifiers stay in JSON's `resource`, the one place a program reads
+//! them.
+
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::finding::Finding;
+use crate::frontend::live::Region;
+use crate::model::Origin;
+
+/// The names of one Region's reading.
+pub(super) struct Names {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    finder: Option<AhoCorasick>,
+}
+
+impl Names {
+    pub(super) fn of(read: &Region) -> Self {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        let last = |text: &str, sep: char| text.rsplit(sep).next().unwrap_or(text).to_string();
+        let function = |arn: &str| arn.split_once(":function:").map_or_else(|| arn.to_string(), |(_, n)| n.to_string());
+        for q in &read.queues {
+            pairs.push((q.url.clone(), last(&q.url, '/')));
+            if let Some(arn) = q.attributes.get("QueueArn") {
+                pairs.push((arn.clone(), last(arn, ':')));
+            }
+        }
+        for arn in read.timeouts.keys() {
+            pairs.push((arn.clone(), function(arn)));
+        }
+        for m in &read.mappings {
+            let queue = last(&m.source_arn, ':');
+            let name = match &m.function_arn {
+                Some(f) => format!("{} on {queue}", function(f)),
+                None => format!("the mapping {} on {queue}", m.uuid),
+            };
+            if let Some(f) = &m.function_arn {
+                pairs.push((f.clone(), function(f)));
+            }
+            pairs.push((m.uuid.clone(), name));
+        }
+        pairs.sort();
+        pairs.dedup_by(|a, b| a.0 == b.0);
+        let (ids, names): (Vec<String>, Vec<String>) = pairs.into_iter().unzip();
+        let index = ids.iter().enumerate().map(|(i, id)| (id.clone(), i)).collect();
+        let finder = AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&ids).ok();
+        Names { names, index, finder }
+    }
+
+    /// `text` with every identifier read written as its name; one that
+    /// runs on into a longer word (a queue outside what was read) is left.
+    pub(super) fn rewrite(&self, text: &str) -> String {
+        let Some(finder) = &self.finder else { return text.to_string() };
+        let part = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '/' | ':');
+        let mut out = String::with_capacity(text.len());
+        let mut from = 0;
+        for m in finder.find_iter(text) {
+            let after = text[m.end()..].chars().next();
+            let before = text[..m.start()].chars().next_back();
+            if after.is_some_and(part) || before.is_some_and(part) {
+                continue;
+            }
+            out.push_str(&text[from..m.start()]);
+            out.push_str(&self.names[m.pattern().as_usize()]);
+            from = m.end();
+        }
+        out.push_str(&text[from..]);
+        out
+    }
+
+    /// The finding's message in names, and the name of what it is about on
+    /// its origin. The fix keeps identifiers: a command it gives needs them.
+    pub(super) fn apply(&self, f: &mut Finding) {
+        f.message = self.rewrite(&f.message);
+        if let Origin::Live(live) = &mut f.origin {
+            live.name = self.index.get(&f.resource).map(|&i| self.names[i].clone());
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::live::{LiveQueueData, Mapping};
+
+    #[test]
+    fn identifiers_become_names_and_others_stay() {
+        let url = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs";
+        let mut read = Region::default();
+        read.queues.push(LiveQueueData { url: url.into(), ..Default::default() });
+        let f = "arn:aws:lambda:us-east-1:123456789012:function:jobs-worker";
+        read.timeouts.insert(f.into(), Some(60));
+        read.mappings.push(Mapping {
+            uuid: "0b4c-11".into(),
+            source_arn: "arn:aws:sqs:us-east-1:123456789012:jobs".into(),
+            function_arn: Some(f.into()),
+            batch_size: None,
+            batching_window: None,
+            response_types: Vec::new(),
+            maximum_concurrency: None,
+        });
+        let names = Names::of(&read);
+        assert_eq!(names.len(), 3);
+        assert_eq!(
+            names.rewrite(&format!("queue {url} of function {f} (consumer 0b4c-11); {url}-dlq stays.")),
+            format!("queue jobs of function jobs-worker (consumer jobs-worker on jobs); {url}-dlq stays.")
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! What the audit says, read as a newcomer reads it: queues and consumers
+//! by name (the identifiers only in JSON's `resource`), each message once,
+//! the summary in queues and account-Regions, a Region where nothing was
+//! found, and one line naming what was tried when AWS cannot be used at
+//! all. Against moto, as tests/audit.rs; needs `--features audit`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+#![cfg(feature = "audit")]
+
+mod common;
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn scenario(moto: &common::Moto, what: &str) {
+    let out = Command::new(common::venv_tool("python").unwrap())
+        .arg(common::root().join("tests/fixtures/audit/scenario.py"))
+        .arg(&moto.endpoint)
+        .arg(what)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "scenario: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `sqsguard audit ARGS` with test credentials and nothing else of the
+/// environment's AWS settings: (exit status, stdout, stderr).
+fn audit(args: &[&str], credentials: bool) -> (Option<i32>, String, String) {
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sqsguard"));
+    cmd.arg("audit")
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("AWS_EC2_METADATA_DISABLED", "true");
+    if credentials {
+        cmd.env("AWS_ACCESS_KEY_ID", "test").env("AWS_SECRET_ACCESS_KEY", "test");
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn live_findings_name_queues_and_consumers_once() {
+    let Some(moto) = common::moto() else { return };
+    scenario(&moto, "problems");
+    let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str()];
+    let (code, concise, stderr) = audit(&[&at[..], &["--format", "concise"]].concat(), true);
+    assert_eq!(code, Some(1), "{stderr}");
+    // Account and Region where lint puts the file; no URL, UUID or ARN.
+    assert_eq!(concise, include_str!("fixtures/audit/words.concise.txt"));
+    let (_, json, _) = audit(&[&at[..], &["--format", "json"]].concat(), true);
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    // The identifiers stay in `resource`, where programs read them.
+    for f in doc["findings"].as_array().unwrap() {
+        let resource = f["resource"].as_str().unwrap();
+        assert!(resource.starts_with("http://") || resource.len() == 36, "{resource}");
+        assert!(!f["message"].as_str().unwrap().contains("http://"), "{f}");
+    }
+    assert_eq!(doc["summary"]["account_regions"], 1);
+    // Fixes say what to do to a live queue, not what to write in a template.
+    let fix_of = |code: &str| {
+        let f = doc["findings"].as_array().unwrap().iter().find(|f| f["rule"] == code).unwrap();
+        f["fix"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        fix_of("SQS004"),
+        "set the queue's RedrivePolicy to {\"deadLetterTargetArn\": \"<the ARN of a queue of the same type>\", \"maxReceiveCount\": \"5\"} (aws sqs set-queue-attributes)"
+    );
+    assert!(fix_of("SQS015").starts_with("create a CloudWatch alarm on AWS/SQS ApproximateNumberOfMessagesVisible > 0 for queue jobs-dlq (aws cloudwatch put-metric-alarm "));
+    assert!(fix_of("SQS016").starts_with(
+        "set SqsManagedSseEnabled to true or set KmsMasterKeyId (aws sqs set-queue-attributes --queue-url "
+    ));
+
+    let (_, pretty, _) = audit(&[&at[..], &["--format", "pretty"]].concat(), true);
+    // A message that names its queue says it once; one that does not
+    // (the code frame names it in lint) is followed by the queue's name.
+    let blocks = [
+        "SQS002 visibility-timeout-below-function-timeout (error)\n\n  \u{d7} VisibilityTimeout 30 s < 60 s timeout of function jobs-worker (consumer jobs-worker on jobs):\n  \u{2502} Lambda rejects the mapping with \"Queue visibility timeout: 30 seconds is less than Function\n  \u{2502} timeout: 60 seconds\"\n",
+        "SQS008 max-receive-count-low (warning)\n\n  \u{26a0} maxReceiveCount 1 < 3: a transient error, a throttled or cold-starting consumer sends the\n  \u{2502} message to the dead-letter queue (jobs)\n  help: set maxReceiveCount to at least 3 (5 is common)\n",
+        // A live finding's fix says what to do to the live queue.
+        "  help: create a CloudWatch alarm on AWS/SQS ApproximateNumberOfMessagesVisible > 0 for queue\n        jobs-dlq (aws cloudwatch put-metric-alarm --alarm-name jobs-dlq-not-empty",
+    ];
+    for block in blocks {
+        assert_eq!(pretty.matches(block).count(), 1, "{block}\n{pretty}");
+    }
+    assert!(!pretty.contains("AWS::CloudWatch::Alarm"), "{pretty}");
+    // Identifiers only where a command needs them (SQS016's --queue-url).
+    assert_eq!(pretty.matches(moto.endpoint.as_str()).count(), 1, "{pretty}");
+    assert!(
+        pretty.ends_with(
+            "sqsguard: 3 errors, 9 warnings, 0 infos in 5 queues in 1 account-Region (0 skipped, 16 API calls)\n"
+        ),
+        "{pretty}"
+    );
+}
+
+#[test]
+fn a_region_with_no_queue_is_a_note_and_require_queues_fails_it() {
+    let Some(moto) = common::moto() else { return };
+    scenario(&moto, "problems");
+    let at = ["--region", "us-east-1", "--region", "eu-west-3", "--endpoint-url", moto.endpoint.as_str()];
+    let (code, out, stderr) = audit(&[&at[..], &["--format", "concise", "--fail-on", "never"]].concat(), true);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        out.contains("note: eu-west-3: no queues found: a wrong or misspelt Region looks like this (--require-queues makes a run that finds none fail)\n"),
+        "{out}"
+    );
+    assert!(out.contains(" in 5 queues in 2 account-Regions ("), "{out}");
+    // Queues elsewhere: the run has some, so --require-queues passes.
+    let (code, _, stderr) = audit(&[&at[..], &["--fail-on", "never", "--require-queues"]].concat(), true);
+    assert_eq!(code, Some(0), "{stderr}");
+    // None anywhere: exit 0 without the option, 1 with it, and said.
+    let empty = ["--region", "eu-west-3", "--endpoint-url", moto.endpoint.as_str()];
+    let (code, out, stderr) = audit(&empty, true);
+    assert_eq!(code, Some(0), "{out}{stderr}");
+    assert!(
+        out.contains("sqsguard: 0 errors, 0 warnings, 0 infos in 0 queues in 1 account-Region (0 skipped, "),
+        "{out}"
+    );
+    let (code, _, stderr) = audit(&[&empty[..], &["--require-queues"]].concat(), true);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr, "sqsguard: no queues found, and --require-queues asks for at least one\n");
+    // Shards merged: the whole must have a queue, not each shard.
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (i, region) in ["us-east-1", "eu-west-3"].iter().enumerate() {
+        let at = ["--region", "us-east-1", "--region", "eu-west-3", "--endpoint-url", moto.endpoint.as_str()];
+        let shard = format!("{}/2", i + 1);
+        let (_, json, stderr) = audit(&[&at[..], &["--shard", &shard, "--format", "json"]].concat(), true);
+        let doc: Value = serde_json::from_str(&json).unwrap_or_else(|_| panic!("{stderr}"));
+        let file = dir.path().join(format!("{region}.json"));
+        std::fs::write(&file, json).unwrap();
+        files.push((file, doc["summary"]["files"].as_u64().unwrap()));
+    }
+    let merge = |paths: &[&std::path::Path]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+            .args(["report", "merge", "--fail-on", "never", "--require-queues"])
+            .args(paths)
+            .output()
+            .unwrap();
+        out.status.code()
+    };
+    let empty_shard = files.iter().find(|(_, n)| *n == 0).map(|(f, _)| f.as_path()).unwrap();
+    let full_shard = files.iter().find(|(_, n)| *n > 0).map(|(f, _)| f.as_path()).unwrap();
+    assert_eq!(merge(&[empty_shard, full_shard]), Some(0));
+    let (_, json, _) = audit(&[&empty[..], &["--format", "json"]].concat(), true);
+    let none = dir.path().join("none.json");
+    std::fs::write(&none, json).unwrap();
+    assert_eq!(merge(&[&none]), Some(1));
+}
+
+#[test]
+fn no_endpoint_and_no_credentials_are_one_line_naming_what_was_tried() {
+    let (code, out, stderr) = audit(&["--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:9"], true);
+    assert_eq!(code, Some(2), "{out}");
+    assert_eq!(stderr, "sqsguard: cannot reach the SQS endpoint http://127.0.0.1:9 (connection refused)\n");
+    let (code, out, stderr) = audit(&["--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:9"], false);
+    assert_eq!(code, Some(2), "{out}");
+    assert_eq!(
+        stderr,
+        "sqsguard: no AWS credentials found (tried: environment, profile default, web identity token, container credentials); set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or pass --profile\n"
+    );
+    let (_, _, stderr) =
+        audit(&["--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:9", "--profile", "ops"], false);
+    assert!(stderr.contains("(tried: environment, profile ops, "), "{stderr}");
+}
