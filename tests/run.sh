@@ -63,7 +63,9 @@ install() {
   # Graphviz, which renders its DOT.
   local debs=()
   command -v nvim >/dev/null || debs+=(neovim)
-  command -v chromium >/dev/null || debs+=(chromium)
+  # (Liberation: fonts for Mermaid to measure its labels with; Debian
+  # only recommends them with Chromium.)
+  command -v chromium >/dev/null || debs+=(chromium fonts-liberation)
   command -v dot >/dev/null || debs+=(graphviz)
   if [ "${#debs[@]}" -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
