@@ -606,7 +606,7 @@ fn the_stage_matrix_example_lints_each_stage() {
     assert_eq!(calls.len(), 2);
     let work = dir.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
-    std::fs::write(work.join("serverless.yml"), STAGED_SERVICE).unwrap();
+    std::fs::write(work.join("serverless.yml"), common::STAGED_SERVICE).unwrap();
     let mut sqs002 = Vec::new();
     for (i, with) in calls.iter().enumerate() {
         let run = run_action(with, &work, &Job::push(&dir.path().join(format!("job{i}"))));
@@ -650,34 +650,6 @@ fn the_monorepo_example_runs_one_job_per_project() {
         ]
     );
 }
-
-/// A Serverless service whose function timeout is chosen by the stage
-/// (5 s in dev, 60 s in prod), read by a queue with a 40 s
-/// VisibilityTimeout: SQS002 in prod only.
-const STAGED_SERVICE: &str = "service: jobs
-provider:
-  name: aws
-  runtime: python3.12
-custom:
-  timeouts:
-    dev: 5
-    prod: 60
-functions:
-  worker:
-    handler: h.main
-    timeout: ${self:custom.timeouts.${sls:stage}}
-    events:
-      - sqs:
-          arn: !GetAtt Jobs.Arn
-          functionResponseType: ReportBatchItemFailures
-resources:
-  Resources:
-    Jobs:
-      Type: AWS::SQS::Queue
-      Properties:
-        VisibilityTimeout: 40
-        ReceiveMessageWaitTimeSeconds: 20
-";
 
 /// Every example that calls the Action gives it only inputs it has
 /// (actionlint cannot check a remote action's inputs).

@@ -11,6 +11,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -278,39 +280,12 @@ fn a_broken_nearest_config_is_a_located_exit_2_before_anything_is_written() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
 
-/// A Serverless service whose function timeout is 5 s in dev and 60 s in
-/// prod, read by a queue with a 40 s VisibilityTimeout: SQS002 in prod.
-const SERVICE: &str = "service: jobs
-provider:
-  name: aws
-  runtime: python3.12
-custom:
-  timeouts:
-    dev: 5
-    prod: 60
-functions:
-  worker:
-    handler: h.main
-    timeout: ${self:custom.timeouts.${sls:stage}}
-    events:
-      - sqs:
-          arn: !GetAtt Jobs.Arn
-          functionResponseType: ReportBatchItemFailures
-resources:
-  Resources:
-    Jobs:
-      Type: AWS::SQS::Queue
-      Properties:
-        VisibilityTimeout: 40
-        ReceiveMessageWaitTimeSeconds: 20
-";
-
 #[test]
 fn each_projects_config_names_its_stage() {
     let repo = Monorepo::new();
     for (project, config) in [("p", "select: [SQS002]\nstage: prod\n"), ("q", "select: [SQS002]\n")] {
         std::fs::create_dir_all(repo.root.join(project)).unwrap();
-        std::fs::write(repo.root.join(project).join("serverless.yml"), SERVICE).unwrap();
+        std::fs::write(repo.root.join(project).join("serverless.yml"), common::STAGED_SERVICE).unwrap();
         std::fs::write(repo.root.join(project).join(".sqsguard.yaml"), config).unwrap();
     }
     let doc = repo.json(&repo.root, &["p".into(), "q".into()], &[]);

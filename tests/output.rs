@@ -7,8 +7,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::{root, sqsguard, stdout};
 
@@ -16,25 +15,6 @@ const WORKER: &str = "examples/cloudformation/legacy-worker.yaml";
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// sqsguard with `input` on standard input and `env` set.
-fn with_stdin(args: &[&str], input: &str, env: &[(&str, &str)]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("COLUMNS")
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -128,7 +108,11 @@ fn show_skipped_lists_each_skipped_file_with_why() {
 #[test]
 fn standard_input_is_linted_as_the_named_file() {
     let text = std::fs::read_to_string(root().join(WORKER)).unwrap();
-    let out = with_stdin(&["lint", "-", "--stdin-filename", "stacks/worker.yaml", "--format", "concise"], &text, &[]);
+    let out = common::sqsguard_with(
+        &["lint", "-", "--stdin-filename", "stacks/worker.yaml", "--format", "concise"],
+        &text,
+        &[],
+    );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let shown = stdout(&out);
     assert!(shown.starts_with("stacks/worker.yaml:16:26: SQS002 [*] "), "{shown}");
@@ -136,11 +120,12 @@ fn standard_input_is_linted_as_the_named_file() {
 
     // The name picks the format: the same text as Terraform is not a module.
     let hcl = "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n  receive_wait_time_seconds = 0\n}\n";
-    let out = with_stdin(&["lint", "-", "--stdin-filename", "infra/main.tf", "--format", "concise"], hcl, &[]);
+    let out =
+        common::sqsguard_with(&["lint", "-", "--stdin-filename", "infra/main.tf", "--format", "concise"], hcl, &[]);
     assert!(stdout(&out).contains("infra/main.tf:3:31: SQS006 [*] "), "{}{}", stdout(&out), stderr(&out));
 
     // --fix: the fixed text on standard output, the report on standard error.
-    let out = with_stdin(
+    let out = common::sqsguard_with(
         &["lint", "-", "--stdin-filename", "stacks/worker.yaml", "--fix", "--format", "concise"],
         &text,
         &[],
@@ -159,9 +144,20 @@ fn standard_input_is_linted_as_the_named_file() {
     assert!(report.contains("sqsguard: fixed 7 findings in 1 file (in 2 passes"), "{report}");
     assert_eq!(out.status.code(), Some(1), "SQS017 remains");
 
+    // --sarif-file with --fix of standard input: what remains.
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("left.sarif");
+    let args =
+        ["lint", "-", "--stdin-filename", "stacks/worker.yaml", "--fix", "--sarif-file", sarif.to_str().unwrap()];
+    common::sqsguard_with(&args, &text, &[]);
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+    let rules: Vec<&str> =
+        doc["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["ruleId"].as_str().unwrap()).collect();
+    assert!(rules.contains(&"SQS017") && !rules.contains(&"SQS002"), "{rules:?}");
+
     // Nothing to fix: the text comes back as it was.
     let clean = "AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n";
-    let out = with_stdin(&["lint", "-", "--stdin-filename", "t.yaml", "--fix"], clean, &[]);
+    let out = common::sqsguard_with(&["lint", "-", "--stdin-filename", "t.yaml", "--fix"], clean, &[]);
     assert_eq!(stdout(&out), clean);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
@@ -172,8 +168,9 @@ fn standard_input_needs_a_name_and_stands_alone() {
         &["lint", "-"][..],
         &["lint", "-", WORKER, "--stdin-filename", "x.yaml"],
         &["lint", WORKER, "--stdin-filename", "x.yaml"],
+        &["lint", "-", "--stdin-filename", "x.yaml", "--write-baseline", "target/stdin-baseline.json"],
     ] {
-        let out = with_stdin(args, "Resources: {}\n", &[]);
+        let out = common::sqsguard_with(args, "Resources: {}\n", &[]);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("stdin") || stderr(&out).contains("standard input"), "{}", stderr(&out));
     }
@@ -207,7 +204,7 @@ fn the_github_format_logs_each_finding_as_a_line_and_an_annotation() {
 #[test]
 fn colour_follows_no_color_force_color_and_the_terminal() {
     let run = |env: &[(&str, &str)]| {
-        let out = with_stdin(&["lint", WORKER, "--select", "SQS017"], "", env);
+        let out = common::sqsguard_with(&["lint", WORKER, "--select", "SQS017"], "", env);
         stdout(&out).contains('\u{1b}')
     };
     assert!(!run(&[]), "a pipe gets no colour");
@@ -220,7 +217,7 @@ fn colour_follows_no_color_force_color_and_the_terminal() {
 #[test]
 fn pretty_output_wraps_at_the_width_given() {
     let widest = |columns: &str| {
-        let out = with_stdin(&["lint", WORKER, "--select", "SQS005"], "", &[("COLUMNS", columns)]);
+        let out = common::sqsguard_with(&["lint", WORKER, "--select", "SQS005"], "", &[("COLUMNS", columns)]);
         stdout(&out).lines().map(|l| l.chars().count()).max().unwrap()
     };
     assert!(widest("60") <= 60, "{}", widest("60"));

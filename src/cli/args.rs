@@ -80,6 +80,39 @@ pub(super) enum ReportCommand {
     },
 }
 
+/// What a run reads beside its paths, for every command that lints
+/// (`lint`, `graph`): the config, variable values, the stage, code or not.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(super) struct InputArgs {
+    /// The one config file for every file (default: each file's nearest .sqsguard.yaml).
+    #[arg(long)]
+    pub(super) config: Option<PathBuf>,
+    /// Terraform variable values (repeatable), loaded after terraform.tfvars
+    /// and *.auto.tfvars, as `terraform plan -var-file`.
+    #[arg(long = "var-file", value_name = "FILE")]
+    pub(super) var_files: Vec<PathBuf>,
+    /// Serverless Framework: the stage read (`${sls:stage}`, `${opt:stage}`, provider.stage).
+    #[arg(long, value_name = "NAME")]
+    pub(super) stage: Option<String>,
+    /// Serverless Framework: `${param:KEY}` (repeatable).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub(super) params: Vec<String>,
+    /// CloudFormation/SAM Parameter values, as `sam deploy --parameter-overrides`
+    /// takes them (several after the flag, or the flag repeated); they win over --samconfig.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub(super) parameter_overrides: Vec<String>,
+    /// The SAM CLI's samconfig.toml (or .yaml): its `parameter_overrides`, as `sam deploy` reads them.
+    #[arg(long, value_name = "FILE")]
+    pub(super) samconfig: Option<PathBuf>,
+    /// The samconfig environment read (default: `default`).
+    #[arg(long, value_name = "ENV", requires = "samconfig")]
+    pub(super) config_env: Option<String>,
+    /// Read the templates only: not the handlers their functions name, nor
+    /// the SQS calls of code under the PATHs.
+    #[arg(long)]
+    pub(super) no_code: bool,
+}
+
 #[derive(clap::Args, Debug)]
 pub(super) struct LintArgs {
     /// Files or folders (folders are walked respecting .gitignore).
@@ -96,35 +129,14 @@ pub(super) struct LintArgs {
     /// Drop these rule codes (or code prefixes), comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub(super) ignore: Vec<String>,
-    /// The config file (default: .sqsguard.yaml in this folder or the nearest above).
-    #[arg(long)]
-    pub(super) config: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) input: InputArgs,
     /// Report only findings this baseline does not record.
     #[arg(long, value_name = "FILE")]
     pub(super) baseline: Option<PathBuf>,
     /// Record today's findings in FILE (then `--baseline FILE` fails only on new ones).
     #[arg(long, value_name = "FILE")]
     pub(super) write_baseline: Option<PathBuf>,
-    /// Terraform variable values (repeatable), loaded after terraform.tfvars
-    /// and *.auto.tfvars, as `terraform plan -var-file`.
-    #[arg(long = "var-file", value_name = "FILE")]
-    pub(super) var_files: Vec<PathBuf>,
-    /// Serverless Framework: the stage linted (`${sls:stage}`, `${opt:stage}`, provider.stage).
-    #[arg(long, value_name = "NAME")]
-    pub(super) stage: Option<String>,
-    /// Serverless Framework: `${param:KEY}` (repeatable).
-    #[arg(long = "param", value_name = "KEY=VALUE")]
-    pub(super) params: Vec<String>,
-    /// CloudFormation/SAM Parameter values, as `sam deploy --parameter-overrides`
-    /// takes them (several after the flag, or the flag repeated); they win over --samconfig.
-    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
-    pub(super) parameter_overrides: Vec<String>,
-    /// The SAM CLI's samconfig.toml (or .yaml): its `parameter_overrides`, as `sam deploy` reads them.
-    #[arg(long, value_name = "FILE")]
-    pub(super) samconfig: Option<PathBuf>,
-    /// The samconfig environment read (default: `default`).
-    #[arg(long, value_name = "ENV", requires = "samconfig")]
-    pub(super) config_env: Option<String>,
     /// Apply every safe fix in place, then report what remains.
     #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
     pub(super) fix: bool,
@@ -135,10 +147,6 @@ pub(super) struct LintArgs {
     /// (a shared Parameter default, a handler change, a replaced queue).
     #[arg(long)]
     pub(super) unsafe_fixes: bool,
-    /// Read the templates only: not the handlers their functions name, nor
-    /// the SQS calls of code under the PATHs.
-    #[arg(long)]
-    pub(super) no_code: bool,
     /// A count of findings per rule instead of the findings.
     #[arg(long, conflicts_with_all = ["fix", "diff", "write_baseline"])]
     pub(super) statistics: bool,
@@ -171,24 +179,8 @@ pub(super) struct GraphArgs {
     /// Draw an audit's `--format json` report instead of templates.
     #[arg(long, value_name = "FILE", conflicts_with = "paths")]
     pub(super) from_audit: Option<PathBuf>,
-    /// The config file (default: each file's nearest .sqsguard.yaml).
-    #[arg(long)]
-    pub(super) config: Option<PathBuf>,
-    /// Terraform variable values (repeatable), as `lint --var-file`.
-    #[arg(long = "var-file", value_name = "FILE")]
-    pub(super) var_files: Vec<PathBuf>,
-    /// Serverless Framework: the stage drawn.
-    #[arg(long, value_name = "NAME")]
-    pub(super) stage: Option<String>,
-    /// Serverless Framework: `${param:KEY}` (repeatable).
-    #[arg(long = "param", value_name = "KEY=VALUE")]
-    pub(super) params: Vec<String>,
-    /// CloudFormation/SAM Parameter values, as `lint --parameter-overrides`.
-    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
-    pub(super) parameter_overrides: Vec<String>,
-    /// Read the templates only, not the code of their functions nor other SQS calls.
-    #[arg(long)]
-    pub(super) no_code: bool,
+    #[command(flatten)]
+    pub(super) input: InputArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::args::{Format, GraphArgs, GraphFormat, LintArgs};
+use super::args::{GraphArgs, GraphFormat};
 use super::console::{Console, Stop, shown};
 use crate::error::Error;
 use crate::graph::{self, Graph, Piece};
@@ -72,7 +72,8 @@ fn audit_report(args: &GraphArgs) -> Result<Option<(serde_json::Value, PathBuf)>
 /// The graph of what a lint of the paths checked; its notes (a file not
 /// linted, a link not resolved) are said on standard error.
 fn from_lint(args: &GraphArgs, console: &mut Console) -> Result<Graph, Error> {
-    let session = super::lint::session(&as_lint(args))?;
+    // The paths and inputs named, every rule.
+    let session = super::lint::reading(&args.paths, &args.input, &crate::rules::Filter::default())?;
     let (drawn, outcome) = crate::lint::drawn(&session)?;
     for note in &outcome.notes {
         match note.origin.location() {
@@ -86,33 +87,4 @@ fn from_lint(args: &GraphArgs, console: &mut Console) -> Result<Graph, Error> {
     let pieces: Vec<Piece<'_>> =
         drawn.iter().map(|d| Piece { scope: &d.scope, model: &d.model, findings: &d.findings }).collect();
     Ok(graph::from_models(&pieces))
-}
-
-/// The lint the graph draws: the paths and inputs named, nothing else.
-fn as_lint(args: &GraphArgs) -> LintArgs {
-    LintArgs {
-        paths: args.paths.clone(),
-        format: Format::Json,
-        fail_on: super::args::FailOn::Never,
-        select: Vec::new(),
-        ignore: Vec::new(),
-        config: args.config.clone(),
-        baseline: None,
-        write_baseline: None,
-        var_files: args.var_files.clone(),
-        stage: args.stage.clone(),
-        params: args.params.clone(),
-        parameter_overrides: args.parameter_overrides.clone(),
-        samconfig: None,
-        config_env: None,
-        fix: false,
-        diff: false,
-        unsafe_fixes: false,
-        no_code: args.no_code,
-        statistics: false,
-        quiet: false,
-        stdin_filename: None,
-        show_skipped: false,
-        sarif_file: None,
-    }
 }

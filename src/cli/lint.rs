@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{Format, LintArgs};
+use super::args::{Format, InputArgs, LintArgs};
 use super::console::{Console, FINDINGS, Stop, exit_status, shown};
 use crate::config;
 use crate::error::Error;
@@ -52,25 +52,41 @@ pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode
     report_lint(&args, outcome, console)
 }
 
-/// The session of a `lint`: its arguments checked (every selector selects
-/// a rule, every path and variables file exists), the config `--config`
-/// names read (else each file's nearest is, as the lint meets it), the
-/// command line's `--select`/`--ignore` and stage to apply over it, the
-/// baseline read. Anything wrong is a usage error, before anything is
-/// linted.
+/// The session of a `lint`: what it reads ([`reading`]), the baseline
+/// read and the fix mode. Anything wrong is a usage error, before
+/// anything is linted.
 pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
     if args.statistics && !matches!(args.format, Format::Pretty | Format::Concise | Format::Json) {
         return Err(Error::Usage(
             "--statistics prints a table (pretty, concise) or JSON, not --format sarif, junit or github".into(),
         ));
     }
-    for selector in args.select.iter().chain(&args.ignore) {
+    let mut session = reading(&args.paths, &args.input, &scope(args).rules)?;
+    session.baseline = args.baseline.as_deref().map(|b| crate::baseline::load(b, &scope(args))).transpose()?;
+    let unsafe_fixes = args.unsafe_fixes;
+    session.fix = if args.diff {
+        FixMode::Diff { unsafe_fixes }
+    } else if args.fix {
+        FixMode::Write { unsafe_fixes }
+    } else {
+        FixMode::Report
+    };
+    Ok(session)
+}
+
+/// The session that reads `paths` with `input`, under `filter` (the
+/// command line's `--select`/`--ignore`): every selector selects a rule,
+/// every path and variables file exists, the config `--config` names is
+/// read (else each file's nearest is, as the lint meets it), the stage
+/// resolved. What `lint` and `graph` share.
+pub(super) fn reading(paths: &[PathBuf], input: &InputArgs, filter: &rules::Filter) -> Result<Session, Error> {
+    for selector in filter.select.iter().chain(&filter.ignore) {
         if !rules::selects_any(selector) {
             return Err(Error::Usage(format!("`{selector}` matches no rule code; `sqsguard rules` lists them")));
         }
     }
     // `-` is standard input.
-    for path in args.paths.iter().filter(|p| p.as_os_str() != "-") {
+    for path in paths.iter().filter(|p| p.as_os_str() != "-") {
         match std::fs::symlink_metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::Usage(format!("{}: no such file or folder", path.display())));
@@ -79,34 +95,24 @@ pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
             Ok(_) => {}
         }
     }
-    for file in &args.var_files {
+    for file in &input.var_files {
         crate::source::open_regular(file).map_err(|e| Error::io(file, e.into()))?;
     }
     // The command line's --select replaces a config's; --ignore adds to it.
-    let overrides = scope(args).rules;
-    let (config, nearest) = match &args.config {
-        Some(file) => (config::load(file)?.overridden(&overrides), None),
-        None => (config::Config::default(), Some(overrides)),
+    let (config, nearest) = match &input.config {
+        Some(file) => (config::load(file)?.overridden(filter), None),
+        None => (config::Config::default(), Some(filter.clone())),
     };
     // Without --stage, each config's `stage:` (`Inputs::stage_for`).
-    let stage = stage(args)?;
+    let stage = stage(input)?;
     let inputs = Inputs {
-        paths: args.paths.clone(),
-        var_files: args.var_files.clone(),
+        paths: paths.to_vec(),
+        var_files: input.var_files.clone(),
         stage,
-        no_code: args.no_code,
+        no_code: input.no_code,
         ..Inputs::default()
     };
-    let baseline = args.baseline.as_deref().map(|b| crate::baseline::load(b, &scope(args))).transpose()?;
-    let unsafe_fixes = args.unsafe_fixes;
-    let fix = if args.diff {
-        FixMode::Diff { unsafe_fixes }
-    } else if args.fix {
-        FixMode::Write { unsafe_fixes }
-    } else {
-        FixMode::Report
-    };
-    Ok(Session { config, nearest, inputs, baseline, fix })
+    Ok(Session { config, nearest, inputs, ..Session::default() })
 }
 
 /// Where a lint looks: what a baseline's stale entries are counted in.
@@ -151,7 +157,7 @@ pub(super) fn report_to(args: &LintArgs, outcome: &Outcome, console: &mut Consol
 
 /// `--sarif-file`: the report as SARIF, written atomically beside what
 /// `--format` printed.
-fn write_sarif(path: &std::path::Path, outcome: &Outcome) -> Result<(), Error> {
+pub(super) fn write_sarif(path: &std::path::Path, outcome: &Outcome) -> Result<(), Error> {
     let mut sarif = Vec::new();
     report::write(report::Format::Sarif, outcome, &mut sarif).map_err(|e| Error::io(path, e))?;
     crate::source::write_atomic(path, &sarif).map_err(|e| Error::io(path, e))
@@ -176,7 +182,7 @@ fn say_aside(args: &LintArgs, outcome: &Outcome, console: &mut Console) {
 /// and the Parameter values of `--samconfig` then `--parameter-overrides`
 /// (the last of a key wins, as in `sam deploy`). A value that is no
 /// `KEY=VALUE`, or a samconfig that cannot be read, is a usage error.
-pub(super) fn stage(args: &LintArgs) -> Result<config::Stage, Error> {
+pub(super) fn stage(args: &InputArgs) -> Result<config::Stage, Error> {
     use crate::frontend::stage::{key_value, sam_override};
     if args.stage.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(Error::Usage("--stage needs a stage name".into()));

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use super::args::LintArgs;
 use super::console::{Console, Stop, exit_status};
-use super::lint::{fix_in_memory, fixed_line, report_lint, report_to, session, show_fixes};
+use super::lint::{fix_in_memory, fixed_line, report_lint, report_to, session, show_fixes, write_sarif};
 use crate::error::Error;
 use crate::lint;
 use crate::session::{FixMode, Session};
@@ -31,6 +31,9 @@ pub(super) fn stdin_name(args: &LintArgs) -> Result<Option<PathBuf>, Error> {
         (Some(_), true) if args.paths.len() > 1 => {
             Err(Error::Usage("`-` (standard input) must be the only PATH".into()))
         }
+        (Some(_), true) if args.write_baseline.is_some() => Err(Error::Usage(
+            "--write-baseline records the findings of files on disk, not of standard input (`-`)".into(),
+        )),
         (Some(name), true) if name.as_os_str().is_empty() || name.is_dir() => {
             Err(Error::Usage(format!("--stdin-filename {}: not a file name", name.display())))
         }
@@ -62,6 +65,9 @@ pub(super) fn run(args: &LintArgs, name: &Path, console: &mut Console) -> Result
                 None => lint::lint(&session_with(&session, name, fixed_text.unwrap_or(&text)))?,
             };
             report_to(args, &outcome, console, true)?;
+            if let Some(path) = &args.sarif_file {
+                write_sarif(path, &outcome)?;
+            }
             Ok(exit_status(args.fail_on, &outcome))
         }
         FixMode::Report => {

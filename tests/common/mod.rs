@@ -54,15 +54,30 @@ pub fn render(outcome: &Outcome) -> String {
 }
 
 pub fn sqsguard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+    sqsguard_with(args, "", &[])
+}
+
+/// sqsguard in the repository's root with `input` on standard input and
+/// `env` set over an environment without the colour and width variables.
+pub fn sqsguard_with(args: &[&str], input: &str, env: &[(&str, &str)]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
         .args(args)
         .current_dir(root())
         .env_remove("NO_COLOR")
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("COLUMNS")
-        .output()
-        .expect("run sqsguard")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sqsguard");
+    // A run that does not read standard input may have closed it.
+    let _ = child.stdin.take().expect("piped").write_all(input.as_bytes());
+    child.wait_with_output().expect("run sqsguard")
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -351,3 +366,31 @@ fn copy_folder(from: &Path, to: &Path) {
         std::fs::copy(from.join(&name), target).expect("copy fixture");
     }
 }
+
+/// A Serverless service whose function timeout is chosen by the stage
+/// (5 s in dev, 60 s in prod), read by a queue with a 40 s
+/// VisibilityTimeout: SQS002 in prod only.
+pub const STAGED_SERVICE: &str = "service: jobs
+provider:
+  name: aws
+  runtime: python3.12
+custom:
+  timeouts:
+    dev: 5
+    prod: 60
+functions:
+  worker:
+    handler: h.main
+    timeout: ${self:custom.timeouts.${sls:stage}}
+    events:
+      - sqs:
+          arn: !GetAtt Jobs.Arn
+          functionResponseType: ReportBatchItemFailures
+resources:
+  Resources:
+    Jobs:
+      Type: AWS::SQS::Queue
+      Properties:
+        VisibilityTimeout: 40
+        ReceiveMessageWaitTimeSeconds: 20
+";
