@@ -232,8 +232,9 @@ fn a_finding_on_a_long_line_shows_an_excerpt() {
     )
     .unwrap();
     let mut one_line = serde_json::to_string(&plan).unwrap();
-    // Much longer than any excerpt: padding the plan's own description.
-    one_line = one_line.replacen("{", &format!("{{\"padding\":\"{}\",", "x".repeat(200_000)), 1);
+    // Much longer than any excerpt, with two-byte characters before the
+    // finding (its column counts characters).
+    one_line = one_line.replacen("{", &format!("{{\"padding\":\"{}\",", "xé".repeat(100_000)), 1);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plan.json");
     std::fs::write(&file, &one_line).unwrap();

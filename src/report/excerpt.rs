@@ -55,7 +55,8 @@ pub fn of(file: &SourceFile, start: usize, len: usize) -> Option<Excerpt> {
     }
     let before = if from > line_start { MARK } else { "" };
     let after = if to < line_end { END_MARK } else { "" };
-    let column = text[line_start..start].chars().count();
+    // The source's index of wide characters: no count along the line.
+    let column = file.position(start).column - 1;
     Some(Excerpt {
         text: format!("{before}{}{after}", &text[from..to]),
         start: from - before.len(),
