@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use super::audit_format::AuditFormat;
 use crate::finding::Severity;
 use crate::report::{self, pretty::Style};
 
@@ -70,8 +71,11 @@ pub(super) enum ReportCommand {
         /// The JSON documents, one per shard.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value_t = Format::Pretty)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = AuditFormat::Pretty)]
+        format: AuditFormat,
+        /// Write the report to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = FailOn::Warning)]
         fail_on: FailOn,
         /// Exit 1 when the shards together found no queue (as audit's).
@@ -252,8 +256,11 @@ pub(super) struct AuditArgs {
     /// Only queues whose name starts with this.
     #[arg(long)]
     pub(super) queue_prefix: Option<String>,
-    #[arg(long, value_enum, default_value_t = Format::Pretty)]
-    pub(super) format: Format,
+    #[arg(long, value_enum, default_value_t = AuditFormat::Pretty)]
+    pub(super) format: AuditFormat,
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(super) output: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub(super) fail_on: FailOn,
     /// Exit 1 when the audit finds no queue at all (a wrong Region, profile

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{AuditArgs, CatalogFormat, FailOn, Format, GenFormat, GenTarget, GenerateArgs, SchemaOf};
+use super::args::{AuditArgs, CatalogFormat, FailOn, GenFormat, GenTarget, GenerateArgs, SchemaOf};
+use super::audit_format::AuditFormat;
+use super::audit_out::Source;
 use super::console::{Console, Stop, exit_status, settings_from, shown};
 use crate::error::Error;
-use crate::report;
 use crate::rules;
 
 pub(super) fn run_generate(args: GenerateArgs, console: &mut Console) -> Result<ExitCode, Stop> {
@@ -48,12 +49,12 @@ pub(super) fn run_generate(args: GenerateArgs, console: &mut Console) -> Result<
 /// `report merge`: the shards' documents as one audit.
 pub(super) fn run_merge(
     files: &[PathBuf],
-    format: Format,
+    (format, output): (AuditFormat, Option<&std::path::Path>),
     (fail_on, require_queues): (FailOn, bool),
     console: &mut Console,
 ) -> Result<ExitCode, Stop> {
     let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
-    console.out(|out| report::write(format.reporter(report::View::default()), &outcome, out))?;
+    super::audit_out::write(format, &outcome, Source::Reports(files), output, console)?;
     Ok(audit_status(fail_on, require_queues, &outcome, console))
 }
 
@@ -190,9 +191,11 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
         max_attempts,
         retry_budget,
         settings: settings(args.config.as_deref())?,
-        keep_models: false,
+        // The page lists every queue read, and draws their links.
+        keep_models: args.format == AuditFormat::Html,
     };
     let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
-    console.out(|out| report::write(args.format.reporter(report::View::default()), &audit.outcome, out))?;
+    let source = Source::Live(&audit.models);
+    super::audit_out::write(args.format, &audit.outcome, source, args.output.as_deref(), console)?;
     Ok(audit_status(args.fail_on, args.require_queues, &audit.outcome, console))
 }

@@ -4,6 +4,8 @@
 //! written through the [`console`], and its outcome is the exit status.
 
 mod args;
+mod audit_format;
+mod audit_out;
 mod commands;
 mod console;
 mod drift;
@@ -47,8 +49,8 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
         Command::Audit(args) => run_audit(args, console),
         Command::Drift(args) => drift::run(args, console),
         Command::Graph(args) => graph::run(args, console),
-        Command::Report(ReportCommand::Merge { files, format, fail_on, require_queues }) => {
-            run_merge(&files, format, (fail_on, require_queues), console)
+        Command::Report(ReportCommand::Merge { files, format, output, fail_on, require_queues }) => {
+            run_merge(&files, (format, output.as_deref()), (fail_on, require_queues), console)
         }
         Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
         Command::Server => match crate::server::run() {

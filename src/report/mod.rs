@@ -1,11 +1,13 @@
 //! Reporters: the same findings printed for people (`pretty`), one line
 //! each for terminals, problem matchers and grep (`concise`), for
 //! programs (`json`), for code scanning (`sarif`), for test dashboards
-//! (`junit`) and for GitHub Actions logs (`github`).
+//! (`junit`) and for GitHub Actions logs (`github`); an audit's also as
+//! one page for people to forward (`html`).
 
 pub mod concise;
 mod excerpt;
 pub mod github;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod merge;
