@@ -11,7 +11,9 @@
 //  graph: {nodes, scopes}, sorted: [[errors, warnings, infos] of the first rows
 //  after a click on the Findings heading], filtered: {rows, names, findings}
 //  (with --filter), unaudited: rows of the not-audited table, next: the
-//  queues pager after a click on Next}
+//  queues pager after a click on Next, load_ms and filter_ms: how long
+//  loading and filtering took, for benches/html.sh; with_errors: the queues
+//  left by the severity filter `error`}
 'use strict';
 const path = require('path');
 const puppeteer = require('puppeteer');
@@ -46,8 +48,11 @@ async function main() {
     page.on('requestfailed', (request) => {
       if (!result.requests.includes(request.url())) result.errors.push('request failed: ' + request.url());
     });
+    const started = Date.now();
     await page.goto('file://' + page_file, { waitUntil: 'load' });
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+    // For benches/html.sh; no test reads a time.
+    result.load_ms = Date.now() - started;
     const read = () => page.evaluate(() => {
       const pager = (id) => {
         const p = document.getElementById(id + '-pager');
@@ -86,11 +91,13 @@ async function main() {
     result.next = (await read()).pagers.queues;
     const text = option('--filter');
     if (text !== undefined) {
+      const typed = Date.now();
       await page.evaluate((value) => {
         const box = document.getElementById('filter-text');
         box.value = value;
         box.dispatchEvent(new Event('input'));
       }, text);
+      result.filter_ms = Date.now() - typed;
       const after = await read();
       result.filtered = {
         rows: after.pagers.queues.rows, names: after.names, findings: after.pagers.findings.rows,
