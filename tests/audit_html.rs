@@ -202,3 +202,24 @@ fn html_is_a_format_of_audits_only() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value 'html'"), "{args:?}");
     }
 }
+
+#[test]
+fn output_writes_any_format_to_a_file_without_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, _) = synthetic(20, dir.path());
+    let report = report.to_str().unwrap();
+    let printed = sqsguard(&["report", "merge", report, "--format", "json"], &[]);
+    let file = dir.path().join("out.json");
+    let written = sqsguard(&["report", "merge", report, "--format", "json", "--output", file.to_str().unwrap()], &[]);
+    assert_eq!(written.status.code(), printed.status.code());
+    assert_eq!(written.stdout, b"");
+    assert_eq!(std::fs::read(&file).unwrap(), printed.stdout);
+    let file = dir.path().join("out.txt");
+    let pretty = sqsguard(
+        &["report", "merge", report, "--output", file.to_str().unwrap()],
+        &[("FORCE_COLOR", "1"), ("COLUMNS", "100")],
+    );
+    assert_eq!(pretty.stdout, b"");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("SQS002") && !text.contains('\u{1b}'), "{text}");
+}

@@ -75,8 +75,9 @@
   // The account-Regions of the queues the filters leave (set in changed()).
   var pairsShown = {};
   function pairPasses(p) {
-    return where(p) && (!filter.text || (p.account + '\n' + p.region).toLowerCase().indexOf(filter.text) >= 0 ||
-      pairsShown[p.account + '\n' + p.region] === true);
+    var narrowed = filter.text || filter.severity || filter.rule;
+    return where(p) && (!narrowed || pairsShown[p.account + '\n' + p.region] === true ||
+      (!filter.severity && !filter.rule && (p.account + '\n' + p.region).toLowerCase().indexOf(filter.text) >= 0));
   }
 
   function compare(a, b) {
