@@ -128,6 +128,9 @@ fn a_live_audit_page_loads_offline_with_the_counts_of_its_json() {
     // The graph of the account-Region, with its consumers and DLQs.
     assert!(result["graph"]["nodes"].as_u64().unwrap() >= 5, "{}", result["graph"]);
     assert_eq!(result["graph"]["scopes"], 1);
+    // A live function is named as people name it, not by its ARN.
+    let text = result["graph"]["text"].as_str().unwrap();
+    assert!(text.contains("function orders-worker") && !text.contains("arn:aws:lambda"), "{text}");
 }
 
 /// `python3 benches/gen_audit.py N OUT`: a synthetic audit report.

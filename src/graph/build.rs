@@ -110,7 +110,7 @@ impl Builder {
             let mut details = Vec::new();
             match function {
                 Some(f) => {
-                    details.push(format!("function {}", f.resource));
+                    details.push(format!("function {}", function_name(&f.resource)));
                     details.push(format!("timeout {}", secs(&f.timeout, 3)));
                     if f.reserved_concurrency.any_known(|c| *c >= 0) {
                         details.push(format!("reserved concurrency {}", ints(&f.reserved_concurrency, None)));
@@ -383,4 +383,14 @@ fn alternatives(values: impl Iterator<Item = String>) -> String {
         }
     }
     out.join(" | ")
+}
+
+/// A function as people name it: the name out of a live function's ARN
+/// (`arn:aws:lambda:REGION:ACCOUNT:function:NAME`), a template's logical
+/// ID as it is.
+fn function_name(resource: &str) -> &str {
+    match resource.split_once(":function:") {
+        Some((arn, name)) if arn.starts_with("arn:") => name,
+        _ => resource,
+    }
 }

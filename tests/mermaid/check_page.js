@@ -73,6 +73,7 @@ async function main() {
         graph: {
           nodes: document.querySelectorAll('#graph svg g.node').length,
           scopes: document.querySelectorAll('#graph-scope option').length,
+          text: (document.querySelector('#graph svg') || {}).textContent || '',
         },
         unaudited: Array.from(document.querySelectorAll('#unaudited-table tbody tr')).map((tr) =>
           Array.from(tr.cells).map((c) => c.textContent)),
