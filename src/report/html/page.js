@@ -204,15 +204,16 @@
       table.tBodies[0].appendChild(tr);
     });
   }
-  function noteList(id, items) {
+  // `none`: what an empty list says, or nothing at all.
+  function noteList(id, items, none) {
     var list = byId(id);
     items.forEach(function (text) { list.appendChild(el('li', '', text)); });
-    if (!items.length) list.appendChild(el('li', 'muted', 'None.'));
+    if (!items.length && none) list.appendChild(el('li', 'muted', none));
   }
   noteList('notes', (data.notes || []).map(function (n) {
     return (n.account !== '-' || n.region !== '-' ? 'account ' + n.account + ' in ' + n.region + ': ' : '') + n.message;
-  }));
-  noteList('graph-notes', (data.graph && data.graph.notes) || []);
+  }), 'None.');
+  noteList('graph-notes', ((data.graph && data.graph.notes) || []).map(function (n) { return 'Graph: ' + n; }));
 
   // The graph: one account-Region, its queues as the filters leave them.
   var graph = data.graph || { nodes: [], edges: [] };
