@@ -170,3 +170,54 @@ fn no_endpoint_and_no_credentials_are_one_line_naming_what_was_tried() {
         audit(&["--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:9", "--profile", "ops"], false);
     assert!(stderr.contains("(tried: environment, profile ops, "), "{stderr}");
 }
+
+#[test]
+fn annotations_junit_and_sarif_name_queues_and_consumers() {
+    let Some(moto) = common::moto() else { return };
+    scenario(&moto, "problems");
+    let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str()];
+    let run = |format: &str| audit(&[&at[..], &["--format", format]].concat(), true).1;
+    let doc: Value = serde_json::from_str(&run("json")).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    let uuids: Vec<&str> = findings.iter().map(|f| f["resource"].as_str().unwrap()).filter(|r| r.len() == 36).collect();
+    assert!(!uuids.is_empty());
+    // Outside a fix (whose command needs them), no URL and no UUID.
+    let identifiers = |text: &str| text.contains(moto.endpoint.as_str()) || uuids.iter().any(|u| text.contains(u));
+
+    let github = run("github");
+    let annotations: Vec<&str> = github.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), findings.len(), "{github}");
+    for a in &annotations {
+        let (said, _fix) = a.split_once("%0Afix: ").unwrap();
+        assert!(!identifiers(said), "{a}");
+        assert!(said.contains("::123456789012/us-east-1: "), "{a}");
+    }
+    assert!(github.contains("::warning title=SQS005 missing-batch-item-failures::123456789012/us-east-1: consumer jobs-worker on jobs reads batches of 50 "), "{github}");
+    // A message that does not name its queue is followed by its name.
+    assert!(github.contains(" sends the message to the dead-letter queue (jobs)%0Afix: "), "{github}");
+
+    let junit = run("junit");
+    let said: Vec<&str> = junit.lines().filter(|l| !l.starts_with("fix: ")).collect();
+    assert!(!identifiers(&said.join("\n")), "{junit}");
+    assert!(
+        junit.contains("<testcase name=\"SQS005 jobs-worker on jobs\" classname=\"missing-batch-item-failures\">"),
+        "{junit}"
+    );
+    assert!(junit.contains("<testcase name=\"SQS004 backlog\" classname=\"missing-dlq\">"), "{junit}");
+    assert!(junit.contains(">123456789012/us-east-1 backlog: SQS004 (missing-dlq)\n"), "{junit}");
+
+    let sarif: Value = serde_json::from_str(&run("sarif")).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), findings.len());
+    let mut named = Vec::new();
+    for (r, f) in results.iter().zip(findings) {
+        let text = r["message"]["text"].as_str().unwrap();
+        assert!(!identifiers(text.split("\nfix: ").next().unwrap()), "{text}");
+        // The name where code scanning shows a place; the identifier beside it.
+        let logical = &r["locations"][0]["logicalLocations"][0];
+        assert_eq!(logical["fullyQualifiedName"], f["resource"]);
+        named.push(format!("{} {}", r["ruleId"].as_str().unwrap(), logical["name"].as_str().unwrap()));
+    }
+    assert!(named.contains(&"SQS011 jobs-worker on jobs".to_string()), "{named:?}");
+    assert!(named.contains(&"SQS101 jobs-dlq".to_string()), "{named:?}");
+}
