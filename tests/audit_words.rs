@@ -82,7 +82,7 @@ fn live_findings_name_queues_and_consumers_once() {
     // (the code frame names it in lint) is followed by the queue's name.
     let blocks = [
         "SQS002 visibility-timeout-below-function-timeout (error)\n\n  \u{d7} VisibilityTimeout 30 s < 60 s timeout of function jobs-worker (consumer jobs-worker on jobs):\n  \u{2502} Lambda rejects the mapping with \"Queue visibility timeout: 30 seconds is less than Function\n  \u{2502} timeout: 60 seconds\"\n",
-        "SQS008 max-receive-count-low (warning)\n\n  \u{26a0} maxReceiveCount 1 < 3: a transient error, a throttled or cold-starting consumer sends the\n  \u{2502} message to the dead-letter queue (jobs)\n  help: set maxReceiveCount to at least 3 (5 is common)\n",
+        "SQS008 max-receive-count-low (warning)\n\n  \u{26a0} maxReceiveCount 1 < 3: a transient error, a throttled or cold-starting consumer sends the\n  \u{2502} message to the dead-letter queue (jobs)\n  help: set maxReceiveCount to at least 3 (5 is common) in the queue's RedrivePolicy, keeping its\n",
         // A live finding's fix says what to do to the live queue.
         "  help: create a CloudWatch alarm on AWS/SQS ApproximateNumberOfMessagesVisible > 0 for queue\n        jobs-dlq (aws cloudwatch put-metric-alarm --alarm-name jobs-dlq-not-empty",
     ];
@@ -90,8 +90,14 @@ fn live_findings_name_queues_and_consumers_once() {
         assert_eq!(pretty.matches(block).count(), 1, "{block}\n{pretty}");
     }
     assert!(!pretty.contains("AWS::CloudWatch::Alarm"), "{pretty}");
-    // Identifiers only where a command needs them (SQS016's --queue-url).
-    assert_eq!(pretty.matches(moto.endpoint.as_str()).count(), 1, "{pretty}");
+    // Identifiers only where a command needs them: in the help (the
+    // fix's `aws` commands), never in what is said.
+    let mut in_help = false;
+    for line in pretty.lines() {
+        in_help = line.starts_with("  help: ") || (in_help && line.starts_with("        "));
+        assert!(in_help || !line.contains(moto.endpoint.as_str()), "{line}\n{pretty}");
+    }
+    assert!(pretty.contains(&format!("--queue-url {}/123456789012/backlog ", moto.endpoint)), "{pretty}");
     assert!(
         pretty.ends_with(
             "sqsguard: 3 errors, 9 warnings, 0 infos in 5 queues in 1 account-Region (0 skipped, 16 API calls)\n"
@@ -220,4 +226,88 @@ fn annotations_junit_and_sarif_name_queues_and_consumers() {
     }
     assert!(named.contains(&"SQS011 jobs-worker on jobs".to_string()), "{named:?}");
     assert!(named.contains(&"SQS101 jobs-dlq".to_string()), "{named:?}");
+}
+
+/// Words of a template, which a live queue, mapping or function has none of.
+const TEMPLATE_WORDS: &[&str] = &[
+    "CloudFormation",
+    "Terraform",
+    "template",
+    "AWS::",
+    "aws_",
+    "jsonencode",
+    "Properties",
+    "Metadata",
+    "module",
+    "Types: [",
+];
+
+#[test]
+fn live_fixes_say_what_to_run_not_what_to_write() {
+    let Some(moto) = common::moto() else { return };
+    for what in ["problems", "fifo", "producers"] {
+        scenario(&moto, what);
+    }
+    let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str(), "--format", "json"];
+    let (_, json, stderr) = audit(&at, true);
+    let doc: Value = serde_json::from_str(&json).unwrap_or_else(|_| panic!("{stderr}"));
+    let findings = doc["findings"].as_array().unwrap();
+    let mut rules: Vec<&str> = findings.iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    rules.dedup();
+    rules.sort_unstable();
+    rules.dedup();
+    // What the scenarios set up for the live rules to read.
+    assert_eq!(
+        rules,
+        [
+            "SQS001", "SQS002", "SQS003", "SQS004", "SQS005", "SQS006", "SQS007", "SQS008", "SQS011", "SQS015",
+            "SQS016", "SQS019", "SQS020", "SQS021", "SQS022", "SQS101", "SQS102", "SQS103"
+        ]
+    );
+    for f in findings {
+        let fix = f["fix"].as_str().unwrap();
+        for word in TEMPLATE_WORDS {
+            assert!(!fix.contains(word), "{word}: {f}");
+        }
+    }
+    // The call, with the identifier it needs, for each setting to change.
+    let fix = |code: &str, name: &str| {
+        let f = findings.iter().find(|f| f["rule"] == code && f["message"].as_str().unwrap().contains(name)).unwrap();
+        (f["fix"].as_str().unwrap().to_string(), f["resource"].as_str().unwrap().to_string())
+    };
+    let (sqs005, uuid) = fix("SQS005", "jobs-worker on jobs");
+    assert_eq!(
+        sqs005,
+        format!(
+            "make the function return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only, then set FunctionResponseTypes to [ReportBatchItemFailures] on the mapping (aws lambda update-event-source-mapping --uuid {uuid} --function-response-types ReportBatchItemFailures)"
+        )
+    );
+    let (sqs011, uuid) = fix("SQS011", "jobs-worker on jobs");
+    assert_eq!(
+        sqs011,
+        format!(
+            "add 1 s or more to the queue's VisibilityTimeout, then set MaximumBatchingWindowInSeconds to it (aws lambda update-event-source-mapping --uuid {uuid} --maximum-batching-window-in-seconds 1); or lower BatchSize to 10 (aws lambda update-event-source-mapping --uuid {uuid} --batch-size 10)"
+        )
+    );
+    let (sqs002, url) = fix("SQS002", "jobs-worker");
+    assert!(
+        sqs002.ends_with(&format!(
+            " (aws sqs set-queue-attributes --queue-url {url} --attributes VisibilityTimeout=360)"
+        )),
+        "{sqs002}"
+    );
+    let (sqs022, uuid) = fix("SQS022", "work-worker on work");
+    assert!(
+        sqs022.ends_with(&format!(
+            "(aws lambda update-event-source-mapping --uuid {uuid} --scaling-config MaximumConcurrency=5)"
+        )),
+        "{sqs022}"
+    );
+    let (sqs021, url) = fix("SQS021", "no ContentBasedDeduplication");
+    assert!(
+        sqs021.ends_with(&format!(
+            "(aws sqs set-queue-attributes --queue-url {url} --attributes ContentBasedDeduplication=true)"
+        )),
+        "{sqs021}"
+    );
 }
