@@ -97,6 +97,13 @@ fn every_change_behind_the_template_is_found_at_its_line_and_nothing_else() {
         vec![
             at(25, format!("VisibilityTimeout of Queue is 90 in the template but 30 on the live queue {queue}")),
             at(32, format!("maxReceiveCount of Queue is 5 in the template but 2 on the live queue {queue}")),
+            // Enabled is left to its default (true): the mapping's key.
+            at(
+                117,
+                format!(
+                    "Enabled of EventSourceMapping is not set in the template (so true) but false on the live mapping {mapping}"
+                )
+            ),
             at(
                 122,
                 format!("BatchSize of EventSourceMapping is 10 in the template but 5 on the live mapping {mapping}")

@@ -109,6 +109,7 @@ mod tests {
             batching_window: None,
             response_types: Vec::new(),
             maximum_concurrency: None,
+            enabled: Ok(true),
         });
         let names = Names::of(&read);
         assert_eq!(names.len(), 3);

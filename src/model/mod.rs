@@ -288,6 +288,8 @@ pub struct Consumer {
     /// `ScalingConfig.MaximumConcurrency`: how many function instances the
     /// pollers invoke at most (absent: no limit of the mapping's own).
     pub maximum_concurrency: Attr<i64>,
+    /// Whether Lambda polls the queue (absent: it does).
+    pub enabled: Attr<bool>,
 }
 
 /// A CloudWatch alarm; only the parts the rules read.

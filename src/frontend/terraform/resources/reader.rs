@@ -134,6 +134,7 @@ impl Reader<'_> {
             batching_window: self.int(Field::BatchingWindow),
             response_types: self.field(Field::FunctionResponseTypes, to_string_list),
             maximum_concurrency: self.maximum_concurrency(),
+            enabled: self.boolean(Field::MappingEnabled),
         }))
     }
 
