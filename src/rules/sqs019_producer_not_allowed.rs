@@ -140,6 +140,8 @@ fn finding(
     let allows = format!("{principal} (or \"*\" on a condition naming this {source}) sqs:SendMessage");
     let policy_words = match policies {
         [] => format!("queue {queue} has no queue policy"),
+        // A live queue's policy is its Policy attribute, named by the queue.
+        [one] if one.resource == queue => format!("the policy of queue {queue} does not allow {allows}"),
         [one] => format!("policy {} of queue {queue} does not allow {allows}", one.resource),
         _ => format!("none of the {} policies of queue {queue} allows {allows}", policies.len()),
     };
