@@ -226,6 +226,25 @@ fn annotations_junit_and_sarif_name_queues_and_consumers() {
     }
     assert!(named.contains(&"SQS011 jobs-worker on jobs".to_string()), "{named:?}");
     assert!(named.contains(&"SQS101 jobs-dlq".to_string()), "{named:?}");
+
+    // JSON keeps the name beside the identifier, so a merged report (of
+    // shards) names things as the audit did.
+    let sqs005 = findings.iter().find(|f| f["rule"] == "SQS005").unwrap();
+    assert_eq!(sqs005["resource_name"], "jobs-worker on jobs");
+    let dir = tempfile::tempdir().unwrap();
+    let shard = dir.path().join("shard.json");
+    std::fs::write(&shard, run("json")).unwrap();
+    let merged = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["report", "merge", "--format", "github"])
+        .arg(&shard)
+        .output()
+        .unwrap();
+    let merged = String::from_utf8_lossy(&merged.stdout);
+    let annotations: Vec<&str> = merged.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), findings.len(), "{merged}");
+    for a in &annotations {
+        assert!(!identifiers(a.split_once("%0Afix: ").unwrap().0), "{a}");
+    }
 }
 
 /// Words of a template, which a live queue, mapping or function has none of.
