@@ -98,6 +98,10 @@ fn live_findings_name_queues_and_consumers_once() {
         assert!(in_help || !line.contains(moto.endpoint.as_str()), "{line}\n{pretty}");
     }
     assert!(pretty.contains(&format!("--queue-url {}/123456789012/backlog ", moto.endpoint)), "{pretty}");
+    // Wrapped at spaces only: a UUID or command in a fix is never split at
+    // one of its hyphens.
+    let split = |l: &str| l.strip_suffix('-').is_some_and(|l| l.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    assert!(!pretty.lines().any(split), "{pretty}");
     assert!(
         pretty.ends_with(
             "sqsguard: 3 errors, 9 warnings, 0 infos in 5 queues in 1 account-Region (0 skipped, 16 API calls)\n"
