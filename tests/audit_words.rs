@@ -82,7 +82,7 @@ fn live_findings_name_queues_and_consumers_once() {
     // (the code frame names it in lint) is followed by the queue's name.
     let blocks = [
         "SQS002 visibility-timeout-below-function-timeout (error)\n\n  \u{d7} VisibilityTimeout 30 s < 60 s timeout of function jobs-worker (consumer jobs-worker on jobs):\n  \u{2502} Lambda rejects the mapping with \"Queue visibility timeout: 30 seconds is less than Function\n  \u{2502} timeout: 60 seconds\"\n",
-        "SQS008 max-receive-count-low (warning)\n\n  \u{26a0} maxReceiveCount 1 < 3: a transient error, a throttled or cold-starting consumer sends the\n  \u{2502} message to the dead-letter queue (jobs)\n  help: set maxReceiveCount to at least 3 (5 is common)\n",
+        "SQS008 max-receive-count-low (warning)\n\n  \u{26a0} maxReceiveCount 1 < 3: a transient error, a throttled or cold-starting consumer sends the\n  \u{2502} message to the dead-letter queue (jobs)\n  help: set maxReceiveCount to at least 3 (5 is common) in the queue's RedrivePolicy, keeping its\n",
         // A live finding's fix says what to do to the live queue.
         "  help: create a CloudWatch alarm on AWS/SQS ApproximateNumberOfMessagesVisible > 0 for queue\n        jobs-dlq (aws cloudwatch put-metric-alarm --alarm-name jobs-dlq-not-empty",
     ];
@@ -90,8 +90,18 @@ fn live_findings_name_queues_and_consumers_once() {
         assert_eq!(pretty.matches(block).count(), 1, "{block}\n{pretty}");
     }
     assert!(!pretty.contains("AWS::CloudWatch::Alarm"), "{pretty}");
-    // Identifiers only where a command needs them (SQS016's --queue-url).
-    assert_eq!(pretty.matches(moto.endpoint.as_str()).count(), 1, "{pretty}");
+    // Identifiers only where a command needs them: in the help (the
+    // fix's `aws` commands), never in what is said.
+    let mut in_help = false;
+    for line in pretty.lines() {
+        in_help = line.starts_with("  help: ") || (in_help && line.starts_with("        "));
+        assert!(in_help || !line.contains(moto.endpoint.as_str()), "{line}\n{pretty}");
+    }
+    assert!(pretty.contains(&format!("--queue-url {}/123456789012/backlog ", moto.endpoint)), "{pretty}");
+    // Wrapped at spaces only: a UUID or command in a fix is never split at
+    // one of its hyphens.
+    let split = |l: &str| l.strip_suffix('-').is_some_and(|l| l.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    assert!(!pretty.lines().any(split), "{pretty}");
     assert!(
         pretty.ends_with(
             "sqsguard: 3 errors, 9 warnings, 0 infos in 5 queues in 1 account-Region (0 skipped, 16 API calls)\n"
@@ -169,4 +179,160 @@ fn no_endpoint_and_no_credentials_are_one_line_naming_what_was_tried() {
     let (_, _, stderr) =
         audit(&["--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:9", "--profile", "ops"], false);
     assert!(stderr.contains("(tried: environment, profile ops, "), "{stderr}");
+}
+
+#[test]
+fn annotations_junit_and_sarif_name_queues_and_consumers() {
+    let Some(moto) = common::moto() else { return };
+    scenario(&moto, "problems");
+    let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str()];
+    let run = |format: &str| audit(&[&at[..], &["--format", format]].concat(), true).1;
+    let doc: Value = serde_json::from_str(&run("json")).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    let uuids: Vec<&str> = findings.iter().map(|f| f["resource"].as_str().unwrap()).filter(|r| r.len() == 36).collect();
+    assert!(!uuids.is_empty());
+    // Outside a fix (whose command needs them), no URL and no UUID.
+    let identifiers = |text: &str| text.contains(moto.endpoint.as_str()) || uuids.iter().any(|u| text.contains(u));
+
+    let github = run("github");
+    let annotations: Vec<&str> = github.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), findings.len(), "{github}");
+    for a in &annotations {
+        let (said, _fix) = a.split_once("%0Afix: ").unwrap();
+        assert!(!identifiers(said), "{a}");
+        assert!(said.contains("::123456789012/us-east-1: "), "{a}");
+    }
+    assert!(github.contains("::warning title=SQS005 missing-batch-item-failures::123456789012/us-east-1: consumer jobs-worker on jobs reads batches of 50 "), "{github}");
+    // A message that does not name its queue is followed by its name.
+    assert!(github.contains(" sends the message to the dead-letter queue (jobs)%0Afix: "), "{github}");
+
+    let junit = run("junit");
+    let said: Vec<&str> = junit.lines().filter(|l| !l.starts_with("fix: ")).collect();
+    assert!(!identifiers(&said.join("\n")), "{junit}");
+    assert!(
+        junit.contains("<testcase name=\"SQS005 jobs-worker on jobs\" classname=\"missing-batch-item-failures\">"),
+        "{junit}"
+    );
+    assert!(junit.contains("<testcase name=\"SQS004 backlog\" classname=\"missing-dlq\">"), "{junit}");
+    assert!(junit.contains(">123456789012/us-east-1 backlog: SQS004 (missing-dlq)\n"), "{junit}");
+
+    let sarif: Value = serde_json::from_str(&run("sarif")).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), findings.len());
+    let mut named = Vec::new();
+    for (r, f) in results.iter().zip(findings) {
+        let text = r["message"]["text"].as_str().unwrap();
+        assert!(!identifiers(text.split("\nfix: ").next().unwrap()), "{text}");
+        // The name where code scanning shows a place; the identifier beside it.
+        let logical = &r["locations"][0]["logicalLocations"][0];
+        assert_eq!(logical["fullyQualifiedName"], f["resource"]);
+        named.push(format!("{} {}", r["ruleId"].as_str().unwrap(), logical["name"].as_str().unwrap()));
+    }
+    assert!(named.contains(&"SQS011 jobs-worker on jobs".to_string()), "{named:?}");
+    assert!(named.contains(&"SQS101 jobs-dlq".to_string()), "{named:?}");
+
+    // JSON keeps the name beside the identifier, so a merged report (of
+    // shards) names things as the audit did.
+    let sqs005 = findings.iter().find(|f| f["rule"] == "SQS005").unwrap();
+    assert_eq!(sqs005["resource_name"], "jobs-worker on jobs");
+    let dir = tempfile::tempdir().unwrap();
+    let shard = dir.path().join("shard.json");
+    std::fs::write(&shard, run("json")).unwrap();
+    let merged = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .args(["report", "merge", "--format", "github"])
+        .arg(&shard)
+        .output()
+        .unwrap();
+    let merged = String::from_utf8_lossy(&merged.stdout);
+    let annotations: Vec<&str> = merged.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), findings.len(), "{merged}");
+    for a in &annotations {
+        assert!(!identifiers(a.split_once("%0Afix: ").unwrap().0), "{a}");
+    }
+}
+
+/// Words of a template, which a live queue, mapping or function has none of.
+const TEMPLATE_WORDS: &[&str] = &[
+    "CloudFormation",
+    "Terraform",
+    "template",
+    "AWS::",
+    "aws_",
+    "jsonencode",
+    "Properties",
+    "Metadata",
+    "module",
+    "Types: [",
+];
+
+#[test]
+fn live_fixes_say_what_to_run_not_what_to_write() {
+    let Some(moto) = common::moto() else { return };
+    for what in ["problems", "fifo", "producers"] {
+        scenario(&moto, what);
+    }
+    let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str(), "--format", "json"];
+    let (_, json, stderr) = audit(&at, true);
+    let doc: Value = serde_json::from_str(&json).unwrap_or_else(|_| panic!("{stderr}"));
+    let findings = doc["findings"].as_array().unwrap();
+    let mut rules: Vec<&str> = findings.iter().map(|f| f["rule"].as_str().unwrap()).collect();
+    rules.dedup();
+    rules.sort_unstable();
+    rules.dedup();
+    // What the scenarios set up for the live rules to read.
+    assert_eq!(
+        rules,
+        [
+            "SQS001", "SQS002", "SQS003", "SQS004", "SQS005", "SQS006", "SQS007", "SQS008", "SQS011", "SQS015",
+            "SQS016", "SQS019", "SQS020", "SQS021", "SQS022", "SQS101", "SQS102", "SQS103"
+        ]
+    );
+    for f in findings {
+        // What is said names queues; a URL is for a command to use.
+        assert!(!f["message"].as_str().unwrap().contains(moto.endpoint.as_str()), "{f}");
+        let fix = f["fix"].as_str().unwrap();
+        for word in TEMPLATE_WORDS {
+            assert!(!fix.contains(word), "{word}: {f}");
+        }
+    }
+    // The call, with the identifier it needs, for each setting to change.
+    let fix = |code: &str, name: &str| {
+        let f = findings.iter().find(|f| f["rule"] == code && f["message"].as_str().unwrap().contains(name)).unwrap();
+        (f["fix"].as_str().unwrap().to_string(), f["resource"].as_str().unwrap().to_string())
+    };
+    let (sqs005, uuid) = fix("SQS005", "jobs-worker on jobs");
+    assert_eq!(
+        sqs005,
+        format!(
+            "make the function return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only, then set FunctionResponseTypes to [ReportBatchItemFailures] on the mapping (aws lambda update-event-source-mapping --uuid {uuid} --function-response-types ReportBatchItemFailures)"
+        )
+    );
+    let (sqs011, uuid) = fix("SQS011", "jobs-worker on jobs");
+    assert_eq!(
+        sqs011,
+        format!(
+            "add 1 s or more to the queue's VisibilityTimeout, then set MaximumBatchingWindowInSeconds to it (aws lambda update-event-source-mapping --uuid {uuid} --maximum-batching-window-in-seconds 1); or lower BatchSize to 10 (aws lambda update-event-source-mapping --uuid {uuid} --batch-size 10)"
+        )
+    );
+    let (sqs002, url) = fix("SQS002", "jobs-worker");
+    assert!(
+        sqs002.ends_with(&format!(
+            " (aws sqs set-queue-attributes --queue-url {url} --attributes VisibilityTimeout=360)"
+        )),
+        "{sqs002}"
+    );
+    let (sqs022, uuid) = fix("SQS022", "work-worker on work");
+    assert!(
+        sqs022.ends_with(&format!(
+            "(aws lambda update-event-source-mapping --uuid {uuid} --scaling-config MaximumConcurrency=5)"
+        )),
+        "{sqs022}"
+    );
+    let (sqs021, url) = fix("SQS021", "no ContentBasedDeduplication");
+    assert!(
+        sqs021.ends_with(&format!(
+            "(aws sqs set-queue-attributes --queue-url {url} --attributes ContentBasedDeduplication=true)"
+        )),
+        "{sqs021}"
+    );
 }

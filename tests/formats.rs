@@ -495,9 +495,10 @@ fn live_findings_render_in_every_format() {
     let suites: Vec<&str> =
         dom.descendants().filter(|n| n.has_tag_name("testsuite")).map(|n| n.attribute("name").unwrap()).collect();
     assert_eq!(suites, ["live 123456789012/eu-west-1", "live eu-west-1"]);
-    let case = dom.descendants().find(|n| n.attribute("name") == Some(&*format!("SQS101 {QUEUE_URL}"))).unwrap();
+    // A live testcase is named by its queue (or consumer), as text says it.
+    let case = dom.descendants().find(|n| n.attribute("name") == Some("SQS101 jobs-dlq")).unwrap();
     let failure = case.children().find(|n| n.has_tag_name("failure")).unwrap();
-    assert!(failure.text().unwrap().starts_with(&format!("{QUEUE_URL}: SQS101 (dlq-not-empty)")));
+    assert!(failure.text().unwrap().starts_with("123456789012/eu-west-1 jobs-dlq: SQS101 (dlq-not-empty)\n"));
 
     let github = report::render(Format::Github(report::View::default()), &outcome);
     let lines: Vec<&str> = github.lines().collect();
@@ -507,10 +508,12 @@ fn live_findings_render_in_every_format() {
     assert_eq!(lines[0], format!("123456789012/eu-west-1: SQS101 {QUEUE_URL} is wrong, 100%: really (jobs-dlq)"));
     assert_eq!(
         lines[1],
-        format!("::error title=SQS101 dlq-not-empty::{QUEUE_URL}: {QUEUE_URL} is wrong, 100%25: really%0Afix: fix it")
+        format!(
+            "::error title=SQS101 dlq-not-empty::123456789012/eu-west-1: {QUEUE_URL} is wrong, 100%25: really (jobs-dlq)%0Afix: fix it"
+        )
     );
     assert!(lines[2].starts_with("eu-west-1: SQS005 6b1c2f0e-"), "{github}");
-    assert!(lines[3].starts_with("::warning title=SQS005 missing-batch-item-failures::6b1c2f0e-"));
+    assert!(lines[3].starts_with("::warning title=SQS005 missing-batch-item-failures::eu-west-1: 6b1c2f0e-"));
     assert_eq!(lines[4], "::notice title=sqsguard note::ListEventSourceMappings was denied");
     assert!(!github.contains("file="));
     assert_eq!(lines[5], "sqsguard: 1 error, 1 warning, 0 infos in 0 files (0 skipped, 7 API calls)");

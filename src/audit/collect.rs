@@ -155,6 +155,12 @@ pub async fn region(
                     batching_window: m.maximum_batching_window_in_seconds(),
                     response_types: m.function_response_types().iter().map(|t| t.as_str().to_string()).collect(),
                     maximum_concurrency: m.scaling_config().and_then(|s| s.maximum_concurrency()),
+                    enabled: match m.state() {
+                        Some("Enabled" | "Enabling") => Ok(true),
+                        Some("Disabled" | "Disabling") => Ok(false),
+                        Some(other) => Err(other.to_string()),
+                        None => Err("in no State the API returned".to_string()),
+                    },
                 });
             }
             Err(e) => {

@@ -61,8 +61,14 @@ impl Names {
         let mut out = String::with_capacity(text.len());
         let mut from = 0;
         for m in finder.find_iter(text) {
-            let after = text[m.end()..].chars().next();
+            let mut rest = text[m.end()..].chars();
             let before = text[..m.start()].chars().next_back();
+            // A colon that ends a clause (`queue URL: the queue has ...`)
+            // is not part of the identifier.
+            let after = match rest.next() {
+                Some(':') => rest.next().filter(|c| !c.is_whitespace()),
+                c => c,
+            };
             if after.is_some_and(part) || before.is_some_and(part) {
                 continue;
             }
@@ -109,6 +115,7 @@ mod tests {
             batching_window: None,
             response_types: Vec::new(),
             maximum_concurrency: None,
+            enabled: Ok(true),
         });
         let names = Names::of(&read);
         assert_eq!(names.len(), 3);
@@ -116,5 +123,8 @@ mod tests {
             names.rewrite(&format!("queue {url} of function {f} (consumer 0b4c-11); {url}-dlq stays.")),
             format!("queue jobs of function jobs-worker (consumer jobs-worker on jobs); {url}-dlq stays.")
         );
+        // A clause's colon ends the name; a colon inside a longer ARN does not.
+        assert_eq!(names.rewrite(&format!("to queue {url}: refused")), "to queue jobs: refused");
+        assert_eq!(names.rewrite(&format!("{f}:live")), format!("{f}:live"));
     }
 }

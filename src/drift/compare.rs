@@ -233,6 +233,22 @@ pub fn consumer(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
     let none = Absent::Is(String::new());
     compare(&sides, Field::FunctionResponseTypes, &listed(&tc.response_types), &listed(&lc.response_types), none, out);
     compare(&sides, Field::MaximumConcurrency, &tc.maximum_concurrency, &lc.maximum_concurrency, Absent::NotSet, out);
+    // A mapping switched off behind the template stops every consumer; one
+    // in a passing state (Creating, Updating) is said, not compared.
+    compare(&sides, Field::MappingEnabled, &tc.enabled, &lc.enabled, Absent::Is(true), out);
+    if let [alt] = lc.enabled.alts.as_slice()
+        && let Value::Unknown(why) = &alt.value
+    {
+        out.notes.push(Note {
+            origin: tc.origin.clone(),
+            message: format!(
+                "{} of {} is not compared with the live mapping {}: {why}",
+                t.dialect.name(Field::MappingEnabled),
+                tc.resource,
+                lc.resource
+            ),
+        });
+    }
     let function = |a: &Attr<Target>| match a.alts.as_slice() {
         [alt] => match alt.value {
             Value::Known(Target::Function(f)) => Some(f),

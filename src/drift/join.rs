@@ -3,8 +3,10 @@
 //! pattern where only part of it is known (`${AWS::StackName}-jobs`, each
 //! unknown part any text, `${AWS::StackName}` each `--stack`); and the
 //! name CloudFormation generates when none is written
-//! (`STACK-LogicalId-RANDOM`). A name that fits no live queue, or more
-//! than one, is a note, as is every live queue no template queue joined.
+//! (`STACK-LogicalId-RANDOM`); and a Terraform queue's `name_prefix`, the
+//! start of the name the provider generates. A name that fits no live
+//! queue, or more than one, is a note, as is every live queue no template
+//! queue joined.
 //! A mapping is joined through its queue: the one mapping of the live
 //! queue, else the one whose function's name is, or was generated from,
 //! the template function's.
@@ -50,6 +52,8 @@ enum Wanted {
     /// Literal pieces in order, any text between them (and before the
     /// first or after the last when the flags say so).
     Pattern(Vec<String>),
+    /// Terraform's `name_prefix`: the start of a generated name.
+    Prefix(String),
     NotJoinable(String),
 }
 
@@ -97,9 +101,17 @@ fn wanted(model: &Model, queue: usize, stacks: &[String]) -> Vec<Wanted> {
             stacks.iter().map(|s| Wanted::Pattern(pattern(&name.text.replace("${AWS::StackName}", s)))).collect()
         }
         Value::Unknown(why) => vec![Wanted::NotJoinable(format!("its name is not known ({why})"))],
-        Value::Absent if model.dialect == Dialect::Terraform => {
-            vec![Wanted::NotJoinable("it has no name, and Terraform generates one that no template says".into())]
-        }
+        Value::Absent if model.dialect == Dialect::Terraform => match q.name_prefix.alts.as_slice() {
+            [alt] => match &alt.value {
+                Value::Known(prefix) if !prefix.contains("${") => vec![Wanted::Prefix(prefix.clone())],
+                Value::Known(prefix) => vec![Wanted::NotJoinable(format!("its name_prefix {prefix} is not known"))],
+                Value::Unknown(why) => vec![Wanted::NotJoinable(format!("its name_prefix is not known ({why})"))],
+                Value::Absent => vec![Wanted::NotJoinable(
+                    "it has no name nor name_prefix, and Terraform generates one that no file says".into(),
+                )],
+            },
+            _ => vec![Wanted::NotJoinable("its name_prefix depends on a condition".into())],
+        },
         // CloudFormation: STACK-LogicalId-RANDOM (FIFO: with `.fifo`).
         Value::Absent if stacks.is_empty() => {
             vec![Wanted::Pattern(vec![String::new(), format!("-{}-", q.resource), String::new()])]
@@ -133,8 +145,14 @@ pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) ->
         for (tq, queue) in model.queues.iter().enumerate() {
             let mut found: Vec<(usize, usize)> = Vec::new();
             let mut why_not = None;
+            let mut prefix = None;
             for want in wanted(model, tq, stacks) {
                 match want {
+                    Wanted::Prefix(p) => {
+                        found
+                            .extend(live_queues.iter().filter(|(_, _, n)| n.starts_with(&p)).map(|(m, i, _)| (*m, *i)));
+                        prefix = Some(p);
+                    }
                     Wanted::Exact(name) => found.extend(by_name.get(name.as_str()).into_iter().flatten()),
                     Wanted::Pattern(pieces) => {
                         found.extend(live_queues.iter().filter(|(_, _, n)| fits(&pieces, n)).map(|(m, i, _)| (*m, *i)))
@@ -149,10 +167,16 @@ pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) ->
                 (_, Some(why)) => out
                     .notes
                     .push(note(format!("queue {} is not compared with the live account: {why}", queue.resource))),
-                ([], None) => out.notes.push(note(format!(
-                    "queue {} of the template is missing live: no queue of the account has its name",
-                    queue.resource
-                ))),
+                ([], None) => out.notes.push(note(match &prefix {
+                    Some(p) => format!(
+                        "queue {} of the template is missing live: no queue of the account has a name starting with its name_prefix {p}",
+                        queue.resource
+                    ),
+                    None => format!(
+                        "queue {} of the template is missing live: no queue of the account has its name",
+                        queue.resource
+                    ),
+                })),
                 ([one], None) => {
                     taken.insert(*one);
                     out.by_template.insert((t, tq), *one);
@@ -160,12 +184,21 @@ pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) ->
                 }
                 (many, None) => {
                     let names: Vec<&str> = many.iter().map(|(m, i)| last_part(&live[*m].queues[*i].resource)).collect();
-                    out.notes.push(note(format!(
-                        "queue {} is not compared with the live account: its name fits {} live queues ({}); name the stack with --stack",
-                        queue.resource,
-                        many.len(),
-                        names.join(", ")
-                    )));
+                    out.notes.push(note(match &prefix {
+                        // Which one Terraform made is in its state, not in a file.
+                        Some(p) => format!(
+                            "queue {} is not compared with the live account: {} live queues start with its name_prefix {p} ({}), and no file says which one Terraform created",
+                            queue.resource,
+                            many.len(),
+                            names.join(", ")
+                        ),
+                        None => format!(
+                            "queue {} is not compared with the live account: its name fits {} live queues ({}); name the stack with --stack",
+                            queue.resource,
+                            many.len(),
+                            names.join(", ")
+                        ),
+                    }));
                 }
             }
         }

@@ -100,6 +100,10 @@ pub struct Mapping {
     pub response_types: Vec<String>,
     /// `ScalingConfig.MaximumConcurrency`.
     pub maximum_concurrency: Option<i32>,
+    /// From `State`: `Ok` when it says (Enabled or Enabling: true;
+    /// Disabled or Disabling: false), else the state, which says neither
+    /// (Creating, Updating, Deleting).
+    pub enabled: Result<bool, String>,
 }
 
 #[derive(Debug)]
@@ -241,6 +245,10 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             batching_window: int(m.batching_window),
             response_types: Attr::known(m.response_types.clone(), origin.clone()),
             maximum_concurrency: int(m.maximum_concurrency),
+            enabled: match &m.enabled {
+                Ok(on) => Attr::known(*on, origin.clone()),
+                Err(state) => Attr::single(Value::Unknown(format!("the mapping is {state}")), origin.clone()),
+            },
         });
     }
     producers(read, region, account.as_deref(), &mut model);

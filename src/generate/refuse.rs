@@ -225,6 +225,7 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
                 Some(m) => Attr::known(int(m), places.chosen()),
                 None => Attr::absent(places.chosen()),
             },
+            enabled: Attr::absent(places.chosen()),
         });
     }
 

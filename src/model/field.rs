@@ -34,6 +34,8 @@ pub enum Field {
     /// `ScalingConfig`, which holds `MaximumConcurrency`.
     ScalingConfig,
     MaximumConcurrency,
+    /// Whether Lambda polls the queue (the API reports it as `State`).
+    MappingEnabled,
     // Functions.
     FunctionName,
     Timeout,
@@ -103,7 +105,7 @@ const fn row(
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 37] = [
+pub static FIELDS: [FieldSpec; 38] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -183,6 +185,8 @@ pub static FIELDS: [FieldSpec; 37] = [
         None,
         Some(2..=1000),
     ),
+    // A mapping polls unless told not to.
+    row(MappingEnabled, "Enabled", "enabled", "Enabled", Some("enabled"), Some(1), None),
     row(FunctionName, "FunctionName", "function_name", "FunctionName", None, None, None),
     // Lambda's default timeout.
     row(Timeout, "Timeout", "timeout", "Timeout", Some("timeout"), Some(3), Some(1..=900)),

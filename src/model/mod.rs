@@ -122,6 +122,9 @@ pub struct Queue {
     pub origin: Origin,
     /// The explicit QueueName, absent when AWS generates one.
     pub name: Attr<Name>,
+    /// Terraform's `name_prefix`: the start of the name the provider
+    /// generates when `name` is absent (absent elsewhere).
+    pub name_prefix: Attr<String>,
     pub fifo: Attr<bool>,
     pub content_based_dedup: Attr<bool>,
     pub visibility_timeout: Attr<i64>,
@@ -214,6 +217,7 @@ impl Queue {
         Queue {
             resource: resource.into(),
             name: absent(&origin),
+            name_prefix: absent(&origin),
             fifo: absent(&origin),
             content_based_dedup: absent(&origin),
             visibility_timeout: absent(&origin),
@@ -288,6 +292,8 @@ pub struct Consumer {
     /// `ScalingConfig.MaximumConcurrency`: how many function instances the
     /// pollers invoke at most (absent: no limit of the mapping's own).
     pub maximum_concurrency: Attr<i64>,
+    /// Whether Lambda polls the queue (absent: it does).
+    pub enabled: Attr<bool>,
 }
 
 /// A CloudWatch alarm; only the parts the rules read.

@@ -8,7 +8,6 @@
 use super::text::{View, summary_line};
 use super::{Gaps, Location, Summary, location, printable};
 use crate::finding::{Finding, Severity};
-use crate::model::Origin;
 use crate::outcome::Outcome;
 
 pub fn render(outcome: &Outcome, view: View) -> String {
@@ -57,11 +56,9 @@ fn finding_command(f: &Finding) -> String {
         props.extend(position(&l));
     }
     props.push(("title", format!("{} {}", f.code(), f.name())));
-    // A live finding has no file: name the queue (or mapping) in the text.
-    let message = match &f.origin {
-        Origin::Live(_) => format!("{}: {}\nfix: {}", f.resource, f.message, f.fix),
-        Origin::File { .. } => format!("{}\nfix: {}", f.message, f.fix),
-    };
+    // A live finding has no file: its account and Region, and the queue
+    // (or consumer) by name; the URL or UUID is for programs (JSON).
+    let message = format!("{}\nfix: {}", super::text::live_message(f), f.fix);
     command(name, &props, &message)
 }
 
@@ -103,6 +100,7 @@ pub fn escape_property(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Origin;
     use crate::source::{SourceFile, Span};
 
     fn finding(severity: Severity, message: &str) -> Finding {
@@ -157,7 +155,7 @@ mod tests {
         };
         assert_eq!(
             finding_command(&f),
-            "::error title=SQS101 dlq-not-empty::https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq: 3 messages%0Afix: add a RedrivePolicy"
+            "::error title=SQS101 dlq-not-empty::123456789012/eu-west-1: 3 messages (jobs-dlq)%0Afix: add a RedrivePolicy"
         );
     }
 

@@ -57,6 +57,10 @@ struct JsonFinding<'a> {
     account: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     region: Option<&'a str>,
+    /// Live findings: what people call the resource (`jobs`, `jobs-worker
+    /// on jobs`), so a merged report names it as the audit did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource_name: Option<&'a str>,
     message: &'a str,
     fix: &'a str,
     /// What `--fix` would change (`--unsafe-fixes` for unsafe ones).
@@ -111,9 +115,9 @@ fn edit(e: &Edit) -> JsonEdit {
 
 fn shape(f: &Finding) -> JsonFinding<'_> {
     let loc = location(f);
-    let (account, region) = match &f.origin {
-        crate::model::Origin::Live(live) => (live.account.as_deref(), live.region.as_deref()),
-        crate::model::Origin::File { .. } => (None, None),
+    let (account, region, resource_name) = match &f.origin {
+        crate::model::Origin::Live(live) => (live.account.as_deref(), live.region.as_deref(), live.name.as_deref()),
+        crate::model::Origin::File { .. } => (None, None, None),
     };
     JsonFinding {
         rule: f.code(),
@@ -127,6 +131,7 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
         resource: &f.resource,
         account,
         region,
+        resource_name,
         message: &f.message,
         fix: &f.fix,
         edits: None,

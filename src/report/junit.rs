@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
+use super::text::live_name;
 use super::{Gaps, location, printable};
 use crate::finding::Finding;
 use crate::model::Origin;
@@ -94,11 +95,17 @@ fn suite_of(origin: &Origin) -> Suite {
     }
 }
 
+/// A finding as a failing testcase named by its code and resource: a live
+/// one's by the queue's or consumer's name (its suite is its account and
+/// Region), as the text formats say it; the URL or UUID is JSON's.
 fn test_case(f: &Finding) -> TestCase {
-    let place = match (&f.origin, location(f)) {
-        (_, Some(l)) => format!("{}:{}:{}", printable(&l.file), l.line, l.column),
-        (Origin::Live(live), None) => printable(&live.id).into_owned(),
-        (Origin::File { .. }, None) => String::new(),
+    let (place, subject) = match (&f.origin, location(f)) {
+        (_, Some(l)) => (format!("{}:{}:{}", printable(&l.file), l.line, l.column), f.resource.clone()),
+        (Origin::Live(live), None) => {
+            let name = live_name(f).unwrap_or_default();
+            (super::text::live_locator(live).map_or_else(|| name.clone(), |l| format!("{l} {name}")), name)
+        }
+        (Origin::File { .. }, None) => (String::new(), f.resource.clone()),
     };
     let (message, fix) = (printable(&f.message), printable(&f.fix));
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -107,7 +114,7 @@ fn test_case(f: &Finding) -> TestCase {
         f.code(),
         f.name()
     ));
-    let mut case = TestCase::new(format!("{} {}", f.code(), printable(&f.resource)), status);
+    let mut case = TestCase::new(format!("{} {}", f.code(), printable(&subject)), status);
     case.set_classname(f.name());
     case
 }

@@ -47,6 +47,9 @@ struct JsonFinding {
     resource: String,
     account: Option<String>,
     region: Option<String>,
+    /// Absent from outputs older than it: the name is then the URL's end.
+    #[serde(default)]
+    resource_name: Option<String>,
     message: String,
     fix: String,
 }
@@ -104,7 +107,13 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
             outcome.findings.push(Finding {
                 rule: &rule.id,
                 severity: f.severity,
-                origin: Origin::live(f.resource.clone(), f.account, f.region),
+                origin: {
+                    let mut origin = Origin::live(f.resource.clone(), f.account, f.region);
+                    if let Origin::Live(live) = &mut origin {
+                        live.name = f.resource_name;
+                    }
+                    origin
+                },
                 resource: f.resource,
                 related: Vec::new(),
                 message: f.message,

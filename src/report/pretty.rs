@@ -60,7 +60,12 @@ pub fn reports(findings: &[Finding], style: Style) -> String {
 /// One report per finding, marked `[*]` where the flag says so.
 fn render_reports<'a>(findings: impl Iterator<Item = (&'a Finding, bool)>, style: Style) -> String {
     let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
+    // Lines break at spaces only: a UUID, an ARN or an `aws` command split
+    // at a hyphen cannot be copied.
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
     let mut out = String::new();
     for (finding, fixable) in findings {
         let report = Report::new(finding, fixable);

@@ -104,14 +104,31 @@ pub fn live_place(live: &Live) -> Option<String> {
 /// What a live finding is about, by name (`jobs`, `jobs-worker on jobs`),
 /// when its message does not already name it: the one place it is said.
 pub fn live_subject(f: &Finding) -> Option<String> {
+    let name = live_name(f)?;
+    (!name.is_empty() && !names(&f.message, &name)).then(|| printable(&name).into_owned())
+}
+
+/// What a live finding is about, by name, whether or not its message
+/// names it; `None` for a finding in a file.
+pub fn live_name(f: &Finding) -> Option<String> {
     let Origin::Live(live) = &f.origin else { return None };
-    let name = match &live.name {
+    Some(match &live.name {
         Some(name) => name.clone(),
         // A merged report's finding: the queue's name from its URL.
         None if f.resource.contains("://") => f.resource.rsplit('/').next().unwrap_or_default().to_string(),
         None => f.resource.clone(),
-    };
-    (!name.is_empty() && !names(&f.message, &name)).then(|| printable(&name).into_owned())
+    })
+}
+
+/// A live finding's message as a line of text without the finding's
+/// code: its account and Region first, where a file finding has its path,
+/// and the name of what it is about after it unless the message says it.
+/// A file finding's message as it is.
+pub fn live_message(f: &Finding) -> String {
+    let Origin::Live(live) = &f.origin else { return f.message.clone() };
+    let place = live_locator(live).map(|l| format!("{l}: ")).unwrap_or_default();
+    let subject = live_subject(f).map(|s| format!(" ({s})")).unwrap_or_default();
+    format!("{place}{}{subject}", f.message)
 }
 
 /// Whether `text` holds `name` as a whole word (not inside a longer name).

@@ -16,6 +16,7 @@ use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
 
 mod filter;
+mod live_fix;
 mod live_input;
 mod options;
 mod sqs000_unparsable_file;
@@ -142,6 +143,12 @@ impl Context<'_> {
     /// A field's name as the user wrote it.
     pub fn name(&self, field: Field) -> &'static str {
         self.model.dialect.name(field)
+    }
+
+    /// ` (aws ...)`: on a live account, the command that sets `field` to
+    /// `value` on `resource`; nothing in a file.
+    pub fn run(&self, field: Field, resource: &str, value: &Scalar) -> String {
+        live_fix::run(self.dialect(), field, resource, value)
     }
 }
 

@@ -141,9 +141,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             t.given(cx)
         );
         let fix = format!(
-            "set {} to at least {needed} ({k} x the function timeout + {}) so a batch that is retried by Lambda is not delivered twice",
+            "set {} to at least {needed} ({k} x the function timeout + {}) so a batch that is retried by Lambda is not delivered twice{}",
             cx.name(Field::VisibilityTimeout),
-            cx.name(Field::BatchingWindow)
+            cx.name(Field::BatchingWindow),
+            cx.run(Field::VisibilityTimeout, &t.queue.resource, &crate::model::Scalar::Int(needed))
         );
         let related = [t.consumer.resource.as_str(), t.function.resource.as_str()];
         let mut finding =

@@ -38,10 +38,11 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         // The fix sizes it for SQS001 too (rules/SQS002.md: the same fix).
         let k = cx.options.visibility_multiplier;
         let fix = format!(
-            "set {} to at least {} ({k} x the function timeout + {})",
+            "set {} to at least {} ({k} x the function timeout + {}){}",
             cx.name(Field::VisibilityTimeout),
             t.needed(k),
-            cx.name(Field::BatchingWindow)
+            cx.name(Field::BatchingWindow),
+            cx.run(Field::VisibilityTimeout, &t.queue.resource, &crate::model::Scalar::Int(t.needed(k)))
         );
         let related = [t.consumer.resource.as_str(), t.function.resource.as_str()];
         let mut finding =

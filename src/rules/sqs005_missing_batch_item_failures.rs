@@ -2,7 +2,7 @@
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
-use crate::model::{Field, Scalar, Value};
+use crate::model::{Dialect, Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS005", name: "missing-batch-item-failures" },
@@ -41,10 +41,20 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     when
                 );
                 let wanted = Scalar::List(vec![REPORT.to_string()]);
-                let fix = format!(
-                    "add {} and return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only",
-                    cx.dialect().assign(Field::FunctionResponseTypes, &wanted)
-                );
+                let fix = match cx.dialect() {
+                    // A live mapping: the handler first (with the setting
+                    // on, a function that returns nothing has succeeded
+                    // for every message), then the call that turns it on.
+                    Dialect::Api => format!(
+                        "make the function return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only, then set {} to [{REPORT}] on the mapping{}",
+                        cx.name(Field::FunctionResponseTypes),
+                        cx.run(Field::FunctionResponseTypes, &consumer.resource, &wanted)
+                    ),
+                    _ => format!(
+                        "add {} and return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only",
+                        cx.dialect().assign(Field::FunctionResponseTypes, &wanted)
+                    ),
+                };
                 // The handler must return batchItemFailures too.
                 let remedy =
                     set(&consumer.resource, Field::FunctionResponseTypes, wanted, types, Applicability::Unsafe);

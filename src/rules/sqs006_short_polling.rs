@@ -33,8 +33,9 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 queue.resource, live.lookback_seconds
             );
             let fix = format!(
-                "call ReceiveMessage with WaitTimeSeconds {0}, and set ReceiveMessageWaitTimeSeconds to {0} on the queue",
-                guidance::LONG_POLL_SECONDS
+                "call ReceiveMessage with WaitTimeSeconds {0}, and set ReceiveMessageWaitTimeSeconds to {0} on the queue{1}",
+                guidance::LONG_POLL_SECONDS,
+                cx.run(Field::ReceiveWaitTime, &queue.resource, &Scalar::Int(guidance::LONG_POLL_SECONDS))
             );
             findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));
             continue;
@@ -50,9 +51,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 alt.when
             );
             let fix = format!(
-                "set {} to {1} (long polling), and have consumers call ReceiveMessage with WaitTimeSeconds {1}",
+                "set {} to {1} (long polling){2}, and have consumers call ReceiveMessage with WaitTimeSeconds {1}",
                 cx.name(Field::ReceiveWaitTime),
-                guidance::LONG_POLL_SECONDS
+                guidance::LONG_POLL_SECONDS,
+                cx.run(Field::ReceiveWaitTime, &queue.resource, &Scalar::Int(guidance::LONG_POLL_SECONDS))
             );
             let want = Scalar::Int(guidance::LONG_POLL_SECONDS);
             let remedy = set(&queue.resource, Field::ReceiveWaitTime, want, alt, Applicability::Safe);

@@ -126,8 +126,9 @@ fn longer(cx: &Context<'_>, dlq: &Queue, s: i64, shared: bool) -> String {
             secs(s)
         ),
         _ => format!(
-            "set the DLQ's {field} longer than the source's {} (the maximum, {max} s = {days} days, is usual)",
-            secs(s)
+            "set the DLQ's {field} longer than the source's {} (the maximum, {max} s = {days} days, is usual){}",
+            secs(s),
+            cx.run(Field::RetentionPeriod, &dlq.resource, &crate::model::Scalar::Int(max))
         ),
     }
 }

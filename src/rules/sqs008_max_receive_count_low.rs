@@ -38,8 +38,16 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 let message = format!(
                     "maxReceiveCount {n} < {minimum}: a transient error, a throttled or cold-starting consumer sends the message to the dead-letter queue{when}"
                 );
+                // A live queue: its RedrivePolicy is set whole, the same
+                // deadLetterTargetArn with the new count.
+                let live = match cx.dialect() {
+                    crate::model::Dialect::Api => {
+                        " in the queue's RedrivePolicy, keeping its deadLetterTargetArn (aws sqs set-queue-attributes)"
+                    }
+                    _ => "",
+                };
                 let fix = format!(
-                    "set maxReceiveCount to at least {minimum} ({} is common)",
+                    "set maxReceiveCount to at least {minimum} ({} is common){live}",
                     guidance::SUGGESTED_MAX_RECEIVE_COUNT
                 );
                 let remedy =

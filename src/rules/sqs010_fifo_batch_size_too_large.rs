@@ -37,8 +37,9 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     "consumer {} of FIFO queue {} has {batch_name} {size}: FIFO event sources accept at most {UNWINDOWED_BATCH_SIZE}, so the deployment fails{when}",
                     consumer.resource, queue.resource,
                 );
-                let fix = format!("set {batch_name} to {UNWINDOWED_BATCH_SIZE} or less");
                 let want = Scalar::Int(UNWINDOWED_BATCH_SIZE);
+                let run = cx.run(Field::BatchSize, &consumer.resource, &want);
+                let fix = format!("set {batch_name} to {UNWINDOWED_BATCH_SIZE} or less{run}");
                 let remedy = set(&consumer.resource, Field::BatchSize, want, batch, Applicability::Safe);
                 findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));
             }

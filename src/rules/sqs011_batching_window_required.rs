@@ -40,10 +40,18 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         "consumer {} has {batch_name} {size} with {window_name} {secs}: Lambda requires a batching window of at least 1 s for batches above {UNWINDOWED_BATCH_SIZE}, so the deployment fails{when}",
                         consumer.resource
                     );
-                    let fix = format!(
-                        "set {window_name} to 1 or more (and add it to the queue's {}), or lower {batch_name} to {UNWINDOWED_BATCH_SIZE}",
-                        cx.name(Field::VisibilityTimeout)
-                    );
+                    let visibility = cx.name(Field::VisibilityTimeout);
+                    let fix = match cx.dialect() {
+                        // A live mapping: the call for each way out.
+                        crate::model::Dialect::Api => format!(
+                            "add 1 s or more to the queue's {visibility}, then set {window_name} to it{}; or lower {batch_name} to {UNWINDOWED_BATCH_SIZE}{}",
+                            cx.run(Field::BatchingWindow, &consumer.resource, &Scalar::Int(1)),
+                            cx.run(Field::BatchSize, &consumer.resource, &Scalar::Int(UNWINDOWED_BATCH_SIZE))
+                        ),
+                        _ => format!(
+                            "set {window_name} to 1 or more (and add it to the queue's {visibility}), or lower {batch_name} to {UNWINDOWED_BATCH_SIZE}"
+                        ),
+                    };
                     let remedy =
                         set(&consumer.resource, Field::BatchingWindow, Scalar::Int(1), window, Applicability::Safe);
                     findings.push(RULE.finding(&consumer.resource, &batch.origin, message, fix).with_remedy(remedy));

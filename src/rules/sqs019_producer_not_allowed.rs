@@ -140,6 +140,8 @@ fn finding(
     let allows = format!("{principal} (or \"*\" on a condition naming this {source}) sqs:SendMessage");
     let policy_words = match policies {
         [] => format!("queue {queue} has no queue policy"),
+        // A live queue's policy is its Policy attribute, named by the queue.
+        [one] if one.resource == queue => format!("the policy of queue {queue} does not allow {allows}"),
         [one] => format!("policy {} of queue {queue} does not allow {allows}", one.resource),
         _ => format!("none of the {} policies of queue {queue} allows {allows}", policies.len()),
     };
@@ -153,9 +155,16 @@ fn finding(
     };
     let message =
         format!("{} delivers to queue {queue}, but {policy_words}: {consequence}{}", p.name(), feed.target.when);
-    let fix = format!(
-        "add a queue policy statement on {queue}: Effect Allow, Principal {{Service: {principal}}}, Action sqs:SendMessage, Resource the queue's ARN, Condition ArnEquals aws:SourceArn = the {source}'s ARN"
+    let statement = format!(
+        "Effect Allow, Principal {{Service: {principal}}}, Action sqs:SendMessage, Resource the queue's ARN, Condition ArnEquals aws:SourceArn = the {source}'s ARN"
     );
+    let fix = match at {
+        // A live queue: its Policy attribute is set whole.
+        Origin::Live(_) => format!(
+            "add a statement to the queue's Policy: {statement} (aws sqs set-queue-attributes --queue-url {queue} --attributes Policy=<the whole policy, with it>)"
+        ),
+        Origin::File { .. } => format!("add a queue policy statement on {queue}: {statement}"),
+    };
     let mut related: Vec<&str> = vec![p.resource.as_str()];
     related.extend(policies.iter().map(|q| q.resource.as_str()));
     RULE.finding(queue, at, message, fix).with_related(&related)

@@ -66,7 +66,14 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     "encrypt the queue with a customer managed key whose policy allows {principal} kms:GenerateDataKey* and kms:Decrypt (or use SSE-SQS)"
                 ),
                 _ => format!(
-                    "add a key policy statement: Effect Allow, Principal {{Service: {principal}}}, Action [kms:GenerateDataKey*, kms:Decrypt], Resource \"*\""
+                    "add a key policy statement: Effect Allow, Principal {{Service: {principal}}}, Action [kms:GenerateDataKey*, kms:Decrypt], Resource \"*\"{}",
+                    // A live key: its policy is set whole.
+                    match (cx.dialect(), &key) {
+                        (crate::model::Dialect::Api, KeyRef::Resource(id)) => format!(
+                            " (aws kms put-key-policy --key-id {id} --policy-name default --policy file://<the whole policy, with it>.json)"
+                        ),
+                        _ => String::new(),
+                    }
                 ),
             };
             let mut related = vec![p.resource.as_str()];

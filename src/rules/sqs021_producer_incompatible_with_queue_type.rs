@@ -106,7 +106,10 @@ fn eventbridge(
                 format!(
                     "the queue has no {dedup}, and an EventBridge rule sends no deduplication id, so SQS refuses every event"
                 ),
-                format!("set {dedup} to true on the queue"),
+                format!(
+                    "set {dedup} to true on the queue{}",
+                    cx.run(Field::ContentBasedDedup, &queue.resource, &crate::model::Scalar::Bool(true))
+                ),
                 None,
             );
         }

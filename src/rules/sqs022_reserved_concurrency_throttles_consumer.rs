@@ -59,12 +59,25 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     let origin = if maximum.is_some() { &m_alt.origin } else { &consumer.origin };
                     if reserved < LEAST_MAXIMUM_CONCURRENCY {
                         let fix = format!(
-                            "raise {reserved_name} to at least {LEAST_MAXIMUM_CONCURRENCY} (the least {maximum_name} Lambda accepts), then set {maximum_name} to it"
+                            "raise {reserved_name} to at least {LEAST_MAXIMUM_CONCURRENCY} (the least {maximum_name} Lambda accepts){}, then set {maximum_name} to it{}",
+                            cx.run(
+                                Field::ReservedConcurrency,
+                                &function.resource,
+                                &Scalar::Int(LEAST_MAXIMUM_CONCURRENCY)
+                            ),
+                            cx.run(
+                                Field::MaximumConcurrency,
+                                &consumer.resource,
+                                &Scalar::Int(LEAST_MAXIMUM_CONCURRENCY)
+                            )
                         );
                         findings.push(RULE.finding(&consumer.resource, origin, message, fix).with_related(&related));
                         continue;
                     }
-                    let fix = format!("set {maximum_name} to {reserved} (at most {reserved_name})");
+                    let fix = format!(
+                        "set {maximum_name} to {reserved} (at most {reserved_name}){}",
+                        cx.run(Field::MaximumConcurrency, &consumer.resource, &Scalar::Int(reserved))
+                    );
                     let finding = RULE.finding(&consumer.resource, origin, message, fix).with_related(&related);
                     // A value written too high is replaced; a missing one
                     // goes in a ScalingConfig the writer does not create.

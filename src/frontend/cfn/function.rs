@@ -5,7 +5,7 @@
 use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::frontend::convert::{to_int, to_string_list};
+use crate::frontend::convert::{to_bool, to_int, to_string_list};
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
 use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Via};
 use crate::source::Span;
@@ -168,6 +168,7 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
             batching_window: ctx.attr(event_props, Field::BatchingWindow, at, to_int),
             response_types: ctx.attr(event_props, Field::FunctionResponseTypes, at, to_string_list),
             maximum_concurrency: ctx.maximum_concurrency(event_props, at),
+            enabled: ctx.attr(event_props, Field::MappingEnabled, at, to_bool),
         });
     }
 }
@@ -215,6 +216,11 @@ fn sns_subscription(
         batching_window: Attr::absent(ctx.origin(sub_at)),
         response_types: Attr::absent(ctx.origin(sub_at)),
         maximum_concurrency: Attr::absent(ctx.origin(sub_at)),
+        // `SqsSubscription: true` writes no Enabled; the map may.
+        enabled: match &sub.v {
+            RV::Map(_) => ctx.attr(Some(sub), Field::MappingEnabled, sub_at, to_bool),
+            _ => Attr::absent(ctx.origin(sub_at)),
+        },
     });
 }
 

@@ -3,7 +3,7 @@
 
 use super::context::Ctx;
 use super::template::Resource;
-use crate::frontend::convert::{to_int, to_string_list};
+use crate::frontend::convert::{to_bool, to_int, to_string_list};
 use crate::model::{Consumer, Field, Model, Target, UnknownSource, Value, Via};
 
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
@@ -39,5 +39,6 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         batching_window: ctx.attr(Some(&props), Field::BatchingWindow, at, to_int),
         response_types: ctx.attr(Some(&props), Field::FunctionResponseTypes, at, to_string_list),
         maximum_concurrency: ctx.maximum_concurrency(Some(&props), at),
+        enabled: ctx.attr(Some(&props), Field::MappingEnabled, at, to_bool),
     });
 }

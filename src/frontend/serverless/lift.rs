@@ -106,6 +106,7 @@ pub fn read(
         batching_window: int("maxBatchingWindow", 0),
         response_types: Attr::known(vec!["ReportBatchItemFailures".to_string()], at.clone()),
         maximum_concurrency: int_opt("maxConcurrency"),
+        enabled: Attr::absent(at.clone()),
     });
     if setting("alarm").is_some() {
         model.alarms.push(Alarm {

@@ -205,6 +205,7 @@ fn consumer(ctx: &Ctx<'_, '_>, function: &str, at: Span, sqs: &Node, index: usiz
         batching_window: ctx.attr_named(settings, field(Field::BatchingWindow), at, to_int),
         response_types: ctx.attr_named(settings, field(Field::FunctionResponseTypes), at, one_or_many),
         maximum_concurrency: ctx.attr_named(settings, field(Field::MaximumConcurrency), at, to_int),
+        enabled: ctx.attr_named(settings, field(Field::MappingEnabled), at, super::convert::to_bool),
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! One run: the driver lists every rule of the catalog (with its page from
 //! `rules/` as help), each finding is a result located in its file (live
-//! findings have only a logical location: the queue URL or mapping UUID),
+//! findings have only a logical location: the queue or consumer by name,
+//! its URL or mapping UUID as the fully qualified name),
 //! and notes become tool execution notifications. A finding `--fix` can
 //! fix carries the edits as SARIF `fixes`, so editors and review bots can
 //! offer them.
@@ -15,6 +16,7 @@ use std::collections::BTreeMap;
 
 mod shape;
 
+use super::text::live_subject;
 use super::{Gaps, Location as Span, Summary, location};
 use crate::finding::Fix;
 use crate::finding::{Applicability, Finding, Severity};
@@ -155,10 +157,13 @@ fn result(f: &Finding) -> SarifResult {
             properties.extend(live.account.clone().map(|a| ("account", a)));
             properties.extend(live.region.clone().map(|r| ("region", r)));
             let resource = if f.resource.is_empty() { &live.id } else { &f.resource };
+            // By name (`jobs`, `jobs-worker on jobs`), as the text formats
+            // say it; the URL or UUID as the fully qualified name.
+            let name = live.name.clone().unwrap_or_else(|| short_name(resource).to_string());
             Location {
                 physical_location: None,
                 logical_locations: vec![LogicalLocation {
-                    name: short_name(resource).to_string(),
+                    name,
                     fully_qualified_name: Some(resource.clone()),
                     kind: "resource",
                 }],
@@ -169,7 +174,14 @@ fn result(f: &Finding) -> SarifResult {
         rule_id: f.code(),
         rule_index: rules::ALL.iter().position(|r| r.id.code == f.code()),
         level: level(f.severity),
-        message: Text { text: format!("{}\nfix: {}", f.message, f.fix) },
+        // A live finding has no file to point at: the queue or consumer
+        // is named in the text unless the message names it.
+        message: Text {
+            text: match live_subject(f) {
+                Some(subject) => format!("{} ({subject})\nfix: {}", f.message, f.fix),
+                None => format!("{}\nfix: {}", f.message, f.fix),
+            },
+        },
         locations: vec![location],
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, Identity::of(f).hash())]),
         fixes: f.fix_edits().map(|fix| sarif_fix(f, fix)).into_iter().collect(),

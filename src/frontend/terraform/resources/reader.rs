@@ -68,6 +68,7 @@ impl Reader<'_> {
     /// generates.
     pub(super) fn queue(&self) -> Queue {
         let mut queue = Queue::read(self.r.address.clone(), self.origin(self.r.header), self);
+        queue.name_prefix = self.attr("name_prefix", to_string);
         queue.redrive = self.redrive();
         queue.payload = self.payload();
         queue.key = self.field(Field::KmsMasterKeyId, super::key::key_ref);
@@ -134,6 +135,7 @@ impl Reader<'_> {
             batching_window: self.int(Field::BatchingWindow),
             response_types: self.field(Field::FunctionResponseTypes, to_string_list),
             maximum_concurrency: self.maximum_concurrency(),
+            enabled: self.boolean(Field::MappingEnabled),
         }))
     }
 
