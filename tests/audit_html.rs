@@ -128,6 +128,10 @@ fn a_live_audit_page_loads_offline_with_the_counts_of_its_json() {
     // The graph of the account-Region, with its consumers and DLQs.
     assert!(result["graph"]["nodes"].as_u64().unwrap() >= 5, "{}", result["graph"]);
     assert_eq!(result["graph"]["scopes"], 1);
+    // A consumer's findings name its function and queue, not its mapping's UUID.
+    let resources: Vec<String> = serde_json::from_value(result["resources"].clone()).unwrap();
+    assert!(resources.iter().any(|r| r == "jobs-worker on jobs"), "{resources:?}");
+    assert!(resources.iter().all(|r| !r.contains("://") && r.len() < 40), "{resources:?}");
     // A live function is named as people name it, not by its ARN.
     let text = result["graph"]["text"].as_str().unwrap();
     assert!(text.contains("function orders-worker") && !text.contains("arn:aws:lambda"), "{text}");

@@ -390,6 +390,23 @@ fn an_audit_report_draws_its_resources_and_says_what_it_cannot() {
 }
 
 #[test]
+fn an_audit_report_names_a_consumer_by_the_name_it_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("audit.json");
+    let named = AUDIT.replace(
+        r#""resource": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0","#,
+        r#""resource": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "resource_name": "jobs-worker on jobs","#,
+    );
+    assert_ne!(named, AUDIT, "the fixture's consumer finding");
+    std::fs::write(&report, named).unwrap();
+    let doc = graph_json(&["--from-audit", report.to_str().unwrap()]);
+    let consumer = doc["nodes"].as_array().unwrap().iter().find(|n| n["kind"] == "consumer").unwrap();
+    assert_eq!(consumer["name"], "jobs-worker on jobs");
+    assert_eq!(consumer["details"], serde_json::json!(["0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"]));
+    assert_eq!(consumer["notes"], serde_json::json!([]), "the name says what the UUID alone did not");
+}
+
+#[test]
 fn a_file_that_is_no_audit_report_is_a_usage_error() {
     let lint = common::sqsguard(&["lint", "--format", "json", LEGACY]);
     let dir = tempfile::tempdir().unwrap();

@@ -40,15 +40,16 @@ pub fn from_report(doc: &serde_json::Value, name: &str) -> Result<Graph, String>
             text("account").unwrap_or("(the credentials' own)"),
             text("region").unwrap_or("(no Region)")
         );
-        let (kind, label, note) = classify(resource);
+        let (kind, label, note) = classify(resource, text("resource_name"));
         let id = format!("{scope}#{resource}");
+        let details = if label == resource { Vec::new() } else { vec![resource.to_string()] };
         let i = *at.entry(id.clone()).or_insert_with(|| {
             graph.nodes.push(Node {
                 id,
                 kind,
                 scope,
                 name: label,
-                details: if label_differs(kind) { vec![resource.to_string()] } else { Vec::new() },
+                details,
                 findings: Vec::new(),
                 notes: note.into_iter().collect(),
             });
@@ -81,12 +82,15 @@ pub fn from_report(doc: &serde_json::Value, name: &str) -> Result<Graph, String>
     Ok(graph)
 }
 
-/// What a resource of a live finding is, how the graph names it, and what
-/// cannot be told of it.
-fn classify(resource: &str) -> (Kind, String, Option<String>) {
+/// What a resource of a live finding is, how the graph names it (by the
+/// name the report gives it, if any), and what cannot be told of it.
+fn classify(resource: &str, named: Option<&str>) -> (Kind, String, Option<String>) {
     if resource.starts_with("https://") || resource.starts_with("http://") {
         let name = resource.rsplit('/').find(|s| !s.is_empty()).unwrap_or(resource);
-        return (Kind::Queue, name.to_string(), None);
+        return (Kind::Queue, named.unwrap_or(name).to_string(), None);
+    }
+    if let (true, Some(named)) = (is_uuid(resource), named) {
+        return (Kind::Consumer, named.to_string(), None);
     }
     if is_uuid(resource) {
         let note = "the report names the event source mapping by its UUID only: its queue and function are not in it";
@@ -97,12 +101,6 @@ fn classify(resource: &str) -> (Kind, String, Option<String>) {
         return (Kind::Alarm, name.to_string(), None);
     }
     (Kind::Other, resource.to_string(), None)
-}
-
-/// Whether the node's name is not the resource as the report writes it
-/// (so the resource is a detail).
-fn label_differs(kind: Kind) -> bool {
-    matches!(kind, Kind::Queue | Kind::Alarm)
 }
 
 /// `8-4-4-4-12` hexadecimal digits.

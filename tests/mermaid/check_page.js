@@ -78,6 +78,7 @@ async function main() {
         unaudited: Array.from(document.querySelectorAll('#unaudited-table tbody tr')).map((tr) =>
           Array.from(tr.cells).map((c) => c.textContent)),
         names: Array.from(document.querySelectorAll('#queues-table tbody tr td.queue')).map((td) => td.textContent),
+        resources: Array.from(document.querySelectorAll('#findings-table tbody tr')).map((tr) => tr.cells[2].textContent),
       };
     });
     Object.assign(result, await read());

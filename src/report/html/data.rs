@@ -83,6 +83,9 @@ pub(super) struct FindingRow<'a> {
     pub message: &'a str,
     pub fix: &'a str,
     pub resource: &'a str,
+    /// What people call the resource (`jobs-worker on jobs`), where the
+    /// audit knew it.
+    pub label: Option<&'a str>,
     pub account: &'a str,
     pub region: &'a str,
     /// The index of its queue's row, when it is about a queue.
@@ -259,6 +262,10 @@ fn row<'a>(f: &'a Finding, account: &'a str, region: &'a str, queue: Option<usiz
         message: &f.message,
         fix: &f.fix,
         resource: &f.resource,
+        label: match &f.origin {
+            Origin::Live(live) => live.name.as_deref(),
+            _ => None,
+        },
         account,
         region,
         queue,

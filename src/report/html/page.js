@@ -38,7 +38,7 @@
   var rulesOf = queues.map(function () { return {}; });
   findings.forEach(function (f) {
     var q = f.queue === null || f.queue === undefined ? null : queues[f.queue];
-    f.queueName = q ? q.name : f.resource;
+    f.queueName = f.label || (q ? q.name : f.resource);
     f.rank = RANK[f.severity] || 0;
     f.text = [f.rule, f.name, f.severity, f.message, f.resource, f.queueName, f.account, f.region].join('\n').toLowerCase();
     if (q) rulesOf[f.queue][f.rule] = true;
@@ -184,7 +184,7 @@
     severityCell(tr, f.severity);
     var rule = td(tr, f.rule);
     rule.title = f.name;
-    td(tr, f.queueName, f.queue === null ? 'url' : '').title = f.resource;
+    td(tr, f.queueName, f.queue === null && !f.label ? 'url' : '').title = f.resource;
     td(tr, f.account); td(tr, f.region);
     td(tr, f.message, 'msg').title = 'Fix: ' + f.fix;
   }, function (f, key) { return key === 'severity' ? f.rank : f[key]; });
