@@ -7,9 +7,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
 mod common;
+#[path = "common/mermaid.rs"]
+mod mermaid;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
@@ -218,11 +220,11 @@ fn mermaid_identifiers_are_plain_and_labels_quoted_whatever_the_names() {
     check_mermaid_structure(&mermaid);
     assert!(mermaid.contains("${AWS::StackName}-jobs#60;v1#62;#38;#34;q#34;#59;#124;#96;x#96;#92;N"), "{mermaid}");
     assert!(mermaid.contains(":::error"), "the queue with an SQS019 error is red: {mermaid}");
-    render_mermaid(&mermaid, "awkward");
+    mermaid::render(&mermaid, "awkward");
     for (args, name) in [(&[LEGACY][..], "legacy"), (&["examples/terraform"][..], "terraform")] {
         let mermaid = text(args);
         check_mermaid_structure(&mermaid);
-        render_mermaid(&mermaid, name);
+        mermaid::render(&mermaid, name);
     }
 }
 
@@ -256,33 +258,6 @@ fn check_mermaid_structure(mermaid: &str) {
         assert!(plain(&t[..open]), "{line}");
         assert!(quoted_once(&t[open..]), "{line}");
     }
-}
-
-/// mermaid-cli (tests/mermaid) renders `mermaid` in Debian's Chromium, or
-/// the test says loudly it could not (a failure under CI).
-fn render_mermaid(mermaid: &str, name: &str) {
-    let mmdc = common::root().join("tests/mermaid/node_modules/.bin/mmdc");
-    if !mmdc.exists() || !Path::new("/usr/bin/chromium").exists() {
-        common::missing("tests/mermaid/node_modules (npm ci --prefix tests/mermaid) or Debian's chromium");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join(format!("{name}.mmd"));
-    let output = dir.path().join(format!("{name}.svg"));
-    std::fs::write(&input, mermaid).unwrap();
-    let out = Command::new(&mmdc)
-        .arg("--puppeteerConfigFile")
-        .arg(common::root().join("tests/mermaid/puppeteer.json"))
-        .arg("--quiet")
-        .arg("-i")
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "mermaid-cli rejects {name}:\n{}\n{mermaid}", String::from_utf8_lossy(&out.stderr));
-    let svg = std::fs::read_to_string(&output).unwrap();
-    assert!(svg.contains("<svg") && !svg.contains("Syntax error"), "{name}: {svg:.300}");
 }
 
 #[test]
@@ -386,7 +361,7 @@ fn an_audit_report_draws_its_resources_and_says_what_it_cannot() {
     assert!(notes[1].contains("333333333333") && notes[1].contains("AccessDenied"), "{notes:?}");
     let mermaid = text(&[path]);
     check_mermaid_structure(&mermaid);
-    render_mermaid(&mermaid, "audit");
+    mermaid::render(&mermaid, "audit");
 }
 
 #[test]
