@@ -397,3 +397,41 @@ fn code_that_sends_is_a_producer_of_its_queue() {
         "{doc}"
     );
 }
+
+/// The picture README.md and docs/graph.md show, docs/img/graph-example.svg,
+/// is rendered from docs/img/graph-example.mmd, which is what `graph`
+/// prints for the example today: a change to either fails here, until both
+/// are made again (CONTRIBUTING.md says how). The SVG holds every name the
+/// Mermaid source draws, so it is that source's picture.
+#[test]
+fn the_readme_picture_is_of_what_graph_prints_today() {
+    let args = ["examples/generate/fan-in/terraform", "--var-file", "docs/img/graph-example.tfvars"];
+    let read = |path: &str| std::fs::read_to_string(common::root().join(path)).unwrap();
+    let source = read("docs/img/graph-example.mmd");
+    assert_eq!(
+        source,
+        text(&args),
+        "docs/img/graph-example.mmd is not what `sqsguard graph {}` prints: draw it and its SVG again (CONTRIBUTING.md, Docs)",
+        args.join(" ")
+    );
+    // A producer, a queue with a finding, a dead-letter queue, a consumer and an alarm.
+    for drawn in
+        ["SNS subscription", "SQS002 error", "dead-letter queue", "function aws_lambda_function.consumer", "{{"]
+    {
+        assert!(source.contains(drawn), "the example draws no {drawn}: {source}");
+    }
+    let svg = read("docs/img/graph-example.svg");
+    assert!(svg.starts_with("<svg") && svg.contains("flowchart"), "{svg:.200}");
+    let names: Vec<&str> =
+        source.split("<b>").skip(1).filter_map(|s| s.split_once("</b>").map(|(name, _)| name)).collect();
+    assert!(names.len() >= 8, "{names:?}");
+    for name in names {
+        assert!(
+            svg.contains(name),
+            "docs/img/graph-example.svg does not show {name}: draw it again (CONTRIBUTING.md, Docs)"
+        );
+    }
+    for page in ["README.md", "docs/graph.md"] {
+        assert!(read(page).contains("img/graph-example.svg)"), "{page} shows the picture");
+    }
+}
