@@ -841,7 +841,7 @@ fn the_job_summary_caps_its_table_and_its_graph() {
 
 /// A graph that cannot be drawn (here: graph fails) leaves a notice and a
 /// line on the summary page; the table is still there, and the job's status
-/// is still lint's.
+/// is still lint's, as it is when the summary step fails whole.
 #[test]
 fn a_graph_that_fails_is_a_notice_and_the_status_is_lints() {
     let Some(release) = release_workflow() else { return };
@@ -878,6 +878,28 @@ fn a_graph_that_fails_is_a_notice_and_the_status_is_lints() {
         );
         assert!(mermaid_block(&run.summary).is_none());
         assert_eq!(table_rows(&run.summary).len(), if fails { 10 } else { 0 }, "{}", run.summary);
+        assert!(run.uploaded.is_some(), "the upload still happens");
+    }
+    // The summary step itself fails (here: what lint left for it is gone):
+    // a notice after it, and the job's status is still lint's.
+    fn lose_graph_args(job: &Job) {
+        for entry in std::fs::read_dir(&job.runner_temp).unwrap() {
+            let _ = std::fs::remove_file(entry.unwrap().path().join("graph-args"));
+        }
+    }
+    for (work, fails) in [(&broken, true), (&clean, false)] {
+        let job = Job {
+            before_step: Some(("Job summary", lose_graph_args)),
+            ..Job::push(&dir.path().join(format!("lost-{fails}")))
+        };
+        let run = run_action(&calls[0], work, &job);
+        let failed = run.failed.as_ref().map(|(step, _)| step.as_str());
+        assert_eq!(failed, fails.then_some("Fail on findings"), "{}", run.log);
+        assert!(
+            run.log.lines().any(|l| l.starts_with("::notice title=sqsguard::the job summary could not be written")),
+            "{}",
+            run.log
+        );
         assert!(run.uploaded.is_some(), "the upload still happens");
     }
 }
