@@ -41,7 +41,9 @@ fn yaml(path: &str) -> Option<Value> {
 /// release.yml as JSON, when the venv and the tools the release chain
 /// runs here are present (else says which is missing, loudly).
 fn release_workflow() -> Option<Value> {
-    for tool in ["curl", "tar", "zip", "unzip", "sha256sum"] {
+    // (jq: the Action's job summary reads the SARIF report with it, as
+    // every GitHub-hosted runner has it.)
+    for tool in ["curl", "tar", "zip", "unzip", "sha256sum", "jq"] {
         let found = Command::new("sh").args(["-c", &format!("command -v {tool}")]).output().unwrap();
         if !found.status.success() {
             common::missing(tool);
