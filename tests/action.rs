@@ -9,6 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
 mod common;
+#[path = "common/mermaid.rs"]
+mod mermaid;
 #[path = "action/runner.rs"]
 mod runner;
 
@@ -39,7 +41,9 @@ fn yaml(path: &str) -> Option<Value> {
 /// release.yml as JSON, when the venv and the tools the release chain
 /// runs here are present (else says which is missing, loudly).
 fn release_workflow() -> Option<Value> {
-    for tool in ["curl", "tar", "zip", "unzip", "sha256sum"] {
+    // (jq: the Action's job summary reads the SARIF report with it, as
+    // every GitHub-hosted runner has it.)
+    for tool in ["curl", "tar", "zip", "unzip", "sha256sum", "jq"] {
         let found = Command::new("sh").args(["-c", &format!("command -v {tool}")]).output().unwrap();
         if !found.status.success() {
             common::missing(tool);
@@ -418,12 +422,12 @@ fn the_example_workflow_runs_the_action_which_installs_logs_uploads_and_gates() 
     // The summary line closes the findings, and the job summary holds them.
     assert!(run.log.lines().any(|l| l.starts_with("sqsguard: 3 errors, 7 warnings")), "{}", run.log);
     assert!(
-        run.summary.starts_with("### sqsguard\n```\n")
-            && run.summary.contains("infra/legacy-worker.yaml:16:26: SQS002 "),
+        run.summary.starts_with("### sqsguard\n\n**3 errors, 7 warnings, 0 infos** in 1 file (0 skipped)\n")
+            && run.summary.contains("\n| infra/legacy-worker.yaml:16 | SQS002 | error | "),
         "{}",
         run.summary
     );
-    assert!(!run.summary.contains("::"), "annotations stay in the log:\n{}", run.summary);
+    assert!(!run.summary.lines().any(|l| l.starts_with("::")), "annotations stay in the log:\n{}", run.summary);
     // The same run wrote the SARIF report, and it was uploaded, under the
     // category GitHub derives (none given).
     let (uploaded, category) = run.uploaded.expect("the report is uploaded before the job fails");
@@ -678,4 +682,226 @@ fn the_examples_give_the_action_only_its_inputs() {
         }
     }
     assert!(calls >= 3, "{calls}");
+}
+
+/// Text as a cell of the job summary's table: the Markdown marks
+/// backslash-escaped (and `$`, which GitHub reads as maths), line breaks
+/// as `<br>`.
+fn cell(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("<br>"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The table rows a finding of `sqsguard lint --format json` is in the job summary.
+fn row(f: &Value) -> String {
+    let s = |k: &str| text(&f[k]);
+    format!(
+        "| {}:{} | {} | {} | {} | {} |",
+        cell(&s("file")),
+        s("line"),
+        s("rule"),
+        s("severity"),
+        cell(&s("message")),
+        cell(&s("resource"))
+    )
+}
+
+/// The rows of the job summary's findings table (header and rule excluded).
+fn table_rows(summary: &str) -> Vec<&str> {
+    let rows: Vec<&str> = summary.lines().filter(|l| l.starts_with("| ")).collect();
+    match rows.split_first() {
+        Some((header, rest)) => {
+            assert_eq!(*header, "| Where | Rule | Severity | Message | Resource |");
+            rest.to_vec()
+        }
+        None => rows,
+    }
+}
+
+/// The Mermaid block of the job summary, if it has one.
+fn mermaid_block(summary: &str) -> Option<&str> {
+    let start = summary.find("```mermaid\n")? + "```mermaid\n".len();
+    let end = start + summary[start..].find("```\n")?;
+    Some(&summary[start..end])
+}
+
+/// What `sqsguard graph ARGS` prints in `dir`.
+fn graph(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard")).arg("graph").args(args).current_dir(dir).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    common::stdout(&out)
+}
+
+/// The job summary holds the counts, a row per finding and the pipeline
+/// as Mermaid (which mermaid-cli renders), drawn from the paths with the
+/// input options of `args` and `config`; with no findings it says so.
+#[test]
+fn the_job_summary_has_a_findings_table_and_the_pipeline_graph() {
+    let Some(release) = release_workflow() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let calls = example_calls("examples/github-workflow.yml", releases(&release));
+    let with = &calls[0];
+
+    let broken =
+        checkout(&dir.path().join("broken"), &[("infra/w.yaml", "examples/cloudformation/legacy-worker.yaml")]);
+    let run = run_action(with, &broken, &Job::push(&dir.path().join("job")));
+    assert_eq!(run.failed.map(|(step, _)| step).as_deref(), Some("Fail on findings"), "{}", run.log);
+    let expected = findings(&broken, &["."]);
+    assert_eq!(expected.len(), 10);
+    assert_eq!(table_rows(&run.summary), expected.iter().map(row).collect::<Vec<_>>(), "{}", run.summary);
+    assert!(run.summary.contains("\n| infra/w.yaml:16 | SQS002 | error | "), "{}", run.summary);
+    let drawn = mermaid_block(&run.summary).unwrap_or_else(|| panic!("no Mermaid block:\n{}", run.summary));
+    assert_eq!(drawn, graph(&broken, &["."]));
+    assert!(drawn.contains(":::error"), "the findings are on the nodes: {drawn}");
+    mermaid::render(drawn, "summary");
+    assert!(!run.log.contains("job summary"), "no notice: {}", run.log);
+
+    // `args` reach graph as far as they say how files are read: the var
+    // file's value is drawn; --select, which says what is reported, is not
+    // given to graph (it takes no such option).
+    let module = std::fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS001/good/main.tf"))
+        .unwrap()
+        .replacen("visibility_timeout_seconds = 180", "visibility_timeout_seconds = var.vt", 1);
+    let tf = dir.path().join("tf");
+    std::fs::create_dir_all(tf.join("billing")).unwrap();
+    std::fs::write(tf.join("billing/main.tf"), format!("{module}\nvariable \"vt\" {{\n  default = 180\n}}\n")).unwrap();
+    std::fs::write(tf.join("billing/prod.tfvars"), "vt = 60\n").unwrap();
+    let mut staged = with.clone();
+    staged.insert("paths".into(), Value::String("billing".into()));
+    staged.insert("args".into(), Value::String("--select SQS001 --var-file billing/prod.tfvars".into()));
+    let run = run_action(&staged, &tf, &Job::push(&dir.path().join("tf-job")));
+    let drawn = mermaid_block(&run.summary).unwrap_or_else(|| panic!("no Mermaid block:\n{}", run.summary));
+    assert_eq!(drawn, graph(&tf, &["--var-file", "billing/prod.tfvars", "billing"]));
+    assert!(drawn.contains("visibility 60 s") && drawn.contains("SQS001 warning"), "{drawn}");
+    let rows = table_rows(&run.summary);
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.contains(" | SQS001 | ")), "{}", run.summary);
+
+    // A clean checkout: no table, a line that says so, and its pipeline.
+    let clean = checkout(&dir.path().join("clean"), &[("queue.yaml", "tests/fixtures/cli/clean.yaml")]);
+    let run = run_action(with, &clean, &Job::push(&dir.path().join("clean-job")));
+    assert!(run.failed.is_none(), "{:?}", run.failed);
+    assert!(
+        run.summary
+            .starts_with("### sqsguard\n\n**0 errors, 0 warnings, 0 infos** in 1 file (0 skipped)\n\nNo findings.\n"),
+        "{}",
+        run.summary
+    );
+    assert!(table_rows(&run.summary).is_empty(), "{}", run.summary);
+    let drawn = mermaid_block(&run.summary).unwrap_or_else(|| panic!("no Mermaid block:\n{}", run.summary));
+    assert_eq!(drawn, graph(&clean, &["."]));
+    mermaid::render(drawn, "clean");
+}
+
+/// Past 200 findings the table stops and says how many more there are;
+/// past what GitHub draws (50,000 characters, 500 edges) the graph is left
+/// out with a line that says why.
+#[test]
+fn the_job_summary_caps_its_table_and_its_graph() {
+    let Some(release) = release_workflow() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let calls = example_calls("examples/github-workflow.yml", releases(&release));
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let mut template = String::from("Resources:\n");
+    for i in 0..300 {
+        template.push_str(&format!(
+            "  Queue{i}:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 30\n  \
+             Mapping{i}:\n    Type: AWS::Lambda::EventSourceMapping\n    Properties:\n      \
+             EventSourceArn: !GetAtt Queue{i}.Arn\n      FunctionName: worker\n      BatchSize: 10\n"
+        ));
+    }
+    std::fs::write(work.join("template.yaml"), template).unwrap();
+    let run = run_action(&calls[0], &work, &Job::push(&dir.path().join("job")));
+    assert_eq!(run.failed.map(|(step, _)| step).as_deref(), Some("Fail on findings"));
+    let all = findings(&work, &["."]);
+    assert!(all.len() > 200, "{}", all.len());
+    let rows = table_rows(&run.summary);
+    assert_eq!(rows, all[..200].iter().map(row).collect::<Vec<_>>());
+    let more = format!(
+        "\n\n{} more findings are not shown here (the table stops at 200): the job log and the SARIF report have them all.\n",
+        all.len() - 200
+    );
+    assert!(run.summary.contains(&more), "{}", run.summary);
+    assert!(mermaid_block(&run.summary).is_none(), "{}", run.summary);
+    let left_out = run.summary.lines().find(|l| l.starts_with("The graph is left out: ")).expect(&run.summary);
+    assert!(
+        left_out.contains(" edges and ") && left_out.contains("draw fewer paths, or use --format dot or json"),
+        "{left_out}"
+    );
+    assert!(run.summary.len() < 100_000, "the summary stays small: {}", run.summary.len());
+}
+
+/// A graph that cannot be drawn (here: graph fails) leaves a notice and a
+/// line on the summary page; the table is still there, and the job's status
+/// is still lint's, as it is when the summary step fails whole.
+#[test]
+fn a_graph_that_fails_is_a_notice_and_the_status_is_lints() {
+    let Some(release) = release_workflow() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let calls = example_calls("examples/github-workflow.yml", releases(&release));
+    // Before the summary: an installed sqsguard whose `graph` fails.
+    fn break_graph(job: &Job) {
+        let installed = job.tool_cache.join("sqsguard").join(version());
+        std::fs::rename(installed.join("sqsguard"), installed.join("sqsguard-real")).unwrap();
+        let wrapper = format!(
+            "#!/bin/sh\nif [ \"$1\" = graph ]; then echo 'error: out of crayons' >&2; exit 3; fi\nexec '{}' \"$@\"\n",
+            installed.join("sqsguard-real").display()
+        );
+        std::fs::write(installed.join("sqsguard"), wrapper).unwrap();
+        Command::new("chmod").arg("+x").arg(installed.join("sqsguard")).status().unwrap();
+    }
+    let notice = "::notice title=sqsguard::no pipeline graph in the job summary: sqsguard graph failed (exit 3): error: out of crayons; the findings and the job's status are lint's, in this log";
+    let broken =
+        checkout(&dir.path().join("broken"), &[("infra/w.yaml", "examples/cloudformation/legacy-worker.yaml")]);
+    let clean = checkout(&dir.path().join("clean"), &[("queue.yaml", "tests/fixtures/cli/clean.yaml")]);
+    for (work, fails) in [(&broken, true), (&clean, false)] {
+        let job = Job {
+            before_step: Some(("Job summary", break_graph)),
+            ..Job::push(&dir.path().join(format!("job-{fails}")))
+        };
+        let run = run_action(&calls[0], work, &job);
+        let failed = run.failed.as_ref().map(|(step, _)| step.as_str());
+        assert_eq!(failed, fails.then_some("Fail on findings"), "{}", run.log);
+        assert!(run.log.lines().any(|l| l == notice), "{}", run.log);
+        assert!(
+            run.summary.contains("\nNo graph: `sqsguard graph` failed (exit 3): error: out of crayons\n"),
+            "{}",
+            run.summary
+        );
+        assert!(mermaid_block(&run.summary).is_none());
+        assert_eq!(table_rows(&run.summary).len(), if fails { 10 } else { 0 }, "{}", run.summary);
+        assert!(run.uploaded.is_some(), "the upload still happens");
+    }
+    // The summary step itself fails (here: what lint left for it is gone):
+    // a notice after it, and the job's status is still lint's.
+    fn lose_graph_args(job: &Job) {
+        for entry in std::fs::read_dir(&job.runner_temp).unwrap() {
+            let _ = std::fs::remove_file(entry.unwrap().path().join("graph-args"));
+        }
+    }
+    for (work, fails) in [(&broken, true), (&clean, false)] {
+        let job = Job {
+            before_step: Some(("Job summary", lose_graph_args)),
+            ..Job::push(&dir.path().join(format!("lost-{fails}")))
+        };
+        let run = run_action(&calls[0], work, &job);
+        let failed = run.failed.as_ref().map(|(step, _)| step.as_str());
+        assert_eq!(failed, fails.then_some("Fail on findings"), "{}", run.log);
+        assert!(
+            run.log.lines().any(|l| l.starts_with("::notice title=sqsguard::the job summary could not be written")),
+            "{}",
+            run.log
+        );
+        assert!(run.uploaded.is_some(), "the upload still happens");
+    }
 }

@@ -7,9 +7,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
 mod common;
+#[path = "common/mermaid.rs"]
+mod mermaid;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
@@ -218,11 +220,11 @@ fn mermaid_identifiers_are_plain_and_labels_quoted_whatever_the_names() {
     check_mermaid_structure(&mermaid);
     assert!(mermaid.contains("${AWS::StackName}-jobs#60;v1#62;#38;#34;q#34;#59;#124;#96;x#96;#92;N"), "{mermaid}");
     assert!(mermaid.contains(":::error"), "the queue with an SQS019 error is red: {mermaid}");
-    render_mermaid(&mermaid, "awkward");
+    mermaid::render(&mermaid, "awkward");
     for (args, name) in [(&[LEGACY][..], "legacy"), (&["examples/terraform"][..], "terraform")] {
         let mermaid = text(args);
         check_mermaid_structure(&mermaid);
-        render_mermaid(&mermaid, name);
+        mermaid::render(&mermaid, name);
     }
 }
 
@@ -256,33 +258,6 @@ fn check_mermaid_structure(mermaid: &str) {
         assert!(plain(&t[..open]), "{line}");
         assert!(quoted_once(&t[open..]), "{line}");
     }
-}
-
-/// mermaid-cli (tests/mermaid) renders `mermaid` in Debian's Chromium, or
-/// the test says loudly it could not (a failure under CI).
-fn render_mermaid(mermaid: &str, name: &str) {
-    let mmdc = common::root().join("tests/mermaid/node_modules/.bin/mmdc");
-    if !mmdc.exists() || !Path::new("/usr/bin/chromium").exists() {
-        common::missing("tests/mermaid/node_modules (npm ci --prefix tests/mermaid) or Debian's chromium");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join(format!("{name}.mmd"));
-    let output = dir.path().join(format!("{name}.svg"));
-    std::fs::write(&input, mermaid).unwrap();
-    let out = Command::new(&mmdc)
-        .arg("--puppeteerConfigFile")
-        .arg(common::root().join("tests/mermaid/puppeteer.json"))
-        .arg("--quiet")
-        .arg("-i")
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "mermaid-cli rejects {name}:\n{}\n{mermaid}", String::from_utf8_lossy(&out.stderr));
-    let svg = std::fs::read_to_string(&output).unwrap();
-    assert!(svg.contains("<svg") && !svg.contains("Syntax error"), "{name}: {svg:.300}");
 }
 
 #[test]
@@ -386,7 +361,7 @@ fn an_audit_report_draws_its_resources_and_says_what_it_cannot() {
     assert!(notes[1].contains("333333333333") && notes[1].contains("AccessDenied"), "{notes:?}");
     let mermaid = text(&[path]);
     check_mermaid_structure(&mermaid);
-    render_mermaid(&mermaid, "audit");
+    mermaid::render(&mermaid, "audit");
 }
 
 #[test]
@@ -438,4 +413,42 @@ fn code_that_sends_is_a_producer_of_its_queue() {
         edges(&doc).contains(&(code, format!("{scope}#queue:OrdersQueue"), "sends".into(), "SendMessage".into())),
         "{doc}"
     );
+}
+
+/// The picture README.md and docs/graph.md show, docs/img/graph-example.svg,
+/// is rendered from docs/img/graph-example.mmd, which is what `graph`
+/// prints for the example today: a change to either fails here, until both
+/// are made again (CONTRIBUTING.md says how). The SVG holds every name the
+/// Mermaid source draws, so it is that source's picture.
+#[test]
+fn the_readme_picture_is_of_what_graph_prints_today() {
+    let args = ["examples/generate/fan-in/terraform", "--var-file", "docs/img/graph-example.tfvars"];
+    let read = |path: &str| std::fs::read_to_string(common::root().join(path)).unwrap();
+    let source = read("docs/img/graph-example.mmd");
+    assert_eq!(
+        source,
+        text(&args),
+        "docs/img/graph-example.mmd is not what `sqsguard graph {}` prints: draw it and its SVG again (CONTRIBUTING.md, Docs)",
+        args.join(" ")
+    );
+    // A producer, a queue with a finding, a dead-letter queue, a consumer and an alarm.
+    for drawn in
+        ["SNS subscription", "SQS002 error", "dead-letter queue", "function aws_lambda_function.consumer", "{{"]
+    {
+        assert!(source.contains(drawn), "the example draws no {drawn}: {source}");
+    }
+    let svg = read("docs/img/graph-example.svg");
+    assert!(svg.starts_with("<svg") && svg.contains("flowchart"), "{svg:.200}");
+    let names: Vec<&str> =
+        source.split("<b>").skip(1).filter_map(|s| s.split_once("</b>").map(|(name, _)| name)).collect();
+    assert!(names.len() >= 8, "{names:?}");
+    for name in names {
+        assert!(
+            svg.contains(name),
+            "docs/img/graph-example.svg does not show {name}: draw it again (CONTRIBUTING.md, Docs)"
+        );
+    }
+    for page in ["README.md", "docs/graph.md"] {
+        assert!(read(page).contains("img/graph-example.svg)"), "{page} shows the picture");
+    }
 }

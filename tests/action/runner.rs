@@ -34,6 +34,9 @@ pub fn bash(script: &str, dir: &Path, env: &[(&str, String)]) -> Output {
     cmd.output().unwrap()
 }
 
+/// A change to the runner made before the named step runs.
+pub type BeforeStep = (&'static str, fn(&Job));
+
 /// The job the Action runs in: what triggered it, and what code scanning
 /// makes of an upload. Two runs with one `runner_temp` are two calls of
 /// the Action in one job.
@@ -47,6 +50,9 @@ pub struct Job {
     pub upload_refused: bool,
     pub runner_temp: PathBuf,
     pub tool_cache: PathBuf,
+    /// Something to do to the runner just before the step of this name
+    /// runs (what a test cannot otherwise reach: the installed binary).
+    pub before_step: Option<BeforeStep>,
 }
 
 impl Job {
@@ -61,6 +67,7 @@ impl Job {
             upload_refused: false,
             runner_temp,
             tool_cache: dir.join("tool-cache"),
+            before_step: None,
         }
     }
 }
@@ -159,6 +166,11 @@ pub fn run_action(with: &serde_json::Map<String, Value>, workspace: &Path, job: 
             Some(Value::Bool(b)) => *b,
             Some(other) => panic!("step {name}: continue-on-error {other} is not true or false"),
         };
+        if let Some((before, change)) = job.before_step
+            && before == name
+        {
+            change(job);
+        }
         if let Some(cond) = step.get("if")
             && !condition(&text(cond), &run.outputs, &outcomes)
         {
