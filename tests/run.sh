@@ -60,13 +60,15 @@ install() {
   # Debian packages (installing them needs root, which CI is): Neovim,
   # whose built-in client tests/nvim.rs drives the server with; Chromium,
   # which mermaid-cli renders `sqsguard graph`'s Mermaid in (tests/graph.rs);
-  # Graphviz, which renders its DOT.
+  # Graphviz, which renders its DOT; jq, which the Action's job summary
+  # step runs (tests/action.rs).
   local debs=()
   command -v nvim >/dev/null || debs+=(neovim)
   # (Liberation: fonts for Mermaid to measure its labels with; Debian
   # only recommends them with Chromium.)
   command -v chromium >/dev/null || debs+=(chromium fonts-liberation)
   command -v dot >/dev/null || debs+=(graphviz)
+  command -v jq >/dev/null || debs+=(jq)
   if [ "${#debs[@]}" -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
       echo "tests/run.sh: installing Debian's ${debs[*]}" >&2
