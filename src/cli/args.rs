@@ -2,13 +2,10 @@
 
 use std::path::PathBuf;
 
-use std::io::IsTerminal;
-
 use clap::{Parser, Subcommand, ValueEnum};
 
-use super::audit_format::AuditFormat;
+use super::formats::{AuditFormat, Format};
 use crate::finding::Severity;
-use crate::report::{self, pretty::Style};
 
 #[derive(Parser, Debug)]
 #[command(name = "sqsguard", version, about = "Keeps AWS SQS pipelines correct", max_term_width = 100)]
@@ -71,7 +68,7 @@ pub(super) enum ReportCommand {
         /// The JSON documents, one per shard.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value_t = AuditFormat::Pretty)]
+        #[arg(long, value_enum, default_value_t = AuditFormat::PRETTY)]
         format: AuditFormat,
         /// Write the report to FILE instead of standard output.
         #[arg(long, value_name = "FILE")]
@@ -256,7 +253,7 @@ pub(super) struct AuditArgs {
     /// Only queues whose name starts with this.
     #[arg(long)]
     pub(super) queue_prefix: Option<String>,
-    #[arg(long, value_enum, default_value_t = AuditFormat::Pretty)]
+    #[arg(long, value_enum, default_value_t = AuditFormat::PRETTY)]
     pub(super) format: AuditFormat,
     /// Write the report to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
@@ -324,34 +321,6 @@ pub(super) enum GenFormat {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Format {
-    /// A code frame per finding, then the notes and a summary.
-    Pretty,
-    /// One line per finding: `path:line:col: CODE [*] message (resource)`.
-    Concise,
-    Json,
-    Sarif,
-    Junit,
-    Github,
-}
-
-impl Format {
-    /// The reporter for standard output; `view` says what the text formats
-    /// leave out or add.
-    pub(super) fn reporter(self, view: report::View) -> report::Format {
-        let style = || Style { color: colour(std::io::stdout().is_terminal()), width: width(), view };
-        match self {
-            Format::Pretty => report::Format::Pretty(style()),
-            Format::Concise => report::Format::Concise(style()),
-            Format::Json => report::Format::Json(view),
-            Format::Sarif => report::Format::Sarif,
-            Format::Junit => report::Format::Junit,
-            Format::Github => report::Format::Github(view),
-        }
-    }
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum CatalogFormat {
     Table,
     Json,
@@ -375,22 +344,4 @@ impl FailOn {
             FailOn::Never => None,
         }
     }
-}
-
-/// Whether a stream gets ANSI colours: never with NO_COLOR
-/// (https://no-color.org) set and not empty; always with FORCE_COLOR or
-/// CLICOLOR_FORCE set and neither empty nor `0` (a CI log that renders
-/// colours); else when the stream is a terminal.
-pub(super) fn colour(terminal: bool) -> bool {
-    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
-    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-        return false;
-    }
-    set("FORCE_COLOR") || set("CLICOLOR_FORCE") || terminal
-}
-
-/// The width text output wraps at: COLUMNS, else the terminal's, else 100.
-pub(super) fn width() -> usize {
-    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok()).filter(|&c: &usize| c > 0);
-    columns.or_else(|| terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0))).unwrap_or(100)
 }

@@ -4,25 +4,11 @@
 
 use std::path::Path;
 
-use super::args::Format;
-use super::audit_format::AuditFormat;
 use super::console::{Console, Stop, shown};
+use super::formats::AuditFormat;
 use crate::error::Error;
 use crate::outcome::Outcome;
 use crate::report;
-
-/// The format as lint has it; `None` for `html`.
-fn text(format: AuditFormat) -> Option<Format> {
-    match format {
-        AuditFormat::Pretty => Some(Format::Pretty),
-        AuditFormat::Concise => Some(Format::Concise),
-        AuditFormat::Json => Some(Format::Json),
-        AuditFormat::Sarif => Some(Format::Sarif),
-        AuditFormat::Junit => Some(Format::Junit),
-        AuditFormat::Github => Some(Format::Github),
-        AuditFormat::Html => None,
-    }
-}
 
 /// What the page is made from besides the outcome.
 pub(super) enum Source<'a> {
@@ -41,7 +27,11 @@ pub(super) fn write(
     output: Option<&Path>,
     console: &mut Console,
 ) -> Result<(), Stop> {
-    let bytes = match (text(format), output) {
+    let text = match format {
+        AuditFormat::Text(text) => Some(text),
+        AuditFormat::Html => None,
+    };
+    let bytes = match (text, output) {
         (Some(text), None) => {
             return console.out(|out| report::write(text.reporter(report::View::default()), outcome, out));
         }

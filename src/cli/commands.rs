@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::{AuditArgs, CatalogFormat, FailOn, GenFormat, GenTarget, GenerateArgs, SchemaOf};
-use super::audit_format::AuditFormat;
 use super::audit_out::Source;
 use super::console::{Console, Stop, exit_status, settings_from, shown};
+use super::formats::AuditFormat;
 use crate::error::Error;
 use crate::rules;
 

@@ -4,7 +4,8 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use super::args::{FailOn, colour, width};
+use super::args::FailOn;
+use super::formats::{colour, width};
 use crate::config::{self, Config};
 use crate::error::Error;
 use crate::finding::{Finding, Severity};

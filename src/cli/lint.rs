@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{Format, InputArgs, LintArgs};
+use super::args::{InputArgs, LintArgs};
 use super::console::{Console, FINDINGS, Stop, exit_status, shown};
+use super::formats::Format;
 use crate::config;
 use crate::error::Error;
 use crate::lint;

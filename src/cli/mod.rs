@@ -4,11 +4,11 @@
 //! written through the [`console`], and its outcome is the exit status.
 
 mod args;
-mod audit_format;
 mod audit_out;
 mod commands;
 mod console;
 mod drift;
+mod formats;
 mod graph;
 mod lint;
 mod stdin;
