@@ -235,6 +235,7 @@ impl ModelBuilder {
             batching_window: Attr::absent(self.origin()),
             response_types: Attr::absent(self.origin()),
             maximum_concurrency: Attr::absent(self.origin()),
+            enabled: Attr::absent(self.origin()),
         };
         self.model.consumers.push(consumer);
         self.last = Last::Consumer;
