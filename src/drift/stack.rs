@@ -184,13 +184,16 @@ pub fn join(out: &mut Joined<'_>, stacks: &[StackResource]) {
         if declared.contains(&(r.logical_id.as_str(), r.kind.as_str())) || joined_ids.contains(id) {
             continue;
         }
-        // Said here, not again as a live mapping no template joined.
-        if let Some(&lc) = mappings.get(id)
-            && r.kind == MAPPING
-        {
-            out.said_consumer(lc);
-        }
-        let shown = if what == "queue" { last_part(id) } else { id };
+        // A live mapping is named as the audit names it, and said here,
+        // not again as a live mapping no template joined.
+        let shown = match mappings.get(id) {
+            Some(&(m, c)) if r.kind == MAPPING => {
+                out.said_consumer((m, c));
+                super::names::mapping(&live[m], c)
+            }
+            _ if what == "queue" => last_part(id).to_string(),
+            _ => id.to_string(),
+        };
         out.notes.push(Note {
             origin: Origin::live(id, None, None),
             message: format!(
