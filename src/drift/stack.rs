@@ -238,6 +238,96 @@ fn sam_event(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frontend::live::{LiveQueueData, Mapping, Region};
+
+    const SAM: &str = "Transform: AWS::Serverless-2016-10-31
+Resources:
+  Jobs:
+    Type: AWS::SQS::Queue
+  Worker:
+    Type: AWS::Serverless::Function
+    Properties:
+      FunctionName: !Sub ${AWS::StackName}-worker
+      Handler: app.handler
+      Runtime: python3.12
+      CodeUri: .
+      Events:
+        Jobs:
+          Type: SQS
+          Properties:
+            Queue: !GetAtt Jobs.Arn
+  Other:
+    Type: AWS::Serverless::Function
+    Properties:
+      Handler: app.handler
+      Runtime: python3.12
+      CodeUri: .
+      Events:
+        Jobs:
+          Type: SQS
+          Properties:
+            Queue: !GetAtt Jobs.Arn
+";
+
+    fn stack_resource(logical: &str, kind: &str, physical: &str) -> StackResource {
+        StackResource {
+            stack: "app".into(),
+            logical_id: logical.into(),
+            kind: kind.into(),
+            physical_id: Some(physical.into()),
+            status: "CREATE_COMPLETE".into(),
+        }
+    }
+
+    #[test]
+    fn a_sam_event_is_the_live_mapping_of_its_queue_invoking_its_functions_physical_name() {
+        let file = crate::source::SourceFile::new("template.yaml", SAM.to_string());
+        let crate::frontend::Document::Loaded(loaded) = crate::frontend::document(&file, &Default::default()) else {
+            panic!("the template loads")
+        };
+        let url = "https://sqs.us-east-1.amazonaws.com/123456789012/app-Jobs-1AB";
+        let queue_arn = "arn:aws:sqs:us-east-1:123456789012:app-Jobs-1AB";
+        let mut read = Region::default();
+        let attributes = [("QueueArn".to_string(), queue_arn.to_string())].into_iter().collect();
+        read.queues.push(LiveQueueData { url: url.into(), attributes, ..Default::default() });
+        // Listed in the other order than the template's, each with its function.
+        for (uuid, function) in [("uuid-other", "app-Other-9ZZ"), ("uuid-worker", "app-worker")] {
+            let arn = format!("arn:aws:lambda:us-east-1:123456789012:function:{function}");
+            read.timeouts.insert(arn.clone(), Some(3));
+            read.mappings.push(Mapping {
+                uuid: uuid.into(),
+                source_arn: queue_arn.into(),
+                function_arn: Some(arn),
+                batch_size: Some(10),
+                batching_window: None,
+                response_types: Vec::new(),
+                maximum_concurrency: None,
+                enabled: Ok(true),
+            });
+        }
+        let live = vec![crate::frontend::live::load(&read, "us-east-1", 0).model];
+        let templates = vec![loaded.model];
+        let stacks = vec![
+            stack_resource("Jobs", QUEUE, url),
+            stack_resource("Worker", FUNCTION, "app-worker"),
+            stack_resource("Other", FUNCTION, "app-Other-9ZZ"),
+            stack_resource("WorkerJobs", MAPPING, "uuid-worker"),
+            stack_resource("OtherJobs", MAPPING, "uuid-other"),
+        ];
+        let mut joined = Joined::new(&templates, &live);
+        join(&mut joined, &stacks);
+        let notes: Vec<&str> = joined.notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(notes, Vec::<&str>::new());
+        assert_eq!(joined.queues.len(), 1);
+        let pairs: Vec<(&str, &str)> = joined
+            .consumers
+            .iter()
+            .map(|p| {
+                (templates[0].consumers[p.template.1].resource.as_str(), live[0].consumers[p.live.1].resource.as_str())
+            })
+            .collect();
+        assert_eq!(pairs, vec![("Worker", "uuid-worker"), ("Other", "uuid-other")]);
+    }
 
     #[test]
     fn a_queue_url_is_keyed_by_account_and_name_whatever_its_host() {
