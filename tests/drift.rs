@@ -17,6 +17,7 @@ use serde_json::Value;
 const PIPELINE: &str = "examples/generate/mcp-probe/cloudformation/mcp-probe-results.yaml";
 const NEVER_DEPLOYED: &str = "tests/fixtures/drift/never-deployed.yaml";
 const GENERATED: &str = "tests/fixtures/drift/generated.yaml";
+const STACKED: &str = "tests/fixtures/drift/stacked.yaml";
 
 fn python(script: &str, args: &[&str]) {
     let out = Command::new(common::venv_tool("python").unwrap())
@@ -91,13 +92,15 @@ fn every_change_behind_the_template_is_found_at_its_line_and_nothing_else() {
     assert_eq!(code, Some(1));
     let queue = format!("{}/123456789012/mcp-probe-results.fifo", moto.endpoint);
     let found = drifts(&doc);
-    let mapping = found.iter().find(|d| d.1 == 122).map(|d| d.2.rsplit(' ').next().unwrap().to_string()).unwrap();
+    // Named as the audit names them: the queue by its name, the mapping
+    // by its function and queue (the URL and UUID are in JSON's resource).
+    let (queue_name, mapping) = ("mcp-probe-results.fifo", "probe-processor on mcp-probe-results.fifo");
     let at = |line: u64, message: String| (PIPELINE.to_string(), line, message);
     assert_eq!(
         found,
         vec![
-            at(25, format!("VisibilityTimeout of Queue is 90 in the template but 30 on the live queue {queue}")),
-            at(32, format!("maxReceiveCount of Queue is 5 in the template but 2 on the live queue {queue}")),
+            at(25, format!("VisibilityTimeout of Queue is 90 in the template but 30 on the live queue {queue_name}")),
+            at(32, format!("maxReceiveCount of Queue is 5 in the template but 2 on the live queue {queue_name}")),
             // Enabled is left to its default (true): the mapping's key.
             at(
                 117,
@@ -115,10 +118,7 @@ fn every_change_behind_the_template_is_found_at_its_line_and_nothing_else() {
     assert_eq!(
         notes(&doc),
         vec![
-            format!(
-                "live queue {}/123456789012/stray is in no template given: no template queue has its name",
-                moto.endpoint
-            ),
+            "live queue stray is in no template given: no template queue has its name".to_string(),
             "queue Reports of the template is missing live: no queue of the account has its name".to_string(),
         ]
     );
@@ -159,9 +159,12 @@ fn a_generated_name_is_joined_through_the_stack_it_was_deployed_as() {
         message.starts_with("VisibilityTimeout of Inbox is 45 in the template but 50 on the live queue "),
         "{message}"
     );
-    assert!(message.contains("/stack1-Inbox-"), "{message}");
+    assert!(message.contains("live queue stack1-Inbox-"), "{message}");
     // stack0's queue is in no template given under that stack.
-    assert!(notes(&doc).iter().any(|n| n.contains("/stack0-Inbox-") && n.contains("in no template given")), "{doc:#}");
+    assert!(
+        notes(&doc).iter().any(|n| n.starts_with("live queue stack0-Inbox-") && n.contains("in no template given")),
+        "{doc:#}"
+    );
 }
 
 #[test]
@@ -177,9 +180,9 @@ fn a_function_timeout_raised_behind_the_template_is_found_and_the_live_rules_see
     let (file, line, message) = &found[0];
     assert_eq!((file.as_str(), *line), (template, 32));
     assert!(
-        message
-            .starts_with("Timeout of ResizeWorker is 60 in the template but 120 on the live function arn:aws:lambda:")
-            && message.contains(":function:stack0-ResizeWorker-"),
+        message.starts_with(
+            "Timeout of ResizeWorker is 60 in the template but 120 on the live function stack0-ResizeWorker-"
+        ),
         "{message}"
     );
     // The live queue's 30 s is now below the live function's 120 s: SQS002.
@@ -198,7 +201,7 @@ fn a_terraform_name_prefix_joins_the_one_live_queue_it_starts() {
     let module = "tests/fixtures/drift/prefixed";
     python("tests/fixtures/drift/change.py", &[&moto.endpoint, "prefixed", "1"]);
     let (_, doc) = drift(&moto, &[module]);
-    let queue = format!("{}/123456789012/jobs-20241204210000000000000001", moto.endpoint);
+    let queue = "jobs-20241204210000000000000001";
     assert_eq!(
         drifts(&doc),
         vec![(
@@ -221,5 +224,97 @@ fn a_terraform_name_prefix_joins_the_one_live_queue_it_starts() {
             &"queue aws_sqs_queue.jobs is not compared with the live account: 2 live queues start with its name_prefix jobs- (jobs-20241204210000000000000001, jobs-20241204210000000000000002), and no file says which one Terraform created".to_string()
         ),
         "{doc:#}"
+    );
+}
+
+#[test]
+fn a_stack_joins_by_its_physical_ids_where_names_do_not_say() {
+    let Some(moto) = common::moto() else { return };
+    // Deployed as app and app-Jobs: app's queue app-Jobs-RANDOM and
+    // app-Jobs's app-Jobs-Jobs-RANDOM both fit app's generated name, and the
+    // functions are named app-worker and app-auditor, not by logical ID.
+    python("tests/fixtures/drift/change.py", &[&moto.endpoint, "stacked", STACKED]);
+    let (code, doc) = drift(&moto, &[STACKED, "--stack", "app"]);
+    assert_eq!(code, Some(1));
+    let found = drifts(&doc);
+    assert_eq!(found.len(), 2, "{doc:#}");
+    // The function by its physical ID (its name).
+    assert_eq!(
+        found[0],
+        (
+            STACKED.to_string(),
+            20,
+            "Timeout of Worker is 20 in the template but 25 on the live function app-worker".into()
+        )
+    );
+    // The mapping by its physical ID (its UUID), named by function and queue.
+    let (file, line, message) = &found[1];
+    assert_eq!((file.as_str(), *line), (STACKED, 40));
+    assert!(
+        message.starts_with(
+            "BatchSize of WorkerMapping is 10 in the template but 7 on the live mapping app-worker on app-Jobs-"
+        ) && !message.contains("app-Jobs-Jobs-"),
+        "{message}"
+    );
+    // app's queue joined (VisibilityTimeout 180 on both: no finding); the
+    // other stack's queue is live and in no template given under --stack app.
+    let said = notes(&doc);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with("live queue app-Jobs-Jobs-")
+            && said[0].ends_with("is in no template given: no template queue has its name"),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn a_stack_resource_the_template_lacks_and_a_template_resource_the_stack_lacks_are_notes() {
+    let Some(moto) = common::moto() else { return };
+    python("tests/fixtures/drift/change.py", &[&moto.endpoint, "stacked", STACKED]);
+    // The template as it is now: Auditor and its mapping removed, a Retry
+    // queue added, neither deployed yet.
+    let partial = "tests/fixtures/drift/stacked-partial.yaml";
+    let (_, doc) = drift(&moto, &[partial, "--stack", "app"]);
+    let said = notes(&doc);
+    assert_eq!(said.len(), 4, "{said:?}");
+    assert_eq!(
+        said[0],
+        "function Auditor of stack app (app-auditor) is in no template given: no template resource has its logical ID"
+    );
+    assert!(
+        said[1].starts_with("live queue app-Jobs-Jobs-")
+            && said[1].ends_with(" is in no template given: no template queue has its name"),
+        "{said:?}"
+    );
+    // The mapping named as the audit names it: its function on its queue.
+    let (head, tail) = said[2].split_once(" on app-Jobs-").expect("a named mapping");
+    assert_eq!(head, "mapping AuditorMapping of stack app (app-auditor", "{said:?}");
+    assert!(
+        !tail.starts_with("Jobs-")
+            && tail.ends_with(") is in no template given: no template resource has its logical ID"),
+        "{said:?}"
+    );
+    assert_eq!(said[3], "queue Retry of the template is not in the stack named by --stack: not compared");
+    // What is in both is compared as before.
+    assert_eq!(drifts(&doc).len(), 2, "{doc:#}");
+}
+
+#[test]
+fn a_stack_that_does_not_exist_stops_the_run_with_one_line_naming_it() {
+    let Some(moto) = common::moto() else { return };
+    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .current_dir(common::root())
+        .args(["drift", GENERATED, "--region", "us-east-1", "--endpoint-url", &moto.endpoint, "--stack", "nope"])
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env_remove("AWS_PROFILE")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "sqsguard: stack nope: CloudFormation ListStackResources in us-east-1 failed (ValidationError: Stack with id nope does not exist)\n"
     );
 }

@@ -10,7 +10,8 @@
 //! that cannot be read, or is read only in part, is in
 //! [`Outcome::unaudited`] and fails the run: a partial audit never looks
 //! clean. `options` holds what the command is asked, `pair` the reading
-//! of one pair, and `sdk` the SDK's retries and timeouts.
+//! of one pair, and `sdk` the SDK's retries and timeouts. [`stacks`] lists
+//! the resources of the CloudFormation stacks `drift --stack` names.
 
 pub mod assume;
 pub mod calls;
@@ -23,6 +24,7 @@ mod producers;
 pub mod regions;
 pub mod scope;
 mod sdk;
+pub mod stacks;
 
 use std::sync::Arc;
 use std::time::Duration;

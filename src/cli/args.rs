@@ -296,7 +296,7 @@ pub(super) struct DriftArgs {
     #[arg(long)]
     pub(super) endpoint_url: Option<String>,
     /// A CloudFormation stack the templates are deployed as (repeatable):
-    /// generated names are joined as STACK-LogicalId-*.
+    /// their resources are joined by the stack's physical IDs.
     #[arg(long = "stack")]
     pub(super) stacks: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Pretty)]

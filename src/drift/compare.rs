@@ -7,7 +7,8 @@
 use std::collections::HashSet;
 use std::fmt::Display;
 
-use super::join::{Joined, Pair, last_part};
+use super::join::{Joined, Pair};
+use super::names::{self, last_part};
 use crate::finding::{Finding, Note};
 use crate::model::{Attr, Field, Model, Redrive, Target, Value};
 use crate::rules::LIVE_DIFFERS;
@@ -30,12 +31,21 @@ pub struct Out<'o> {
     pub functions: HashSet<(usize, usize)>,
 }
 
-/// What is compared: the template's model and resource, the live one.
+/// What is compared: the template's model and resource, the live one
+/// (what people call it, and its URL, UUID or ARN).
 struct Sides<'a> {
     template: &'a Model,
     resource: &'a str,
     live_kind: &'static str,
+    live_name: String,
     live_id: &'a str,
+}
+
+/// An SQS105 at the template's resource, about the live one too.
+fn differs(resource: &str, live_id: &str, at: &crate::model::Origin, message: String, fix: String) -> Finding {
+    let mut f = LIVE_DIFFERS.finding(resource, at, message, fix);
+    f.related.push(live_id.to_string());
+    f
 }
 
 fn show<T: Display>(v: &Option<T>) -> String {
@@ -74,7 +84,7 @@ fn compare<T: PartialEq + Clone + Display>(
                 origin: alt.origin.clone(),
                 message: format!(
                     "{name} of {} is not compared with the live {} {}: the template's value is not known ({why})",
-                    sides.resource, sides.live_kind, sides.live_id
+                    sides.resource, sides.live_kind, sides.live_name
                 ),
             }),
             (_, Some(written)) if written == now => return,
@@ -92,14 +102,14 @@ fn compare<T: PartialEq + Clone + Display>(
             alt.when,
             show(&now),
             sides.live_kind,
-            sides.live_id
+            sides.live_name
         );
         let fix = format!(
             "deploy the template again to put the live {} back, or write {} in the template if it is what you want",
             sides.live_kind,
             show(&now)
         );
-        out.findings.push(LIVE_DIFFERS.finding(sides.resource, &alt.origin, message, fix));
+        out.findings.push(differs(sides.resource, sides.live_id, &alt.origin, message, fix));
     }
 }
 
@@ -120,7 +130,8 @@ fn target_name(joined: &Joined<'_>, model: (usize, &Model), target: &Value<Targe
 pub fn queue(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
     let (t, l) = (&joined.templates[pair.template.0], &joined.live[pair.live.0]);
     let (tq, lq) = (&t.queues[pair.template.1], &l.queues[pair.live.1]);
-    let sides = Sides { template: t, resource: &tq.resource, live_kind: "queue", live_id: &lq.resource };
+    let live_name = names::queue(l, pair.live.1).to_string();
+    let sides = Sides { template: t, resource: &tq.resource, live_kind: "queue", live_name, live_id: &lq.resource };
     let int = |f: Field| f.default().map_or(Absent::Aws, Absent::Is);
     for (field, a, b) in [
         (Field::VisibilityTimeout, &tq.visibility_timeout, &lq.visibility_timeout),
@@ -166,7 +177,7 @@ fn redrive(sides: &Sides<'_>, pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_
                         "{name} of {} is not set in the template{} but the live queue {} sends to {} after {} receives",
                         tq.resource,
                         alt.when,
-                        lq.resource,
+                        sides.live_name,
                         target.as_deref().unwrap_or("a queue"),
                         r.max_receive_count
                             .alts
@@ -176,7 +187,7 @@ fn redrive(sides: &Sides<'_>, pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_
                     );
                     let fix =
                         "write the live RedrivePolicy in the template, or deploy it again to remove it".to_string();
-                    out.findings.push(LIVE_DIFFERS.finding(&tq.resource, &alt.origin, message, fix));
+                    out.findings.push(differs(&tq.resource, &lq.resource, &alt.origin, message, fix));
                 }
                 continue;
             }
@@ -185,10 +196,10 @@ fn redrive(sides: &Sides<'_>, pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_
         let Some(r) = live else {
             let message = format!(
                 "{name} of {} is set in the template{} but the live queue {} has none: failed messages are never set aside",
-                tq.resource, alt.when, lq.resource
+                tq.resource, alt.when, sides.live_name
             );
             let fix = "deploy the template again to put the RedrivePolicy back".to_string();
-            out.findings.push(LIVE_DIFFERS.finding(&tq.resource, &alt.origin, message, fix));
+            out.findings.push(differs(&tq.resource, &lq.resource, &alt.origin, message, fix));
             continue;
         };
         compare(sides, Field::MaxReceiveCount, &written.max_receive_count, &r.max_receive_count, Absent::Aws, out);
@@ -201,10 +212,10 @@ fn redrive(sides: &Sides<'_>, pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_
             let target = t.dialect.name(Field::DeadLetterTarget);
             let message = format!(
                 "{target} of {} is {was} in the template{} but {now} on the live queue {}",
-                tq.resource, ta.when, lq.resource
+                tq.resource, ta.when, sides.live_name
             );
             let fix = "deploy the template again, or point the template at the queue you mean".to_string();
-            out.findings.push(LIVE_DIFFERS.finding(&tq.resource, &ta.origin, message, fix));
+            out.findings.push(differs(&tq.resource, &lq.resource, &ta.origin, message, fix));
         }
     }
 }
@@ -212,7 +223,8 @@ fn redrive(sides: &Sides<'_>, pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_
 pub fn consumer(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
     let (t, l) = (&joined.templates[pair.template.0], &joined.live[pair.live.0]);
     let (tc, lc) = (&t.consumers[pair.template.1], &l.consumers[pair.live.1]);
-    let sides = Sides { template: t, resource: &tc.resource, live_kind: "mapping", live_id: &lc.resource };
+    let live_name = names::mapping(l, pair.live.1);
+    let sides = Sides { template: t, resource: &tc.resource, live_kind: "mapping", live_name, live_id: &lc.resource };
     let int = |f: Field| f.default().map_or(Absent::Aws, Absent::Is);
     compare(&sides, Field::BatchSize, &tc.batch_size, &lc.batch_size, int(Field::BatchSize), out);
     compare(&sides, Field::BatchingWindow, &tc.batching_window, &lc.batching_window, int(Field::BatchingWindow), out);
@@ -245,7 +257,7 @@ pub fn consumer(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
                 "{} of {} is not compared with the live mapping {}: {why}",
                 t.dialect.name(Field::MappingEnabled),
                 tc.resource,
-                lc.resource
+                sides.live_name
             ),
         });
     }
@@ -256,12 +268,22 @@ pub fn consumer(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
         },
         _ => None,
     };
-    let (Some(tf), Some(lf)) = (function(&tc.function), function(&lc.function)) else { return };
+    let Some(tf) = function(&tc.function) else { return };
+    // The function its stack names, else the live mapping's.
+    let (m, lf) = match joined.functions.get(&(pair.template.0, tf)) {
+        Some(&lf) => lf,
+        None => match function(&lc.function) {
+            Some(lf) => (pair.live.0, lf),
+            None => return,
+        },
+    };
     if !out.functions.insert((pair.template.0, tf)) {
         return;
     }
+    let l = &joined.live[m];
     let (tf, lf) = (&t.functions[tf], &l.functions[lf]);
-    let sides = Sides { template: t, resource: &tf.resource, live_kind: "function", live_id: &lf.resource };
+    let live_name = last_part(&lf.resource).to_string();
+    let sides = Sides { template: t, resource: &tf.resource, live_kind: "function", live_name, live_id: &lf.resource };
     compare(&sides, Field::Timeout, &tf.timeout, &lf.timeout, int(Field::Timeout), out);
     compare(
         &sides,
@@ -296,7 +318,8 @@ mod tests {
 
     fn run(template: Attr<i64>, live: Option<i64>) -> (Vec<String>, Vec<String>) {
         let (t, l) = models(template, live);
-        let joined = super::super::join::join(&t, &l, &[]);
+        let mut joined = super::super::join::Joined::new(&t, &l);
+        super::super::join::join(&mut joined);
         assert_eq!(joined.queues.len(), 1);
         let (mut findings, mut notes) = (Vec::new(), Vec::new());
         let mut out = Out { findings: &mut findings, notes: &mut notes, functions: HashSet::new() };
@@ -315,14 +338,12 @@ mod tests {
         let (findings, _) = run(Attr::absent(at()), Some(60));
         assert_eq!(
             findings,
-            vec![format!(
-                "VisibilityTimeout of Jobs is not set in the template (so 30) but 60 on the live queue {URL}"
-            )]
+            vec![format!("VisibilityTimeout of Jobs is not set in the template (so 30) but 60 on the live queue jobs")]
         );
         let (findings, _) = run(Attr::known(90, at()), None);
         assert_eq!(
             findings,
-            vec![format!("VisibilityTimeout of Jobs is 90 in the template but 30 on the live queue {URL}")]
+            vec!["VisibilityTimeout of Jobs is 90 in the template but 30 on the live queue jobs".to_string()]
         );
     }
 

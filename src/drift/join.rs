@@ -1,18 +1,19 @@
 //! Which live queue and mapping each template queue and mapping deploys
-//! to. A queue is joined by name: the name written in the template; a
-//! pattern where only part of it is known (`${AWS::StackName}-jobs`, each
-//! unknown part any text, `${AWS::StackName}` each `--stack`); and the
-//! name CloudFormation generates when none is written
-//! (`STACK-LogicalId-RANDOM`); and a Terraform queue's `name_prefix`, the
-//! start of the name the provider generates. A name that fits no live
-//! queue, or more than one, is a note, as is every live queue no template
-//! queue joined.
+//! to, by name, for the templates no `--stack` holds (the `stack` module
+//! joins those by physical ID). A queue is joined by name: the name
+//! written in the template; a pattern where only part of it is known
+//! (`${AWS::StackName}-jobs`, each unknown part any text); the name
+//! CloudFormation generates when none is written (`STACK-LogicalId-RANDOM`,
+//! any stack); and a Terraform queue's `name_prefix`, the start of the
+//! name the provider generates. A name that fits no live queue, or more
+//! than one, is a note, as is every live queue no template queue joined.
 //! A mapping is joined through its queue: the one mapping of the live
 //! queue, else the one whose function's name is, or was generated from,
 //! the template function's.
 
 use std::collections::{HashMap, HashSet};
 
+use super::names::{self, last_part};
 use crate::finding::Note;
 use crate::model::{Dialect, Model, Target, Value};
 
@@ -32,18 +33,56 @@ pub struct Joined<'a> {
     pub notes: Vec<Note>,
     /// Template queue -> its live queue.
     by_template: HashMap<(usize, usize), (usize, usize)>,
+    /// Template function -> its live function, where a stack says.
+    pub functions: HashMap<(usize, usize), (usize, usize)>,
+    /// The templates joined by their stack's physical IDs.
+    pub stacked: HashSet<usize>,
+    /// Live queues and mappings joined (mappings: or said).
+    taken_queues: HashSet<(usize, usize)>,
+    taken_consumers: HashSet<(usize, usize)>,
 }
 
-impl Joined<'_> {
+impl<'a> Joined<'a> {
+    pub fn new(templates: &'a [Model], live: &'a [Model]) -> Self {
+        Joined {
+            templates,
+            live,
+            queues: Vec::new(),
+            consumers: Vec::new(),
+            notes: Vec::new(),
+            by_template: HashMap::new(),
+            functions: HashMap::new(),
+            stacked: HashSet::new(),
+            taken_queues: HashSet::new(),
+            taken_consumers: HashSet::new(),
+        }
+    }
+
     /// The live queue a template queue was joined to.
     pub fn live_of(&self, template: (usize, usize)) -> Option<(usize, usize)> {
         self.by_template.get(&template).copied()
     }
-}
 
-/// The end of a queue URL or an ARN: the name.
-pub fn last_part(id: &str) -> &str {
-    id.rsplit(['/', ':']).next().unwrap_or(id)
+    pub fn pair_queue(&mut self, template: (usize, usize), live: (usize, usize)) {
+        self.taken_queues.insert(live);
+        self.by_template.insert(template, live);
+        self.queues.push(Pair { template, live });
+    }
+
+    pub fn pair_consumer(&mut self, template: (usize, usize), live: (usize, usize)) {
+        self.taken_consumers.insert(live);
+        self.consumers.push(Pair { template, live });
+    }
+
+    /// A live mapping already said (by its stack): no further note.
+    pub fn said_consumer(&mut self, live: (usize, usize)) {
+        self.taken_consumers.insert(live);
+    }
+
+    /// Whether a live mapping was joined.
+    pub fn consumer_taken(&self, live: (usize, usize)) -> bool {
+        self.taken_consumers.contains(&live)
+    }
 }
 
 /// How a template names its queue.
@@ -89,17 +128,14 @@ fn fits(pieces: &[String], name: &str) -> bool {
     rest.len() >= last.len() && rest.ends_with(last.as_str())
 }
 
-fn wanted(model: &Model, queue: usize, stacks: &[String]) -> Vec<Wanted> {
+fn wanted(model: &Model, queue: usize) -> Vec<Wanted> {
     let q = &model.queues[queue];
     if q.name.alts.len() != 1 {
         return vec![Wanted::NotJoinable("its name depends on a condition".into())];
     }
     match &q.name.alts[0].value {
         Value::Known(name) if !name.text.contains("${") => vec![Wanted::Exact(name.text.clone())],
-        Value::Known(name) if stacks.is_empty() => vec![Wanted::Pattern(pattern(&name.text))],
-        Value::Known(name) => {
-            stacks.iter().map(|s| Wanted::Pattern(pattern(&name.text.replace("${AWS::StackName}", s)))).collect()
-        }
+        Value::Known(name) => vec![Wanted::Pattern(pattern(&name.text))],
         Value::Unknown(why) => vec![Wanted::NotJoinable(format!("its name is not known ({why})"))],
         Value::Absent if model.dialect == Dialect::Terraform => match q.name_prefix.alts.as_slice() {
             [alt] => match &alt.value {
@@ -112,25 +148,16 @@ fn wanted(model: &Model, queue: usize, stacks: &[String]) -> Vec<Wanted> {
             },
             _ => vec![Wanted::NotJoinable("its name_prefix depends on a condition".into())],
         },
-        // CloudFormation: STACK-LogicalId-RANDOM (FIFO: with `.fifo`).
-        Value::Absent if stacks.is_empty() => {
-            vec![Wanted::Pattern(vec![String::new(), format!("-{}-", q.resource), String::new()])]
-        }
-        Value::Absent => {
-            stacks.iter().map(|s| Wanted::Pattern(vec![format!("{s}-{}-", q.resource), String::new()])).collect()
-        }
+        // CloudFormation: STACK-LogicalId-RANDOM (FIFO: with `.fifo`), when
+        // no --stack says which: a pattern that fits more than one is a note.
+        Value::Absent => vec![Wanted::Pattern(vec![String::new(), format!("-{}-", q.resource), String::new()])],
     }
 }
 
-pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) -> Joined<'a> {
-    let mut out = Joined {
-        templates,
-        live,
-        queues: Vec::new(),
-        consumers: Vec::new(),
-        notes: Vec::new(),
-        by_template: HashMap::new(),
-    };
+/// Join by name what no stack joined, then note what is live and joined
+/// to nothing.
+pub fn join(out: &mut Joined<'_>) {
+    let (templates, live) = (out.templates, out.live);
     let live_queues: Vec<(usize, usize, &str)> = live
         .iter()
         .enumerate()
@@ -140,13 +167,15 @@ pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) ->
     for (m, i, name) in &live_queues {
         by_name.entry(name).or_default().push((*m, *i));
     }
-    let mut taken = HashSet::new();
     for (t, model) in templates.iter().enumerate() {
+        if out.stacked.contains(&t) {
+            continue;
+        }
         for (tq, queue) in model.queues.iter().enumerate() {
             let mut found: Vec<(usize, usize)> = Vec::new();
             let mut why_not = None;
             let mut prefix = None;
-            for want in wanted(model, tq, stacks) {
+            for want in wanted(model, tq) {
                 match want {
                     Wanted::Prefix(p) => {
                         found
@@ -177,11 +206,7 @@ pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) ->
                         queue.resource
                     ),
                 })),
-                ([one], None) => {
-                    taken.insert(*one);
-                    out.by_template.insert((t, tq), *one);
-                    out.queues.push(Pair { template: (t, tq), live: *one });
-                }
+                ([one], None) => out.pair_queue((t, tq), *one),
                 (many, None) => {
                     let names: Vec<&str> = many.iter().map(|(m, i)| last_part(&live[*m].queues[*i].resource)).collect();
                     out.notes.push(note(match &prefix {
@@ -203,21 +228,37 @@ pub fn join<'a>(templates: &'a [Model], live: &'a [Model], stacks: &[String]) ->
             }
         }
     }
+    join_consumers(out);
     for (m, i, _) in &live_queues {
-        if !taken.contains(&(*m, *i)) {
+        if !out.taken_queues.contains(&(*m, *i)) {
             let q = &live[*m].queues[*i];
             out.notes.push(Note {
                 origin: q.origin.clone(),
-                message: format!("live queue {} is in no template given: no template queue has its name", q.resource),
+                message: format!(
+                    "live queue {} is in no template given: no template queue has its name",
+                    last_part(&q.resource)
+                ),
             });
         }
     }
-    join_consumers(&mut out);
-    out
+    extra_consumers(out);
+}
+
+/// The live mappings of each live queue.
+pub fn live_on(live: &[Model]) -> HashMap<(usize, usize), Vec<usize>> {
+    let mut on: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    for (m, model) in live.iter().enumerate() {
+        for c in 0..model.consumers.len() {
+            if let Some(q) = queue_of(model, c) {
+                on.entry((m, q)).or_default().push(c);
+            }
+        }
+    }
+    on
 }
 
 /// The queue a mapping reads, when it is one of its model's.
-fn queue_of(model: &Model, consumer: usize) -> Option<usize> {
+pub fn queue_of(model: &Model, consumer: usize) -> Option<usize> {
     let alts = &model.consumers[consumer].queue.alts;
     match alts.as_slice() {
         [alt] => match alt.value {
@@ -230,7 +271,7 @@ fn queue_of(model: &Model, consumer: usize) -> Option<usize> {
 
 /// The function's name as a template or the account says it: a live
 /// ARN's last part, a template function's logical ID, a name written.
-fn function_name(model: &Model, consumer: usize) -> Option<&str> {
+pub fn function_name(model: &Model, consumer: usize) -> Option<&str> {
     match model.consumers[consumer].function.alts.first().map(|a| &a.value) {
         Some(Value::Known(Target::Function(f))) => Some(last_part(&model.functions[*f].resource)),
         Some(Value::Known(Target::External(name))) => Some(last_part(name)),
@@ -243,16 +284,11 @@ fn same_function(template: &str, live: &str) -> bool {
 }
 
 fn join_consumers(out: &mut Joined<'_>) {
-    let mut live_on: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
-    for (m, model) in out.live.iter().enumerate() {
-        for c in 0..model.consumers.len() {
-            if let Some(q) = queue_of(model, c) {
-                live_on.entry((m, q)).or_default().push(c);
-            }
-        }
-    }
-    let mut taken = HashSet::new();
+    let live_on = live_on(out.live);
     for (t, model) in out.templates.iter().enumerate() {
+        if out.stacked.contains(&t) {
+            continue;
+        }
         let mut on: HashMap<usize, Vec<usize>> = HashMap::new();
         for c in 0..model.consumers.len() {
             if let Some(q) = queue_of(model, c) {
@@ -281,13 +317,11 @@ fn join_consumers(out: &mut Joined<'_>) {
                 };
                 let note = |message: String| Note { origin: consumer.origin.clone(), message };
                 match matched.as_slice() {
-                    [lc] => {
-                        taken.insert((m, *lc));
-                        out.consumers.push(Pair { template: (t, tc), live: (m, *lc) });
-                    }
+                    [lc] => out.pair_consumer((t, tc), (m, *lc)),
                     [] => out.notes.push(note(format!(
                         "mapping {} of the template is missing live: no mapping of its function reads the live queue {}",
-                        consumer.resource, out.live[m].queues[lq].resource
+                        consumer.resource,
+                        names::queue(&out.live[m], lq)
                     ))),
                     many => out.notes.push(note(format!(
                         "mapping {} is not compared with the live account: {} live mappings of the queue fit it",
@@ -298,13 +332,17 @@ fn join_consumers(out: &mut Joined<'_>) {
             }
         }
     }
-    // Live mappings of joined queues that no template mapping joined.
+}
+
+/// Live mappings of joined queues that no template mapping joined.
+fn extra_consumers(out: &mut Joined<'_>) {
+    let live_on = live_on(out.live);
     let joined_queues: HashSet<(usize, usize)> = out.queues.iter().map(|p| p.live).collect();
     let mut extra: Vec<(usize, usize)> = live_on
         .iter()
         .filter(|(q, _)| joined_queues.contains(q))
         .flat_map(|((m, _), cs)| cs.iter().map(move |c| (*m, *c)))
-        .filter(|k| !taken.contains(k))
+        .filter(|k| !out.taken_consumers.contains(k))
         .collect();
     extra.sort();
     for (m, c) in extra {
@@ -313,7 +351,7 @@ fn join_consumers(out: &mut Joined<'_>) {
             origin: consumer.origin.clone(),
             message: format!(
                 "live mapping {} reads a queue of the template but is in no template given",
-                consumer.resource
+                names::mapping(&out.live[m], c)
             ),
         });
     }

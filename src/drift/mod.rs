@@ -2,19 +2,23 @@
 //! read-only as the audit.
 //!
 //! The templates are read by the front-ends as `lint` reads them, the
-//! account by the audit (with its models kept). [`join`] pairs each
-//! template queue with the live queue it deploys to, by name: the
+//! account by the audit (with its models kept). [`stack`] pairs the
+//! resources of the templates `--stack` holds with the live ones by the
+//! stack's physical IDs; [`join`] pairs the others by name: the
 //! template's name when it is written, a pattern when only part of it is
 //! (`${AWS::StackName}-jobs`), and CloudFormation's `STACK-LogicalId-RANDOM`
-//! when it is generated (`--stack` fixes STACK). Mappings are paired
-//! through their queues. [`compare`] makes an SQS105 for each setting the
-//! rules read that differs, at the template's value, with both values.
+//! when it is generated, with mappings paired through their queues.
+//! [`compare`] makes an SQS105 for each setting the rules read that
+//! differs, at the template's value, with both values ([`names`] says what
+//! the live resources are called).
 //! What is on one side only, or cannot be joined or compared, is a note:
 //! never silence. The audit's own findings (the rules on the live values)
 //! are kept, so a right template over a wrong estate still fails.
 
 mod compare;
 mod join;
+mod names;
+mod stack;
 
 use std::path::{Path, PathBuf};
 
@@ -48,9 +52,14 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
     }
     let mut opts = req.audit;
     opts.keep_models = true;
+    // First: a stack that cannot be listed stops the run before the audit.
+    let stacks =
+        if req.stacks.is_empty() { Vec::new() } else { crate::audit::stacks::stack_resources(&opts, req.stacks)? };
     let audit = crate::audit::run(&opts)?;
     let mut outcome = audit.outcome;
-    let joined = join::join(&templates, &audit.models, req.stacks);
+    let mut joined = join::Joined::new(&templates, &audit.models);
+    stack::join(&mut joined, &stacks);
+    join::join(&mut joined);
     outcome.notes.extend(joined.notes.iter().cloned());
     let mut out =
         compare::Out { findings: &mut outcome.findings, notes: &mut outcome.notes, functions: Default::default() };
