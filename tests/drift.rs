@@ -35,17 +35,21 @@ fn deploy(moto: &common::Moto, templates: &[&str]) {
     python("tests/fixtures/audit/scenario.py", &args);
 }
 
-fn drift(moto: &common::Moto, extra: &[&str]) -> (Option<i32>, Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+/// `sqsguard drift` on moto's us-east-1, with test credentials.
+fn drift_command(moto: &common::Moto) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sqsguard"));
+    command
         .current_dir(common::root())
-        .args(["drift", "--region", "us-east-1", "--endpoint-url", &moto.endpoint, "--format", "json"])
-        .args(extra)
+        .args(["drift", "--region", "us-east-1", "--endpoint-url", &moto.endpoint])
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
         .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env_remove("AWS_PROFILE")
-        .output()
-        .unwrap();
+        .env_remove("AWS_PROFILE");
+    command
+}
+
+fn drift(moto: &common::Moto, extra: &[&str]) -> (Option<i32>, Value) {
+    let out = drift_command(moto).args(["--format", "json"]).args(extra).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let doc =
         serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}{}", String::from_utf8_lossy(&out.stderr)));
@@ -302,15 +306,7 @@ fn a_stack_resource_the_template_lacks_and_a_template_resource_the_stack_lacks_a
 #[test]
 fn a_stack_that_does_not_exist_stops_the_run_with_one_line_naming_it() {
     let Some(moto) = common::moto() else { return };
-    let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
-        .current_dir(common::root())
-        .args(["drift", GENERATED, "--region", "us-east-1", "--endpoint-url", &moto.endpoint, "--stack", "nope"])
-        .env("AWS_ACCESS_KEY_ID", "test")
-        .env("AWS_SECRET_ACCESS_KEY", "test")
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .env_remove("AWS_PROFILE")
-        .output()
-        .unwrap();
+    let out = drift_command(&moto).args([GENERATED, "--stack", "nope"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     assert_eq!(
