@@ -17,6 +17,9 @@ use crate::model::Origin;
 pub(super) struct Names {
     names: Vec<String>,
     index: HashMap<String, usize>,
+    /// What a resource is called on its own where a message's phrase
+    /// says it otherwise (an SNS subscription's ARN).
+    alone: HashMap<String, String>,
     finder: Option<AhoCorasick>,
 }
 
@@ -34,6 +37,28 @@ impl Names {
         for arn in read.timeouts.keys() {
             pairs.push((arn.clone(), function(arn)));
         }
+        // An SNS subscription is known by its topic (its ARN ends in a
+        // UUID only SNS uses); the messages call it `SNS subscription ARN`.
+        let mut alone = HashMap::new();
+        for sub in read.subscriptions.iter().filter(|sub| sub.arn.starts_with("arn:")) {
+            let topic = last(&sub.topic_arn, ':');
+            pairs.push((format!("SNS subscription {}", sub.arn), format!("SNS subscription of topic {topic}")));
+            let to = last(&sub.endpoint, ':');
+            alone.insert(sub.arn.clone(), format!("subscription of topic {topic} to {to}"));
+        }
+        // `arn:aws:events:REGION:ACCOUNT:rule/[BUS/]NAME`.
+        for t in &read.targets {
+            let name = match t.rule_arn.split_once(":rule/").map(|(_, path)| path.split_once('/')) {
+                Some(Some((bus, rule))) => format!("rule {rule} on bus {bus}"),
+                Some(None) => format!("rule {}", last(&t.rule_arn, '/')),
+                None => continue,
+            };
+            pairs.push((t.rule_arn.clone(), name));
+        }
+        // A key as the KMS console lists it, by its ID.
+        for key in read.keys.values().filter(|k| k.arn.contains(":key/")) {
+            pairs.push((key.arn.clone(), last(&key.arn, '/')));
+        }
         for m in &read.mappings {
             let queue = last(&m.source_arn, ':');
             let name = match &m.function_arn {
@@ -50,7 +75,7 @@ impl Names {
         let (ids, names): (Vec<String>, Vec<String>) = pairs.into_iter().unzip();
         let index = ids.iter().enumerate().map(|(i, id)| (id.clone(), i)).collect();
         let finder = AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(&ids).ok();
-        Names { names, index, finder }
+        Names { names, index, alone, finder }
     }
 
     /// `text` with every identifier read written as its name; one that
@@ -85,7 +110,10 @@ impl Names {
     pub(super) fn apply(&self, f: &mut Finding) {
         f.message = self.rewrite(&f.message);
         if let Origin::Live(live) = &mut f.origin {
-            live.name = self.index.get(&f.resource).map(|&i| self.names[i].clone());
+            live.name = match self.alone.get(&f.resource) {
+                Some(name) => Some(name.clone()),
+                None => self.index.get(&f.resource).map(|&i| self.names[i].clone()),
+            };
         }
     }
 
@@ -126,5 +154,51 @@ mod tests {
         // A clause's colon ends the name; a colon inside a longer ARN does not.
         assert_eq!(names.rewrite(&format!("to queue {url}: refused")), "to queue jobs: refused");
         assert_eq!(names.rewrite(&format!("{f}:live")), format!("{f}:live"));
+    }
+
+    #[test]
+    fn producers_and_keys_are_named_as_their_consoles_list_them() {
+        use crate::frontend::live::{LiveSubscription, LiveTarget};
+        use crate::frontend::live_key::LiveKey;
+        let mut read = Region::default();
+        let sub = "arn:aws:sns:us-east-1:123456789012:orders:3f71909c-e16a-4d85-b3bb-edf3d6cbbd48";
+        read.subscriptions.push(LiveSubscription {
+            arn: sub.into(),
+            topic_arn: "arn:aws:sns:us-east-1:123456789012:orders".into(),
+            endpoint: "arn:aws:sqs:us-east-1:123456789012:jobs".into(),
+        });
+        let target = |rule: &str| LiveTarget {
+            rule_arn: rule.into(),
+            id: "t".into(),
+            arn: "arn:aws:sqs:us-east-1:123456789012:jobs".into(),
+            message_group_id: None,
+            dead_letter_arn: None,
+            role_arn: None,
+            retry: (None, None),
+        };
+        read.targets.push(target("arn:aws:events:us-east-1:123456789012:rule/orders-bus/r07"));
+        read.targets.push(target("arn:aws:events:us-east-1:123456789012:rule/nightly"));
+        let key = "arn:aws:kms:us-east-1:123456789012:key/f9b5e5e4-bc11-4572-bb39-379eb5d181f4";
+        read.keys.insert("alias/jobs".into(), LiveKey { arn: key.into(), aws_managed: false, policy: None });
+        let names = Names::of(&read);
+        assert_eq!(
+            names.rewrite(&format!("SNS subscription {sub} delivers to jobs, but the key policy of key {key} ...")),
+            "SNS subscription of topic orders delivers to jobs, but the key policy of key \
+             f9b5e5e4-bc11-4572-bb39-379eb5d181f4 ..."
+        );
+        assert_eq!(
+            names.rewrite("EventBridge target arn:aws:events:us-east-1:123456789012:rule/orders-bus/r07 (Id t)"),
+            "EventBridge target rule r07 on bus orders-bus (Id t)"
+        );
+        assert_eq!(
+            names.rewrite("EventBridge target arn:aws:events:us-east-1:123456789012:rule/nightly (Id t)"),
+            "EventBridge target rule nightly (Id t)"
+        );
+        let origin = Origin::live(sub, None, None);
+        let rule = crate::rules::by_code("SQS019").unwrap();
+        let mut finding = rule.finding(sub, &origin, String::new(), String::new());
+        names.apply(&mut finding);
+        let Origin::Live(live) = &finding.origin else { unreachable!() };
+        assert_eq!(live.name.as_deref(), Some("subscription of topic orders to jobs"));
     }
 }
