@@ -137,10 +137,11 @@ fn names(text: &str, name: &str) -> bool {
     text.match_indices(name).any(|(at, _)| {
         let before = text[..at].chars().next_back();
         let after = text[at + name.len()..].chars().next();
-        // A sentence's full stop after a name is not part of it.
+        // A sentence's full stop or a clause's colon after a name is not
+        // part of it.
         let after_ok = match after {
             None => true,
-            Some('.') => text[at + name.len() + 1..].chars().next().is_none_or(char::is_whitespace),
+            Some('.' | ':') => text[at + name.len() + 1..].chars().next().is_none_or(char::is_whitespace),
             Some(c) => !part(c),
         };
         before.is_none_or(|c| !part(c)) && after_ok
@@ -197,4 +198,19 @@ pub fn summary_line(s: &Summary) -> String {
         plural(s.infos, "info", "infos"),
         s.skipped
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names;
+
+    #[test]
+    fn a_name_ends_at_a_clause_or_a_sentence_not_inside_a_longer_name() {
+        assert!(names("to FIFO queue commands.fifo: the queue has no ...", "commands.fifo"));
+        assert!(names("queue jobs has no alarm.", "jobs"));
+        assert!(names("queue jobs", "jobs"));
+        assert!(!names("queue jobs:dlq", "jobs"));
+        assert!(!names("queue jobs.fifo", "jobs"));
+        assert!(!names("queue jobs-dlq: empty", "jobs"));
+    }
 }
