@@ -7,7 +7,7 @@ var SqsguardGraph = (function () {
   'use strict';
   var NS = 'http://www.w3.org/2000/svg';
   var MAX_NODES = 300;
-  var W = 250, H = 46, GAP_X = 110, GAP_Y = 14, TOP = 34, LEFT = 16;
+  var W = 250, H = 46, GAP_X = 150, GAP_Y = 14, TOP = 34, LEFT = 16;
   var COLUMN = { producer: 0, code: 0, external: 0, other: 0, queue: 1, consumer: 2, dead_letter_queue: 2, alarm: 3 };
   var TITLES = ['Producers and code', 'Queues', 'Consumers and dead-letter queues', 'Alarms'];
 
@@ -102,7 +102,9 @@ var SqsguardGraph = (function () {
       path.appendChild(svg('title', {}, e.kind.replace(/_/g, ' ') + (e.label ? ': ' + e.label : '')));
       root.appendChild(path);
       root.appendChild(svg('polygon', { points: x2 + ',' + y2 + ' ' + (x2 - 7) + ',' + (y2 - 4) + ' ' + (x2 - 7) + ',' + (y2 + 4), fill: '#8c959f' }));
-      if (e.label) root.appendChild(svg('text', { x: (x1 + x2) / 2 - 30, y: (y1 + y2) / 2 - 4, 'class': 'label' }, clip(e.label, 30)));
+      // The label on the curve's middle, centred, on a halo of the
+      // background, so that labels of edges that cross stay readable.
+      if (e.label) root.appendChild(svg('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 3, 'class': 'label' }, clip(e.label, 26)));
       drawnEdges++;
     });
     Object.keys(pos).forEach(function (key) {
