@@ -23,10 +23,14 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         if visible.saturating_add(in_flight) == 0 || !cx.index.is_dead_letter_target(qi) {
             continue;
         }
+        let held = match visible.saturating_add(in_flight) {
+            1 => "1 message".to_string(),
+            n => format!("{n} messages"),
+        };
+        let each = if visible.saturating_add(in_flight) == 1 { "it" } else { "each one" };
         let message = format!(
-            "dead-letter queue {} holds {} message(s) ({visible} visible, {in_flight} in flight): each one failed every retry and needs a person",
+            "dead-letter queue {} holds {held} ({visible} visible, {in_flight} in flight): {each} failed every retry and needs a person",
             queue.resource,
-            visible.saturating_add(in_flight)
         );
         let fix = "read a few messages to find the failure, fix the consumer, then move them back with StartMessageMoveTask (DLQ redrive)".to_string();
         findings.push(RULE.finding(&queue.resource, &queue.origin, message, fix));
