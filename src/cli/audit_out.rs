@@ -48,7 +48,7 @@ pub(super) fn write(
             };
             report::render(reporter, outcome).into_bytes()
         }
-        (None, _) => page(outcome, source).into_bytes(),
+        (None, _) => page(outcome, source).map_err(Error::Usage)?.into_bytes(),
     };
     match output {
         Some(path) => {
@@ -60,7 +60,7 @@ pub(super) fn write(
     }
 }
 
-fn page(outcome: &Outcome, source: Source<'_>) -> String {
+fn page(outcome: &Outcome, source: Source<'_>) -> Result<String, String> {
     match source {
         Source::Live(models) => report::html::live(outcome, models),
         Source::Reports(files) => {

@@ -20,48 +20,33 @@ const GRAPH_JS: &str = include_str!("graph.js");
 
 /// The page of a live audit: `models` (one per account-Region read) list
 /// every queue and draw the graph's links.
-pub fn live(outcome: &Outcome, models: &[Model]) -> String {
+pub fn live(outcome: &Outcome, models: &[Model]) -> Result<String, String> {
     let page = data::page(outcome, Some(models), None, "a live audit".to_string());
     fill(&page)
 }
 
 /// The page of a JSON report (`report merge`): `report` is the outcome's
 /// JSON document, `source` names the files it was read from.
-pub fn of_report(outcome: &Outcome, report: &serde_json::Value, source: &str) -> String {
+pub fn of_report(outcome: &Outcome, report: &serde_json::Value, source: &str) -> Result<String, String> {
     let page = data::page(outcome, None, Some(report), source.to_string());
     fill(&page)
 }
 
-fn fill(page: &data::Page<'_>) -> String {
-    // Only strings, numbers and derived structures: serializing cannot fail.
-    let json = script_safe(&serde_json::to_string(page).unwrap_or_else(|_| "{}".into()));
-    let title = format!("sqsguard audit: {}", page.source);
-    let mut out = String::with_capacity(PAGE.len() + CSS.len() + TABLES_JS.len() + GRAPH_JS.len() + json.len());
-    let mut rest = PAGE;
-    // Each `{{name}}` of the template once, left to right: what is put in
-    // is never read again for markers.
-    while let Some(start) = rest.find("{{") {
-        let Some(len) = rest[start..].find("}}") else { break };
-        out.push_str(&rest[..start]);
-        match &rest[start + 2..start + len] {
-            "css" => out.push_str(CSS),
-            "js" => {
-                // The graph's module first: the tables' script uses it.
-                out.push_str(GRAPH_JS);
-                out.push_str(TABLES_JS);
-            }
-            "data" => out.push_str(&json),
-            "title" => out.push_str(&text(&title)),
-            other => {
-                out.push_str("{{");
-                out.push_str(other);
-                out.push_str("}}");
-            }
-        }
-        rest = &rest[start + len + 2..];
-    }
-    out.push_str(rest);
-    out
+/// page.html through Handlebars: the title HTML-escaped, the style and
+/// scripts as they are, and the data as script-safe JSON.
+fn fill(page: &data::Page<'_>) -> Result<String, String> {
+    let json = serde_json::to_string(page).map_err(|e| format!("the page's data: {e}"))?;
+    // The graph's module first: the tables' script uses it.
+    let js = [GRAPH_JS, TABLES_JS].concat();
+    let values = serde_json::json!({
+        "title": format!("sqsguard audit: {}", page.source),
+        "css": CSS,
+        "js": js,
+        "data": script_safe(&json),
+    });
+    let mut hb = handlebars::Handlebars::new();
+    hb.set_strict_mode(true);
+    hb.render_template(PAGE, &values).map_err(|e| format!("the page template: {e}"))
 }
 
 /// JSON that can sit inside a `<script>` element: `<`, `>`, `&` and the
@@ -83,21 +68,6 @@ fn script_safe(json: &str) -> String {
     out
 }
 
-/// Text for HTML element content.
-fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,7 +83,10 @@ mod tests {
 
     #[test]
     fn the_page_holds_no_address_it_would_fetch() {
-        let page = of_report(&Outcome::default(), &serde_json::json!({"findings": []}), "a.json");
+        let page = of_report(&Outcome::default(), &serde_json::json!({"findings": []}), "a.json<b>");
+        let page = page.unwrap_or_else(|e| e);
+        // The title is HTML-escaped.
+        assert!(page.contains("<title>sqsguard audit: a.json&lt;b&gt;</title>"), "{page}");
         for needle in ["src=", "href=", "@import", "url(", "{{", "fetch(", "XMLHttpRequest"] {
             assert!(!page.contains(needle), "the page holds {needle}");
         }
