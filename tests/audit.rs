@@ -13,17 +13,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn scenario(moto: &common::Moto, args: &[&str]) {
-    let python = common::venv_tool("python").unwrap();
-    let out = Command::new(python)
-        .arg(common::root().join("tests/fixtures/audit/scenario.py"))
-        .arg(&moto.endpoint)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "scenario: {}", String::from_utf8_lossy(&out.stderr));
-}
-
 fn audit(endpoint: &str, extra: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
         .args(["audit", "--region", "us-east-1", "--endpoint-url", endpoint])
@@ -44,7 +33,7 @@ fn audit(endpoint: &str, extra: &[&str]) -> (Option<i32>, String, String) {
 #[test]
 fn each_live_problem_is_found_and_the_clean_pipeline_is_left_alone() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, &["problems"]);
+    moto.scenario(&["problems"]);
     let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json"]);
     assert_eq!(code, Some(1), "{stderr}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
@@ -95,7 +84,7 @@ fn each_live_problem_is_found_and_the_clean_pipeline_is_left_alone() {
 #[test]
 fn the_audit_only_reads() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, &["problems"]);
+    moto.scenario(&["problems"]);
     // SAFETY: this test runs the audit in-process; no other thread reads
     // the environment meanwhile.
     unsafe {
@@ -123,7 +112,7 @@ fn the_audit_only_reads() {
 #[test]
 fn a_thousand_queues_stay_within_the_call_budget() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, &["load", "1000"]);
+    moto.scenario(&["load", "1000"]);
     let started = Instant::now();
     let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json", "--fail-on", "never"]);
     let elapsed = started.elapsed();
@@ -146,8 +135,8 @@ fn concurrency_bounds_the_requests_in_flight_and_is_used() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("in-flight");
     let Some(moto) = common::moto_counting_in_flight(&log) else { return };
-    scenario(&moto, &["load", "5", "eu-west-1"]);
-    scenario(&moto, &["load", "30", "us-east-1", "ap-southeast-2"]);
+    moto.scenario(&["load", "5", "eu-west-1"]);
+    moto.scenario(&["load", "30", "us-east-1", "ap-southeast-2"]);
     for n in [1, 3] {
         std::fs::write(&log, "").unwrap();
         let concurrency = n.to_string();
@@ -257,7 +246,7 @@ fn access_denied_skips_that_queue_or_api_with_the_reason_and_audits_the_rest() {
 #[test]
 fn producers_and_reserved_concurrency_are_read_and_checked() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, &["producers"]);
+    moto.scenario(&["producers"]);
     let (code, stdout, stderr) = audit(&moto.endpoint, &["--format", "json"]);
     assert_eq!(code, Some(1), "{stderr}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
@@ -361,7 +350,7 @@ const MOTO_GAPS: &[&str] = &["SQS015", "SQS017"];
 fn lint_and_audit_give_the_same_rules_for_a_deployed_template() {
     let Some(moto) = common::moto() else { return };
     let template = common::root().join("examples/cloudformation/legacy-worker.yaml");
-    scenario(&moto, &["deploy", template.to_str().unwrap()]);
+    moto.scenario(&["deploy", template.to_str().unwrap()]);
     let lint = common::sqsguard(&["lint", "--format", "json", template.to_str().unwrap()]);
     let (_, audit_out, stderr) = audit(&moto.endpoint, &["--format", "json"]);
     let strip = |set: std::collections::BTreeSet<String>| -> Vec<String> {
@@ -387,7 +376,7 @@ fn generated_stacks_deploy_and_audit_clean() {
     .collect();
     let mut args = vec!["deploy"];
     args.extend(templates.iter().map(String::as_str));
-    scenario(&moto, &args);
+    moto.scenario(&args);
     let (_, stdout, stderr) = audit(&moto.endpoint, &["--format", "json"]);
     let doc: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}{stderr}"));
     assert_eq!(doc["summary"]["files"], 8, "four queues and four DLQs");
@@ -441,7 +430,7 @@ fn terraform_apply(moto: &common::Moto, modules: &[PathBuf]) -> bool {
         return skip("terraform");
     }
     let Some(plugins) = common::terraform_plugin_dir() else { return skip("the offline hashicorp/aws provider") };
-    scenario(moto, &["deploy"]);
+    moto.scenario(&["deploy"]);
     let root = tempfile::tempdir().unwrap();
     let mut main = moto_provider(&moto.endpoint);
     for (i, dir) in modules.iter().enumerate() {
@@ -521,7 +510,7 @@ fn generated_terraform_applies_and_audits_clean() {
 #[test]
 fn the_config_declares_payloads_and_severities_for_live_queues() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, &["fifo"]);
+    moto.scenario(&["fifo"]);
     let rules = |extra: &[&str]| -> Vec<(String, String)> {
         let mut args = vec!["--format", "json"];
         args.extend(extra);
@@ -555,7 +544,7 @@ fn the_config_declares_payloads_and_severities_for_live_queues() {
 fn a_terminal_sees_one_progress_line_and_a_pipe_does_not() {
     let dir = tempfile::tempdir().unwrap();
     let Some(moto) = common::moto_counting_in_flight(&dir.path().join("in-flight")) else { return };
-    scenario(&moto, &["load", "60"]);
+    moto.scenario(&["load", "60"]);
     let (_, _, stderr) = audit(&moto.endpoint, &["--concurrency", "1"]);
     assert!(!stderr.contains("audited "), "piped: {stderr}");
     // script(1) runs it under a terminal, standard error and output both.

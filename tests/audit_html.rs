@@ -82,12 +82,7 @@ fn sqsguard(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
 #[test]
 fn a_live_audit_page_loads_offline_with_the_counts_of_its_json() {
     let Some(moto) = common::moto() else { return };
-    let scenario = Command::new(common::venv_tool("python").unwrap())
-        .arg(common::root().join("tests/fixtures/audit/scenario.py"))
-        .args([moto.endpoint.as_str(), "problems"])
-        .output()
-        .unwrap();
-    assert!(scenario.status.success(), "{}", String::from_utf8_lossy(&scenario.stderr));
+    moto.scenario(&["problems"]);
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("report.html");
     let creds = [("AWS_ACCESS_KEY_ID", "test"), ("AWS_SECRET_ACCESS_KEY", "test")];

@@ -13,16 +13,6 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn scenario(moto: &common::Moto, what: &str) {
-    let out = Command::new(common::venv_tool("python").unwrap())
-        .arg(common::root().join("tests/fixtures/audit/scenario.py"))
-        .arg(&moto.endpoint)
-        .arg(what)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "scenario: {}", String::from_utf8_lossy(&out.stderr));
-}
-
 /// `sqsguard audit ARGS` with test credentials and nothing else of the
 /// environment's AWS settings: (exit status, stdout, stderr).
 fn audit(args: &[&str], credentials: bool) -> (Option<i32>, String, String) {
@@ -48,7 +38,7 @@ fn audit(args: &[&str], credentials: bool) -> (Option<i32>, String, String) {
 #[test]
 fn live_findings_name_queues_and_consumers_once() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, "problems");
+    moto.scenario(&["problems"]);
     let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str()];
     let (code, concise, stderr) = audit(&[&at[..], &["--format", "concise"]].concat(), true);
     assert_eq!(code, Some(1), "{stderr}");
@@ -113,7 +103,7 @@ fn live_findings_name_queues_and_consumers_once() {
 #[test]
 fn a_region_with_no_queue_is_a_note_and_require_queues_fails_it() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, "problems");
+    moto.scenario(&["problems"]);
     let at = ["--region", "us-east-1", "--region", "eu-west-3", "--endpoint-url", moto.endpoint.as_str()];
     let (code, out, stderr) = audit(&[&at[..], &["--format", "concise", "--fail-on", "never"]].concat(), true);
     assert_eq!(code, Some(0), "{stderr}");
@@ -184,7 +174,7 @@ fn no_endpoint_and_no_credentials_are_one_line_naming_what_was_tried() {
 #[test]
 fn annotations_junit_and_sarif_name_queues_and_consumers() {
     let Some(moto) = common::moto() else { return };
-    scenario(&moto, "problems");
+    moto.scenario(&["problems"]);
     let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str()];
     let run = |format: &str| audit(&[&at[..], &["--format", format]].concat(), true).1;
     let doc: Value = serde_json::from_str(&run("json")).unwrap();
@@ -269,7 +259,7 @@ const TEMPLATE_WORDS: &[&str] = &[
 fn live_fixes_say_what_to_run_not_what_to_write() {
     let Some(moto) = common::moto() else { return };
     for what in ["problems", "fifo", "producers"] {
-        scenario(&moto, what);
+        moto.scenario(&[what]);
     }
     let at = ["--region", "us-east-1", "--endpoint-url", moto.endpoint.as_str(), "--format", "json"];
     let (_, json, stderr) = audit(&at, true);

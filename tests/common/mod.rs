@@ -216,6 +216,21 @@ pub struct Moto {
     pub endpoint: String,
 }
 
+impl Moto {
+    /// Sets up `tests/fixtures/audit/scenario.py ENDPOINT ARGS...` (a
+    /// scene such as `problems`, `fifo`, `producers`, `load N`) on this
+    /// server.
+    pub fn scenario(&self, args: &[&str]) {
+        let out = Command::new(venv_tool("python").unwrap())
+            .arg(root().join("tests/fixtures/audit/scenario.py"))
+            .arg(&self.endpoint)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "scenario {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
 impl Drop for Moto {
     fn drop(&mut self) {
         let _ = self.child.kill();
