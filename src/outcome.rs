@@ -46,6 +46,10 @@ pub struct Outcome {
     /// template declares (each template ignores the others'; a value none
     /// declares is likely a typo, said on standard error).
     pub undeclared: Vec<crate::frontend::stage::Given>,
+    /// Lint only: the files that fixes would edit and `--fix` does not
+    /// write, and why (outside the paths linted, a symbolic link,
+    /// read-only). Their findings' fixes are not offered.
+    pub unwritable: std::collections::BTreeMap<std::path::PathBuf, &'static str>,
 }
 
 impl Outcome {

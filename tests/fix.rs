@@ -908,3 +908,65 @@ fn a_fix_that_cannot_clear_its_finding_is_not_offered() {
         }
     }
 }
+
+/// SQS005 on a mapping whose handler was read whole and never returns
+/// batch item failures: turning ReportBatchItemFailures on would only move
+/// the problem (the fixed file got SQS202 56 times on real projects), so
+/// no fix is offered, even unsafe, and the hint names the handler's file
+/// and line and what it must return.
+#[test]
+fn sqs005_has_no_fix_where_the_handler_is_known_not_to_report() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&common::root().join("tests/fixtures/code/SQS202/python/bad_sam"), dir.path());
+    let template = dir.path().join("template.yaml");
+    let text = fs::read_to_string(&template)
+        .unwrap()
+        .replace("            FunctionResponseTypes:\n              - ReportBatchItemFailures\n", "");
+    fs::write(&template, &text).unwrap();
+    let out = sqsguard_in(dir.path(), &["lint", "--format", "json", "--unsafe-fixes", "template.yaml"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sqs005: Vec<&Value> = doc["findings"].as_array().unwrap().iter().filter(|f| f["rule"] == "SQS005").collect();
+    assert_eq!(sqs005.len(), 1, "{doc:#}");
+    assert!(sqs005[0].get("edits").is_none(), "a fix that moves the problem is offered: {:#}", sqs005[0]);
+    let hint = sqs005[0]["fix"].as_str().unwrap();
+    assert!(hint.contains("src/app.py:4") && hint.contains("batchItemFailures"), "{hint}");
+    sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "template.yaml"]);
+    assert_eq!(fs::read_to_string(&template).unwrap(), text, "--fix --unsafe-fixes changed the mapping");
+
+    // Where the handler is not read, the unsafe fix stays.
+    fs::remove_dir_all(dir.path().join("src")).unwrap();
+    let out = sqsguard_in(dir.path(), &["lint", "--format", "json", "--unsafe-fixes", "template.yaml"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sqs005 = doc["findings"].as_array().unwrap().iter().find(|f| f["rule"] == "SQS005").unwrap();
+    assert_eq!(sqs005["applicability"], "unsafe", "{sqs005:#}");
+}
+
+/// "[*] N fixable" counts what `--fix` writes: a finding whose fix would
+/// edit a symlink, a read-only file or a module outside the paths is not
+/// marked, so the count and the marks are what `--fix` then applies.
+#[test]
+fn the_fixable_count_is_what_fix_applies() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = fs::read_to_string(common::root().join("tests/fixtures/rules/SQS006/bad.yaml")).unwrap();
+    fs::write(dir.path().join("real.yaml"), &bad).unwrap();
+    std::os::unix::fs::symlink("real.yaml", dir.path().join("link.yaml")).unwrap();
+    fs::write(dir.path().join("ro.yaml"), &bad).unwrap();
+    fs::set_permissions(dir.path().join("ro.yaml"), fs::Permissions::from_mode(0o444)).unwrap();
+    let shared =
+        "resource \"aws_sqs_queue\" \"q\" {\n  name                      = \"q\"\n  receive_wait_time_seconds = 0\n}\n";
+    fs::create_dir_all(dir.path().join("shared")).unwrap();
+    fs::create_dir_all(dir.path().join("infra")).unwrap();
+    fs::write(dir.path().join("shared/main.tf"), shared).unwrap();
+    fs::write(dir.path().join("infra/main.tf"), "module \"jobs\" {\n  source = \"../shared\"\n}\n").unwrap();
+    for target in ["link.yaml", "ro.yaml", "infra"] {
+        let out = sqsguard_in(dir.path(), &["lint", "--format", "concise", target]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("SQS006"), "{target}: {stdout}");
+        assert!(!stdout.contains("[*]") && !stdout.contains("fixable"), "{target}: marked fixable:\n{stdout}");
+        let fix = sqsguard_in(dir.path(), &["lint", "--fix", target]);
+        assert!(String::from_utf8_lossy(&fix.stderr).contains("not fixed"), "{target}");
+    }
+    assert_eq!(fs::read_to_string(dir.path().join("real.yaml")).unwrap(), bad);
+    assert_eq!(fs::read_to_string(dir.path().join("shared/main.tf")).unwrap(), shared);
+}

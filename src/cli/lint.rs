@@ -245,10 +245,9 @@ pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> Result<
     let fixed = crate::fix::passes(session)?;
     for event in &fixed.events {
         match event {
-            crate::fix::Event::Outside(path) => console.eprintln(format_args!(
-                "sqsguard: {}: outside the paths being linted (a module followed from them?); not fixed",
-                shown(path)
-            )),
+            crate::fix::Event::Refused(path, why) => {
+                console.eprintln(format_args!("sqsguard: {}: {why}", shown(path)));
+            }
             crate::fix::Event::Reverted(path, why) => {
                 console.eprintln(format_args!("sqsguard: {}: not fixed: {}", shown(path), printable(why)));
             }

@@ -5,7 +5,7 @@
 //! file, as ruff's `lint_fix` does (see [`verify::check`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::plan::{Plan, plan};
 use super::verify;
@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::lint;
 use crate::outcome::Outcome;
 use crate::session::Session;
-use crate::source::{Overlay, Source, display_path};
+use crate::source::{Source, display_path};
 
 /// Passes of `--fix` at most: a fix can make another possible (or two
 /// overlapping ones wait for the next pass), never forever.
@@ -37,8 +37,9 @@ pub struct Fixed {
 /// A file the passes did not fix.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Event {
-    /// Outside the paths being linted (a module followed from them).
-    Outside(PathBuf),
+    /// Not written, and why (`lint::OUTSIDE`, `SYMLINK`, `READ_ONLY`):
+    /// its findings' fixes are not offered.
+    Refused(PathBuf, &'static str),
     /// A pass's fixes of it were reverted, for this reason.
     Reverted(PathBuf, String),
 }
@@ -61,12 +62,12 @@ impl Fixed {
 /// cannot be used is the error, before anything is fixed.
 pub fn passes(session: &Session) -> Result<Fixed, Error> {
     let overlay = &session.inputs.overlay;
-    let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| real(p, overlay)).collect();
+    let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| lint::real(p, overlay)).collect();
     let unsafe_fixes = session.fix.unsafe_fixes();
     let base = session.inputs.overlay.clone();
     let mut session = session.clone();
     let mut fixed = Fixed { files: BTreeMap::new(), last: None, events: Vec::new(), passes: 0 };
-    let mut outside = BTreeSet::new();
+    let mut said = BTreeSet::new();
     let mut refused = BTreeSet::new();
     // What `--fix` acts on: the findings a baseline does not record.
     let actionable = |run: &lint::Run, session: &Session| {
@@ -79,11 +80,16 @@ pub fn passes(session: &Session) -> Result<Fixed, Error> {
     let mut run = lint::Run::new(&session)?;
     let mut outcome = actionable(&run, &session);
     for _ in 0..FIX_PASSES {
+        for (path, why) in &outcome.unwritable {
+            if said.insert(path.clone()) {
+                fixed.events.push(Event::Refused(path.clone(), why));
+            }
+        }
         let mut plan = plan(&outcome.findings, unsafe_fixes);
         plan.files.retain(|path, _| {
-            let inside = within(&roots, path, &base);
-            if !inside && outside.insert(path.clone()) {
-                fixed.events.push(Event::Outside(path.clone()));
+            let inside = lint::within(&roots, path, &base);
+            if !inside && said.insert(path.clone()) {
+                fixed.events.push(Event::Refused(path.clone(), lint::OUTSIDE));
             }
             inside && !refused.contains(path)
         });
@@ -138,20 +144,4 @@ pub fn passes(session: &Session) -> Result<Fixed, Error> {
     }
     fixed.files.retain(|_, (file, text, _)| file.text != *text);
     Ok(fixed)
-}
-
-/// Whether `path` is, or is inside, one of `roots` (canonical paths).
-fn within(roots: &[PathBuf], path: &Path, overlay: &Overlay) -> bool {
-    let Some(real) = real(path, overlay) else { return false };
-    roots.iter().any(|root| real.starts_with(root))
-}
-
-/// Where `path` really is: canonical on disk, or for a text that stands
-/// in for a file not on disk (a document read from standard input), its
-/// absolute path as written.
-fn real(path: &Path, overlay: &Overlay) -> Option<PathBuf> {
-    std::fs::canonicalize(path).ok().or_else(|| {
-        let absolute = std::env::current_dir().ok()?.join(path);
-        overlay.holds(path).then(|| crate::source::lexical(&absolute))
-    })
 }

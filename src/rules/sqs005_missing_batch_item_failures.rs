@@ -2,6 +2,7 @@
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
 use crate::finding::{Applicability, Severity};
+use crate::model::code::Reports;
 use crate::model::{Dialect, Field, Scalar, Value};
 
 pub static RULE: Rule = Rule {
@@ -41,6 +42,24 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     when
                 );
                 let wanted = Scalar::List(vec![REPORT.to_string()]);
+                // A handler read whole that never returns them: turning the
+                // setting on would only move the problem (SQS202, and every
+                // message of a batch counted as done), so the hint says
+                // what the handler must return, where, and no fix is made.
+                let silent = cx
+                    .index
+                    .handler(consumer)
+                    .filter(|(_, handler)| matches!(handler.reports, Reports::No) && handler.misspelt.is_empty());
+                if let Some((function, handler)) = silent {
+                    let at = handler.origin.location().map(|l| format!(" ({}:{})", l.file, l.line)).unwrap_or_default();
+                    let fix = format!(
+                        "the handler of {}{at} does not return batch item failures yet: make it return {{\"batchItemFailures\": [{{\"itemIdentifier\": messageId}}]}} for the failed messages only (or use Powertools' batch utility), then add {}",
+                        function.resource,
+                        cx.dialect().assign(Field::FunctionResponseTypes, &wanted)
+                    );
+                    findings.push(RULE.finding(&consumer.resource, &types.origin, message, fix));
+                    continue;
+                }
                 let fix = match cx.dialect() {
                     // A live mapping: the handler first (with the setting
                     // on, a function that returns nothing has succeeded
