@@ -136,7 +136,7 @@ pub fn write(path: &Path, outcome: &Outcome, scope: &Scope) -> Result<Written, E
     let text = serde_json::to_string_pretty(&Document { version: VERSION, findings })
         .map_err(|e| Error::io(path, e.into()))?
         + "\n";
-    crate::source::write_atomic(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
+    crate::source::write_named(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
     Ok(written)
 }
 

@@ -482,3 +482,145 @@ fn control_characters_in_names_and_messages_are_written_out() {
         }
     }
 }
+
+/// Whether this process runs as root: making a device node and giving a
+/// file to another user need it (CI runs as root).
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn sqsguard_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sqsguard")).args(args).current_dir(dir).output().unwrap()
+}
+
+fn kind(path: &Path) -> String {
+    use std::os::unix::fs::FileTypeExt as _;
+    let t = fs::symlink_metadata(path).unwrap().file_type();
+    let kind = if t.is_symlink() {
+        "symlink"
+    } else if t.is_char_device() {
+        "character device"
+    } else if t.is_fifo() {
+        "fifo"
+    } else if t.is_file() {
+        "regular file"
+    } else {
+        "other"
+    };
+    kind.to_string()
+}
+
+/// `--output` and `--sarif-file` write what the name points at: a device
+/// stays a device (as root, `--output /dev/null` once made `/dev/null` a
+/// regular file for the whole machine), a FIFO's reader gets the bytes, a
+/// link to standard output (`/dev/stdout`, `/proc/self/fd/1`) writes to
+/// it, a symlink to a file is followed and stays a link, and a folder is
+/// refused with exit 2.
+#[test]
+fn outputs_write_through_devices_fifos_and_standard_output_and_follow_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::copy(common::root().join(LEGACY), d.join("t.yaml")).unwrap();
+
+    if is_root() {
+        let made = Command::new("mknod").args(["-m", "666", "null", "c", "1", "3"]).current_dir(d).status().unwrap();
+        assert!(made.success());
+        for args in [
+            &["graph", "t.yaml", "--output", "null"][..],
+            &["lint", "t.yaml", "--sarif-file", "null"][..],
+            &["report", "merge", "shard.json", "--output", "null"][..],
+        ] {
+            fs::write(d.join("shard.json"), shard(false)).unwrap();
+            let out = sqsguard_in(d, args);
+            assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(kind(&d.join("null")), "character device", "{args:?} replaced the device");
+        }
+    } else {
+        common::skipped("making a device node needs root");
+    }
+
+    // A FIFO: its reader gets the graph, and it stays a FIFO.
+    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let reader = {
+        let fifo = d.join("fifo");
+        std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+    };
+    let out = sqsguard_in(d, &["graph", "t.yaml", "--output", "fifo"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let read = reader.join().unwrap();
+    assert!(read.starts_with("flowchart"), "the FIFO's reader got: {read:?}");
+    assert_eq!(kind(&d.join("fifo")), "fifo");
+
+    // Standard output by name, and through a symlink to /proc/self/fd/1:
+    // the SARIF follows what --format printed there.
+    std::os::unix::fs::symlink("/proc/self/fd/1", d.join("out")).unwrap();
+    for name in ["/dev/stdout", "out"] {
+        let out = sqsguard_in(d, &["lint", "t.yaml", "--format", "concise", "--sarif-file", name]);
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let sarif_at = stdout.find("{").unwrap_or_else(|| panic!("{name}: no SARIF on standard output:\n{stdout}"));
+        assert!(stdout[..sarif_at].contains("SQS002"), "{name}: the concise report comes first:\n{stdout}");
+        let sarif: Value = serde_json::from_str(&stdout[sarif_at..]).unwrap();
+        assert_eq!(sarif["version"], "2.1.0");
+    }
+    assert_eq!(kind(&d.join("out")), "symlink", "the link to standard output is still a link");
+
+    // A symlink to a file: followed, the link kept.
+    fs::write(d.join("real.mmd"), "old").unwrap();
+    std::os::unix::fs::symlink("real.mmd", d.join("link.mmd")).unwrap();
+    let out = sqsguard_in(d, &["graph", "t.yaml", "--output", "link.mmd"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(kind(&d.join("link.mmd")), "symlink");
+    assert!(fs::read_to_string(d.join("real.mmd")).unwrap().starts_with("flowchart"));
+
+    // A folder: refused, exit 2, nothing else touched.
+    fs::create_dir(d.join("folder")).unwrap();
+    let out = sqsguard_in(d, &["graph", "t.yaml", "--output", "folder"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("folder"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A file the user names keeps its owner, group, mode and hard links when
+/// sqsguard rewrites it: `--fix` as root in a teammate's checkout once
+/// gave the file to root and split its hard links; `--output` too.
+#[test]
+fn rewritten_files_keep_their_owner_mode_and_hard_links() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let template = d.join("t.yaml");
+    fs::write(&template, FIXABLE).unwrap();
+    fs::set_permissions(&template, fs::Permissions::from_mode(0o664)).unwrap();
+    fs::hard_link(&template, d.join("twin.yaml")).unwrap();
+    let graph = d.join("graph.mmd");
+    fs::write(&graph, "old").unwrap();
+    fs::set_permissions(&graph, fs::Permissions::from_mode(0o640)).unwrap();
+    let owner = if is_root() {
+        std::os::unix::fs::chown(&template, Some(4242), Some(4343)).unwrap();
+        std::os::unix::fs::chown(&graph, Some(4242), Some(4343)).unwrap();
+        Some((4242, 4343))
+    } else {
+        common::skipped("giving a file to another user needs root: only modes and links are checked");
+        None
+    };
+
+    let out = sqsguard_in(d, &["lint", "--fix", "t.yaml"]);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+    let twin = fs::read_to_string(d.join("twin.yaml")).unwrap();
+    assert!(twin.contains("SqsManagedSseEnabled: 'true'"), "the hard link was split:\n{twin}");
+    let meta = fs::metadata(&template).unwrap();
+    assert_eq!(meta.nlink(), 2);
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o664);
+    if let Some(owner) = owner {
+        assert_eq!((meta.uid(), meta.gid()), owner, "--fix gave the file away");
+    }
+
+    let out = sqsguard_in(d, &["graph", "t.yaml", "--output", "graph.mmd"]);
+    assert_eq!(out.status.code(), Some(0));
+    let meta = fs::metadata(&graph).unwrap();
+    assert!(fs::read_to_string(&graph).unwrap().starts_with("flowchart"));
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o640);
+    if let Some(owner) = owner {
+        assert_eq!((meta.uid(), meta.gid()), owner, "--output gave the file away");
+    }
+}

@@ -52,7 +52,7 @@ pub(super) fn write(
     };
     match output {
         Some(path) => {
-            crate::source::write_atomic(path, &bytes).map_err(|e| Error::io(path, e))?;
+            crate::source::write_named(path, &bytes).map_err(|e| Error::io(path, e))?;
             console.eprintln(format_args!("wrote {}", shown(path)));
             Ok(())
         }

@@ -32,7 +32,7 @@ pub(super) fn run(args: GraphArgs, console: &mut Console) -> Result<ExitCode, St
     };
     match &args.output {
         Some(path) => {
-            crate::source::write_atomic(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
+            crate::source::write_named(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
             console.eprintln(format_args!("wrote {}", shown(path)));
         }
         None => console.print(&text)?,

@@ -161,7 +161,7 @@ pub(super) fn report_to(args: &LintArgs, outcome: &Outcome, console: &mut Consol
 pub(super) fn write_sarif(path: &std::path::Path, outcome: &Outcome) -> Result<(), Error> {
     let mut sarif = Vec::new();
     report::write(report::Format::Sarif, outcome, &mut sarif).map_err(|e| Error::io(path, e))?;
-    crate::source::write_atomic(path, &sarif).map_err(|e| Error::io(path, e))
+    crate::source::write_named(path, &sarif).map_err(|e| Error::io(path, e))
 }
 
 /// What standard error adds to a report: Parameter values no template

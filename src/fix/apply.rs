@@ -111,8 +111,8 @@ pub enum Written {
     ChangedMeanwhile,
 }
 
-/// Write `new` over `path` atomically (a temporary file in the same folder,
-/// renamed over it, with the file's permissions), unless the file no
+/// Write `new` over `path` ([`crate::source::write_named`]: atomically,
+/// keeping the file's mode, owner and hard links), unless the file no
 /// longer holds `old`. A symlink is not followed out: its target is not
 /// written. A read-only file is not replaced (root could, by renaming).
 pub fn write_fixed(path: &Path, old: &str, new: &str) -> Result<Written, Error> {
@@ -131,7 +131,7 @@ pub fn write_fixed(path: &Path, old: &str, new: &str) -> Result<Written, Error> 
     if crate::source::read_named(path).map_err(io)? != old {
         return Ok(Written::ChangedMeanwhile);
     }
-    crate::source::write_atomic(path, new.as_bytes()).map_err(io)?;
+    crate::source::write_named(path, new.as_bytes()).map_err(io)?;
     Ok(Written::Fixed)
 }
 

@@ -162,7 +162,7 @@ pub fn write(outputs: &[render::Output], dir: &Path, force: bool) -> Result<Vec<
         return Err(Error::Usage(format!("would overwrite {} (use --force to replace)", existing.join(", "))));
     }
     for (o, path) in outputs.iter().zip(&paths) {
-        crate::source::write_atomic(path, o.text.as_bytes()).map_err(|e| Error::io(path, e))?;
+        crate::source::write_named(path, o.text.as_bytes()).map_err(|e| Error::io(path, e))?;
     }
     Ok(paths)
 }

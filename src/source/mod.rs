@@ -5,9 +5,10 @@
 //! [`SourceFile::position`] turns a byte offset into the 1-based line and
 //! column (in characters) that diagnostics print, and [`read`] reads
 //! templates, modules and plans from disk with their size limits (payload
-//! schemas and config files have their own small readers); [`write_atomic`]
-//! writes a whole file, all or nothing, with the permissions a plain write
-//! would give it.
+//! schemas and config files have their own small readers); [`write_named`]
+//! writes a whole file the user named: a regular file atomically, keeping
+//! its mode, owner and hard links; a device, FIFO or standard output
+//! written through; a symlink followed.
 
 pub mod lines;
 mod overlay;
@@ -23,7 +24,7 @@ pub use read::{
     is_serverless_code, limit_for, looks_like_infrastructure, open_regular, plain_io_error, read, read_named,
     special_kind, text_of, too_large,
 };
-pub use write::write_atomic;
+pub use write::write_named;
 
 /// A half-open byte range `start..end` into a source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
