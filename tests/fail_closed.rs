@@ -218,21 +218,32 @@ fn a_plan_of_an_unknown_format_version_is_noted_and_linted() {
     assert!(notes(&b).iter().any(|n| n.contains("format_version 2.0")), "{b:#}");
 }
 
+/// A reader that stops listening (`sqsguard lint | head -1`) ends standard
+/// output quietly, and the run still exits as it would have: 1 on
+/// findings, as a CI step that pipes the report to `head` relies on.
 #[test]
-fn a_closed_stdout_ends_quietly() {
-    // Enough output to fill the pipe: the writes after `head` stops reading fail.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
-        .args(["lint", "tests/corpus"])
-        .current_dir(common::root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.is_empty(), "{stderr}");
+fn a_closed_stdout_ends_quietly_with_the_status_of_the_run() {
+    for (paths, format) in [("tests/corpus", "pretty"), ("examples/cloudformation/legacy-worker.yaml", "concise")] {
+        let run = |stdout: Stdio| {
+            Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+                .args(["lint", "--format", format, paths])
+                .current_dir(common::root())
+                .stdout(stdout)
+                .stderr(Stdio::piped())
+                .output()
+                .unwrap()
+        };
+        let whole = run(Stdio::piped());
+        assert_eq!(whole.status.code(), Some(1), "{paths} has findings");
+        // The pipe's read end is closed before the run starts, so every
+        // write to standard output fails, whatever its size.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let closed = run(Stdio::from(writer));
+        let stderr = String::from_utf8_lossy(&closed.stderr);
+        assert_eq!(closed.status.code(), whole.status.code(), "{paths}: {stderr}");
+        assert_eq!(stderr, String::from_utf8_lossy(&whole.stderr), "nothing is said of the closed pipe");
+    }
 }
 
 #[test]

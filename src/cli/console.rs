@@ -22,8 +22,6 @@ pub(super) const TROUBLE: u8 = 2;
 /// Why a command stopped before its end.
 pub(super) enum Stop {
     Failed(Error),
-    /// Standard output was closed (`| head`): nothing more to say.
-    Closed,
 }
 
 impl From<Error> for Stop {
@@ -34,14 +32,18 @@ impl From<Error> for Stop {
 
 /// Standard output and standard error: every word the command line writes
 /// goes through here, as in ripgrep. A write never panics (`println!`
-/// does): a reader that stopped listening ends that stream quietly (on
-/// standard output it ends the run, with exit 0), and any other failure (a
+/// does): a reader that stopped listening ends that stream quietly, and
+/// the run goes on to the exit status it would have had (`sqsguard lint |
+/// head -1` still exits 1 on findings, as a CI step piping to `head`
+/// expects), and any other failure (a
 /// full disk, `2>/dev/full`) is remembered and makes the exit status 2, so
 /// a run whose words were lost never ends as if they had been read. The
 /// streams are locked for each write only, so a thread that must write
 /// (a panic message) is never kept waiting.
 #[derive(Default)]
 pub(super) struct Console {
+    /// Standard output's reader has gone: nothing more is written there.
+    out_closed: bool,
     /// Standard error's reader has gone: nothing more is said there.
     err_closed: bool,
     /// A write failed, not on a closed pipe: the run ends with exit 2.
@@ -50,13 +52,20 @@ pub(super) struct Console {
 
 impl Console {
     /// Write to standard output through a buffer with `write`. A closed
-    /// pipe (`sqsguard lint | head`) ends the run quietly; any other
-    /// failure is an error, never a silently truncated report.
+    /// pipe (`sqsguard lint | head`) closes standard output quietly and
+    /// the run goes on to its own exit status; any other failure is an
+    /// error, never a silently truncated report.
     pub(super) fn out(&mut self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Stop> {
+        if self.out_closed {
+            return Ok(());
+        }
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         match write(&mut out).and_then(|()| out.flush()) {
             Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Stop::Closed),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.out_closed = true;
+                Ok(())
+            }
             Err(e) => {
                 self.failed = true;
                 Err(Stop::Failed(Error::io("standard output", e)))
@@ -112,7 +121,7 @@ impl Console {
             return ExitCode::from(TROUBLE);
         }
         match self.print(&text) {
-            Ok(()) | Err(Stop::Closed) => ExitCode::SUCCESS,
+            Ok(()) => ExitCode::SUCCESS,
             Err(Stop::Failed(error)) => {
                 say(self, &error);
                 ExitCode::from(error.exit_code())

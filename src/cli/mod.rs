@@ -26,7 +26,6 @@ pub fn main() -> ExitCode {
     let mut console = Console::default();
     let status = match run(&mut console) {
         Ok(code) => code,
-        Err(Stop::Closed) => ExitCode::SUCCESS,
         Err(Stop::Failed(error)) => {
             say(&mut console, &error);
             ExitCode::from(error.exit_code())
