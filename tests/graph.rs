@@ -452,3 +452,26 @@ fn the_readme_picture_is_of_what_graph_prints_today() {
         assert!(read(page).contains("img/graph-example.svg)"), "{page} shows the picture");
     }
 }
+
+/// A name holding a terminal's escapes (clear screen, a clipboard write, a
+/// hyperlink) or Mermaid's `%%` reaches neither the terminal nor the
+/// diagram raw: Mermaid and DOT write control characters out as lint's
+/// text formats do, and `%` as an entity in Mermaid.
+#[test]
+fn graph_output_writes_control_characters_and_mermaid_comments_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = "AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties:\n      QueueName: \"jobs\\e[2J\\e]52;c;cHduZWQ=\\a\\e]8;;http://x\\e\\\\%%{init: {}}%%\"\n";
+    std::fs::write(dir.path().join("t.yaml"), template).unwrap();
+    let path = dir.path().join("t.yaml");
+    for format in ["mermaid", "dot"] {
+        let out = text(&["--format", format, path.to_str().unwrap()]);
+        assert!(
+            !out.chars().any(|c| c.is_control() && c != '\n'),
+            "{format}: a control character got through: {out:?}"
+        );
+        assert!(out.contains("u{1b}"), "{format}: the escape is written out: {out}");
+        if format == "mermaid" {
+            assert!(!out.contains("%%{"), "mermaid: a directive got through: {out}");
+        }
+    }
+}

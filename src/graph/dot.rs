@@ -64,7 +64,9 @@ pub(crate) fn quote(text: &str) -> String {
 }
 
 /// The inside of a DOT quoted string: `\` and `"` escaped (so `\N`, `\G`
-/// and `\l` are not read as escapes), line breaks as spaces.
+/// and `\l` are not read as escapes), line breaks as spaces, and other
+/// control characters written out (`\u{1b}`) as lint's text formats
+/// write them, so a name's terminal escapes never reach a terminal raw.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -72,6 +74,9 @@ fn escape(text: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => {
+                let _ = write!(out, "\\\\u{{{:x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }

@@ -78,16 +78,22 @@ fn shape(kind: Kind) -> (&'static str, &'static str) {
 }
 
 /// Text for a quoted Mermaid label: the characters that end or change a
-/// label (quote, `#`, `<`, `>`, `&`, `|`, backtick) as entity codes, line
-/// breaks as spaces.
+/// label (quote, `#`, `<`, `>`, `&`, `|`, backtick, and `%`, whose `%%`
+/// starts a comment or a directive) as entity codes, line breaks as
+/// spaces, and other control characters written out (`\u{1b}`, its
+/// backslash an entity too), as lint's text formats write them: a name
+/// holding a terminal's escapes never reaches a terminal raw.
 pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '"' | '#' | '<' | '>' | '&' | '|' | '`' | ';' | '\\' => {
+            '"' | '#' | '<' | '>' | '&' | '|' | '`' | ';' | '\\' | '%' => {
                 let _ = write!(out, "#{};", u32::from(c));
             }
             '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => {
+                let _ = write!(out, "#92;u{{{:x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
