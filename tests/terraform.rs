@@ -947,6 +947,10 @@ fn registry_queue_policy_statements_allow_a_producer_by_source() {
 /// module's `create_dlq` input: SQS004 says so, not to write a
 /// `redrive_policy` the module would have to be given an ARN for. A queue
 /// declared beside it keeps the resource advice.
+/// What every SQS004 fix ends with: the new dead-letter queue's SQS015 is
+/// expected, and the alarm's action is the user's to choose.
+const ALARM: &str = "; the new dead-letter queue then gets SQS015 until a CloudWatch alarm watches it (what the alarm notifies is yours to choose)";
+
 #[test]
 fn sqs004_on_a_registry_module_queue_says_create_dlq() {
     let main = r#"
@@ -977,7 +981,7 @@ resource "aws_sqs_queue" "plain" {
     sqs004.sort();
     let create_dlq = |call: &str| {
         format!(
-            "set create_dlq = true in {call} (terraform-aws-modules/sqs/aws 4.0 or later): the module then creates a dead-letter queue of the same type and the redrive_policy to it (maxReceiveCount 5 unless redrive_policy = {{ maxReceiveCount = N }} sets it)"
+            "set create_dlq = true in {call} (terraform-aws-modules/sqs/aws 4.0 or later): the module then creates a dead-letter queue of the same type and the redrive_policy to it (maxReceiveCount 5 unless redrive_policy = {{ maxReceiveCount = N }} sets it){ALARM}"
         )
     };
     assert_eq!(
@@ -985,7 +989,9 @@ resource "aws_sqs_queue" "plain" {
         vec![
             (
                 "aws_sqs_queue.plain",
-                "add redrive_policy = jsonencode({ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = 5 })"
+                &*format!(
+                    "add redrive_policy = jsonencode({{ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = 5 }}){ALARM}"
+                )
             ),
             ("module.audit.aws_sqs_queue.this", create_dlq("module.audit").as_str()),
             ("module.jobs.aws_sqs_queue.this", create_dlq("module.jobs").as_str()),

@@ -37,7 +37,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             let fix = match &queue.module {
                 Some(m) if m.source == registry::SQS => create_dlq(&m.call),
                 _ => add_redrive_policy(cx.dialect()),
-            };
+            } + NEW_DLQ_ALARM;
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
@@ -56,6 +56,11 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         }
     }
 }
+
+/// What follows a new dead-letter queue, said with every SQS004 fix: SQS015
+/// reports it until an alarm watches it, and the alarm's action (a topic,
+/// a pager) is a choice no fix can make.
+const NEW_DLQ_ALARM: &str = "; the new dead-letter queue then gets SQS015 until a CloudWatch alarm watches it (what the alarm notifies is yours to choose)";
 
 /// How to give a queue of the registry SQS module a dead-letter queue: from
 /// version 4.0 the module makes one, and the redrive_policy to it, from one
