@@ -149,7 +149,9 @@ impl<'a> Reader<'a> {
             if n.start_byte() >= from && n.kind() == "identifier" && self.text_of(n) == name {
                 let rest = self.text.get(n.end_byte()..).unwrap_or_default();
                 let rest: String = rest.chars().take(24).filter(|c| !c.is_whitespace()).collect();
-                if READS.iter().any(|r| rest.starts_with(r)) {
+                // A read that is only printed or logged is no check: the
+                // failed entries are still lost. Look for another read.
+                if READS.iter().any(|r| rest.starts_with(r)) && !self.only_logged(n) {
                     return ResultUse::Checked;
                 }
                 if let Some(p) = n.parent() {
@@ -181,6 +183,90 @@ impl<'a> Reader<'a> {
             }
         }
         ResultUse::FailedUnread
+    }
+
+    /// Whether the read of `Failed` that starts at `name` (the result's
+    /// name) is only printed or logged: an argument of a logging call, or
+    /// the condition of an `if` or the list of a `for` whose body does
+    /// nothing but log (no retry, no raise, no return).
+    fn only_logged(&self, name: Node<'a>) -> bool {
+        /// Expressions the read can sit in on its way to a statement.
+        const EXPRESSION: &[&str] = &[
+            "call",
+            "call_expression",
+            "method_invocation",
+            "attribute",
+            "member_expression",
+            "subscript",
+            "subscript_expression",
+            "selector_expression",
+            "index_expression",
+            "field_access",
+            "parenthesized_expression",
+            "comparison_operator",
+            "binary_expression",
+            "binary_operator",
+            "boolean_operator",
+            "unary_expression",
+            "not_operator",
+            "optional_chain",
+            "interpolation",
+            "string",
+            "template_substitution",
+            "template_string",
+        ];
+        let mut node = name;
+        for _ in 0..16 {
+            let Some(parent) = node.parent() else { return false };
+            let is = |field: &str| parent.child_by_field_name(field).is_some_and(|c| c.id() == node.id());
+            match parent.kind() {
+                "argument_list" | "arguments" if self.logs(parent) => return true,
+                "if_statement" => {
+                    return is("condition")
+                        && parent.child_by_field_name("consequence").is_some_and(|b| self.only_logs(b));
+                }
+                "for_statement" | "for_in_statement" | "enhanced_for_statement" => {
+                    // The list iterated: Python's and JavaScript's `right`,
+                    // Java's `value`, Go's range clause.
+                    let list = is("right") || is("value") || node.kind() == "range_clause";
+                    return list && parent.child_by_field_name("body").is_some_and(|b| self.only_logs(b));
+                }
+                // Go: `for _, f := range out.Failed`.
+                "range_clause" if is("right") => node = parent,
+                kind if kind == "argument_list" || kind == "arguments" || EXPRESSION.contains(&kind) => node = parent,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether a block (or a single statement) does nothing but print or
+    /// log: each statement a logging call, `pass`, `continue` or a comment.
+    fn only_logs(&self, body: Node<'a>) -> bool {
+        let mut logged = false;
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "block" | "statement_block" | "statement_list" => {
+                    for i in 0..n.named_child_count() {
+                        if let Some(c) = n.named_child(i as u32) {
+                            stack.push(c);
+                        }
+                    }
+                }
+                "expression_statement" => {
+                    let arguments = n.named_child(0).and_then(|call| call.child_by_field_name("arguments"));
+                    if !arguments.is_some_and(|a| self.logs(a)) {
+                        return false;
+                    }
+                    logged = true;
+                }
+                "comment" | "line_comment" | "block_comment" | "pass_statement" | "continue_statement"
+                | "empty_statement" => {}
+                _ => return false,
+            }
+        }
+        logged
     }
 
     /// Whether `arguments` are those of a call that prints or logs them

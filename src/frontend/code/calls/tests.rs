@@ -204,3 +204,113 @@ fn java_v2_builders_and_v1_requests() {
     assert_eq!(found[4].arg("WaitTimeSeconds").and_then(|a| a.int), Some(20));
     assert!(found[5].arg("WaitTimeSeconds").is_none() && found[5].complete, "{:?}", found[5]);
 }
+
+/// SQS206: a `Failed` list that is only printed or logged (an argument of
+/// a logging call, or an `if`/`for` over it whose body only logs) is not
+/// read; one that is raised on, retried or returned is.
+#[test]
+fn a_failed_list_only_logged_is_unread() {
+    let results = |language: Language, text: &str| -> Vec<ResultUse> {
+        calls(language, text).iter().map(|c| c.result.clone()).collect()
+    };
+    let python = results(
+        Language::Python,
+        r#"import boto3, logging
+sqs = boto3.client("sqs")
+log = logging.getLogger()
+
+def a(q, e):
+    r = sqs.send_message_batch(QueueUrl=q, Entries=e)
+    print(r["Failed"])
+
+def b(q, e):
+    r = sqs.send_message_batch(QueueUrl=q, Entries=e)
+    for f in r.get("Failed", []):
+        log.error("not sent: %s", f)
+
+def c(q, e):
+    r = sqs.delete_message_batch(QueueUrl=q, Entries=e)
+    if r.get("Failed"):
+        log.warning(f"{len(r['Failed'])} not deleted")
+
+def d(q, e):
+    r = sqs.send_message_batch(QueueUrl=q, Entries=e)
+    for f in r.get("Failed", []):
+        log.error("not sent: %s", f)
+        retry(f)
+
+def e(q, e):
+    r = sqs.send_message_batch(QueueUrl=q, Entries=e)
+    if r.get("Failed"):
+        raise RuntimeError("not sent")
+"#,
+    );
+    use ResultUse::{Checked, FailedUnread};
+    assert_eq!(python, [FailedUnread, FailedUnread, FailedUnread, Checked, Checked]);
+
+    let javascript = results(
+        Language::JavaScript,
+        r#"const { SQSClient, SendMessageBatchCommand } = require("@aws-sdk/client-sqs");
+const sqs = new SQSClient({});
+async function a(q, e) {
+  const res = await sqs.send(new SendMessageBatchCommand({ QueueUrl: q, Entries: e }));
+  if (res.Failed?.length) console.error("failed", res.Failed);
+}
+async function b(q, e) {
+  const res = await sqs.send(new SendMessageBatchCommand({ QueueUrl: q, Entries: e }));
+  if (res.Failed?.length) throw new Error("not sent");
+}
+"#,
+    );
+    assert_eq!(javascript, [FailedUnread, Checked]);
+
+    let go = results(
+        Language::Go,
+        r#"package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+)
+
+func a(ctx context.Context, client *sqs.Client, q string) {
+	out, _ := client.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: &q})
+	for _, f := range out.Failed {
+		log.Printf("not sent: %v", f)
+	}
+}
+
+func b(ctx context.Context, client *sqs.Client, q string) error {
+	out, _ := client.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: &q})
+	if len(out.Failed) > 0 {
+		return fmt.Errorf("%d not sent", len(out.Failed))
+	}
+	return nil
+}
+"#,
+    );
+    assert_eq!(go, [FailedUnread, Checked]);
+
+    let java = results(
+        Language::Java,
+        r#"class W {
+  private static final String QUEUE_URL = System.getenv("QUEUE_URL");
+  void a(SqsClient sqsClient) {
+    SendMessageBatchResponse resp = sqsClient.sendMessageBatch(b -> b.queueUrl(QUEUE_URL));
+    if (resp.hasFailed()) {
+      LOGGER.warn("not sent: {}", resp.failed());
+    }
+  }
+  void b(SqsClient sqsClient) {
+    SendMessageBatchResponse resp = sqsClient.sendMessageBatch(b -> b.queueUrl(QUEUE_URL));
+    for (BatchResultErrorEntry e : resp.failed()) {
+      retry(e);
+    }
+  }
+}
+"#,
+    );
+    assert_eq!(java, [FailedUnread, Checked]);
+}
