@@ -164,3 +164,45 @@ fn suppressions_in_every_language() {
     assert!(files.iter().all(|f| f.starts_with("unmarked_")), "{files:?}");
     assert_eq!(outcome.suppressed, 4);
 }
+
+/// A worker's literal queue URL names the queue of that name linted in the
+/// same run (a Terraform module beside it): SQS204 reads its
+/// `receive_wait_time_seconds` (20: no finding; 0: the finding names the
+/// queue), and the queue's own findings are reported once, by its module.
+/// Two queues of one name in the run leave the URL an outside queue.
+#[test]
+fn a_worker_s_literal_url_names_the_run_s_queue_of_that_name() {
+    let queue = |wait: u32| {
+        format!(
+            "resource \"aws_sqs_queue\" \"jobs\" {{\n  name                      = \"jobs\"\n  receive_wait_time_seconds = {wait}\n}}\n"
+        )
+    };
+    let dir = scratch();
+    std::fs::create_dir_all(dir.path().join("infra")).unwrap();
+    std::fs::create_dir_all(dir.path().join("workers")).unwrap();
+    std::fs::write(dir.path().join("infra/main.tf"), queue(20)).unwrap();
+    let worker = "import boto3\n\nsqs = boto3.client(\"sqs\")\n\n\ndef poll():\n    while True:\n        sqs.receive_message(QueueUrl=\"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\", MaxNumberOfMessages=10)\n";
+    std::fs::write(dir.path().join("workers/poll.py"), worker).unwrap();
+    let codes = |outcome: &sqsguard::outcome::Outcome| -> Vec<(String, String)> {
+        outcome.findings.iter().map(|f| (f.code().to_string(), f.message.clone())).collect()
+    };
+
+    let long = common::lint(dir.path());
+    assert!(!codes(&long).iter().any(|(c, _)| c == "SQS204"), "the queue long-polls: {:?}", codes(&long));
+
+    std::fs::write(dir.path().join("infra/main.tf"), queue(0)).unwrap();
+    let short = common::lint(dir.path());
+    let sqs204: Vec<String> = codes(&short).into_iter().filter(|(c, _)| c == "SQS204").map(|(_, m)| m).collect();
+    assert_eq!(sqs204.len(), 1, "{:?}", codes(&short));
+    assert!(sqs204[0].contains("queue aws_sqs_queue.jobs has no"), "{}", sqs204[0]);
+    let sqs006 = short.findings.iter().filter(|f| f.code() == "SQS006").count();
+    assert_eq!(sqs006, 1, "the queue's own finding is reported once: {:?}", codes(&short));
+
+    // A second queue named jobs: which one the URL means is not known.
+    std::fs::create_dir_all(dir.path().join("other")).unwrap();
+    std::fs::write(dir.path().join("other/main.tf"), queue(20)).unwrap();
+    let both = common::lint(dir.path());
+    let sqs204: Vec<String> = codes(&both).into_iter().filter(|(c, _)| c == "SQS204").map(|(_, m)| m).collect();
+    assert_eq!(sqs204.len(), 1, "{sqs204:?}");
+    assert!(sqs204[0].contains("a queue not known to wait by itself"), "{}", sqs204[0]);
+}

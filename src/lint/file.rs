@@ -195,3 +195,24 @@ pub(super) fn checked(loaded: Loaded, config: &Config) -> Done {
     let model = Some(Arc::new(model));
     Done { checked, linted, files, skips: Vec::new(), called, unlinted: None, parameters, model }
 }
+
+/// A code file's own findings and notes: those of the queues its literals
+/// name (read by their templates' jobs, and reported there) are dropped.
+pub(super) fn own_only(mut done: Done) -> Done {
+    if done.model.as_ref().is_none_or(|m| m.queues.is_empty()) {
+        return done;
+    }
+    let own = |origin: &Origin| match origin {
+        Origin::File { file, .. } => done.files.contains(&file.path),
+        Origin::Live(_) => false,
+    };
+    let findings = std::mem::take(&mut done.checked.findings);
+    let notes = std::mem::take(&mut done.checked.notes);
+    let (findings, notes) = (
+        findings.into_iter().filter(|f| own(&f.origin)).collect(),
+        notes.into_iter().filter(|n| own(&n.origin)).collect(),
+    );
+    done.checked.findings = findings;
+    done.checked.notes = notes;
+    done
+}

@@ -15,21 +15,27 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 mod file;
+mod gather;
+mod writable;
 
 use rayon::prelude::*;
-
-use crate::check::{self, Key};
 
 use crate::config::{Config, Nearest};
 use crate::discover;
 use crate::error::Error;
 use crate::finding::{Finding, Note};
 use crate::frontend::{self, terraform};
-use crate::model::{Model, Origin};
+use crate::model::{Model, Origin, Queue};
 use crate::outcome::Outcome;
 use crate::session::Session;
 use crate::source::display_path;
-use file::{Done, checked, lint_file, with_code};
+use file::{Done, checked, lint_file, own_only, with_code};
+use gather::outcome;
+pub use writable::{OUTSIDE, READ_ONLY, SYMLINK, real, within};
+
+/// A job's result: for a module, its folder (canonical), and what it
+/// came to.
+type JobResult = (Option<PathBuf>, Done);
 
 /// A unit of work: one template (named on the command line or not), one
 /// folder of `.tf` files (a module is linted whole even when only one of
@@ -129,6 +135,8 @@ pub struct Run {
     results: Vec<(Option<PathBuf>, Done)>,
     /// The code files template jobs read (canonical): code jobs skip them.
     handled: HashSet<PathBuf>,
+    /// The queues of the template jobs that code jobs' literals may name.
+    known: frontend::code::KnownQueues,
 }
 
 impl Run {
@@ -219,8 +227,25 @@ impl Run {
             }
         }
         let none = HashSet::new();
-        let mut results: Vec<(Option<PathBuf>, Done)> =
-            jobs.par_iter().map(|job| job.run(session, &none, keep)).collect();
+        let nothing = frontend::code::KnownQueues::default();
+        // The templates' queues, for the code jobs' literals: copied out of
+        // each model before it is dropped, and only when there is code.
+        let share = !code.is_empty();
+        let ran: Vec<(JobResult, Vec<Queue>)> = jobs
+            .par_iter()
+            .map(|job| {
+                let (dir, mut done) = job.run(session, &none, &nothing, true);
+                let queues = match (&done.model, share) {
+                    (Some(model), true) => model.queues.clone(),
+                    _ => Vec::new(),
+                };
+                if !keep {
+                    done.model = None;
+                }
+                ((dir, done), queues)
+            })
+            .collect();
+        let (mut results, mut shared): (Vec<JobResult>, Vec<Vec<Queue>>) = ran.into_iter().unzip();
         // Of the templates looked at for a named handler, only those that
         // read it stay.
         for &i in probes.iter().rev() {
@@ -228,13 +253,25 @@ impl Run {
             if !reads {
                 jobs.remove(i);
                 results.remove(i);
+                shared.remove(i);
             }
         }
         let handled: HashSet<PathBuf> =
             results.iter().flat_map(|(_, done)| done.files.iter().map(|f| canonical(f))).collect();
-        results.par_extend(code.par_iter().map(|job| job.run(session, &handled, keep)));
+        // A module another module calls is its caller's (its queues with the
+        // caller's arguments), as in the outcome.
+        let called: HashSet<&PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter()).collect();
+        let known = frontend::code::KnownQueues::of(
+            results
+                .iter()
+                .zip(&shared)
+                .filter(|((dir, _), _)| !dir.as_ref().is_some_and(|d| called.contains(d)))
+                .flat_map(|(_, queues)| queues.iter()),
+        );
+        drop(shared);
+        results.par_extend(code.par_iter().map(|job| job.run(session, &handled, &known, keep)));
         jobs.extend(code);
-        Ok(Run { walked, jobs, results, handled })
+        Ok(Run { walked, jobs, results, handled, known })
     }
 
     /// Lint again, with `session` (its overlay holding the changed texts),
@@ -255,9 +292,9 @@ impl Run {
                 Job::Module(..) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
-        let handled = &self.handled;
+        let (handled, known) = (&self.handled, &self.known);
         let redone: Vec<(usize, (Option<PathBuf>, Done))> =
-            again.par_iter().map(|&i| (i, self.jobs[i].run(session, handled, false))).collect();
+            again.par_iter().map(|&i| (i, self.jobs[i].run(session, handled, known, false))).collect();
         for (i, result) in redone {
             self.results[i] = result;
         }
@@ -284,24 +321,36 @@ impl Run {
 
 impl Job {
     /// Its result; `handled`: the code files already read as a template's;
-    /// `keep`: with the model (else dropped here, job by job, so a large
-    /// run never holds every model at once).
-    fn run(&self, session: &Session, handled: &HashSet<PathBuf>, keep: bool) -> (Option<PathBuf>, Done) {
-        let (dir, mut done) = self.result(session, handled);
+    /// `known`: the queues code's literals may name; `keep`: with the model
+    /// (else dropped here, job by job, so a large run never holds every
+    /// model at once).
+    fn run(
+        &self,
+        session: &Session,
+        handled: &HashSet<PathBuf>,
+        known: &frontend::code::KnownQueues,
+        keep: bool,
+    ) -> (Option<PathBuf>, Done) {
+        let (dir, mut done) = self.result(session, handled, known);
         if !keep {
             done.model = None;
         }
         (dir, done)
     }
 
-    fn result(&self, session: &Session, handled: &HashSet<PathBuf>) -> (Option<PathBuf>, Done) {
+    fn result(
+        &self,
+        session: &Session,
+        handled: &HashSet<PathBuf>,
+        known: &frontend::code::KnownQueues,
+    ) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
             Job::File(path, explicit, config) => (None, lint_file(path, *explicit, session, config)),
             Job::Code(path, explicit, config) => {
-                let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled));
+                let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled, known));
                 match read.flatten() {
-                    Some(loaded) => (None, checked(loaded, config)),
+                    Some(loaded) => (None, own_only(checked(loaded, config))),
                     // Named, and not read as code: as any other named file.
                     None if *explicit && !handled.contains(&path.canonicalize().unwrap_or_default()) => {
                         (None, lint_file(path, true, session, config))
@@ -315,124 +364,6 @@ impl Job {
             ),
         }
     }
-}
-
-/// The outcome of the jobs' results.
-fn outcome(
-    walked: impl Iterator<Item = (Note, Option<String>)>,
-    results: impl Iterator<Item = (Option<PathBuf>, Done)>,
-    session: &Session,
-) -> Outcome {
-    let stage = &session.inputs.stage;
-    let mut outcome = Outcome::default();
-    for (note, named) in walked {
-        outcome.unlinted.extend(named);
-        outcome.notes.push(note);
-    }
-    let results: Vec<(Option<PathBuf>, Done)> = results.collect();
-    // A module folder that another module of the walk calls was linted as
-    // part of its caller, with the caller's arguments: don't lint it again
-    // on its own (its variables would mostly be unknown).
-    let called: HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter().cloned()).collect();
-    let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
-    let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();
-    outcome.undeclared = stage.overrides.iter().filter(|g| !declared.contains(g.key.as_str())).cloned().collect();
-    // One allocation for every job's findings and files: grown job by job,
-    // a run of thousands of templates copied them over and over.
-    outcome.findings.reserve(results.iter().map(|(_, d)| d.checked.findings.len()).sum());
-    outcome.linted.reserve(results.iter().map(|(_, d)| d.linted.len()).sum());
-    for (dir, done) in results {
-        if dir.is_some_and(|d| called.contains(&d)) {
-            continue;
-        }
-        outcome.files += done.linted.len();
-        outcome.skipped += done.skips.len();
-        outcome.skips.extend(done.skips);
-        outcome.unlinted.extend(done.unlinted);
-        outcome.linted.extend(done.linted);
-        outcome.notes.extend(done.checked.notes);
-        outcome.suppressed += done.checked.suppressed;
-        outcome.findings.extend(done.checked.findings);
-        used.extend(done.checked.used);
-        unused.extend(done.checked.unused);
-    }
-    outcome.notes.extend(check::stale(&used, unused));
-    outcome.unwritable = unwritable(&mut outcome.findings, session);
-    outcome.linted.sort();
-    outcome.skips.sort_by(|a, b| a.file.cmp(&b.file));
-    outcome.finish();
-    outcome
-}
-
-/// Why `--fix` does not write a file: the words it says, after the path.
-pub const OUTSIDE: &str = "outside the paths being linted (a module followed from them?); not fixed";
-pub const SYMLINK: &str = "is a symbolic link: not fixed in place (fix the file it points to)";
-pub const READ_ONLY: &str = "is read-only: not fixed";
-
-/// The files that `findings`' fixes edit and `--fix` would refuse to
-/// write, each with why; those fixes become unfixable for that reason, so
-/// the `[*]` marks and the fixable count are what `--fix` applies. A file
-/// is refused when it is outside the paths the run was given (a module
-/// followed out of them, a file reached through a symlinked folder), or,
-/// unless its text came from standard input or an editor (then the fixed
-/// text is printed, not written), when it is a symbolic link or read-only
-/// (a read-only file says "do not change me").
-fn unwritable(findings: &mut [Finding], session: &Session) -> std::collections::BTreeMap<PathBuf, &'static str> {
-    let overlay = &session.inputs.overlay;
-    let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| real(p, overlay)).collect();
-    let mut seen: std::collections::HashMap<PathBuf, Option<&'static str>> = std::collections::HashMap::new();
-    let mut refused = std::collections::BTreeMap::new();
-    for finding in findings {
-        let Some(fix) = finding.fix_edits() else { continue };
-        let why = fix.edits.iter().find_map(|edit| {
-            let path = &edit.file.path;
-            *seen.entry(path.clone()).or_insert_with(|| refusal(path, &roots, session))
-        });
-        if let Some(why) = why {
-            for edit in &fix.edits {
-                if let Some(Some(why)) = seen.get(&edit.file.path) {
-                    refused.insert(edit.file.path.clone(), *why);
-                }
-            }
-            finding.autofix = Some(Err(crate::finding::Unfixable(why)));
-        }
-    }
-    refused
-}
-
-/// Why `--fix` would not write `path`, if it would not.
-fn refusal(path: &Path, roots: &[PathBuf], session: &Session) -> Option<&'static str> {
-    let overlay = &session.inputs.overlay;
-    if !within(roots, path, overlay) {
-        return Some(OUTSIDE);
-    }
-    if overlay.holds(path) {
-        return None;
-    }
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if meta.file_type().is_symlink() {
-        Some(SYMLINK)
-    } else if meta.permissions().readonly() {
-        Some(READ_ONLY)
-    } else {
-        None
-    }
-}
-
-/// Whether `path` is really under one of `roots` (canonical paths).
-pub fn within(roots: &[PathBuf], path: &Path, overlay: &crate::source::Overlay) -> bool {
-    let Some(real) = real(path, overlay) else { return false };
-    roots.iter().any(|root| real.starts_with(root))
-}
-
-/// Where `path` really is: canonical on disk, or for a text that stands
-/// in for a file not on disk (a document read from standard input), its
-/// absolute path as written.
-pub fn real(path: &Path, overlay: &crate::source::Overlay) -> Option<PathBuf> {
-    std::fs::canonicalize(path).ok().or_else(|| {
-        let absolute = std::env::current_dir().ok()?.join(path);
-        overlay.holds(path).then(|| crate::source::lexical(&absolute))
-    })
 }
 
 /// A `.tf` or `.tf.json` file, or a variables file (`.tfvars`,

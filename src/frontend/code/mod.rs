@@ -15,6 +15,7 @@
 pub mod calls;
 pub mod handler;
 pub mod host;
+mod known;
 pub mod lang;
 pub mod locate;
 pub mod program;
@@ -35,6 +36,8 @@ use crate::source::Overlay;
 use host::Host;
 use program::{Program, Units};
 use unit::Unit;
+
+pub use known::KnownQueues;
 
 /// The environment variables of a map of them (CloudFormation's
 /// `Environment.Variables`, the Framework's `environment`, Terraform's
@@ -280,10 +283,11 @@ pub fn is_code_file(path: &Path) -> bool {
 
 /// A code file that no template names as a function's code: its SQS API
 /// calls, each owned by its enclosing function, and its queue known only
-/// from literals. `None` when a template's job read it already (`handled`:
+/// from literals: a queue of the run by that name ([`KnownQueues`]), else
+/// an outside one. `None` when a template's job read it already (`handled`:
 /// canonical paths), when it does not mention the SQS API (it is not
 /// parsed) or cannot be read; a file that does not parse is a note.
-pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) -> Option<Loaded> {
+pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, known: &KnownQueues) -> Option<Loaded> {
     if handled.contains(&path.canonicalize().unwrap_or_else(|_| path.to_path_buf())) {
         return None;
     }
@@ -318,8 +322,11 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>) ->
     let mut loaded = Loaded { files: vec![path.to_path_buf()], ..Loaded::default() };
     match Unit::parse(&source, language) {
         Ok(unit) => {
-            let scope = calls::Scope { owner: None, env: &[], queues: &[] };
+            // A literal URL, ARN or name of a queue linted in the same run
+            // is that queue (`known`), with its attributes.
+            let scope = calls::Scope { owner: None, env: &[], queues: known.queues() };
             loaded.model.calls = calls::read(&unit, &scope);
+            loaded.model.queues = known.adopt(&mut loaded.model.calls);
             loaded.suppressions.extend(crate::frontend::comment::scan(&unit.source));
         }
         // Said where the parser stopped.
