@@ -143,15 +143,28 @@ fn line_starts(text: &str) -> Vec<usize> {
 #[derive(Default)]
 pub(super) struct Documents {
     open: HashMap<PathBuf, Document>,
+    /// The path each open `untitled:` document is checked as.
+    untitled: HashMap<Url, PathBuf>,
 }
 
 impl Documents {
     pub(super) fn open(&mut self, path: PathBuf, document: Document) {
+        if document.uri.scheme() == UNTITLED {
+            self.untitled.insert(document.uri.clone(), path.clone());
+        }
         self.open.insert(path, document);
     }
 
     pub(super) fn close(&mut self, path: &Path) -> Option<Document> {
-        self.open.remove(path)
+        let closed = self.open.remove(path)?;
+        self.untitled.remove(&closed.uri);
+        Some(closed)
+    }
+
+    /// The path of a document's URI: a `file:` URI's, or the one an open
+    /// `untitled:` document is checked as.
+    pub(super) fn path_of(&self, uri: &Url) -> Option<PathBuf> {
+        self.untitled.get(uri).cloned().or_else(|| path_of(uri))
     }
 
     pub(super) fn get(&self, path: &Path) -> Option<&Document> {
@@ -189,6 +202,53 @@ pub(super) fn path_of(uri: &Url) -> Option<PathBuf> {
     (uri.scheme() == "file").then(|| uri.to_file_path().ok()).flatten().map(|p| lexical(&p))
 }
 
+/// The scheme of a buffer the editor has not saved yet (VS Code's and
+/// others' "Untitled-1").
+pub(super) const UNTITLED: &str = "untitled";
+
+/// The folder `untitled:` documents are checked in, under the workspace's
+/// folder: one that is not on disk, so that a buffer is never taken for a
+/// file there (an untitled `.tf` joining the folder's module, say).
+pub(super) const UNTITLED_FOLDER: &str = ".sqsguard-untitled";
+
+/// The path an `untitled:` document is checked as: its name (the URI's
+/// last segment, other characters than letters, digits, `.`, `-` and `_`
+/// made `_`) in [`UNTITLED_FOLDER`] of `root`, with its language's
+/// extension when the name has none that sqsguard reads, so that the
+/// format is told as a file of that name's would be.
+pub(super) fn untitled_path(uri: &Url, language: &str, root: &Path) -> PathBuf {
+    let last = uri.path().rsplit(['/', '\\']).next().unwrap_or_default();
+    let mut name: String =
+        last.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
+    if name.trim_matches('.').is_empty() {
+        name = "untitled".to_string();
+    }
+    let path = root.join(UNTITLED_FOLDER).join(&name);
+    let known = crate::source::has_infra_extension(&path)
+        || crate::frontend::code::is_code_file(&path)
+        || crate::lint::is_terraform(&path);
+    match extension_of(language) {
+        Some(ext) if !known => path.with_file_name(format!("{name}.{ext}")),
+        _ => path,
+    }
+}
+
+/// The extension of an LSP language id's files.
+fn extension_of(language: &str) -> Option<&'static str> {
+    Some(match language {
+        "yaml" | "cloudformation" | "cfn" => "yaml",
+        "json" | "jsonc" => "json",
+        "terraform" | "hcl" | "tf" => "tf",
+        "terraform-vars" | "tfvars" => "tfvars",
+        "python" => "py",
+        "javascript" | "javascriptreact" => "js",
+        "typescript" | "typescriptreact" => "ts",
+        "go" => "go",
+        "java" => "java",
+        _ => return None,
+    })
+}
+
 /// The `file:` URI of a path.
 pub(super) fn uri_of(path: &Path) -> Option<Url> {
     let path = if path.is_absolute() { lexical(path) } else { lexical(&std::env::current_dir().ok()?.join(path)) };
@@ -202,6 +262,18 @@ mod tests {
 
     fn doc(text: &str) -> Document {
         Document::new(Url::parse("file:///t.yaml").unwrap(), 1, text.to_string())
+    }
+
+    #[test]
+    fn an_untitled_buffer_is_named_for_its_language_in_a_folder_not_on_disk() {
+        let root = Path::new("/w");
+        let at = |uri: &str, language: &str| untitled_path(&Url::parse(uri).unwrap(), language, root);
+        assert_eq!(at("untitled:Untitled-1", "yaml"), Path::new("/w/.sqsguard-untitled/Untitled-1.yaml"));
+        assert_eq!(at("untitled:Untitled-2", "terraform"), Path::new("/w/.sqsguard-untitled/Untitled-2.tf"));
+        assert_eq!(at("untitled:/a/serverless.yml", "yaml"), Path::new("/w/.sqsguard-untitled/serverless.yml"));
+        assert_eq!(at("untitled:app.py", "plaintext"), Path::new("/w/.sqsguard-untitled/app.py"));
+        assert_eq!(at("untitled:My%20File", "markdown"), Path::new("/w/.sqsguard-untitled/My_20File"));
+        assert_eq!(at("untitled:..", "json"), Path::new("/w/.sqsguard-untitled/untitled.json"));
     }
 
     #[test]
