@@ -143,7 +143,8 @@ fn line_starts(text: &str) -> Vec<usize> {
 #[derive(Default)]
 pub(super) struct Documents {
     open: HashMap<PathBuf, Document>,
-    /// The path each open `untitled:` document is checked as.
+    /// The path each `untitled:` document opened is checked as (kept
+    /// once closed: its last diagnostics are cleared under its URI).
     untitled: HashMap<Url, PathBuf>,
 }
 
@@ -156,9 +157,7 @@ impl Documents {
     }
 
     pub(super) fn close(&mut self, path: &Path) -> Option<Document> {
-        let closed = self.open.remove(path)?;
-        self.untitled.remove(&closed.uri);
-        Some(closed)
+        self.open.remove(path)
     }
 
     /// The path of a document's URI: a `file:` URI's, or the one an open
@@ -183,7 +182,9 @@ impl Documents {
     /// (a client may key documents by the very string it sent), else one
     /// made from the path.
     pub(super) fn uri_of(&self, path: &Path) -> Option<Url> {
-        self.open.get(&lexical(path)).map(|d| d.uri.clone()).or_else(|| uri_of(path))
+        let path = lexical(path);
+        let untitled = || self.untitled.iter().find(|(_, p)| **p == path).map(|(uri, _)| uri.clone());
+        self.open.get(&path).map(|d| d.uri.clone()).or_else(untitled).or_else(|| uri_of(&path))
     }
 
     /// The open texts, standing in for the files on disk.

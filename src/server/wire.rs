@@ -40,7 +40,15 @@ fn write_all(outgoing: &Receiver<Message>, mut raw: Receiver<Value>) {
     loop {
         select! {
             recv(outgoing) -> message => match message {
-                Ok(message) => { let _ = message.write(&mut stdout); }
+                Ok(message) => {
+                    // What the reader said before the server sent this
+                    // goes first: an answer to a broken message before
+                    // the answer to the request after it.
+                    for value in raw.try_iter() {
+                        write_value(&mut stdout, &value);
+                    }
+                    let _ = message.write(&mut stdout);
+                }
                 Err(_) => break,
             },
             recv(raw) -> value => match value {
