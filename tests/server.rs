@@ -133,3 +133,26 @@ fn unsaved_buffers_are_checked_from_their_text_and_the_log_says_what_they_miss()
     client.diagnostics_of("untitled:Untitled-1", |p| p["version"].is_null() && p["diagnostics"] == json!([]));
     client.stop();
 }
+
+#[test]
+fn an_unsaved_template_reads_the_handler_its_folder_holds_and_an_untitled_one_says_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(root.join("src")).unwrap();
+    let app = root.join("src/app.py");
+    std::fs::write(&app, "def handler(event, context):\n    for r in event[\"Records\"]:\n        print(r)\n").unwrap();
+    let sam = "Transform: AWS::Serverless-2016-10-31\nResources:\n  Queue:\n    Type: AWS::SQS::Queue\n  Fn:\n    \
+        Type: AWS::Serverless::Function\n    Properties:\n      Runtime: python3.12\n      Handler: app.handler\n      \
+        CodeUri: src/\n      Events:\n        Q:\n          Type: SQS\n          Properties:\n            \
+        Queue: !GetAtt Queue.Arn\n            FunctionResponseTypes: [ReportBatchItemFailures]\n";
+    let mut client = Client::start(&root, json!({"select": ["SQS202"]}));
+    // Not on disk, in a folder that is: its handler is read (SQS202 on it).
+    client.open(&root.join("new.yaml"), sam);
+    assert_eq!(codes(&client.diagnostics(&app, |p| !codes(p).is_empty())), ["SQS202"]);
+    // Untitled: no folder to look in, and a hint says the handler was not read.
+    client.open_uri("untitled:Untitled-3", "yaml", sam);
+    let hint = client.diagnostics_of("untitled:Untitled-3", |p| !p["diagnostics"].as_array().unwrap().is_empty());
+    let message = hint["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.starts_with("the handler of Fn was not read"), "{hint}");
+    client.stop();
+}
