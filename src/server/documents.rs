@@ -214,9 +214,11 @@ pub(super) const UNTITLED_FOLDER: &str = ".sqsguard-untitled";
 
 /// The path an `untitled:` document is checked as: its name (the URI's
 /// last segment, other characters than letters, digits, `.`, `-` and `_`
-/// made `_`) in [`UNTITLED_FOLDER`] of `root`, with its language's
-/// extension when the name has none that sqsguard reads, so that the
-/// format is told as a file of that name's would be.
+/// made `_`) with its language's extension when the name has none that
+/// sqsguard reads, so that the format is told as a file of that name's
+/// would be; in a folder of its own (named by a hash of the URI) in
+/// [`UNTITLED_FOLDER`] of `root`, so that two buffers never share a path
+/// or a Terraform module.
 pub(super) fn untitled_path(uri: &Url, language: &str, root: &Path) -> PathBuf {
     let last = uri.path().rsplit(['/', '\\']).next().unwrap_or_default();
     let mut name: String =
@@ -224,7 +226,13 @@ pub(super) fn untitled_path(uri: &Url, language: &str, root: &Path) -> PathBuf {
     if name.trim_matches('.').is_empty() {
         name = "untitled".to_string();
     }
-    let path = root.join(UNTITLED_FOLDER).join(&name);
+    let own = {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        uri.as_str().hash(&mut hasher);
+        format!("{:016x}", hasher.finish())
+    };
+    let path = root.join(UNTITLED_FOLDER).join(own).join(&name);
     let known = crate::source::has_infra_extension(&path)
         || crate::frontend::code::is_code_file(&path)
         || crate::lint::is_terraform(&path);
@@ -266,15 +274,21 @@ mod tests {
     }
 
     #[test]
-    fn an_untitled_buffer_is_named_for_its_language_in_a_folder_not_on_disk() {
+    fn an_untitled_buffer_is_named_for_its_language_in_a_folder_of_its_own() {
         let root = Path::new("/w");
         let at = |uri: &str, language: &str| untitled_path(&Url::parse(uri).unwrap(), language, root);
-        assert_eq!(at("untitled:Untitled-1", "yaml"), Path::new("/w/.sqsguard-untitled/Untitled-1.yaml"));
-        assert_eq!(at("untitled:Untitled-2", "terraform"), Path::new("/w/.sqsguard-untitled/Untitled-2.tf"));
-        assert_eq!(at("untitled:/a/serverless.yml", "yaml"), Path::new("/w/.sqsguard-untitled/serverless.yml"));
-        assert_eq!(at("untitled:app.py", "plaintext"), Path::new("/w/.sqsguard-untitled/app.py"));
-        assert_eq!(at("untitled:My%20File", "markdown"), Path::new("/w/.sqsguard-untitled/My_20File"));
-        assert_eq!(at("untitled:..", "json"), Path::new("/w/.sqsguard-untitled/untitled.json"));
+        let name = |uri: &str, language: &str| at(uri, language).file_name().unwrap().to_str().unwrap().to_string();
+        assert_eq!(name("untitled:Untitled-1", "yaml"), "Untitled-1.yaml");
+        assert_eq!(name("untitled:Untitled-2", "terraform"), "Untitled-2.tf");
+        assert_eq!(name("untitled:/a/serverless.yml", "yaml"), "serverless.yml");
+        assert_eq!(name("untitled:app.py", "plaintext"), "app.py");
+        assert_eq!(name("untitled:My%20File", "markdown"), "My_20File");
+        assert_eq!(name("untitled:..", "json"), "untitled.json");
+        let (one, two) = (at("untitled:Untitled-1", "terraform"), at("untitled:Untitled-2", "terraform"));
+        assert!(one.starts_with("/w/.sqsguard-untitled") && one.components().count() == 5, "{one:?}");
+        assert_ne!(one.parent(), two.parent());
+        assert_eq!(one, at("untitled:Untitled-1", "terraform"));
+        assert_ne!(at("untitled:/a/serverless.yml", "yaml"), at("untitled:/b/serverless.yml", "yaml"));
     }
 
     #[test]
