@@ -98,3 +98,61 @@ fn a_module_reads_its_unsaved_siblings_and_a_closed_one_from_disk() {
     assert!(codes(&client.diagnostics(&queue, |p| codes(p).is_empty())).is_empty());
     client.stop();
 }
+
+#[test]
+fn unsaved_buffers_are_checked_from_their_text_and_the_log_says_what_they_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let mut client = Client::start(&root, json!({"select": ["SQS001"]}));
+    // An editor's new buffer: no path, a language.
+    client.open_uri("untitled:Untitled-1", "yaml", &template());
+    assert_eq!(codes(&client.diagnostics_of("untitled:Untitled-1", |_| true)), ["SQS001"]);
+    // A file not on disk yet, in a folder that is, and in one that is not.
+    let (new, deep) = (root.join("new.yaml"), root.join("not/yet/t.yaml"));
+    client.open(&new, &template());
+    assert_eq!(codes(&client.diagnostics(&new, |_| true)), ["SQS001"]);
+    client.open(&deep, &template());
+    assert_eq!(codes(&client.diagnostics(&deep, |_| true)), ["SQS001"]);
+    // The untitled one and the one without a folder are said to be unsaved.
+    let logs: Vec<String> = client
+        .seen
+        .iter()
+        .filter(|n| n.method == "window/logMessage")
+        .map(|n| n.params["message"].as_str().unwrap().to_string())
+        .collect();
+    let said = |what: &str| logs.iter().any(|l| l.contains(what) && l.contains("is not saved"));
+    assert!(said("untitled:Untitled-1") && said("not/yet/t.yaml") && !said("new.yaml"), "{logs:?}");
+    // Typed into and closed as any document.
+    let fixed = template().replace("      Timeout: 30\n", "      Timeout: 5\n");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "untitled:Untitled-1", "version": 2}, "contentChanges": [{"text": fixed}]}),
+    );
+    assert!(codes(&client.diagnostics_of("untitled:Untitled-1", |p| p["version"] == 2)).is_empty());
+    client.notify("textDocument/didClose", json!({"textDocument": {"uri": "untitled:Untitled-1"}}));
+    client.diagnostics_of("untitled:Untitled-1", |p| p["version"].is_null() && p["diagnostics"] == json!([]));
+    client.stop();
+}
+
+#[test]
+fn an_unsaved_template_reads_the_handler_its_folder_holds_and_an_untitled_one_says_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(root.join("src")).unwrap();
+    let app = root.join("src/app.py");
+    std::fs::write(&app, "def handler(event, context):\n    for r in event[\"Records\"]:\n        print(r)\n").unwrap();
+    let sam = "Transform: AWS::Serverless-2016-10-31\nResources:\n  Queue:\n    Type: AWS::SQS::Queue\n  Fn:\n    \
+        Type: AWS::Serverless::Function\n    Properties:\n      Runtime: python3.12\n      Handler: app.handler\n      \
+        CodeUri: src/\n      Events:\n        Q:\n          Type: SQS\n          Properties:\n            \
+        Queue: !GetAtt Queue.Arn\n            FunctionResponseTypes: [ReportBatchItemFailures]\n";
+    let mut client = Client::start(&root, json!({"select": ["SQS202"]}));
+    // Not on disk, in a folder that is: its handler is read (SQS202 on it).
+    client.open(&root.join("new.yaml"), sam);
+    assert_eq!(codes(&client.diagnostics(&app, |p| !codes(p).is_empty())), ["SQS202"]);
+    // Untitled: no folder to look in, and a hint says the handler was not read.
+    client.open_uri("untitled:Untitled-3", "yaml", sam);
+    let hint = client.diagnostics_of("untitled:Untitled-3", |p| !p["diagnostics"].as_array().unwrap().is_empty());
+    let message = hint["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.starts_with("the handler of Fn was not read"), "{hint}");
+    client.stop();
+}

@@ -5,12 +5,19 @@
 //! cut mid-function. After each line a request (a hover, then code
 //! actions) must be answered, the prefix's diagnostics must be published,
 //! none may lie outside the text it was made for, and no check may fail.
+//!
+//! And the built binary fed mutated messages on standard input (broken
+//! framing, broken bodies, seeded so each run sends the same bytes): after
+//! each one a request must still be answered, and the server must end only
+//! on exit.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
 mod common;
 #[path = "common/lsp.rs"]
 mod lsp;
+#[path = "common/stdio.rs"]
+mod stdio;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -178,4 +185,150 @@ fn a_range_past_the_text_is_caught() {
     assert!(outside(&range(0, 3, 0, 3), &widths).is_some());
     assert!(outside(&range(3, 0, 3, 0), &widths).is_some());
     assert!(outside(&range(1, 1, 1, 0), &widths).is_some());
+}
+
+/// xorshift64*: the same cases on every run and machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Messages an editor sends, to be broken.
+fn editor_messages(uri: &str, template: &str) -> Vec<Value> {
+    let at = json!({"line": 3, "character": 4});
+    let document = json!({"uri": uri});
+    let range = json!({"start": at, "end": at});
+    vec![
+        stdio::notification(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": template}}),
+        ),
+        stdio::notification(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": range, "text": "  # x\n"}]}),
+        ),
+        stdio::request(json!(1), "textDocument/hover", json!({"textDocument": document, "position": at})),
+        stdio::request(
+            json!(2),
+            "textDocument/codeAction",
+            json!({"textDocument": document, "range": range, "context": {"diagnostics": []}}),
+        ),
+        stdio::notification("workspace/didChangeConfiguration", json!({"settings": {"select": ["SQS0"]}})),
+        stdio::notification("$/cancelRequest", json!({"id": 1})),
+        stdio::request(json!("s"), "workspace/symbol", json!({"query": "q"})),
+        stdio::notification("textDocument/didClose", json!({"textDocument": document})),
+    ]
+}
+
+/// `message`, its body and then its framing broken at random; a length
+/// that lies says at most 20 bytes more than the body has (what follows
+/// is a longer request, so the server never waits for bytes that do not
+/// come).
+fn broken(rng: &mut Rng, message: &Value) -> Vec<u8> {
+    let mut body = message.to_string().into_bytes();
+    let at = |rng: &mut Rng, body: &Vec<u8>| rng.below(body.len() + 1);
+    match rng.below(8) {
+        0 => {}
+        1 => {
+            for _ in 0..=rng.below(4) {
+                let i = rng.below(body.len());
+                body[i] = rng.next() as u8;
+            }
+        }
+        2 => body.truncate(at(rng, &body)),
+        3 => {
+            let i = at(rng, &body);
+            let escape: &[u8] = [br"\ud800".as_slice(), br"\udfff", br"\ud83d", br"\\u"][rng.below(4)];
+            body.splice(i..i, escape.iter().copied());
+        }
+        4 => {
+            let depth = 50 + rng.below(3000);
+            body = [vec![b'['; depth], body, vec![b']'; depth]].concat();
+        }
+        5 => {
+            let (a, b) = (at(rng, &body), at(rng, &body));
+            body.drain(a.min(b)..a.max(b));
+        }
+        6 => {
+            let i = at(rng, &body);
+            let junk: Vec<u8> = (0..=rng.below(8)).map(|_| rng.next() as u8).collect();
+            body.splice(i..i, junk);
+        }
+        _ => {
+            let (a, b) = (at(rng, &body), at(rng, &body));
+            let copy = body[a.min(b)..a.max(b)].to_vec();
+            body.splice(a.max(b)..a.max(b), copy);
+        }
+    }
+    let n = body.len();
+    let header = match rng.below(10) {
+        0 | 1 => format!("Content-Length: {n}\r\n\r\n"),
+        2 => format!("Content-Length: {}\r\n\r\n", (n + 20).saturating_sub(rng.below(41))),
+        3 => "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n".to_string(),
+        4 => format!("Content-Length: {n}\n\n"),
+        5 => format!("Content-Length: {n}x\r\n\r\n"),
+        6 => format!("Content-Length: {}\r\n\r\n", u64::MAX - rng.below(1000) as u64),
+        7 => format!("X-Junk\r\nContent-Length: {n}\r\n\r\n"),
+        8 => format!("Content-Length: {n}\r\n"),
+        _ => format!("%$#Content-Length: {n}\r\ncontent-type: x\r\n\r\n"),
+    };
+    [header.into_bytes(), body].concat()
+}
+
+#[test]
+fn mutated_messages_never_end_the_server_and_each_next_request_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let template = std::fs::read_to_string(common::root().join("tests/fixtures/server/worker.yaml")).unwrap();
+    let file = root.join("template.yaml");
+    std::fs::write(&file, &template).unwrap();
+    let messages = editor_messages(&lsp::url(&file), &template);
+    let mut server = stdio::Server::start(&root);
+    let mut rng = Rng(0x5eed_0040);
+    let started = std::time::Instant::now();
+    let cases = 2000;
+    let mut met: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for k in 0..cases {
+        let which = rng.below(messages.len());
+        let mut bytes = broken(&mut rng, &messages[which]);
+        // A request longer than any lie of a length.
+        let id = json!(format!("probe-{k}"));
+        let padding = "p".repeat(100);
+        let uri = format!("file:///{padding}.yaml");
+        let position = json!({"line": 0, "character": 0});
+        let probe = stdio::request(
+            id.clone(),
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        );
+        bytes.extend(stdio::framed(&probe));
+        server.send_raw(&bytes);
+        let answer = server.answer_to(&id);
+        assert_eq!(answer["result"], Value::Null, "case {k}: {answer}");
+        assert!(server.running(), "case {k}: the server ended; stderr: {}", server.stderr());
+        for m in server.seen.drain(..) {
+            let kind = match (&m["error"]["code"], &m["method"]) {
+                (Value::Number(code), _) => code.to_string(),
+                (_, Value::String(method)) => method.clone(),
+                _ => "result".to_string(),
+            };
+            *met.entry(kind).or_insert(0) += 1;
+        }
+    }
+    eprintln!("{cases} mutated messages in {:?}: {met:?}", started.elapsed());
+    // The cases reach each way of refusing input, not only valid messages.
+    for kind in ["-32700", "-32600", "window/logMessage", "textDocument/publishDiagnostics"] {
+        assert!(met.get(kind).is_some_and(|&n| n >= 10), "{kind}: {met:?}");
+    }
+    server.stop();
 }

@@ -143,15 +143,27 @@ fn line_starts(text: &str) -> Vec<usize> {
 #[derive(Default)]
 pub(super) struct Documents {
     open: HashMap<PathBuf, Document>,
+    /// The path each `untitled:` document opened is checked as (kept
+    /// once closed: its last diagnostics are cleared under its URI).
+    untitled: HashMap<Url, PathBuf>,
 }
 
 impl Documents {
     pub(super) fn open(&mut self, path: PathBuf, document: Document) {
+        if document.uri.scheme() == UNTITLED {
+            self.untitled.insert(document.uri.clone(), path.clone());
+        }
         self.open.insert(path, document);
     }
 
     pub(super) fn close(&mut self, path: &Path) -> Option<Document> {
         self.open.remove(path)
+    }
+
+    /// The path of a document's URI: a `file:` URI's, or the one an open
+    /// `untitled:` document is checked as.
+    pub(super) fn path_of(&self, uri: &Url) -> Option<PathBuf> {
+        self.untitled.get(uri).cloned().or_else(|| path_of(uri))
     }
 
     pub(super) fn get(&self, path: &Path) -> Option<&Document> {
@@ -170,7 +182,9 @@ impl Documents {
     /// (a client may key documents by the very string it sent), else one
     /// made from the path.
     pub(super) fn uri_of(&self, path: &Path) -> Option<Url> {
-        self.open.get(&lexical(path)).map(|d| d.uri.clone()).or_else(|| uri_of(path))
+        let path = lexical(path);
+        let untitled = || self.untitled.iter().find(|(_, p)| **p == path).map(|(uri, _)| uri.clone());
+        self.open.get(&path).map(|d| d.uri.clone()).or_else(untitled).or_else(|| uri_of(&path))
     }
 
     /// The open texts, standing in for the files on disk.
@@ -189,6 +203,61 @@ pub(super) fn path_of(uri: &Url) -> Option<PathBuf> {
     (uri.scheme() == "file").then(|| uri.to_file_path().ok()).flatten().map(|p| lexical(&p))
 }
 
+/// The scheme of a buffer the editor has not saved yet (VS Code's and
+/// others' "Untitled-1").
+pub(super) const UNTITLED: &str = "untitled";
+
+/// The folder `untitled:` documents are checked in, under the workspace's
+/// folder: one that is not on disk, so that a buffer is never taken for a
+/// file there (an untitled `.tf` joining the folder's module, say).
+pub(super) const UNTITLED_FOLDER: &str = ".sqsguard-untitled";
+
+/// The path an `untitled:` document is checked as: its name (the URI's
+/// last segment, other characters than letters, digits, `.`, `-` and `_`
+/// made `_`) with its language's extension when the name has none that
+/// sqsguard reads, so that the format is told as a file of that name's
+/// would be; in a folder of its own (named by a hash of the URI) in
+/// [`UNTITLED_FOLDER`] of `root`, so that two buffers never share a path
+/// or a Terraform module.
+pub(super) fn untitled_path(uri: &Url, language: &str, root: &Path) -> PathBuf {
+    let last = uri.path().rsplit(['/', '\\']).next().unwrap_or_default();
+    let mut name: String =
+        last.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
+    if name.trim_matches('.').is_empty() {
+        name = "untitled".to_string();
+    }
+    let own = {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        uri.as_str().hash(&mut hasher);
+        format!("{:016x}", hasher.finish())
+    };
+    let path = root.join(UNTITLED_FOLDER).join(own).join(&name);
+    let known = crate::source::has_infra_extension(&path)
+        || crate::frontend::code::is_code_file(&path)
+        || crate::lint::is_terraform(&path);
+    match extension_of(language) {
+        Some(ext) if !known => path.with_file_name(format!("{name}.{ext}")),
+        _ => path,
+    }
+}
+
+/// The extension of an LSP language id's files.
+fn extension_of(language: &str) -> Option<&'static str> {
+    Some(match language {
+        "yaml" | "cloudformation" | "cfn" => "yaml",
+        "json" | "jsonc" => "json",
+        "terraform" | "hcl" | "tf" => "tf",
+        "terraform-vars" | "tfvars" => "tfvars",
+        "python" => "py",
+        "javascript" | "javascriptreact" => "js",
+        "typescript" | "typescriptreact" => "ts",
+        "go" => "go",
+        "java" => "java",
+        _ => return None,
+    })
+}
+
 /// The `file:` URI of a path.
 pub(super) fn uri_of(path: &Path) -> Option<Url> {
     let path = if path.is_absolute() { lexical(path) } else { lexical(&std::env::current_dir().ok()?.join(path)) };
@@ -202,6 +271,24 @@ mod tests {
 
     fn doc(text: &str) -> Document {
         Document::new(Url::parse("file:///t.yaml").unwrap(), 1, text.to_string())
+    }
+
+    #[test]
+    fn an_untitled_buffer_is_named_for_its_language_in_a_folder_of_its_own() {
+        let root = Path::new("/w");
+        let at = |uri: &str, language: &str| untitled_path(&Url::parse(uri).unwrap(), language, root);
+        let name = |uri: &str, language: &str| at(uri, language).file_name().unwrap().to_str().unwrap().to_string();
+        assert_eq!(name("untitled:Untitled-1", "yaml"), "Untitled-1.yaml");
+        assert_eq!(name("untitled:Untitled-2", "terraform"), "Untitled-2.tf");
+        assert_eq!(name("untitled:/a/serverless.yml", "yaml"), "serverless.yml");
+        assert_eq!(name("untitled:app.py", "plaintext"), "app.py");
+        assert_eq!(name("untitled:My%20File", "markdown"), "My_20File");
+        assert_eq!(name("untitled:..", "json"), "untitled.json");
+        let (one, two) = (at("untitled:Untitled-1", "terraform"), at("untitled:Untitled-2", "terraform"));
+        assert!(one.starts_with("/w/.sqsguard-untitled") && one.components().count() == 5, "{one:?}");
+        assert_ne!(one.parent(), two.parent());
+        assert_eq!(one, at("untitled:Untitled-1", "terraform"));
+        assert_ne!(at("untitled:/a/serverless.yml", "yaml"), at("untitled:/b/serverless.yml", "yaml"));
     }
 
     #[test]

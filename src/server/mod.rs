@@ -9,6 +9,9 @@
 //! run on a small pool (see [`workspace`]), and requests are answered from
 //! the last checks, so a slow check never holds up a hover.
 //!
+//! [`wire`] reads the editor's messages (with [`transport`]'s framing)
+//! and answers those that are not messages, so malformed input never
+//! ends the server; [`notified`] takes the editor's notifications;
 //! [`documents`] keeps the texts and turns byte offsets into the client's
 //! positions (UTF-16 unless it speaks UTF-8); [`settings`] makes a
 //! document's session from `.sqsguard.yaml` and the editor's settings;
@@ -19,13 +22,16 @@ mod actions;
 mod check;
 mod documents;
 mod hover;
+mod notified;
 mod settings;
+mod transport;
+mod wire;
 mod workspace;
 
 use std::path::PathBuf;
 
 use crossbeam_channel::select;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::{
@@ -36,16 +42,19 @@ use lsp_types::{
 
 use crate::session::FixMode;
 use documents::{Document, Encoding, path_of};
+use notified::{notified, show};
 use settings::Settings;
 use workspace::Workspace;
 
-/// Serve on standard input and output until the client says `exit`.
+/// Serve on standard input and output until the client says `exit`
+/// (or standard input ends): malformed input is answered or logged, never
+/// the end (see [`wire`]).
 pub fn run() -> Result<(), String> {
     small_pages();
-    let (connection, io) = Connection::stdio();
+    let (connection, writer) = wire::stdio();
     let served = serve(&connection);
     drop(connection);
-    io.join().map_err(|e| format!("the connection to the editor failed: {e}"))?;
+    writer.join().map_err(|_| "writing to the editor failed".to_string())?;
     served
 }
 
@@ -67,11 +76,13 @@ fn small_pages() {
 fn small_pages() {}
 
 /// Serve on `connection` (standard input and output, or a test's memory
-/// channel): the handshake, then messages until `shutdown` and `exit`.
+/// channel): the handshake, then messages until `exit`. As LSP says, a
+/// request before `initialize` is refused with -32002, a second
+/// `initialize` and any request after `shutdown` with -32600 (the loop
+/// reads on), and `exit` ends it: cleanly after `shutdown`, else as an
+/// error (the process exits 1).
 pub fn serve(connection: &Connection) -> Result<(), String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    let params: InitializeParams =
-        serde_json::from_value(params).map_err(|e| format!("the editor's initialize request is not valid: {e}"))?;
+    let Some((id, params)) = initialize(connection)? else { return Ok(()) };
     let encoding = encoding_of(&params);
     let (settings, refused) = match params.initialization_options.as_ref().map(Settings::from_value) {
         Some(Ok(Some(settings))) => (settings, None),
@@ -82,7 +93,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
         "capabilities": capabilities(encoding),
         "serverInfo": {"name": "sqsguard", "version": env!("CARGO_PKG_VERSION")},
     });
-    connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+    let _ = connection.sender.send(Message::Response(Response::new_ok(id, result)));
     let mut workspace = Workspace::new(connection.sender.clone(), encoding, root_of(&params), settings)?;
     if let Some(why) = refused {
         show(&workspace, lsp_types::MessageType::WARNING, why);
@@ -90,19 +101,32 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     if watches_files(&params) {
         register_watchers(connection);
     }
+    let mut shut_down = false;
     loop {
         select! {
             recv(connection.receiver) -> message => match message {
                 Err(_) => return Ok(()),
                 Ok(Message::Request(request)) => {
-                    if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
-                        return Ok(());
+                    let refusal = if shut_down {
+                        Some(format!("the server is shutting down: {} is not answered after shutdown", request.method))
+                    } else if request.method == req::Initialize::METHOD {
+                        Some("the server is initialized already: initialize is sent once".to_string())
+                    } else {
+                        None
+                    };
+                    if let Some(why) = refusal {
+                        refuse(connection, request.id, ErrorCode::InvalidRequest, why);
+                    } else if request.method == req::Shutdown::METHOD {
+                        shut_down = true;
+                        let _ = connection.sender.send(Message::Response(Response::new_ok(request.id, ())));
+                    } else {
+                        answer(&mut workspace, request);
                     }
-                    answer(&mut workspace, request);
                 }
                 Ok(Message::Notification(n)) if n.method == note::Exit::METHOD => {
-                    return Err("the editor said exit before shutdown".to_string());
+                    return if shut_down { Ok(()) } else { Err("the editor said exit before shutdown".to_string()) };
                 }
+                Ok(Message::Notification(_)) if shut_down => {}
                 Ok(Message::Notification(n)) => notified(&mut workspace, n),
                 Ok(Message::Response(_)) => {}
             },
@@ -110,6 +134,38 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
             recv(quiet(&workspace)) -> _ => workspace.give_back(),
         }
     }
+}
+
+/// Wait for `initialize`: its id and params, `None` when the input ends
+/// first. Other requests are refused with -32002 and notifications
+/// dropped, as LSP says; `exit` ends the server (an error: no shutdown).
+fn initialize(connection: &Connection) -> Result<Option<(lsp_server::RequestId, InitializeParams)>, String> {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == req::Initialize::METHOD => {
+                match serde_json::from_value::<InitializeParams>(request.params) {
+                    Ok(params) => return Ok(Some((request.id, params))),
+                    Err(e) => {
+                        let why = format!("the initialize request's params are not valid: {e}");
+                        refuse(connection, request.id, ErrorCode::InvalidParams, why);
+                    }
+                }
+            }
+            Message::Request(request) => {
+                let why = format!("the server is not initialized yet: {} needs initialize first", request.method);
+                refuse(connection, request.id, ErrorCode::ServerNotInitialized, why);
+            }
+            Message::Notification(n) if n.method == note::Exit::METHOD => {
+                return Err("the editor said exit before initialize".to_string());
+            }
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    Ok(None)
+}
+
+fn refuse(connection: &Connection, id: lsp_server::RequestId, code: ErrorCode, message: String) {
+    let _ = connection.sender.send(Message::Response(Response::new_err(id, code as i32, message)));
 }
 
 /// How long the editor must be quiet before the memory checks freed is
@@ -182,78 +238,6 @@ fn register_watchers(connection: &Connection) {
     let _ = connection.sender.send(Message::Request(request));
 }
 
-fn show(workspace: &Workspace, typ: lsp_types::MessageType, message: String) {
-    workspace.notify::<note::ShowMessage>(lsp_types::ShowMessageParams { typ, message });
-}
-
-fn notified(workspace: &mut Workspace, n: Notification) {
-    let encoding = workspace.encoding;
-    match n.method.as_str() {
-        note::DidOpenTextDocument::METHOD => {
-            let Ok(p) = n.extract::<lsp_types::DidOpenTextDocumentParams>(note::DidOpenTextDocument::METHOD) else {
-                return;
-            };
-            let Some(path) = path_of(&p.text_document.uri) else { return };
-            let doc = Document::new(p.text_document.uri, p.text_document.version, p.text_document.text);
-            workspace.docs.open(path.clone(), doc);
-            workspace.changed(&path);
-        }
-        note::DidChangeTextDocument::METHOD => {
-            let Ok(p) = n.extract::<lsp_types::DidChangeTextDocumentParams>(note::DidChangeTextDocument::METHOD) else {
-                return;
-            };
-            let Some(path) = path_of(&p.text_document.uri) else { return };
-            let Some(doc) = workspace.docs.get_mut(&path) else { return };
-            doc.apply(p.text_document.version, p.content_changes, encoding);
-            workspace.changed(&path);
-        }
-        note::DidCloseTextDocument::METHOD => {
-            let Ok(p) = n.extract::<lsp_types::DidCloseTextDocumentParams>(note::DidCloseTextDocument::METHOD) else {
-                return;
-            };
-            let Some(path) = path_of(&p.text_document.uri) else { return };
-            if workspace.docs.close(&path).is_some() {
-                workspace.closed(&path);
-            }
-        }
-        note::DidSaveTextDocument::METHOD => {
-            let Ok(p) = n.extract::<lsp_types::DidSaveTextDocumentParams>(note::DidSaveTextDocument::METHOD) else {
-                return;
-            };
-            // The unsaved text was checked already; a saved config may
-            // now govern files that are not open.
-            if let Some(path) = path_of(&p.text_document.uri).filter(|p| settings::is_config(p)) {
-                workspace.changed_on_disk(&path);
-            }
-        }
-        note::DidChangeConfiguration::METHOD => {
-            let Ok(p) = n.extract::<lsp_types::DidChangeConfigurationParams>(note::DidChangeConfiguration::METHOD)
-            else {
-                return;
-            };
-            match Settings::from_value(&p.settings) {
-                Ok(Some(settings)) => {
-                    workspace.settings = settings;
-                    workspace.recheck_all();
-                }
-                Ok(None) => {}
-                Err(why) => show(workspace, lsp_types::MessageType::WARNING, why),
-            }
-        }
-        note::DidChangeWatchedFiles::METHOD => {
-            let Ok(p) = n.extract::<lsp_types::DidChangeWatchedFilesParams>(note::DidChangeWatchedFiles::METHOD) else {
-                return;
-            };
-            for change in p.changes {
-                if let Some(path) = path_of(&change.uri) {
-                    workspace.changed_on_disk(&path);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
 fn answer(workspace: &mut Workspace, request: Request) {
     let id = request.id.clone();
     let reply = |workspace: &Workspace, response: Response| {
@@ -263,7 +247,7 @@ fn answer(workspace: &mut Workspace, request: Request) {
         req::HoverRequest::METHOD => match request.extract::<HoverParams>(req::HoverRequest::METHOD) {
             Ok((id, p)) => {
                 let at = &p.text_document_position_params;
-                let path = path_of(&at.text_document.uri);
+                let path = workspace.docs.path_of(&at.text_document.uri);
                 let doc = path.as_ref().and_then(|path| workspace.docs.get(path));
                 let encoding = workspace.encoding;
                 let shown = doc.and_then(|d| hover::hover(d, at.position, encoding)).or_else(|| {
@@ -277,16 +261,27 @@ fn answer(workspace: &mut Workspace, request: Request) {
                 });
                 reply(workspace, Response::new_ok(id, shown));
             }
-            Err(e) => reply(workspace, Response::new_err(id, ErrorCode::InvalidParams as i32, format!("{e:?}"))),
+            Err(e) => reply(workspace, Response::new_err(id, ErrorCode::InvalidParams as i32, not_valid(&e))),
         },
         req::CodeActionRequest::METHOD => match request.extract::<CodeActionParams>(req::CodeActionRequest::METHOD) {
             Ok((id, p)) => code_actions(workspace, id, p),
-            Err(e) => reply(workspace, Response::new_err(id, ErrorCode::InvalidParams as i32, format!("{e:?}"))),
+            Err(e) => reply(workspace, Response::new_err(id, ErrorCode::InvalidParams as i32, not_valid(&e))),
         },
         method => {
             let message = format!("sqsguard server does not answer {method}");
             reply(workspace, Response::new_err(id, ErrorCode::MethodNotFound as i32, message));
         }
+    }
+}
+
+/// Why a request's params could not be read, as a sentence (not the
+/// error's `Debug` text).
+fn not_valid(e: &lsp_server::ExtractError<Request>) -> String {
+    match e {
+        lsp_server::ExtractError::JsonError { method, error } => {
+            format!("the {method} request's params are not valid: {error}")
+        }
+        lsp_server::ExtractError::MethodMismatch(r) => format!("{} is not the request expected", r.method),
     }
 }
 
@@ -298,7 +293,7 @@ fn code_actions(workspace: &mut Workspace, id: lsp_server::RequestId, p: CodeAct
     let only = p.context.only.as_ref();
     let wants = |kind: &str| only.is_none_or(|kinds| kinds.iter().any(|k| kind.starts_with(k.as_str())));
     let mut out: Vec<CodeActionOrCommand> = Vec::new();
-    let Some(path) = path_of(&p.text_document.uri) else {
+    let Some(path) = workspace.docs.path_of(&p.text_document.uri) else {
         let _ = workspace.sender.send(Message::Response(Response::new_ok(id, out)));
         return;
     };

@@ -205,8 +205,9 @@ impl Workspace {
         keys.dedup();
         for key in keys {
             let Some(path) = self.units.get(&key).map(|u| u.path.clone()) else { continue };
-            // A buffer not yet saved, in a folder the lint cannot walk to.
-            if !path.exists() {
+            // A file gone from disk that is not open: nothing to check
+            // (an open one is checked from its text, saved or not).
+            if !path.exists() && self.docs.get(&path).is_none() {
                 continue;
             }
             self.generation += 1;

@@ -74,7 +74,12 @@ impl Client {
     /// The next publication for `file` that `accept` takes (taken out of
     /// `seen`).
     pub fn diagnostics(&mut self, file: &Path, accept: impl Fn(&Value) -> bool) -> Value {
-        let uri = url(file);
+        self.diagnostics_of(&url(file), accept)
+    }
+
+    /// As [`Client::diagnostics`], for a document by its URI (an
+    /// `untitled:` one, say).
+    pub fn diagnostics_of(&mut self, uri: &str, accept: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(i) = self.seen.iter().position(|n| {
@@ -89,6 +94,12 @@ impl Client {
                 Err(_) => panic!("no diagnostics for {uri} that the test accepts; seen: {:#?}", self.seen),
             }
         }
+    }
+
+    /// A document by its URI and language id.
+    pub fn open_uri(&self, uri: &str, language: &str, text: &str) {
+        let doc = json!({"uri": uri, "languageId": language, "version": 1, "text": text});
+        self.notify("textDocument/didOpen", json!({"textDocument": doc}));
     }
 
     pub fn open(&self, file: &Path, text: &str) {
