@@ -314,3 +314,83 @@ func b(ctx context.Context, client *sqs.Client, q string) error {
     );
     assert_eq!(java, [FailedUnread, Checked]);
 }
+/// SQS003 from code: a value that differs on every call reaches the body
+/// through what is added to a bound mapping or list (`body.update(...)`,
+/// `body["k"] = v`, `Object.assign`, `put`), and through a name bound to
+/// the clock or random call itself.
+#[test]
+fn what_is_added_to_a_body_is_in_it() {
+    let sources = |language: Language, text: &str| -> Vec<String> {
+        calls(language, text).iter().flat_map(|c| c.nondeterministic.iter().map(|(_, s)| s.clone())).collect()
+    };
+    let python = |body: &str| {
+        sources(
+            Language::Python,
+            &format!(
+                "import boto3, json, random, uuid, time\nsqs = boto3.client(\"sqs\")\n\ndef h(q):\n{body}\n    sqs.send_message(QueueUrl=q, MessageBody=json.dumps(body))\n"
+            ),
+        )
+    };
+    assert_eq!(
+        python("    body = {\"a\": 1}\n    body.update({\"r\": random.randint(0, 100)})"),
+        ["random.randint(0, 100)"]
+    );
+    assert_eq!(python("    body = {\"a\": 1}\n    body[\"t\"] = time.time()"), ["time.time()"]);
+    assert_eq!(python("    t = uuid.uuid4()\n    body = {\"t\": t}"), ["uuid.uuid4()"]);
+    // Added before the name was bound again, or in another function: not in it.
+    assert!(python("    body = {}\n    body[\"t\"] = time.time()\n    body = {\"a\": 1}").is_empty());
+    let other = sources(
+        Language::Python,
+        "import boto3, json, time\nsqs = boto3.client(\"sqs\")\n\ndef g(body):\n    body[\"t\"] = time.time()\n\ndef h(q, body):\n    sqs.send_message(QueueUrl=q, MessageBody=json.dumps(body))\n",
+    );
+    assert!(other.is_empty(), "{other:?}");
+
+    let javascript = sources(
+        Language::JavaScript,
+        r#"const { SQSClient, SendMessageCommand } = require("@aws-sdk/client-sqs");
+const sqs = new SQSClient({});
+async function h(q) {
+  const body = { a: 1 };
+  Object.assign(body, { at: Date.now() });
+  body.id = crypto.randomUUID();
+  await sqs.send(new SendMessageCommand({ QueueUrl: q, MessageBody: JSON.stringify(body) }));
+}
+"#,
+    );
+    assert_eq!(javascript, ["Date.now()", "crypto.randomUUID()"]);
+
+    let java = sources(
+        Language::Java,
+        r#"class W {
+  void h(SqsClient sqsClient, String q) {
+    Map<String, Object> body = new HashMap<>();
+    body.put("at", Instant.now());
+    sqsClient.sendMessage(b -> b.queueUrl(q).messageBody(mapper.writeValueAsString(body)));
+  }
+}
+"#,
+    );
+    assert_eq!(java, ["Instant.now()"]);
+
+    let go = sources(
+        Language::Go,
+        r#"package main
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+)
+
+func h(ctx context.Context, client *sqs.Client, q string) {
+	body := map[string]any{"a": 1}
+	body["at"] = time.Now()
+	data, _ := json.Marshal(body)
+	client.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &q, MessageBody: aws.String(string(data))})
+}
+"#,
+    );
+    assert_eq!(go, ["time.Now()"]);
+}

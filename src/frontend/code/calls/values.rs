@@ -215,17 +215,30 @@ impl<'a> Reader<'a> {
         }
         let (start, end) = (node.start_byte(), node.end_byte());
         for s in &self.sources {
-            if start <= s.start_byte() && s.end_byte() <= end && seen.insert(s.id()) {
+            // A source is remembered apart from the nodes visited (by the
+            // complement of its id): a value can be a source itself
+            // (`body["t"] = uuid.uuid4()`), visited before it is reported.
+            if start <= s.start_byte() && s.end_byte() <= end && seen.insert(!s.id()) {
                 out.push((self.origin(unit::span(*s)), self.text_of(*s).to_string()));
             }
         }
         let mut stack = vec![node];
         while let Some(n) = stack.pop() {
             if matches!(n.kind(), "identifier" | "shorthand_property_identifier") && !self.is_member_name(n) {
-                if let Some(b) = self.bound(self.text_of(n), n.start_byte())
+                let name = self.text_of(n);
+                let bound = self.bound(name, n.start_byte());
+                if let Some(b) = bound
                     && !(b.value.start_byte() <= start && end <= b.value.end_byte())
                 {
                     self.nondeterministic(b.value, steps + 1, seen, out);
+                }
+                // What was added to it since (`body.update({...})`).
+                let since = bound.map_or(0, |b| b.at);
+                let added: Vec<Node<'a>> = self.added(name, since, n.start_byte()).map(|b| b.value).collect();
+                for value in added {
+                    if !(value.start_byte() <= start && end <= value.end_byte()) {
+                        self.nondeterministic(value, steps + 1, seen, out);
+                    }
                 }
                 continue;
             }
