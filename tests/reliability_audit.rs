@@ -252,6 +252,80 @@ fn one_queue_unread_adds_no_finding() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// A `200 {}` to one queue's GetQueueAttributes (All was asked, and every
+/// queue has an ARN and a visibility timeout) is a failed read of that
+/// queue, not an empty queue: unaudited with the reason, and no SQS004 or
+/// SQS006 where its dead-letter queue or its consumer went unseen.
+#[test]
+fn an_answer_without_the_attributes_asked_for_is_a_failed_read() {
+    let Some(moto) = problems() else { return };
+    let (clean, _) = clean_run(&moto, PERMANENT_BUDGET);
+    let queues = ["jobs", "jobs-dlq", "orders-dlq.fifo"];
+    let failures = each(&queues, |queue| {
+        let rule = Rule {
+            only: Some(format!("/{queue}\"")),
+            ..Rule::new(Some("GetQueueAttributes"), Fault::Answer(200, "{}"), Times::Always)
+        };
+        let proxy = faults::start(&moto.endpoint, vec![rule]);
+        let run = audit(&proxy.endpoint, PERMANENT_BUDGET);
+        let what = format!("{queue}'s GetQueueAttributes answered 200 {{}}");
+        if proxy.faults() == 0 {
+            return Some(format!("{what}: no request got the fault"));
+        }
+        let named = run.unaudited().iter().any(|g| {
+            let reason = g["reason"].as_str().unwrap_or("");
+            reason.contains(&format!("/{queue}:")) && reason.contains("answered without the queue's attributes")
+        });
+        if !named {
+            return Some(format!("{what}: not unaudited with the reason: {}", run.said()));
+        }
+        let misled: Vec<_> = run.findings().into_iter().filter(|(r, _)| r == "SQS004" || r == "SQS006").collect();
+        let clean_misled: Vec<_> =
+            clean.findings().into_iter().filter(|(r, _)| r == "SQS004" || r == "SQS006").collect();
+        if misled.iter().any(|f| !clean_misled.contains(f)) {
+            return Some(format!("{what}: SQS004 or SQS006 the clean run did not give: {misled:?}"));
+        }
+        fails_closed(&run, &clean, &what, "GetQueueAttributes").err()
+    });
+    let failures: Vec<String> = failures.into_iter().flatten().collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The other reads whose answer cannot be empty: a function has a
+/// timeout, a key its metadata and its policy, a Region its default event
+/// bus, and CloudWatch answers every query asked. Each answered without it
+/// fails the run and names the call; the empty listings (no queues, no
+/// mappings, no alarms) are answers, and stay so.
+#[test]
+fn every_answer_without_what_every_answer_has_is_a_failed_read() {
+    let Some(moto) = problems() else { return };
+    let (clean, _) = clean_run(&moto, PERMANENT_BUDGET);
+    let no_results = "<GetMetricDataResponse xmlns=\"http://monitoring.amazonaws.com/doc/2010-08-01/\">\
+        <GetMetricDataResult><MetricDataResults></MetricDataResults></GetMetricDataResult></GetMetricDataResponse>";
+    let cases = [
+        ("GetFunctionConfiguration", "{}"),
+        ("DescribeKey", "{}"),
+        ("GetKeyPolicy", "{}"),
+        ("ListEventBuses", "{\"EventBuses\": []}"),
+        ("GetMetricData", no_results),
+    ];
+    let failures = each(&cases, |(operation, body)| {
+        let proxy =
+            faults::start(&moto.endpoint, vec![Rule::new(Some(operation), Fault::Answer(200, body), Times::Always)]);
+        let run = audit(&proxy.endpoint, PERMANENT_BUDGET);
+        let what = format!("{operation} answered 200 {body}");
+        if proxy.faults() == 0 {
+            return Some(format!("{what}: no request got the fault"));
+        }
+        if !run.unaudited().iter().any(|g| g["reason"].as_str().unwrap_or("").contains("answered without")) {
+            return Some(format!("{what}: no reason says what the answer lacked: {}", run.said()));
+        }
+        fails_closed(&run, &clean, &what, operation).err()
+    });
+    let failures: Vec<String> = failures.into_iter().flatten().collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
 #[test]
 fn transient_faults_within_the_retry_budget_give_exactly_the_clean_result() {
     let Some(moto) = problems() else { return };
