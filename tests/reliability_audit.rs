@@ -326,6 +326,57 @@ fn every_answer_without_what_every_answer_has_is_a_failed_read() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// A partial audit under `--fail-on never` exits 0, as `--fail-on never`
+/// asks whatever the run found, and still says what it did not read in
+/// every format: the run's exit status is the caller's choice, the report
+/// never looks complete.
+#[test]
+fn a_partial_audit_under_fail_on_never_exits_0_and_every_format_names_the_pair() {
+    let Some(moto) = problems() else { return };
+    let refused = Rule::new(Some("ListEventSourceMappings"), Fault::Answer(403, "{}"), Times::Always);
+    let proxy = faults::start(&moto.endpoint, vec![refused]);
+    let gap = "in us-east-1: read in part (ListEventSourceMappings: HTTP 403 (AccessDenied)); blind: SQS001";
+    type Says<'a> = &'a dyn Fn(&str) -> bool;
+    let formats: [(&str, Says<'_>); 7] = [
+        ("pretty", &|out| out.lines().any(|l| l.starts_with("unaudited: ") && l.contains(gap))),
+        ("concise", &|out| out.lines().any(|l| l.starts_with("unaudited: ") && l.contains(gap))),
+        ("json", &|out| {
+            let doc: Value = serde_json::from_str(out).unwrap();
+            let gaps = doc["summary"]["unaudited"].as_array().cloned().unwrap_or_default();
+            gaps.iter().any(|g| g["apis"] == serde_json::json!(["ListEventSourceMappings"]) && g["partial"] == true)
+        }),
+        ("sarif", &|out| {
+            let doc: Value = serde_json::from_str(out).unwrap();
+            let run = &doc["runs"][0]["invocations"][0];
+            let said = run["toolExecutionNotifications"].as_array().cloned().unwrap_or_default();
+            run["executionSuccessful"] == false
+                && said.iter().any(|n| n["level"] == "error" && n["message"]["text"].as_str().unwrap().contains(gap))
+        }),
+        ("junit", &|out| out.contains("<error") && out.contains("ListEventSourceMappings")),
+        ("github", &|out| {
+            out.lines().any(|l| l.starts_with("::error title=sqsguard%3A read in part::unaudited: ") && l.contains(gap))
+        }),
+        ("html", &|out| out.contains("ListEventSourceMappings: HTTP 403 (AccessDenied)")),
+    ];
+    for (format, names_the_pair) in formats {
+        let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+            .args(["audit", "--region", "us-east-1", "--endpoint-url", &proxy.endpoint, "--fail-on", "never"])
+            .args(["--format", format])
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env_remove("AWS_PROFILE")
+            .env_remove("AWS_ENDPOINT_URL")
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {stdout}\n{stderr}");
+        assert!(names_the_pair(&stdout), "{format}: the pair read in part is not named:\n{stdout}\n{stderr}");
+    }
+}
+
 #[test]
 fn transient_faults_within_the_retry_budget_give_exactly_the_clean_result() {
     let Some(moto) = problems() else { return };
