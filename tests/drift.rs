@@ -9,6 +9,8 @@
 #![cfg(feature = "audit")]
 
 mod common;
+#[path = "common/faults.rs"]
+mod faults;
 
 use std::process::Command;
 
@@ -37,10 +39,15 @@ fn deploy(moto: &common::Moto, templates: &[&str]) {
 
 /// `sqsguard drift` on moto's us-east-1, with test credentials.
 fn drift_command(moto: &common::Moto) -> Command {
+    drift_at(&moto.endpoint)
+}
+
+/// `sqsguard drift` through `endpoint` (moto, or a fault proxy before it).
+fn drift_at(endpoint: &str) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sqsguard"));
     command
         .current_dir(common::root())
-        .args(["drift", "--region", "us-east-1", "--endpoint-url", &moto.endpoint])
+        .args(["drift", "--region", "us-east-1", "--endpoint-url", endpoint])
         .env("AWS_ACCESS_KEY_ID", "test")
         .env("AWS_SECRET_ACCESS_KEY", "test")
         .env("AWS_EC2_METADATA_DISABLED", "true")
@@ -313,4 +320,61 @@ fn a_stack_that_does_not_exist_stops_the_run_with_one_line_naming_it() {
         String::from_utf8_lossy(&out.stderr),
         "sqsguard: stack nope: CloudFormation ListStackResources in us-east-1 failed (ValidationError: Stack with id nope does not exist)\n"
     );
+}
+
+/// A live read that failed is "could not read" with why, never "missing
+/// live", and SQS105 is named blind with the read: the changed queue whose
+/// attributes came back as `200 {}`, then the changed mapping whose listing
+/// was refused, give no SQS105 and no "missing live".
+#[test]
+fn a_failed_live_read_is_could_not_read_and_blinds_sqs105() {
+    let Some(moto) = common::moto() else { return };
+    deploy(&moto, &[PIPELINE]);
+    python("tests/fixtures/drift/change.py", &[&moto.endpoint, "pipeline"]);
+    let through = |rule: faults::Rule| {
+        let proxy = faults::start(&moto.endpoint, vec![rule]);
+        let out = drift_at(&proxy.endpoint).args(["--format", "json", PIPELINE]).output().unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(proxy.faults() > 0, "no request got the fault");
+        (out.status.code(), doc)
+    };
+    let blind = |doc: &Value, api: &str| {
+        let gaps = doc["summary"]["unaudited"].as_array().cloned().unwrap_or_default();
+        gaps.iter().any(|g| {
+            g["apis"].as_array().is_some_and(|a| a.iter().any(|x| x == api))
+                && g["rules"].as_array().is_some_and(|r| r.iter().any(|x| x == "SQS105"))
+        })
+    };
+    let (fifo, times) = (faults::Fault::Answer(200, "{}"), faults::Times::Always);
+    let queue = faults::Rule {
+        only: Some("mcp-probe-results.fifo\"".into()),
+        ..faults::Rule::new(Some("GetQueueAttributes"), fifo, times)
+    };
+    let (code, doc) = through(queue);
+    assert_eq!(code, Some(1), "{doc:#}");
+    let said = notes(&doc);
+    assert!(
+        said.iter().any(|n| n.starts_with(
+            "queue Queue of the template is not compared: could not read the live queue (GetQueueAttributes "
+        ) && n.contains("answered without the queue's attributes")),
+        "{said:#?}"
+    );
+    assert!(!said.iter().any(|n| n.contains("missing live")), "{said:#?}");
+    assert!(blind(&doc, "GetQueueAttributes"), "{doc:#}");
+    assert!(drifts(&doc).iter().all(|(_, _, m)| !m.contains("of Queue ")), "{doc:#}");
+
+    let mappings = faults::Rule::new(Some("ListEventSourceMappings"), faults::Fault::Answer(403, "{}"), times);
+    let (code, doc) = through(mappings);
+    assert_eq!(code, Some(1), "{doc:#}");
+    let said = notes(&doc);
+    assert!(
+        said.contains(&"mapping EventSourceMapping of the template is not compared: could not read the live mappings (ListEventSourceMappings: HTTP 403 (AccessDenied))".to_string()),
+        "{said:#?}"
+    );
+    assert!(!said.iter().any(|n| n.contains("missing live")), "{said:#?}");
+    assert!(blind(&doc, "ListEventSourceMappings"), "{doc:#}");
+    // The queue was read: its changes are found; the mapping's are not guessed.
+    let found = drifts(&doc);
+    assert!(found.iter().any(|(_, _, m)| m.starts_with("VisibilityTimeout of Queue ")), "{found:#?}");
+    assert!(found.iter().all(|(_, _, m)| !m.contains("of EventSourceMapping ")), "{found:#?}");
 }

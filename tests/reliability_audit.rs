@@ -252,6 +252,131 @@ fn one_queue_unread_adds_no_finding() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// A `200 {}` to one queue's GetQueueAttributes (All was asked, and every
+/// queue has an ARN and a visibility timeout) is a failed read of that
+/// queue, not an empty queue: unaudited with the reason, and no SQS004 or
+/// SQS006 where its dead-letter queue or its consumer went unseen.
+#[test]
+fn an_answer_without_the_attributes_asked_for_is_a_failed_read() {
+    let Some(moto) = problems() else { return };
+    let (clean, _) = clean_run(&moto, PERMANENT_BUDGET);
+    let queues = ["jobs", "jobs-dlq", "orders-dlq.fifo"];
+    let failures = each(&queues, |queue| {
+        let rule = Rule {
+            only: Some(format!("/{queue}\"")),
+            ..Rule::new(Some("GetQueueAttributes"), Fault::Answer(200, "{}"), Times::Always)
+        };
+        let proxy = faults::start(&moto.endpoint, vec![rule]);
+        let run = audit(&proxy.endpoint, PERMANENT_BUDGET);
+        let what = format!("{queue}'s GetQueueAttributes answered 200 {{}}");
+        if proxy.faults() == 0 {
+            return Some(format!("{what}: no request got the fault"));
+        }
+        let named = run.unaudited().iter().any(|g| {
+            let reason = g["reason"].as_str().unwrap_or("");
+            reason.contains(&format!("/{queue}:")) && reason.contains("answered without the queue's attributes")
+        });
+        if !named {
+            return Some(format!("{what}: not unaudited with the reason: {}", run.said()));
+        }
+        let misled: Vec<_> = run.findings().into_iter().filter(|(r, _)| r == "SQS004" || r == "SQS006").collect();
+        let clean_misled: Vec<_> =
+            clean.findings().into_iter().filter(|(r, _)| r == "SQS004" || r == "SQS006").collect();
+        if misled.iter().any(|f| !clean_misled.contains(f)) {
+            return Some(format!("{what}: SQS004 or SQS006 the clean run did not give: {misled:?}"));
+        }
+        fails_closed(&run, &clean, &what, "GetQueueAttributes").err()
+    });
+    let failures: Vec<String> = failures.into_iter().flatten().collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The other reads whose answer cannot be empty: a function has a
+/// timeout, a key its metadata and its policy, a Region its default event
+/// bus, and CloudWatch answers every query asked. Each answered without it
+/// fails the run and names the call; the empty listings (no queues, no
+/// mappings, no alarms) are answers, and stay so.
+#[test]
+fn every_answer_without_what_every_answer_has_is_a_failed_read() {
+    let Some(moto) = problems() else { return };
+    let (clean, _) = clean_run(&moto, PERMANENT_BUDGET);
+    let no_results = "<GetMetricDataResponse xmlns=\"http://monitoring.amazonaws.com/doc/2010-08-01/\">\
+        <GetMetricDataResult><MetricDataResults></MetricDataResults></GetMetricDataResult></GetMetricDataResponse>";
+    let cases = [
+        ("GetFunctionConfiguration", "{}"),
+        ("DescribeKey", "{}"),
+        ("GetKeyPolicy", "{}"),
+        ("ListEventBuses", "{\"EventBuses\": []}"),
+        ("GetMetricData", no_results),
+    ];
+    let failures = each(&cases, |(operation, body)| {
+        let proxy =
+            faults::start(&moto.endpoint, vec![Rule::new(Some(operation), Fault::Answer(200, body), Times::Always)]);
+        let run = audit(&proxy.endpoint, PERMANENT_BUDGET);
+        let what = format!("{operation} answered 200 {body}");
+        if proxy.faults() == 0 {
+            return Some(format!("{what}: no request got the fault"));
+        }
+        if !run.unaudited().iter().any(|g| g["reason"].as_str().unwrap_or("").contains("answered without")) {
+            return Some(format!("{what}: no reason says what the answer lacked: {}", run.said()));
+        }
+        fails_closed(&run, &clean, &what, operation).err()
+    });
+    let failures: Vec<String> = failures.into_iter().flatten().collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A partial audit under `--fail-on never` exits 0, as `--fail-on never`
+/// asks whatever the run found, and still says what it did not read in
+/// every format: the run's exit status is the caller's choice, the report
+/// never looks complete.
+#[test]
+fn a_partial_audit_under_fail_on_never_exits_0_and_every_format_names_the_pair() {
+    let Some(moto) = problems() else { return };
+    let refused = Rule::new(Some("ListEventSourceMappings"), Fault::Answer(403, "{}"), Times::Always);
+    let proxy = faults::start(&moto.endpoint, vec![refused]);
+    let gap = "in us-east-1: read in part (ListEventSourceMappings: HTTP 403 (AccessDenied)); blind: SQS001";
+    type Says<'a> = &'a dyn Fn(&str) -> bool;
+    let formats: [(&str, Says<'_>); 7] = [
+        ("pretty", &|out| out.lines().any(|l| l.starts_with("unaudited: ") && l.contains(gap))),
+        ("concise", &|out| out.lines().any(|l| l.starts_with("unaudited: ") && l.contains(gap))),
+        ("json", &|out| {
+            let doc: Value = serde_json::from_str(out).unwrap();
+            let gaps = doc["summary"]["unaudited"].as_array().cloned().unwrap_or_default();
+            gaps.iter().any(|g| g["apis"] == serde_json::json!(["ListEventSourceMappings"]) && g["partial"] == true)
+        }),
+        ("sarif", &|out| {
+            let doc: Value = serde_json::from_str(out).unwrap();
+            let run = &doc["runs"][0]["invocations"][0];
+            let said = run["toolExecutionNotifications"].as_array().cloned().unwrap_or_default();
+            run["executionSuccessful"] == false
+                && said.iter().any(|n| n["level"] == "error" && n["message"]["text"].as_str().unwrap().contains(gap))
+        }),
+        ("junit", &|out| out.contains("<error") && out.contains("ListEventSourceMappings")),
+        ("github", &|out| {
+            out.lines().any(|l| l.starts_with("::error title=sqsguard%3A read in part::unaudited: ") && l.contains(gap))
+        }),
+        ("html", &|out| out.contains("ListEventSourceMappings: HTTP 403 (AccessDenied)")),
+    ];
+    for (format, names_the_pair) in formats {
+        let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+            .args(["audit", "--region", "us-east-1", "--endpoint-url", &proxy.endpoint, "--fail-on", "never"])
+            .args(["--format", format])
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env_remove("AWS_PROFILE")
+            .env_remove("AWS_ENDPOINT_URL")
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {stdout}\n{stderr}");
+        assert!(names_the_pair(&stdout), "{format}: the pair read in part is not named:\n{stdout}\n{stderr}");
+    }
+}
+
 #[test]
 fn transient_faults_within_the_retry_budget_give_exactly_the_clean_result() {
     let Some(moto) = problems() else { return };

@@ -58,6 +58,9 @@ pub enum Unread {
     Refused(String),
 }
 
+/// What GetQueueAttributes(All) returns for every queue.
+const EVERY_QUEUE_HAS: &[&str] = &["QueueArn", "VisibilityTimeout"];
+
 pub(super) fn skipped(api: &'static str, what: impl Into<String>, why: String) -> Skipped {
     Skipped { api, what: what.into(), why }
 }
@@ -110,9 +113,18 @@ pub async fn region(
         };
         match result {
             Ok(o) => {
-                let attributes =
+                let attributes: std::collections::BTreeMap<String, String> =
                     o.attributes().into_iter().flatten().map(|(k, v)| (k.as_str().to_string(), v.clone())).collect();
-                read.push((i, LiveQueueData { url, attributes, ..Default::default() }));
+                // All was asked, and every queue has these: an answer
+                // without them read nothing, it is not an empty queue.
+                let missing: Vec<&str> =
+                    EVERY_QUEUE_HAS.iter().copied().filter(|a| !attributes.contains_key(*a)).collect();
+                if missing.is_empty() {
+                    read.push((i, LiveQueueData { url, attributes, ..Default::default() }));
+                } else {
+                    let why = format!("answered without the queue's attributes ({} missing)", missing.join(", "));
+                    out.skipped.push(skipped("GetQueueAttributes", url, why));
+                }
             }
             // Deleted between ListQueues and now: nothing to say.
             Err(e) if e.code().is_some_and(|c| c.contains("NonExistentQueue") || c.contains("QueueDoesNotExist")) => {}
@@ -174,6 +186,12 @@ pub async fn region(
     for arn in functions {
         let timeout = match in_pool(&semaphore, c.lambda.get_function_configuration().function_name(&arn).send()).await
         {
+            // Every function has a timeout: an answer without one read nothing.
+            Ok(f) if f.timeout().is_none() => {
+                let why = "answered without the function's configuration (Timeout missing)".to_string();
+                out.skipped.push(skipped("GetFunctionConfiguration", arn.clone(), why));
+                None
+            }
             Ok(f) => f.timeout(),
             Err(e) => {
                 out.skipped.push(skipped("GetFunctionConfiguration", arn.clone(), service_reason_or(&e)));
@@ -312,6 +330,15 @@ async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64, pool: &Se
             if token.is_none() {
                 break;
             }
+        }
+    }
+    // CloudWatch answers every query asked, with no values when there were
+    // none: a queue whose sums are not in the answer was not read.
+    for q in &out.queues {
+        let said = out.skipped.iter().any(|s| s.api == "GetMetricData" && s.what == q.url);
+        if !said && (q.metrics.0.is_none() || q.metrics.1.is_none()) {
+            let why = "answered without the queue's metrics".to_string();
+            out.skipped.push(skipped("GetMetricData", q.url.clone(), why));
         }
     }
 }

@@ -44,7 +44,11 @@ pub(super) async fn read(c: &Clients, out: &mut Region, pool: &Semaphore) {
                 continue;
             }
         };
-        let Some(meta) = described.key_metadata() else { continue };
+        // Every key has metadata: an answer without it read nothing.
+        let Some(meta) = described.key_metadata() else {
+            out.skipped.push(skipped("DescribeKey", id, "answered without the key's metadata".into()));
+            continue;
+        };
         let arn = meta.arn().unwrap_or(meta.key_id()).to_string();
         let aws_managed = meta.key_manager() == Some(&KeyManagerType::Aws);
         let policy = if aws_managed {
@@ -53,6 +57,11 @@ pub(super) async fn read(c: &Clients, out: &mut Region, pool: &Semaphore) {
             p.clone()
         } else {
             let p = match in_pool(pool, c.kms.get_key_policy().key_id(&arn).policy_name("default").send()).await {
+                // Every customer managed key has its `default` policy.
+                Ok(o) if o.policy().is_none() => {
+                    out.skipped.push(skipped("GetKeyPolicy", arn.clone(), "answered without the key's policy".into()));
+                    None
+                }
                 Ok(o) => o.policy().map(str::to_string),
                 Err(e) => {
                     out.skipped.push(skipped("GetKeyPolicy", arn.clone(), service_reason_or(&e)));

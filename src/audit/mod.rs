@@ -47,6 +47,9 @@ pub struct Audit {
     pub calls: Arc<calls::CallLog>,
     /// The model of each pair read, with [`Options::keep_models`].
     pub models: Vec<crate::model::Model>,
+    /// Every read that failed in the pairs read (those not read at all are
+    /// in the outcome's unaudited), each with what it was reading.
+    pub skipped: Vec<collect::Skipped>,
 }
 
 /// Run the audit. `Err` is one line for the user: AWS cannot be reached,
@@ -286,14 +289,16 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
         })
         .collect();
     let mut models = Vec::new();
+    let mut skipped = Vec::new();
     let mut audited = 0;
     // Account -> (Regions read and found empty, Regions read).
     let mut empty: std::collections::BTreeMap<Option<String>, (Vec<String>, usize)> = Default::default();
     for (_, read) in reads {
         audited += usize::from(!matches!(&read, Read::NotEnabled(p, _) if read_somewhere.contains(&p.account)));
         match read {
-            Read::Checked { outcome: pair, model, pair: which } => {
+            Read::Checked { outcome: pair, model, pair: which, skipped: failed } => {
                 models.extend(model.map(|m| *m));
+                skipped.extend(failed);
                 let seen = empty.entry(which.account.clone()).or_default();
                 seen.1 += 1;
                 if pair.files == 0 && pair.unaudited.is_empty() {
@@ -327,7 +332,7 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     outcome.finish();
     outcome.api_calls = Some(log.count());
     outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
-    Ok(Audit { outcome, calls: log, models })
+    Ok(Audit { outcome, calls: log, models, skipped })
 }
 
 /// A Region where no queue was found is said (a wrong or misspelt Region

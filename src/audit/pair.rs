@@ -20,6 +20,8 @@ pub(super) enum Read {
         outcome: Box<Outcome>,
         /// What was read, as the model (with `keep_models`).
         model: Option<Box<crate::model::Model>>,
+        /// The reads that failed, each with what it was reading.
+        skipped: Vec<collect::Skipped>,
     },
     /// Not read: no credentials for its account, ListQueues refused, the
     /// deadline passed.
@@ -107,7 +109,7 @@ pub(super) async fn read_pair(ctx: &PairContext, pair: Pair) -> Read {
     if let Some(gap) = blind(&read.skipped, &mut outcome.findings) {
         outcome.unaudited.push(Unaudited { account, region: pair.region.clone(), ..gap });
     }
-    Read::Checked { pair, outcome: Box::new(outcome), model }
+    Read::Checked { pair, outcome: Box::new(outcome), model, skipped: read.skipped }
 }
 
 /// The rules that cannot see without an operation's data, and of those

@@ -51,6 +51,12 @@ pub(super) async fn read(c: &Clients, out: &mut Region, pool: &Semaphore) {
             break;
         }
     }
+    // Every Region has the default bus: a listing without it read nothing.
+    if !buses.iter().any(|b| b == "default") {
+        let why = "answered without the default event bus".to_string();
+        out.skipped.push(skipped("ListEventBuses", "ListEventBuses", why));
+        buses.push("default".to_string());
+    }
     buses.sort();
     buses.dedup();
     for bus in &buses {

@@ -37,6 +37,8 @@ pub struct Joined<'a> {
     pub functions: HashMap<(usize, usize), (usize, usize)>,
     /// The templates joined by their stack's physical IDs.
     pub stacked: HashSet<usize>,
+    /// What the audit could not read: said as such, never as missing.
+    pub unread: super::unread::Unread,
     /// Live queues and mappings joined (mappings: or said).
     taken_queues: HashSet<(usize, usize)>,
     taken_consumers: HashSet<(usize, usize)>,
@@ -53,6 +55,7 @@ impl<'a> Joined<'a> {
             by_template: HashMap::new(),
             functions: HashMap::new(),
             stacked: HashSet::new(),
+            unread: Default::default(),
             taken_queues: HashSet::new(),
             taken_consumers: HashSet::new(),
         }
@@ -175,23 +178,37 @@ pub fn join(out: &mut Joined<'_>) {
             let mut found: Vec<(usize, usize)> = Vec::new();
             let mut why_not = None;
             let mut prefix = None;
-            for want in wanted(model, tq) {
+            let wants = wanted(model, tq);
+            let names = |n: &str| {
+                wants.iter().any(|w| match w {
+                    Wanted::Prefix(p) => n.starts_with(p.as_str()),
+                    Wanted::Exact(name) => n == name,
+                    Wanted::Pattern(pieces) => fits(pieces, n),
+                    Wanted::NotJoinable(_) => false,
+                })
+            };
+            for want in &wants {
                 match want {
-                    Wanted::Prefix(p) => {
-                        found
-                            .extend(live_queues.iter().filter(|(_, _, n)| n.starts_with(&p)).map(|(m, i, _)| (*m, *i)));
-                        prefix = Some(p);
-                    }
+                    Wanted::Prefix(p) => prefix = Some(p.clone()),
                     Wanted::Exact(name) => found.extend(by_name.get(name.as_str()).into_iter().flatten()),
-                    Wanted::Pattern(pieces) => {
-                        found.extend(live_queues.iter().filter(|(_, _, n)| fits(&pieces, n)).map(|(m, i, _)| (*m, *i)))
-                    }
-                    Wanted::NotJoinable(why) => why_not = Some(why),
+                    Wanted::NotJoinable(why) => why_not = Some(why.clone()),
+                    Wanted::Pattern(_) => {}
                 }
             }
+            found.extend(live_queues.iter().filter(|(_, _, n)| names(n)).map(|(m, i, _)| (*m, *i)));
             found.sort();
             found.dedup();
             let note = |message: String| Note { origin: queue.origin.clone(), message };
+            // A queue of its name not read may be the one: nothing is compared.
+            let unread = if why_not.is_none() { out.unread.queue(names) } else { None };
+            if let Some(why) = unread {
+                let message = format!(
+                    "queue {} of the template is not compared: could not read the live queue ({why})",
+                    queue.resource
+                );
+                out.notes.push(note(message));
+                continue;
+            }
             match (found.as_slice(), why_not) {
                 (_, Some(why)) => out
                     .notes
@@ -318,6 +335,11 @@ fn join_consumers(out: &mut Joined<'_>) {
                 let note = |message: String| Note { origin: consumer.origin.clone(), message };
                 match matched.as_slice() {
                     [lc] => out.pair_consumer((t, tc), (m, *lc)),
+                    [] if out.unread.mappings().is_some() => out.notes.push(note(format!(
+                        "mapping {} of the template is not compared: could not read the live mappings ({})",
+                        consumer.resource,
+                        out.unread.mappings().unwrap_or_default()
+                    ))),
                     [] => out.notes.push(note(format!(
                         "mapping {} of the template is missing live: no mapping of its function reads the live queue {}",
                         consumer.resource,

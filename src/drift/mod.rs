@@ -12,13 +12,15 @@
 //! differs, at the template's value, with both values ([`names`] says what
 //! the live resources are called).
 //! What is on one side only, or cannot be joined or compared, is a note:
-//! never silence. The audit's own findings (the rules on the live values)
+//! never silence; what the audit could not read is said so ([`unread`]),
+//! not taken for missing, and blinds SQS105 where drift compares it. The audit's own findings (the rules on the live values)
 //! are kept, so a right template over a wrong estate still fails.
 
 mod compare;
 mod join;
 mod names;
 mod stack;
+mod unread;
 
 use std::path::{Path, PathBuf};
 
@@ -57,7 +59,9 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
         if req.stacks.is_empty() { Vec::new() } else { crate::audit::stacks::stack_resources(&opts, req.stacks)? };
     let audit = crate::audit::run(&opts)?;
     let mut outcome = audit.outcome;
+    unread::blind_sqs105(&mut outcome.unaudited);
     let mut joined = join::Joined::new(&templates, &audit.models);
+    joined.unread = unread::Unread::of(&outcome.unaudited, &audit.skipped);
     stack::join(&mut joined, &stacks);
     join::join(&mut joined);
     outcome.notes.extend(joined.notes.iter().cloned());

@@ -115,11 +115,17 @@ pub fn join(out: &mut Joined<'_>, stacks: &[StackResource]) {
                         joined_ids.insert(url);
                         out.pair_queue((t, tq), lq);
                     }
-                    None => out.notes.push(note(format!(
-                        "queue {} of the template is missing live: its stack's queue {} is not in the account",
-                        q.resource,
-                        last_part(url)
-                    ))),
+                    None => out.notes.push(note(match out.unread.queue_at(url) {
+                        Some(why) => format!(
+                            "queue {} of the template is not compared: could not read the live queue ({why})",
+                            q.resource
+                        ),
+                        None => format!(
+                            "queue {} of the template is missing live: its stack's queue {} is not in the account",
+                            q.resource,
+                            last_part(url)
+                        ),
+                    })),
                 },
             }
         }
@@ -148,10 +154,16 @@ pub fn join(out: &mut Joined<'_>, stacks: &[StackResource]) {
                             joined_ids.insert(uuid);
                             out.pair_consumer((t, tc), lc);
                         }
-                        None => out.notes.push(note(format!(
-                            "mapping {} of the template is missing live: its stack's mapping {uuid} is not in the account",
-                            c.resource
-                        ))),
+                        None => out.notes.push(note(match out.unread.mappings() {
+                            Some(why) => format!(
+                                "mapping {} of the template is not compared: could not read the live mappings ({why})",
+                                c.resource
+                            ),
+                            None => format!(
+                                "mapping {} of the template is missing live: its stack's mapping {uuid} is not in the account",
+                                c.resource
+                            ),
+                        })),
                     },
                 }
                 continue;
@@ -162,10 +174,16 @@ pub fn join(out: &mut Joined<'_>, stacks: &[StackResource]) {
                 joined_ids.insert(&live[lc.0].consumers[lc.1].resource);
                 out.pair_consumer((t, tc), lc);
             } else {
-                out.notes.push(note(format!(
-                    "mapping {} of the template is missing live: no live mapping of its queue invokes its function",
-                    c.resource
-                )));
+                out.notes.push(note(match out.unread.mappings() {
+                    Some(why) => format!(
+                        "mapping {} of the template is not compared: could not read the live mappings ({why})",
+                        c.resource
+                    ),
+                    None => format!(
+                        "mapping {} of the template is missing live: no live mapping of its queue invokes its function",
+                        c.resource
+                    ),
+                }));
             }
         }
     }

@@ -90,6 +90,9 @@ impl Linker {
             _ => return Value::Known(Via::Arn),
         };
         if let Some((res, attr)) = text.reference() {
+            if attr.is_empty() {
+                return Value::Unknown(format!("{} names the queue, not which attribute", text.display()));
+            }
             return Value::Known(match self.queue_ids.get(res) {
                 Some(&queue) if self.queue_url_attributes.contains(&attr) => {
                     Via::UrlReference { queue, attribute: attr.to_string() }
@@ -116,6 +119,9 @@ impl Linker {
         };
         if let Some((res, attr)) = text.reference() {
             return match self.queue_ids.get(res) {
+                Some(_) if attr.is_empty() => {
+                    Value::Unknown(format!("{} names the queue, not which attribute", text.display()))
+                }
                 Some(&i) if attr == self.queue_name_attribute => Value::Known(Target::Queue(i)),
                 _ => Value::Known(Target::External(text.display())),
             };
@@ -217,6 +223,11 @@ mod tests {
             assert_eq!(linker.queue_via(&attr(a)), Value::Known(Via::UrlReference { queue: q, attribute: a.into() }));
         }
         assert_eq!(linker.queue_via(&attr("Arn")), Value::Known(Via::Arn));
+        // A reference that names the queue and no attribute (a plan of
+        // format 0.1): the queue, and neither an ARN nor a URL.
+        assert_eq!(linker.queue_target(&attr("")), Value::Known(Target::Queue(q)));
+        assert!(matches!(linker.queue_via(&attr("")), Value::Unknown(_)));
+        assert!(matches!(linker.queue_name_target(&attr("")), Value::Unknown(_)));
         let url = text(vec![lit("https://sqs.us-east-1.amazonaws.com/123456789012/jobs")]);
         assert_eq!(linker.queue_target(&url), Value::Known(Target::Queue(q)));
         assert!(matches!(linker.queue_via(&url), Value::Known(Via::UrlText(_))));

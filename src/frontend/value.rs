@@ -99,7 +99,9 @@ impl Text {
             .iter()
             .map(|p| match p {
                 Part::Lit(s) => s.clone(),
-                Part::Attr { resource, attribute } if attribute == "Ref" => format!("${{{resource}}}"),
+                Part::Attr { resource, attribute } if attribute == "Ref" || attribute.is_empty() => {
+                    format!("${{{resource}}}")
+                }
                 Part::Attr { resource, attribute } => format!("${{{resource}.{attribute}}}"),
                 Part::Opaque(s) => format!("${{{s}}}"),
             })

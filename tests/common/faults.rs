@@ -2,7 +2,8 @@
 //! a free loopback port, in front of moto, that answers some requests
 //! itself by a deterministic schedule. A fault is throttling (in the error
 //! shape each service's protocol really uses), a 5xx status, a reset
-//! connection or a delay; it is transient (the first K attempts of a
+//! connection, a delay, or an answer of its own (a `200 {}` that says
+//! less than was asked); it is transient (the first K attempts of a
 //! request fail, later ones pass) or permanent.
 //!
 //! One request per connection: the proxy reads it (head and Content-Length
@@ -28,6 +29,10 @@ pub enum Fault {
     Reset,
     /// The request forwarded after this long.
     Delay(Duration),
+    /// This status and body, in the service's content type (XML when the
+    /// body is): an answer the service did give, saying less than was
+    /// asked (`200 {}`).
+    Answer(u16, &'static str),
 }
 
 /// How many attempts of one request the fault hits.
@@ -170,6 +175,15 @@ fn serve(client: TcpStream, upstream: &str, rules: &[Rule], state: &Mutex<State>
         }
         Some(Fault::Status(status)) => {
             let _ = respond(&mut client, status, &[], b"");
+        }
+        Some(Fault::Answer(status, body)) => {
+            let kind = match request.service.as_str() {
+                _ if body.starts_with('<') => "text/xml",
+                "sqs" => "application/x-amz-json-1.0",
+                "events" | "kms" => "application/x-amz-json-1.1",
+                _ => "application/json",
+            };
+            let _ = respond(&mut client, status, &[("Content-Type", kind)], body.as_bytes());
         }
         Some(Fault::Reset) => reset(client),
         Some(Fault::Delay(d)) => {

@@ -32,8 +32,34 @@ const READ_TYPES: &[&str] = &[
     "aws_cloudwatch_metric_alarm",
 ];
 
-/// Plan formats this reader knows (`format_version` 1.x).
-const FORMAT_MAJOR: &str = "1.";
+/// What a plan's `format_version` needs said: 1.x and 0.2 (Terraform
+/// 1.0.1 to 1.0.x, the shape of 1.0 for every part read) nothing; 0.1
+/// (Terraform 0.12 to 1.0.0) that it is older, read as 1.x, with
+/// references that name no attribute; a later major that it is newer.
+fn version_note(version: &str) -> Option<String> {
+    let major = version.split('.').next().and_then(|m| m.parse::<u64>().ok());
+    match major {
+        Some(1) => None,
+        Some(0) if version == "0.2" => None,
+        Some(0) if older_references(version) => Some(format!(
+            "plan format_version {version} is older than 1.x and read as 1.x: its references name a resource and not which attribute, so where one gives a value known only after apply, the resource is linked and the attribute (an ARN or a URL) is not known"
+        )),
+        Some(0) => {
+            Some(format!("plan format_version {version} is older than the 1.x sqsguard knows; it was read as 1.x"))
+        }
+        Some(_) => Some(format!(
+            "plan format_version {version} is newer than the 1.x sqsguard knows; it was read as far as it could be"
+        )),
+        None => Some(format!(
+            "plan format_version {version} is not a version sqsguard knows; it was read as 1.x as far as it could be"
+        )),
+    }
+}
+
+/// Format 0.1, whose references name resources and no attributes.
+fn older_references(version: &str) -> bool {
+    version == "0.1"
+}
 
 fn syntax_message(e: &serde_json::Error) -> String {
     match e.classify() {
@@ -150,7 +176,9 @@ impl Index {
         {
             read_modules(root, Vec::new(), &mut modules);
         }
-        let plan = Plan { texts: vec![(text, 0)], located: file, unknown: &unknown, modules: &modules };
+        let bare_references = older_references(&version);
+        let plan =
+            Plan { texts: vec![(text, 0)], located: file, unknown: &unknown, modules: &modules, bare_references };
         let names: Vec<Option<Option<R>>> = planned
             .par_iter()
             .map(|(address, r)| {
@@ -193,14 +221,8 @@ impl Index {
             message,
         };
         let mut notes = Vec::new();
-        if !self.version.starts_with(FORMAT_MAJOR) {
-            notes.push(Note {
-                origin: Origin::file(located, Span::new(0, 0)),
-                message: format!(
-                    "plan format_version {} is newer than the 1.x sqsguard knows; it was read as far as it could be",
-                    self.version
-                ),
-            });
+        if let Some(message) = version_note(&self.version) {
+            notes.push(Note { origin: Origin::file(located, Span::new(0, 0)), message });
         }
         let configuration = match self.configuration {
             Some(span) => Some((fetch(span).map_err(|m| broken(span, m))?, span.start)),
@@ -231,7 +253,8 @@ impl Index {
                 if region.is_empty() { Cow::Borrowed("") } else { fetch(region).map_err(|m| broken(region, m))? };
             let mut texts = vec![(values.as_ref(), region.start)];
             texts.extend(configuration.as_ref().map(|(text, start)| (text.as_ref(), *start)));
-            let plan = Plan { texts, located, unknown: &self.unknown, modules: &modules };
+            let bare_references = older_references(&self.version);
+            let plan = Plan { texts, located, unknown: &self.unknown, modules: &modules, bare_references };
             let read: Vec<Read> = chunk
                 .par_iter()
                 .map(|r| {
@@ -272,5 +295,25 @@ fn collect<'p, 'a>(module: &'p PlannedModule<'a>, out: &mut Vec<&'p PlannedResou
     out.extend(module.resources.iter().filter(|r| r.mode == "managed"));
     for child in &module.child_modules {
         collect(child, out, depth + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::version_note;
+
+    #[test]
+    fn only_a_later_major_is_called_newer() {
+        assert_eq!(version_note("1.2"), None);
+        assert_eq!(version_note("0.2"), None);
+        let said = |v: &str| version_note(v).unwrap_or_default();
+        assert!(
+            said("0.1").starts_with("plan format_version 0.1 is older than 1.x and read as 1.x"),
+            "{}",
+            said("0.1")
+        );
+        assert!(said("0.3").contains("older") && !said("0.3").contains("newer"));
+        assert!(said("2.0").contains("is newer than the 1.x"));
+        assert!(said("x").contains("not a version sqsguard knows"));
     }
 }

@@ -51,6 +51,9 @@ pub(super) struct Plan<'p, 'a> {
     pub(super) unknown: &'p HashMap<String, Vec<&'static str>>,
     /// The configuration's modules, by module path.
     pub(super) modules: &'p HashMap<Vec<String>, Indexed<'a>>,
+    /// Format 0.1: a reference names the resource (`aws_sqs_queue.dlq`),
+    /// never the attribute taken from it.
+    pub(super) bare_references: bool,
 }
 
 /// A configuration module with its resources by address.
@@ -296,6 +299,13 @@ impl<'p, 'a> Plan<'p, 'a> {
                     let prefix: String = module_path.iter().map(|m| format!("module.{m}.")).collect();
                     let name = name.split('[').next().unwrap_or(name);
                     Some(Part::Attr { resource: format!("{prefix}{kind}.{name}"), attribute: attribute.to_string() })
+                }
+                // The resource, and no attribute: which one is not known
+                // (the linker says so where it matters).
+                [kind, name] if self.bare_references && kind.starts_with("aws_") => {
+                    let prefix: String = module_path.iter().map(|m| format!("module.{m}.")).collect();
+                    let name = name.split('[').next().unwrap_or(name);
+                    Some(Part::Attr { resource: format!("{prefix}{kind}.{name}"), attribute: String::new() })
                 }
                 _ => None,
             };
