@@ -275,6 +275,8 @@ fn the_docs_pin_the_version_being_released() {
             ("sqsguard-", "v"),
             ("SQSGUARD_VERSION=", "v"),
             ("as its tag (", "v"),
+            ("commit-sha-of-", "v"),
+            ("> # ", "v"),
             (" runs ", "v"),
             ("such as ", "v"),
         ] {
@@ -292,6 +294,68 @@ fn the_docs_pin_the_version_being_released() {
         }
     }
     assert!(seen >= 15, "only {seen} pins found");
+}
+
+/// Every `uses: sqsguard/sqsguard@...` a user copies pins a commit, never
+/// a tag (a tag can be moved to another commit), with the release's tag
+/// in a comment; and the release workflow prints that line for each tag,
+/// from the commit the tag resolves to.
+#[test]
+fn the_action_is_shown_pinned_by_commit_and_the_release_prints_the_pin() {
+    for file in [
+        "README.md",
+        "docs/ci.md",
+        "action.yml",
+        "examples/github-workflow.yml",
+        "examples/github-workflow-stages.yml",
+        "examples/github-workflow-monorepo.yml",
+    ] {
+        let body = std::fs::read_to_string(common::root().join(file)).unwrap();
+        let pins: Vec<&str> = body.lines().filter(|l| l.contains("sqsguard/sqsguard@")).collect();
+        assert!(!pins.is_empty(), "{file}");
+        for line in pins {
+            let reference = line.split("sqsguard/sqsguard@").nth(1).unwrap_or_default();
+            assert!(!reference.starts_with('v'), "{file}: a movable tag: {line}");
+            assert!(
+                reference.starts_with(&format!("<commit-sha-of-{}> # {}", version(), version()))
+                    || reference.starts_with(&format!("SHA # {}", version())),
+                "{file}: {line}"
+            );
+        }
+    }
+    let Some(release) = release_workflow() else { return };
+    let pin = text(&workflow_step(&release, "github-release", "The commit to pin")["run"]);
+    let dir = tempfile::tempdir().unwrap();
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    // A `gh` that answers the commits API with the tag's commit.
+    let gh = dir.path().join("gh");
+    std::fs::write(
+        &gh,
+        format!("#!/bin/sh\n[ \"$2\" = repos/sqsguard/sqsguard/commits/{} ] && echo {sha}\n", version()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&gh, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", dir.path().display(), std::env::var("PATH").unwrap_or_default());
+    let (output, summary) = (dir.path().join("output"), dir.path().join("summary"));
+    let env = |tag: String| {
+        [
+            ("TAG", tag),
+            ("PATH", path.clone()),
+            ("GITHUB_REPOSITORY", "sqsguard/sqsguard".to_string()),
+            ("GITHUB_OUTPUT", output.display().to_string()),
+            ("GITHUB_STEP_SUMMARY", summary.display().to_string()),
+        ]
+    };
+    let out = bash(&pin, dir.path(), &env(version()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = format!("uses: sqsguard/sqsguard@{sha} # {}", version());
+    assert_eq!(common::stdout(&out).trim(), line);
+    assert_eq!(std::fs::read_to_string(&output).unwrap().trim(), format!("line={line}"));
+    assert!(std::fs::read_to_string(&summary).unwrap().contains(&line));
+    // A tag the API does not resolve stops the release.
+    let out = bash(&pin, dir.path(), &env("v9.9.9".into()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(common::stdout(&out).contains("::error title=release::tag v9.9.9 did not resolve to a commit"));
 }
 
 /// `sqsguard lint --format json` of `paths` in `dir`: the findings.
@@ -352,7 +416,7 @@ fn example_calls(file: &str, base: &Path) -> Vec<serde_json::Map<String, Value>>
         .iter()
         .find(|s| text(&s["uses"]).starts_with("sqsguard/sqsguard@"))
         .unwrap_or_else(|| panic!("{file} calls sqsguard's Action"));
-    assert_eq!(text(&call["uses"]), format!("sqsguard/sqsguard@{}", version()), "{file}");
+    assert_eq!(text(&call["uses"]), format!("sqsguard/sqsguard@<commit-sha-of-{}>", version()), "{file}");
     assert!(!steps.iter().any(|s| text(&s["run"]).contains("cargo")), "{file} builds nothing");
     let matrix = &job["strategy"]["matrix"];
     let rows: Vec<BTreeMap<String, String>> = if let Some(include) = matrix["include"].as_array() {
