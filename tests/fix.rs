@@ -618,12 +618,7 @@ fn read_only_files_and_files_outside_the_linted_paths_are_left_alone() {
 
     // A root module in `infra` calls a module beside it: sqsguard lints the
     // module's queue through the call, and --fix leaves its file alone.
-    let shared =
-        "resource \"aws_sqs_queue\" \"q\" {\n  name                      = \"q\"\n  receive_wait_time_seconds = 0\n}\n";
-    fs::create_dir_all(dir.path().join("shared")).unwrap();
-    fs::create_dir_all(dir.path().join("infra")).unwrap();
-    fs::write(dir.path().join("shared/main.tf"), shared).unwrap();
-    fs::write(dir.path().join("infra/main.tf"), "module \"jobs\" {\n  source = \"../shared\"\n}\n").unwrap();
+    let shared = module_beside(dir.path());
     let before = findings(dir.path(), &["infra"]);
     assert!(before.iter().any(|(rule, _, _)| rule == "SQS006"), "{before:?}");
     let out = sqsguard_in(dir.path(), &["lint", "infra", "--fix"]);
@@ -633,6 +628,18 @@ fn read_only_files_and_files_outside_the_linted_paths_are_left_alone() {
     // Named, it is fixed.
     sqsguard_in(dir.path(), &["lint", "shared", "--fix"]);
     assert!(fs::read_to_string(dir.path().join("shared/main.tf")).unwrap().contains("receive_wait_time_seconds = 20"));
+}
+
+/// A root module in `infra` calling a module beside it, `shared`, whose
+/// queue short-polls (SQS006): `shared/main.tf`'s text.
+fn module_beside(dir: &Path) -> &'static str {
+    let shared =
+        "resource \"aws_sqs_queue\" \"q\" {\n  name                      = \"q\"\n  receive_wait_time_seconds = 0\n}\n";
+    fs::create_dir_all(dir.join("shared")).unwrap();
+    fs::create_dir_all(dir.join("infra")).unwrap();
+    fs::write(dir.join("shared/main.tf"), shared).unwrap();
+    fs::write(dir.join("infra/main.tf"), "module \"jobs\" {\n  source = \"../shared\"\n}\n").unwrap();
+    shared
 }
 
 /// SQS004's new queue takes the queue's type, FIFO name and Condition,
@@ -953,12 +960,7 @@ fn the_fixable_count_is_what_fix_applies() {
     std::os::unix::fs::symlink("real.yaml", dir.path().join("link.yaml")).unwrap();
     fs::write(dir.path().join("ro.yaml"), &bad).unwrap();
     fs::set_permissions(dir.path().join("ro.yaml"), fs::Permissions::from_mode(0o444)).unwrap();
-    let shared =
-        "resource \"aws_sqs_queue\" \"q\" {\n  name                      = \"q\"\n  receive_wait_time_seconds = 0\n}\n";
-    fs::create_dir_all(dir.path().join("shared")).unwrap();
-    fs::create_dir_all(dir.path().join("infra")).unwrap();
-    fs::write(dir.path().join("shared/main.tf"), shared).unwrap();
-    fs::write(dir.path().join("infra/main.tf"), "module \"jobs\" {\n  source = \"../shared\"\n}\n").unwrap();
+    let shared = module_beside(dir.path());
     for target in ["link.yaml", "ro.yaml", "infra"] {
         let out = sqsguard_in(dir.path(), &["lint", "--format", "concise", target]);
         let stdout = String::from_utf8_lossy(&out.stdout);

@@ -8,26 +8,14 @@
 
 mod common;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use sqsguard::source::SourceFile;
-
-/// xorshift64*: small, deterministic, good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const PIECES: &[&str] = &[
     "[",

@@ -19,6 +19,10 @@ mod lsp;
 #[path = "common/stdio.rs"]
 mod stdio;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -185,22 +189,6 @@ fn a_range_past_the_text_is_caught() {
     assert!(outside(&range(0, 3, 0, 3), &widths).is_some());
     assert!(outside(&range(3, 0, 3, 0), &widths).is_some());
     assert!(outside(&range(1, 1, 1, 0), &widths).is_some());
-}
-
-/// xorshift64*: the same cases on every run and machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Messages an editor sends, to be broken.

@@ -1,0 +1,20 @@
+//! xorshift64*: a small deterministic generator, so a fuzz test makes the
+//! same cases on every run and machine. Included with `#[path]` by the
+//! tests that mutate inputs.
+#![allow(dead_code)]
+
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
