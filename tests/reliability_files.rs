@@ -427,3 +427,19 @@ fn registry_sqs_module_dlq_keeps_its_defaults() {
     // `create = false`: the module creates nothing.
     assert!(!outcome.findings.iter().any(|f| f.resource.starts_with("module.off.")), "{render}");
 }
+
+/// A note about a link that could not be resolved quotes the expression
+/// that was written, never the resource's own key: an alarm's QueueName
+/// dimension and a queue policy's Queues were quoted as `OrdersAlarm` and
+/// `OrdersPolicy`, which read as if the resource's name were the problem.
+#[test]
+fn an_unresolved_note_never_quotes_the_resource_s_own_key() {
+    let fixture = common::root().join("tests/fixtures/reliability/unresolved-at-the-resource.yaml");
+    let (_, doc) = lint_json(common::root(), &[fixture.to_str().unwrap()]);
+    let notes = notes(&doc);
+    let alarm: Vec<&String> = notes.iter().filter(|n| n.contains("QueueName dimension")).collect();
+    let policy: Vec<&String> = notes.iter().filter(|n| n.contains("a queue it applies to")).collect();
+    assert_eq!((alarm.len(), policy.len()), (1, 1), "{notes:#?}");
+    assert!(!alarm[0].contains("`OrdersAlarm`") && alarm[0].contains("only known at deploy time"), "{}", alarm[0]);
+    assert!(!policy[0].contains("`OrdersPolicy`"), "{}", policy[0]);
+}

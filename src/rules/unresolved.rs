@@ -21,9 +21,17 @@ fn written(origin: &Origin) -> Option<String> {
     Some(if chars.next().is_some() { format!("{short}...") } else { short })
 }
 
-/// `resource: what `expression` could not be resolved (why): then.`
-fn note(notes: &mut Vec<Note>, resource: &str, what: &str, origin: &Origin, why: &str, then: &str) {
-    let expression = written(origin).map(|e| format!(" `{e}`")).unwrap_or_default();
+/// `resource: what `expression` could not be resolved (why): then.` The
+/// expression is quoted only where `origin` is the value's own place, not
+/// the resource's key or block (an alarm's dimension or a policy's queue
+/// list is kept without its place): quoting the key read as if the
+/// resource's name were what could not be resolved.
+fn note(notes: &mut Vec<Note>, resource: (&str, Option<&Origin>), what: &str, origin: &Origin, why: &str, then: &str) {
+    let (resource, own) = resource;
+    let expression = match own.is_some_and(|own| origin.is_same_place(own)) {
+        true => String::new(),
+        false => written(origin).map(|e| format!(" `{e}`")).unwrap_or_default(),
+    };
     notes.push(Note {
         origin: origin.clone(),
         message: format!("{resource}: {what}{expression} could not be resolved ({why}): {then}"),
@@ -44,34 +52,34 @@ pub fn notes(model: &Model) -> Vec<Note> {
     for c in &model.consumers {
         for (origin, why) in unknown(&c.queue) {
             let then = "SQS001, SQS002, SQS010 and SQS011 were not checked for it";
-            note(&mut notes, &c.resource, "the queue it reads", origin, why, then);
+            note(&mut notes, (&c.resource, Some(&c.origin)), "the queue it reads", origin, why, then);
         }
         for (origin, why) in unknown(&c.function) {
             let then = "SQS001 and SQS002 were not checked for it";
-            note(&mut notes, &c.resource, "the function it invokes", origin, why, then);
+            note(&mut notes, (&c.resource, Some(&c.origin)), "the function it invokes", origin, why, then);
         }
     }
     for u in &model.unknown_sources {
         let then = "if it is a queue, SQS001, SQS002, SQS005, SQS010 and SQS011 were not checked for it";
-        note(&mut notes, &u.resource, "the event source it reads", &u.origin, &u.why, then);
+        note(&mut notes, (&u.resource, None), "the event source it reads", &u.origin, &u.why, then);
     }
     for u in &model.unknown_producers {
         let then = "if it is a queue of the analysed set, SQS019, SQS020 and SQS021 were not checked for it";
-        note(&mut notes, &u.resource, "the queue it delivers to", &u.origin, &u.why, then);
+        note(&mut notes, (&u.resource, None), "the queue it delivers to", &u.origin, &u.why, then);
     }
     for q in &model.queues {
         for alt in &q.redrive.alts {
             let Value::Known(redrive) = &alt.value else { continue };
             for (origin, why) in unknown(&redrive.target) {
                 let then = "SQS007, SQS009 and SQS015 were not checked for it";
-                note(&mut notes, &q.resource, "its dead-letter queue", origin, why, then);
+                note(&mut notes, (&q.resource, Some(&q.origin)), "its dead-letter queue", origin, why, then);
             }
         }
     }
     for d in &model.dlq_refs {
         for (origin, why) in unknown(&d.target) {
             let then = "the queue it names is not known to be a dead-letter queue (exempt from SQS004 and SQS006)";
-            note(&mut notes, "a dead-letter target", "its queue", origin, why, then);
+            note(&mut notes, ("a dead-letter target", None), "its queue", origin, why, then);
         }
     }
     for a in &model.alarms {
@@ -80,7 +88,14 @@ pub fn notes(model: &Model) -> Vec<Note> {
                 matches!(&m.namespace, Value::Known(n) if n == "AWS/SQS") || matches!(m.namespace, Value::Unknown(_));
             if let (true, Value::Unknown(why)) = (sqs, &m.queue) {
                 let then = "it counts as no dead-letter queue's alarm (SQS015)";
-                note(&mut notes, &a.resource, "the queue of its QueueName dimension", &a.origin, why, then);
+                note(
+                    &mut notes,
+                    (&a.resource, Some(&a.origin)),
+                    "the queue of its QueueName dimension",
+                    &a.origin,
+                    why,
+                    then,
+                );
             }
         }
     }
@@ -88,7 +103,7 @@ pub fn notes(model: &Model) -> Vec<Note> {
         for target in &p.queues {
             if let Value::Unknown(why) = target {
                 let then = "its findings name the policy, not the queue";
-                note(&mut notes, &p.resource, "a queue it applies to", &p.origin, why, then);
+                note(&mut notes, (&p.resource, Some(&p.origin)), "a queue it applies to", &p.origin, why, then);
             }
         }
     }
