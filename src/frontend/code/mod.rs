@@ -21,6 +21,7 @@ pub mod program;
 mod resolve;
 mod response;
 pub mod unit;
+mod wrapped;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -255,7 +255,7 @@ impl<'a> Program<'a> {
 
     /// The file a module written in `file` is, when it is code of the
     /// repository that can be read.
-    fn resolve(&mut self, file: &Path, module: &str, language: Language) -> Option<PathBuf> {
+    pub(super) fn resolve(&mut self, file: &Path, module: &str, language: Language) -> Option<PathBuf> {
         let dir = file.parent().unwrap_or(Path::new(""));
         let key = (dir.to_path_buf(), module.to_string());
         if let Some(known) = self.resolved.get(&key) {

@@ -1,0 +1,138 @@
+//! Code that sqsguard does not read is never judged: a handler that comes
+//! from a package, a wrapper or a decorator it cannot follow is a note,
+//! not SQS201/SQS202; a call is SQS's only behind an SQS client; a
+//! Serverless Go service's handlers are found; what is outside the
+//! repository is not searched; and analysis is bounded per file.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
+
+mod common;
+
+use std::path::Path;
+
+use sqsguard::outcome::Outcome;
+
+/// Write `files` (path, text) under `root`.
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    std::fs::create_dir_all(common::root().join("target")).unwrap();
+    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    write(dir.path(), files);
+    dir
+}
+
+/// The code rules' findings (the template's own, SQS004 and the like,
+/// are not these tests' concern).
+fn codes(outcome: &Outcome) -> Vec<&str> {
+    outcome.findings.iter().map(|f| f.code()).filter(|c| c.starts_with("SQS2")).collect()
+}
+
+/// A SAM consumer of a queue, `Handler` and `Runtime` as given, whose
+/// mapping reports batch item failures when `reports`.
+fn sam(handler: &str, runtime: &str, reports: bool) -> String {
+    let types = if reports { ", FunctionResponseTypes: [ReportBatchItemFailures]" } else { "" };
+    format!(
+        "Transform: AWS::Serverless-2016-10-31\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: src/\n      Handler: {handler}\n      Runtime: {runtime}\n      Events:\n        E:\n          Type: SQS\n          Properties: {{Queue: !GetAtt Q.Arn{types}}}\n"
+    )
+}
+
+/// The note about function F's handler, which must exist.
+fn note_of_f(outcome: &Outcome) -> String {
+    let notes: Vec<&str> = outcome.notes.iter().map(|n| n.message.as_str()).collect();
+    notes.iter().find(|n| n.contains("handler of F")).unwrap_or_else(|| panic!("no note on F: {notes:#?}")).to_string()
+}
+
+/// A handler bound to what a package exports (`require("@acme/consumer")`)
+/// is not read: a note naming the package, never SQS202.
+#[test]
+fn a_handler_from_a_package_is_a_note() {
+    let dir = project(&[
+        ("template.yaml", &sam("index.handler", "nodejs20.x", true)),
+        ("src/index.js", "const { handler } = require(\"@acme/consumer\");\nexports.handler = handler;\n"),
+    ]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
+    let note = note_of_f(&outcome);
+    assert!(note.contains("@acme/consumer"), "{note}");
+}
+
+/// `exports.handler = middy(main)` without the batch middleware: middy's
+/// answer is not read, a note; with `.use(sqsPartialBatchFailure())` it
+/// returns batch item failures (SQS201 on a mapping without them).
+#[test]
+fn a_middy_wrapper_is_read_only_with_its_batch_middleware() {
+    let plain =
+        "const middy = require(\"@middy/core\");\nconst main = async (event) => {};\nexports.handler = middy(main);\n";
+    let dir = project(&[("template.yaml", &sam("index.handler", "nodejs20.x", true)), ("src/index.js", plain)]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
+    assert!(note_of_f(&outcome).contains("`middy`"), "{}", note_of_f(&outcome));
+    let batch = "const middy = require(\"@middy/core\");\nconst sqsPartialBatchFailure = require(\"@middy/sqs-partial-batch-failure\");\nconst main = async (event) => Promise.allSettled([]);\nexports.handler = middy(main).use(sqsPartialBatchFailure());\n";
+    let dir = project(&[("template.yaml", &sam("index.handler", "nodejs20.x", false)), ("src/index.js", batch)]);
+    let outcome = common::lint(dir.path());
+    assert!(codes(&outcome).contains(&"SQS201"), "{}", common::render(&outcome));
+}
+
+/// A Python handler under a decorator imported from a package that is not
+/// read may return anything: a note naming the decorator, not SQS202.
+#[test]
+fn a_python_handler_under_an_unread_decorator_is_a_note() {
+    let code = "from acme.lambda_tools import sqs_batch\n\n\n@sqs_batch\ndef handler(event, context):\n    for record in event[\"Records\"]:\n        print(record[\"body\"])\n";
+    let dir = project(&[("template.yaml", &sam("app.handler", "python3.12", true)), ("src/app.py", code)]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
+    let note = note_of_f(&outcome);
+    assert!(note.contains("sqs_batch"), "{note}");
+    // Powertools' logger decorator passes the answer through: still judged.
+    let logged = "from aws_lambda_powertools import Logger\n\nlogger = Logger()\n\n\n@logger.inject_lambda_context\ndef handler(event, context):\n    for record in event[\"Records\"]:\n        print(record[\"body\"])\n";
+    let dir = project(&[("template.yaml", &sam("app.handler", "python3.12", true)), ("src/app.py", logged)]);
+    let outcome = common::lint(dir.path());
+    assert_eq!(codes(&outcome), ["SQS202"], "{}", common::render(&outcome));
+}
+
+/// A handler re-exported from a module of the code folder is followed;
+/// re-exported from a package, the note says so, not that the file
+/// defines no handler.
+#[test]
+fn re_exported_handlers_are_followed_or_said() {
+    let impl_js = "exports.handler = async (event) => ({ batchItemFailures: [] });\n";
+    let impl_py = "def handler(event, context):\n    return {\"batchItemFailures\": []}\n";
+    for (handler, runtime, files) in [
+        (
+            "index.handler",
+            "nodejs20.x",
+            [("src/index.mjs", "export { handler } from \"./impl.js\";\n"), ("src/impl.js", impl_js)],
+        ),
+        (
+            "index.handler",
+            "nodejs20.x",
+            [("src/index.js", "module.exports = require(\"./impl\");\n"), ("src/impl.js", impl_js)],
+        ),
+        ("app.handler", "python3.12", [("src/app.py", "from .impl import handler\n"), ("src/impl.py", impl_py)]),
+    ] {
+        let mut all = vec![("template.yaml", sam(handler, runtime, false))];
+        all.extend(files.iter().map(|(p, t)| (*p, t.to_string())));
+        let all: Vec<(&str, &str)> = all.iter().map(|(p, t)| (*p, t.as_str())).collect();
+        let dir = project(&all);
+        let outcome = common::lint(dir.path());
+        assert_eq!(codes(&outcome), ["SQS201"], "{files:?}: {}", common::render(&outcome));
+    }
+    for (handler, runtime, file, text) in [
+        ("index.handler", "nodejs20.x", "src/index.mjs", "export { handler } from \"@acme/consumer\";\n"),
+        ("index.handler", "nodejs20.x", "src/index.js", "module.exports = require(\"@acme/consumer\");\n"),
+        ("app.handler", "python3.12", "src/app.py", "from acme_consumer import handler\n"),
+    ] {
+        let dir = project(&[("template.yaml", &sam(handler, runtime, true)), (file, text)]);
+        let outcome = common::lint(dir.path());
+        assert!(!codes(&outcome).contains(&"SQS202"), "{text}: {}", common::render(&outcome));
+        let note = note_of_f(&outcome);
+        assert!(note.contains("re-exported from the package") && !note.contains("defines no"), "{text}: {note}");
+    }
+}
