@@ -136,3 +136,17 @@ fn re_exported_handlers_are_followed_or_said() {
         assert!(note.contains("re-exported from the package") && !note.contains("defines no"), "{text}: {note}");
     }
 }
+
+/// Amazon Pinpoint's `send_messages` is no SQS batch call: no SQS206.
+#[test]
+fn a_method_of_another_service_is_not_an_sqs_call() {
+    let code = "import boto3\n\npinpoint = boto3.client(\"pinpoint\")\n\n\ndef send(app, request):\n    pinpoint.send_messages(ApplicationId=app, MessageRequest=request)\n";
+    let dir = project(&[("notify.py", code)]);
+    let outcome = common::lint(dir.path());
+    assert!(codes(&outcome).is_empty(), "{}", common::render(&outcome));
+    // Behind an SQS client (or an unknown client in a file that uses SQS)
+    // the same call is SQS's.
+    let sqs = "import boto3\n\nsqs = boto3.resource(\"sqs\")\nqueue = sqs.Queue(URL)\n\n\ndef send(entries):\n    queue.send_messages(Entries=entries)\n";
+    let dir = project(&[("send.py", sqs)]);
+    assert_eq!(codes(&common::lint(dir.path())), ["SQS206"]);
+}
