@@ -150,3 +150,46 @@ fn a_method_of_another_service_is_not_an_sqs_call() {
     let dir = project(&[("send.py", sqs)]);
     assert_eq!(codes(&common::lint(dir.path())), ["SQS206"]);
 }
+
+/// The Framework's Go layout: `handler: bin/hello`, built by its Makefile
+/// from `hello/main.go`.
+const GO_SERVICE: &[(&str, &str)] = &[
+    (
+        "svc/serverless.yml",
+        "service: svc\nprovider:\n  name: aws\n  runtime: go1.x\nfunctions:\n  hello:\n    handler: bin/hello\n    events:\n      - sqs:\n          arn: !GetAtt Orders.Arn\n          functionResponseType: ReportBatchItemFailures\nresources:\n  Resources:\n    Orders:\n      Type: AWS::SQS::Queue\n",
+    ),
+    ("svc/Makefile", "build:\n\tenv GOOS=linux go build -o bin/hello hello/main.go\n"),
+    (
+        "svc/hello/main.go",
+        "package main\n\nimport (\n\t\"github.com/aws/aws-lambda-go/events\"\n\t\"github.com/aws/aws-lambda-go/lambda\"\n)\n\nfunc handle(ev events.SQSEvent) error {\n\treturn nil\n}\n\nfunc main() { lambda.Start(handle) }\n",
+    ),
+];
+
+/// The Go handler of a Framework service is found in the folder named
+/// after its binary, linting the service's parent or (from inside it)
+/// the service itself; no note has an empty path.
+#[test]
+fn serverless_go_handlers_are_read() {
+    let dir = project(GO_SERVICE);
+    let outcome = common::lint(dir.path());
+    assert_eq!(codes(&outcome), ["SQS202"], "{}", common::render(&outcome));
+    assert!(outcome.notes.is_empty(), "{:#?}", outcome.notes);
+    let svc = dir.path().join("svc");
+    for arg in ["serverless.yml", "."] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+            .current_dir(&svc)
+            .args(["lint", "--format", "json", "--fail-on", "never", arg])
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rules: Vec<&str> = doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["rule"].as_str().unwrap())
+            .filter(|r| r.starts_with("SQS2"))
+            .collect();
+        assert_eq!(rules, ["SQS202"], "{arg}: {doc}");
+        assert_eq!(doc["notes"].as_array().map_or(0, Vec::len), 0, "{arg}: {doc}");
+    }
+}
