@@ -193,3 +193,16 @@ fn serverless_go_handlers_are_read() {
         assert_eq!(doc["notes"].as_array().map_or(0, Vec::len), 0, "{arg}: {doc}");
     }
 }
+
+/// Java with `\u` escapes outside strings is valid Java: the note says
+/// what the reader does not read, where, not that the code is invalid.
+#[test]
+fn java_unicode_escapes_are_not_called_invalid() {
+    let code = "public class H implements RequestHandler<SQSEvent, SQSBatchResponse> {\n  public SQSBatchResponse handleRequest(SQSEvent e, Context c) {\n    String \\u0061 = \"\\u0041\";\n    return new SQSBatchResponse(new ArrayList<>());\n  }\n}\n";
+    let dir = project(&[("template.yaml", &sam("H::handleRequest", "java21", false)), ("src/H.java", code)]);
+    let outcome = common::lint(dir.path());
+    let notes: Vec<&str> = outcome.notes.iter().map(|n| n.message.as_str()).collect();
+    assert!(notes.iter().all(|n| !n.contains("not valid Java")), "{notes:#?}");
+    let said = notes.iter().any(|n| n.contains("H.java:3:12") && n.contains("uses \\u escapes outside strings"));
+    assert!(said, "{notes:#?}");
+}
