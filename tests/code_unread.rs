@@ -206,3 +206,22 @@ fn java_unicode_escapes_are_not_called_invalid() {
     let said = notes.iter().any(|n| n.contains("H.java:3:12") && n.contains("uses \\u escapes outside strings"));
     assert!(said, "{notes:#?}");
 }
+
+/// A symlinked folder that leads outside the linted repository is not
+/// searched for SQS API calls.
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_repository_is_not_searched() {
+    let outside = tempfile::tempdir().unwrap();
+    write(
+        outside.path(),
+        &[(
+            "worker.py",
+            "import boto3\n\nsqs = boto3.client(\"sqs\")\n\n\ndef poll(url):\n    return sqs.receive_message(QueueUrl=url)\n",
+        )],
+    );
+    let dir = project(&[("README.md", "a repository\n")]);
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("shared")).unwrap();
+    let outcome = common::lint(dir.path());
+    assert!(codes(&outcome).is_empty(), "{}", common::render(&outcome));
+}
