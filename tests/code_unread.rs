@@ -225,3 +225,32 @@ fn a_symlink_out_of_the_repository_is_not_searched() {
     let outcome = common::lint(dir.path());
     assert!(codes(&outcome).is_empty(), "{}", common::render(&outcome));
 }
+
+/// A Python file of 262,000 short lines is analysed within bounds: it is
+/// fully read (its one call is found) or a note says which bound was hit.
+#[test]
+fn a_long_python_file_is_analysed_within_bounds() {
+    let mut code = String::from("import boto3\n\nsqs = boto3.client(\"sqs\")\n");
+    for _ in 0..262_000 {
+        code.push_str("x=1\n");
+    }
+    code.push_str("\n\ndef poll(url):\n    return sqs.receive_message(QueueUrl=url)\n");
+    let dir = project(&[("long.py", &code)]);
+    let outcome = common::lint(dir.path());
+    let noted = outcome.notes.iter().any(|n| n.message.contains("long.py"));
+    assert!(codes(&outcome) == ["SQS204"] || noted, "{}", common::render(&outcome));
+}
+
+/// Past the bound of syntax nodes one file's analysis visits (70,000
+/// lines of `x=1` are 350,000), the file is a note that says so.
+#[test]
+fn a_file_over_the_node_bound_is_a_note() {
+    let mut code = String::from("import boto3\n\nsqs = boto3.client(\"sqs\")\n");
+    code.push_str(&"x=1\n".repeat(70_000));
+    code.push_str("\n\ndef poll(url):\n    return sqs.receive_message(QueueUrl=url)\n");
+    let dir = project(&[("long.py", &code)]);
+    let outcome = common::lint(dir.path());
+    let notes: Vec<&str> = outcome.notes.iter().map(|n| n.message.as_str()).collect();
+    assert!(notes.iter().any(|n| n.contains("long.py") && n.contains("syntax nodes")), "{notes:#?}");
+    assert!(codes(&outcome).is_empty(), "{}", common::render(&outcome));
+}

@@ -138,9 +138,10 @@ pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: Fu
             Some(why) => Reports::Unknown(why),
             // What was left unread may return them.
             None if program.capped => Reports::Unknown(format!(
-                "`{}` reaches more than {} files, which sqsguard does not all read",
+                "`{}` reaches more than {} files or {} syntax nodes of code, which sqsguard does not all read",
                 def.name,
-                super::program::MAX_FILES
+                super::program::MAX_FILES,
+                super::program::MAX_UNIT_NODES
             )),
             None => Reports::No,
         },

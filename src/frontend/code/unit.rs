@@ -1,7 +1,8 @@
 //! One code file parsed, and what the patterns find in it: definitions,
 //! calls, response keys, batch utilities and returned calls, each with its
-//! byte span. Parsing is capped (size, time, nesting) so that no file can
-//! stop a run: what is over a cap is a reason, said in a note.
+//! byte span. Parsing is capped (size, time, nesting) and so is the work
+//! after it (syntax nodes, which every pattern visits), so that no file
+//! can stop a run: what is over a cap is a reason, said in a note.
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -33,6 +34,13 @@ const PARSE_BUDGET: Duration = Duration::from_secs(2);
 /// The deepest tree a file may have: tree-sitter itself does not recurse,
 /// but the query matcher's work grows with depth.
 const MAX_DEPTH: usize = 400;
+
+/// The most syntax nodes of one file that are analysed: each pattern
+/// visits every node, so the work after parsing grows with them (a
+/// handler or worker of thousands of lines has tens of thousands; a file
+/// of 262,000 lines `x = 1` has over a million). Past it is generated
+/// code, said in a note.
+pub const MAX_NODES: usize = 250_000;
 
 /// A function, method or bound name the code defines.
 #[derive(Clone, Debug)]
@@ -142,6 +150,13 @@ impl Unit {
             }
             let span = Span::new(error.start_byte(), error.end_byte());
             return Err(Unparsed { span, why: format!("it is not valid {}", language.name()) });
+        }
+        let nodes = root.descendant_count();
+        if nodes > MAX_NODES {
+            let why = format!(
+                "it has {nodes} syntax nodes, more than the {MAX_NODES} sqsguard analyses of a code file (generated code?)"
+            );
+            return Err(Unparsed { span: at_start, why });
         }
         if depth(root) > MAX_DEPTH {
             return Err(Unparsed { span: at_start, why: format!("it nests deeper than {MAX_DEPTH} levels") });
