@@ -192,6 +192,19 @@ fn serverless_go_handlers_are_read() {
         assert_eq!(rules, ["SQS202"], "{arg}: {doc}");
         assert_eq!(doc["notes"].as_array().map_or(0, Vec::len), 0, "{arg}: {doc}");
     }
+    // A Java function whose class is not there: its note names a folder.
+    let java = "  orders:\n    handler: com.example.Orders\n    runtime: java21\n";
+    let yml = std::fs::read_to_string(svc.join("serverless.yml"))
+        .unwrap()
+        .replace("resources:", &format!("{java}resources:"));
+    std::fs::write(svc.join("serverless.yml"), yml).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sqsguard"))
+        .current_dir(&svc)
+        .args(["lint", "--fail-on", "never", "serverless.yml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("com/example/Orders.java was found under ."), "{text}");
 }
 
 /// Java with `\u` escapes outside strings is valid Java: the note says
