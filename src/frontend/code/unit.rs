@@ -40,7 +40,7 @@ const MAX_DEPTH: usize = 400;
 /// handler or worker of thousands of lines has tens of thousands; a file
 /// of 262,000 lines `x = 1` has over a million). Past it is generated
 /// code, said in a note.
-pub const MAX_NODES: usize = 250_000;
+pub const MAX_NODES: usize = 150_000;
 
 /// A function, method or bound name the code defines.
 #[derive(Clone, Debug)]
