@@ -267,3 +267,25 @@ fn a_file_over_the_node_bound_is_a_note() {
     assert!(notes.iter().any(|n| n.contains("long.py") && n.contains("syntax nodes")), "{notes:#?}");
     assert!(codes(&outcome).is_empty(), "{}", common::render(&outcome));
 }
+
+/// One handler's files together are bounded too: eight modules of
+/// 140,000 nodes each (each under the bound of one file) leave what the
+/// handler returns unknown, said in a note, never SQS202.
+#[test]
+fn a_handler_whose_modules_are_over_the_node_bound_is_a_note() {
+    let mut files: Vec<(String, String)> = vec![("template.yaml".into(), sam("app.handler", "python3.12", true))];
+    let mut app = String::new();
+    let mut body = String::from("\n\ndef handler(event, context):\n");
+    for i in 0..8 {
+        app.push_str(&format!("from m{i} import f{i}\n"));
+        body.push_str(&format!("    f{i}(event)\n"));
+        files.push((format!("src/m{i}.py"), format!("def f{i}(event):\n    pass\n\n\n{}", "x=1\n".repeat(28_000))));
+    }
+    files.push(("src/app.py".into(), app + &body));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = project(&files);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
+    let note = note_of_f(&outcome);
+    assert!(note.contains("syntax nodes"), "{note}");
+}
