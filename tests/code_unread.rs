@@ -63,6 +63,26 @@ fn a_handler_from_a_package_is_a_note() {
     assert!(note.contains("@acme/consumer"), "{note}");
 }
 
+/// A handler bound to a name of a package's module (`handler =
+/// consumer.handler` after `import acme.consumer as consumer`) is not read
+/// either.
+#[test]
+fn a_handler_bound_to_a_package_s_name_is_a_note() {
+    let code = "import acme_consumer as consumer\n\nhandler = consumer.handler\n";
+    let dir = project(&[("template.yaml", &sam("app.handler", "python3.12", true)), ("src/app.py", code)]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
+    let note = note_of_f(&outcome);
+    assert!(note.contains("`consumer.handler` of the package `acme_consumer`"), "{note}");
+    // Bound to a module of the code folder, it is read there.
+    let dir = project(&[
+        ("template.yaml", &sam("app.handler", "python3.12", false)),
+        ("src/app.py", "import impl\n\nhandler = impl.handler\n"),
+        ("src/impl.py", "def handler(event, context):\n    return {\"batchItemFailures\": []}\n"),
+    ]);
+    assert_eq!(codes(&common::lint(dir.path())), ["SQS201"]);
+}
+
 /// `exports.handler = middy(main)` without the batch middleware: middy's
 /// answer is not read, a note; with `.use(sqsPartialBatchFailure())` it
 /// returns batch item failures (SQS201 on a mapping without them).

@@ -60,7 +60,10 @@ pub(super) fn unread_source(program: &mut Program<'_>, file: &Path, name: &str) 
     let unit = program.unit(file)?;
     let language = unit.language;
     let imports = unit.imports.clone();
-    let named = imports.iter().filter(|i| matches!(&i.binding, Binding::Name { local, .. } if local == name));
+    let named = imports.iter().filter(|i| match &i.binding {
+        Binding::Name { local, .. } | Binding::Module(local) => local == name,
+        Binding::Every => false,
+    });
     let every = imports.iter().filter(|i| i.binding == Binding::Every && language != Language::Java);
     for import in named.chain(every) {
         if program.resolve(file, &import.source, language).is_none() {
@@ -99,16 +102,46 @@ pub(super) fn follow(program: &mut Program<'_>, mut start: DefAt) -> Result<DefA
             return Ok(start);
         }
         let (own, span) = (def.name.clone(), (def.span.start, def.span.end));
-        let Some(value) = def_node(unit, span).and_then(value_of).filter(|v| v.kind() == "identifier") else {
-            return Ok(start);
+        let Some(value) = def_node(unit, span).and_then(value_of) else { return Ok(start) };
+        let text = |n: Node<'_>| unit.text(super::unit::span(n)).to_string();
+        // `handler = process`, or `handler = impl.handler` (a name of a
+        // module bound whole): the name, where it comes from, and the
+        // name looked up.
+        let (name, root, last, called) = match value.kind() {
+            "identifier" => (text(value), text(value), text(value), false),
+            "attribute" | "member_expression" => {
+                let Some(last) =
+                    value.child_by_field_name("attribute").or_else(|| value.child_by_field_name("property"))
+                else {
+                    return Ok(start);
+                };
+                let mut root = value;
+                while let Some(object) = root.child_by_field_name("object") {
+                    root = object;
+                }
+                if root.kind() != "identifier" {
+                    return Ok(start);
+                }
+                (text(value), text(root), text(last), true)
+            }
+            _ => return Ok(start),
         };
-        let name = unit.text(super::unit::span(value)).to_string();
-        let found: Vec<DefAt> = program.lookup(&file, &name, false).into_iter().filter(|d| *d != start).collect();
+        // A module bound whole: the name is looked up in it.
+        let module = unit
+            .imports
+            .iter()
+            .find(|i| called && i.binding == Binding::Module(root.clone()))
+            .map(|i| (i.source.clone(), unit.language));
+        let found = match module.and_then(|(source, language)| program.resolve(&file, &source, language)) {
+            Some(target) => program.lookup(&target, &last, false),
+            None => program.lookup(&file, &last, called),
+        };
+        let found: Vec<DefAt> = found.into_iter().filter(|d| *d != start).collect();
         let best = found.into_iter().max_by_key(|(f, i)| program.unit(f).is_some_and(|u| u.defs[*i].is_function));
         match best {
             Some(next) => start = next,
             None => {
-                return Err(match unread_source(program, &file, &name) {
+                return Err(match unread_source(program, &file, &root) {
                     Some(source) => format!("`{own}` is `{name}` of {}", module_words(&source)),
                     None => format!("`{own}` is `{name}`, which sqsguard does not find"),
                 });
