@@ -118,12 +118,12 @@ const GO_SEARCH_DEPTH: usize = 3;
 
 /// The folders under `folder` named after the binary of `handler`
 /// (`bin/hello`: `hello`), nearest first; none for a handler that names
-/// no binary of its own (`bootstrap`, `main`).
+/// no binary of its own (`bootstrap`).
 fn named_after(folder: &Path, handler: &str) -> Vec<PathBuf> {
     let Some(binary) = Path::new(handler).file_name().map(|n| n.to_string_lossy().into_owned()) else {
         return Vec::new();
     };
-    if binary.is_empty() || matches!(binary.as_str(), "bootstrap" | "main" | "." | "..") {
+    if binary.is_empty() || matches!(binary.as_str(), "bootstrap" | "." | "..") {
         return Vec::new();
     }
     let mut found = Vec::new();
