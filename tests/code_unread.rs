@@ -74,6 +74,11 @@ fn a_handler_bound_to_a_package_s_name_is_a_note() {
     assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
     let note = note_of_f(&outcome);
     assert!(note.contains("`consumer.handler` of the package `acme_consumer`"), "{note}");
+    // A file of that one statement, without a line break.
+    let alone = "exports.handler = main";
+    let dir = project(&[("template.yaml", &sam("index.handler", "nodejs20.x", true)), ("src/index.js", alone)]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
     // Bound to a module of the code folder, it is read there.
     let dir = project(&[
         ("template.yaml", &sam("app.handler", "python3.12", false)),

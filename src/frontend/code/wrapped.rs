@@ -32,11 +32,12 @@ const PASS_THROUGH: &[&str] = &[
     "async_batch_processor",
 ];
 
-/// The syntax node of a definition (the outermost with its span).
+/// The syntax node of a definition (the outermost with its span, below
+/// the file's own: a file of one statement spans what it holds).
 pub(super) fn def_node(unit: &Unit, (start, end): (usize, usize)) -> Option<Node<'_>> {
     let mut node = unit.tree.root_node().descendant_for_byte_range(start, end)?;
     while let Some(parent) = node.parent() {
-        if (parent.start_byte(), parent.end_byte()) != (start, end) {
+        if (parent.start_byte(), parent.end_byte()) != (start, end) || parent.parent().is_none() {
             break;
         }
         node = parent;
