@@ -64,7 +64,7 @@ fn a_handler_from_a_package_is_a_note() {
 }
 
 /// A handler bound to a name of a package's module (`handler =
-/// consumer.handler` after `import acme.consumer as consumer`) is not read
+/// consumer.handler` after `import acme_consumer as consumer`) is not read
 /// either.
 #[test]
 fn a_handler_bound_to_a_package_s_name_is_a_note() {
