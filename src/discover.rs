@@ -35,8 +35,9 @@ pub struct Found {
     pub candidates: Vec<Candidate>,
     pub unwalked: Vec<Unwalked>,
     /// The code files found in folders (`.py`, `.js`, `.ts`, `.go`,
-    /// `.java`, ...), outside dependency and build folders: the code front-end
-    /// reads the SQS API calls of those that mention it.
+    /// `.java`, ...), outside dependency and build folders and inside the
+    /// repository (a symlink out of it is not followed for code): the code
+    /// front-end reads the SQS API calls of those that mention it.
     pub code: Vec<PathBuf>,
 }
 
@@ -92,12 +93,17 @@ pub fn candidates(paths: &[PathBuf]) -> Found {
         // linted once, by lint.
         let walker = WalkBuilder::new(path).follow_links(true).sort_by_file_name(|a, b| a.cmp(b)).build();
         let mut apps = Vec::new();
+        // Code is read only inside the repository: a linked folder that
+        // leads out of it is not searched for SQS API calls.
+        let repository = crate::frontend::code::locate::repository_of(path);
         for entry in walker {
             match entry {
                 Ok(entry) => {
                     let is_file = entry.file_type().is_some_and(|t| !t.is_dir());
                     if is_file && is_own_code(entry.path(), path) {
-                        out.code.push(tidy(entry.into_path()));
+                        if entry.path().canonicalize().is_ok_and(|real| real.starts_with(&repository)) {
+                            out.code.push(tidy(entry.into_path()));
+                        }
                         continue;
                     }
                     if is_file && (has_infra_extension(entry.path()) || is_serverless_code(entry.path())) {

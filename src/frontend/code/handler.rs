@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use super::lang::Language;
 use super::program::{DefAt, Program};
 use super::unit::Unit;
+use super::wrapped;
 use crate::model::FunctionIdx;
 use crate::model::code::{Handler, Misspelt, Reports, WrongIdentifier};
 use crate::source::Span;
@@ -37,13 +38,27 @@ pub fn read(unit: &Unit, function: &str, index: FunctionIdx) -> Result<Handler, 
 pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: FunctionIdx) -> Result<Handler, String> {
     let language =
         program.unit(file).map(|u| u.language).ok_or_else(|| format!("{} was not read", super::shown(file)))?;
-    let name = if language == Language::Go { started(program, file)? } else { function.to_string() };
+    let name = if language == Language::Go { wrapped::started(program, file)? } else { function.to_string() };
     let found = program.lookup(file, &name, false);
-    let start = found
-        .into_iter()
-        .max_by_key(|(f, i)| program.unit(f).is_some_and(|u| u.defs[*i].is_function))
-        .ok_or_else(|| format!("{} defines no `{name}`", super::shown(file)))?;
-    let (body, resolved) = reachable(program, start.clone());
+    let Some(start) = found.into_iter().max_by_key(|(f, i)| program.unit(f).is_some_and(|u| u.defs[*i].is_function))
+    else {
+        return Err(wrapped::re_exported(program, file, &name)
+            .unwrap_or_else(|| format!("{} defines no `{name}`", super::shown(file))));
+    };
+    // `exports.handler = handler`: the name it is bound to, followed; a
+    // decorator is part of the body, or unread.
+    let (start, mut behind) = match wrapped::follow(program, start.clone()) {
+        Ok(at) => (at, None),
+        Err(why) => (start, Some(why)),
+    };
+    let (decorators, unread_decorator) = wrapped::decorators(program, &start);
+    behind = behind.or(unread_decorator);
+    let (mut body, mut resolved) = reachable(program, start.clone());
+    for decorator in decorators {
+        let (more, names) = reachable(program, decorator);
+        body.extend(more.into_iter().filter(|d| !body.contains(d)).collect::<Vec<_>>());
+        resolved.extend(names);
+    }
     let program = &*program;
     let unit_of = |f: &Path| program.unit(f);
     let (def_file, def_index) = &start;
@@ -119,38 +134,19 @@ pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: Fu
     }
     handler.reports = match yes {
         Some((origin, how)) => Reports::Yes { origin, how },
-        None => match unread(program, &start, &files, &resolved) {
+        None => match behind.or_else(|| unread(program, &start, &files, &resolved)) {
             Some(why) => Reports::Unknown(why),
             // What was left unread may return them.
             None if program.capped => Reports::Unknown(format!(
-                "`{}` reaches more than {} files, which sqsguard does not all read",
+                "`{}` reaches more than {} files or {} syntax nodes of code, which sqsguard does not all read",
                 def.name,
-                super::program::MAX_FILES
+                super::program::MAX_FILES,
+                super::program::MAX_UNIT_NODES
             )),
             None => Reports::No,
         },
     };
     Ok(handler)
-}
-
-/// The function a Go `main` passes to `lambda.Start`, defined in any file
-/// of its package.
-fn started(program: &mut Program<'_>, file: &Path) -> Result<String, String> {
-    let Some(unit) = program.unit(file) else { return Err(format!("{} was not read", super::shown(file))) };
-    let mut passed: Vec<String> = Vec::new();
-    let starts = unit.calls.iter().filter(|(_, callee)| callee == "Start" || callee == "StartWithOptions");
-    for (start, _) in starts {
-        // The arguments passed by name inside that call.
-        passed.extend(
-            unit.calls.iter().filter(|(s, _)| start.start < s.start && s.end <= start.end).map(|(_, n)| n.clone()),
-        );
-    }
-    for name in passed {
-        if !program.lookup(file, &name, false).is_empty() {
-            return Ok(name);
-        }
-    }
-    Err(format!("{} passes no function of its package to lambda.Start", super::shown(file)))
 }
 
 /// The definitions the handler's body reaches through calls by name, the
@@ -176,7 +172,9 @@ fn reachable(program: &mut Program<'_>, start: DefAt) -> (Vec<DefAt>, HashSet<(P
         callees.dedup();
         for callee in callees {
             let found = program.lookup(&file, &callee, true);
-            if !found.is_empty() {
+            // A name bound to what a package makes (`const middy =
+            // require(...)`) is no function read.
+            if found.iter().any(|(f, i)| program.unit(f).is_some_and(|u| u.defs[*i].is_function)) {
                 resolved.insert((file.clone(), callee));
             }
             for (f, i) in found {

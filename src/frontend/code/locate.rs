@@ -73,22 +73,86 @@ pub fn find(folder: &Path, handler: &str, language: Language, root: &Path) -> Re
             Err(format!("no {relative} was found under {}", super::shown(folder)))
         }
         Language::Go => {
+            // A service linted from inside its folder: the folder is `.`.
+            let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
             let folder = inside(folder, root)?;
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
-                .map_err(|e| {
-                    format!("{} cannot be read: {}", super::shown(&folder), crate::source::plain_io_error(&e))
-                })?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "go") && !p.to_string_lossy().ends_with("_test.go"))
-                .collect();
-            files.sort();
-            let file = files
-                .into_iter()
-                .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("lambda.Start")))
-                .ok_or_else(|| format!("no .go file of {} calls lambda.Start", super::shown(&folder)))?;
-            Ok(Found { file, function: String::new(), language })
+            let mut why = None;
+            // The code folder itself (SAM), then the folder named after
+            // the binary (the Framework's `handler: bin/hello`, built from
+            // `hello/main.go`).
+            let mut folders = vec![folder.clone()];
+            folders.extend(named_after(&folder, handler));
+            for dir in &folders {
+                match lambda_main(dir) {
+                    Ok(Some(file)) => return Ok(Found { file, function: String::new(), language }),
+                    Ok(None) => {}
+                    Err(e) => {
+                        why.get_or_insert(e);
+                    }
+                }
+            }
+            if let Some(why) = why.filter(|_| folders.len() == 1) {
+                return Err(why);
+            }
+            let shown: Vec<String> = folders.iter().map(|f| super::shown(f)).collect();
+            Err(format!("no .go file of {} calls lambda.Start", shown.join(" or ")))
         }
     }
+}
+
+/// The `.go` file (tests aside) of `folder` that calls `lambda.Start`;
+/// why not, when the folder cannot be read.
+fn lambda_main(folder: &Path) -> Result<Option<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map_err(|e| format!("{} cannot be read: {}", super::shown(folder), crate::source::plain_io_error(&e)))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "go") && !p.to_string_lossy().ends_with("_test.go"))
+        .collect();
+    files.sort();
+    Ok(files.into_iter().find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("lambda.Start"))))
+}
+
+/// How deep under a Go service's folder the folder named after a binary
+/// is looked for (`hello/`, `cmd/hello/`, `functions/hello/`).
+const GO_SEARCH_DEPTH: usize = 3;
+
+/// The folders under `folder` named after the binary of `handler`
+/// (`bin/hello`: `hello`), nearest first; none for a handler that names
+/// no binary of its own (`bootstrap`).
+fn named_after(folder: &Path, handler: &str) -> Vec<PathBuf> {
+    let Some(binary) = Path::new(handler).file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return Vec::new();
+    };
+    if binary.is_empty() || matches!(binary.as_str(), "bootstrap" | "." | "..") {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut level = vec![folder.to_path_buf()];
+    for _ in 0..GO_SEARCH_DEPTH {
+        let mut next = Vec::new();
+        for dir in &level {
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
+            let mut dirs: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok())
+                // Real folders only: a link may lead out of the repository.
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.path())
+                .filter(|p| {
+                    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    !name.starts_with('.') && !matches!(name.as_str(), "node_modules" | "vendor" | "bin")
+                })
+                .collect();
+            dirs.sort();
+            for d in dirs {
+                if d.file_name().is_some_and(|n| n.to_string_lossy() == binary) {
+                    found.push(d.clone());
+                }
+                next.push(d);
+            }
+        }
+        level = next;
+    }
+    found
 }
 
 /// Folders a TypeScript build writes JavaScript into, besides a

@@ -22,6 +22,7 @@ pub mod program;
 mod resolve;
 mod response;
 pub mod unit;
+mod wrapped;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -60,9 +61,10 @@ pub fn env_vars(vars: &R, linker: &Linker) -> Vec<EnvVar> {
         .collect()
 }
 
-/// A path as notes print it.
+/// A path as notes print it: the current folder (a service linted from
+/// inside it) as `.`, never an empty word.
 pub(crate) fn shown(path: &Path) -> String {
-    crate::source::display_path(path)
+    if path.as_os_str().is_empty() { ".".to_string() } else { crate::source::display_path(path) }
 }
 
 /// Read the code of every function of `loaded` that says where its code

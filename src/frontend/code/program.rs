@@ -22,6 +22,10 @@ use crate::source::{Overlay, Source};
 /// The most files one handler's code is read from.
 pub const MAX_FILES: usize = 200;
 
+/// The most syntax nodes of all the files of one handler's code: each
+/// file is bounded ([`super::unit::MAX_NODES`]), and so is their sum.
+pub const MAX_UNIT_NODES: usize = 1_000_000;
+
 /// How deep a chain of imports and re-exports is followed.
 const MAX_DEPTH: usize = 16;
 
@@ -45,8 +49,13 @@ pub struct Program<'a> {
     family: Vec<PathBuf>,
     /// The files opened for this handler.
     opened: HashSet<PathBuf>,
-    /// Set when [`MAX_FILES`] was reached: what it left unread.
+    /// Set when [`MAX_FILES`] or [`MAX_UNIT_NODES`] was reached: what it
+    /// left unread.
     pub capped: bool,
+    /// The syntax nodes of the files opened for this handler, and which
+    /// files they are.
+    nodes: usize,
+    counted: HashSet<PathBuf>,
     /// Modules already resolved, by the folder they are written in: a
     /// name looked up for every call asks again.
     resolved: HashMap<(PathBuf, String), Option<PathBuf>>,
@@ -65,6 +74,8 @@ impl<'a> Program<'a> {
             family: Vec::new(),
             opened: HashSet::new(),
             capped: false,
+            nodes: 0,
+            counted: HashSet::new(),
             resolved: HashMap::new(),
             closed: false,
         }
@@ -98,8 +109,18 @@ impl<'a> Program<'a> {
             self.opened.insert(file.to_path_buf());
         }
         let overlay = self.overlay;
-        self.units.entry(file.to_path_buf()).or_insert_with(|| parse_file(file, language, overlay));
-        self.units[file].as_ref().map(|_| ()).map_err(Clone::clone)
+        let unit = self.units.entry(file.to_path_buf()).or_insert_with(|| parse_file(file, language, overlay));
+        let unit = unit.as_ref().map_err(Clone::clone)?;
+        let nodes = unit.tree.root_node().descendant_count();
+        if !self.counted.contains(file) {
+            if self.nodes + nodes > MAX_UNIT_NODES && !self.counted.is_empty() {
+                self.capped = true;
+                return Err(format!("the files it imports have more than {MAX_UNIT_NODES} syntax nodes"));
+            }
+            self.nodes += nodes;
+            self.counted.insert(file.to_path_buf());
+        }
+        Ok(())
     }
 
     /// Load a file a name may come from; silent when it cannot be.
@@ -255,7 +276,7 @@ impl<'a> Program<'a> {
 
     /// The file a module written in `file` is, when it is code of the
     /// repository that can be read.
-    fn resolve(&mut self, file: &Path, module: &str, language: Language) -> Option<PathBuf> {
+    pub(super) fn resolve(&mut self, file: &Path, module: &str, language: Language) -> Option<PathBuf> {
         let dir = file.parent().unwrap_or(Path::new(""));
         let key = (dir.to_path_buf(), module.to_string());
         if let Some(known) = self.resolved.get(&key) {

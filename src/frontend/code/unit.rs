@@ -1,7 +1,8 @@
 //! One code file parsed, and what the patterns find in it: definitions,
 //! calls, response keys, batch utilities and returned calls, each with its
-//! byte span. Parsing is capped (size, time, nesting) so that no file can
-//! stop a run: what is over a cap is a reason, said in a note.
+//! byte span. Parsing is capped (size, time, nesting) and so is the work
+//! after it (syntax nodes, which every pattern visits), so that no file
+//! can stop a run: what is over a cap is a reason, said in a note.
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -33,6 +34,13 @@ const PARSE_BUDGET: Duration = Duration::from_secs(2);
 /// The deepest tree a file may have: tree-sitter itself does not recurse,
 /// but the query matcher's work grows with depth.
 const MAX_DEPTH: usize = 400;
+
+/// The most syntax nodes of one file that are analysed: each pattern
+/// visits every node, so the work after parsing grows with them (a
+/// handler or worker of thousands of lines has tens of thousands; a file
+/// of 262,000 lines `x = 1` has over a million). Past it is generated
+/// code, said in a note.
+pub const MAX_NODES: usize = 150_000;
 
 /// A function, method or bound name the code defines.
 #[derive(Clone, Debug)]
@@ -132,8 +140,23 @@ impl Unit {
         };
         let root = tree.root_node();
         if let Some(error) = first_error(root) {
+            // javac reads `\u0041` anywhere (JLS 3.3); the grammar only in
+            // strings and characters.
+            if language == Language::Java
+                && let Some(at) = unicode_escape_outside_strings(root, bytes)
+            {
+                let why = "it uses \\u escapes outside strings and characters, which javac translates and the Java reader does not read";
+                return Err(Unparsed { span: Span::new(at, at + 2), why: why.into() });
+            }
             let span = Span::new(error.start_byte(), error.end_byte());
             return Err(Unparsed { span, why: format!("it is not valid {}", language.name()) });
+        }
+        let nodes = root.descendant_count();
+        if nodes > MAX_NODES {
+            let why = format!(
+                "it has {nodes} syntax nodes, more than the {MAX_NODES} sqsguard analyses of a code file (generated code?)"
+            );
+            return Err(Unparsed { span: at_start, why });
         }
         if depth(root) > MAX_DEPTH {
             return Err(Unparsed { span: at_start, why: format!("it nests deeper than {MAX_DEPTH} levels") });
@@ -282,6 +305,39 @@ fn is_function(def: Node<'_>) -> bool {
         "expression_statement" => def.named_child(0).is_some_and(is_function),
         _ => true,
     }
+}
+
+/// Where a Java `\\uXXXX` escape is written outside a string, a
+/// character or a comment, if anywhere (an escaped backslash `\\\\u` is
+/// none).
+fn unicode_escape_outside_strings(root: Node<'_>, bytes: &[u8]) -> Option<usize> {
+    const QUOTED: &[&str] = &["string_literal", "character_literal", "line_comment", "block_comment", "text_block"];
+    let mut at = 0;
+    while let Some(found) = bytes.get(at..).and_then(|rest| rest.windows(2).position(|w| w == b"\\u")) {
+        let i = at + found;
+        at = i + 2;
+        let backslashes = bytes[..i].iter().rev().take_while(|b| **b == b'\\').count();
+        let hex = bytes.get(i + 2..).map(|r| {
+            let r = &r[r.iter().take_while(|b| **b == b'u').count()..];
+            r.len() >= 4 && r[..4].iter().all(u8::is_ascii_hexdigit)
+        });
+        if backslashes % 2 == 1 || hex != Some(true) {
+            continue;
+        }
+        let mut node = root.descendant_for_byte_range(i, i + 1);
+        let mut quoted = false;
+        while let Some(n) = node {
+            if QUOTED.contains(&n.kind()) {
+                quoted = true;
+                break;
+            }
+            node = n.parent();
+        }
+        if !quoted {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// The first node in error, if any, depth first (no recursion).

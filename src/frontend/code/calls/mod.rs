@@ -20,6 +20,7 @@ use crate::model::code::{Arg, EnvVar, Operation, ResultUse, SdkCall};
 use crate::model::{Origin, Queue, Target, Value};
 use crate::source::Span;
 
+mod client;
 mod languages;
 mod request;
 mod result;
@@ -133,6 +134,9 @@ struct Reader<'a> {
     env_reads: Vec<(Node<'a>, String)>,
     bindings: Vec<Binding<'a>>,
     functions: Vec<Span>,
+    /// The file names SQS somewhere (an import, a client, a name): a call
+    /// on a client that is not known is SQS's only then.
+    uses_sqs: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -149,6 +153,7 @@ impl<'a> Reader<'a> {
             env_reads: Vec::new(),
             bindings: Vec::new(),
             functions,
+            uses_sqs: bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"sqs")),
         };
         unit::each_match(unit.language, Pattern::Nondeterministic, root, bytes, |m| {
             if let Some(s) = m.node("source") {

@@ -25,7 +25,7 @@ impl<'a> Reader<'a> {
                 (request, queue, sqs)
             }
         };
-        if !sqs {
+        if !sqs || !self.sqs_client(call, receiver, &request) {
             return None;
         }
         let mut args = Vec::new();

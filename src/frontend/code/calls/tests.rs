@@ -394,3 +394,22 @@ func h(ctx context.Context, client *sqs.Client, q string) {
     );
     assert_eq!(go, ["time.Now()"]);
 }
+
+#[test]
+fn calls_of_other_services_clients_are_not_sqs_calls() {
+    let pinpoint_v3 = calls(
+        Language::JavaScript,
+        "import { PinpointClient, SendMessagesCommand } from '@aws-sdk/client-pinpoint';\nconst client = new PinpointClient({});\nexport const send = (r) => client.send(new SendMessagesCommand({ ApplicationId: 'a', MessageRequest: r }));\n",
+    );
+    assert!(pinpoint_v3.is_empty(), "{pinpoint_v3:?}");
+    let java = calls(
+        Language::Java,
+        "class N {\n  PinpointClient pinpoint = PinpointClient.builder().build();\n  void send(MessageRequest r) { pinpoint.sendMessages(SendMessagesRequest.builder().applicationId(\"a\").messageRequest(r).build()); }\n}\n",
+    );
+    assert!(java.is_empty(), "{java:?}");
+    let sqs = calls(
+        Language::Python,
+        "import boto3\nclient = boto3.client(service_name='sqs')\ndef f(e):\n    client.send_message_batch(QueueUrl=u, Entries=e)\n",
+    );
+    assert_eq!(sqs.len(), 1);
+}
