@@ -20,8 +20,8 @@ use std::sync::Arc;
 pub use overlay::{Memo, Overlay, lexical};
 pub use read::{
     MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, NotOpened, NotUtf8, Unreadable, has_infra_extension, has_template_extension,
-    is_serverless_code, limit_for, looks_like_infrastructure, open_regular, plain_io_error, read, read_named,
-    special_kind, text_of, too_large,
+    is_serverless_code, limit_for, looks_like_infrastructure, mentions_cloudformation, open_regular, plain_io_error,
+    read, read_named, special_kind, text_of, too_large,
 };
 pub use write::write_atomic;
 

@@ -146,13 +146,44 @@ fn resources(file: &Source, root: &Node, notes: &mut Vec<Note>) -> Node {
 
 /// `service` and `provider` at the top, the provider AWS.
 fn is_service(root: &Node) -> bool {
-    let provider = root.get("provider");
-    let aws = match provider.map(|p| &p.kind) {
-        Some(Kind::String(name)) => name == "aws",
-        Some(Kind::Map(_)) => provider.and_then(|p| p.get("name")).and_then(Node::as_str) == Some("aws"),
-        _ => false,
+    provider(root) == Some(Provider::Aws)
+}
+
+/// What a document's top-level `service` and `provider` say it is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Provider {
+    /// `provider: aws` or `provider: {name: aws}`: a service sqsguard reads.
+    Aws,
+    /// Another provider's service (`google`, `azure`): not AWS, so nothing
+    /// of it is an SQS pipeline.
+    Other(String),
+    /// A provider written as a variable (`${opt:provider}`, `${file(...)}`):
+    /// it may be AWS, and sqsguard cannot tell.
+    Unwritten,
+}
+
+/// The provider of a Serverless Framework service: `None` unless `root` has
+/// both `service` and `provider` at its top, the provider a string or a
+/// mapping with a `name`. The same keys deeper (a workflow step's `with:`,
+/// an Ansible task) are no service.
+pub fn provider(root: &Node) -> Option<Provider> {
+    root.get("service")?;
+    let provider = root.get("provider")?;
+    let name = match &provider.kind {
+        Kind::String(name) => name,
+        Kind::Map(_) => match provider.get("name").map(|n| &n.kind) {
+            Some(Kind::String(name)) => name,
+            _ => return None,
+        },
+        _ => return None,
     };
-    root.get("service").is_some() && aws
+    Some(if name == "aws" {
+        Provider::Aws
+    } else if name.contains("${") {
+        Provider::Unwritten
+    } else {
+        Provider::Other(name.clone())
+    })
 }
 
 /// `service: name` or the older `service: {name: ...}`.
