@@ -189,11 +189,14 @@ fn is_sqs(r: &R) -> bool {
     }
 }
 
-/// A producer of `service` to the queue at `field` of `map`.
+/// A producer of `service` to the queue at `field` of `map`, and how that
+/// field names it.
 fn producer(ctx: &Ctx<'_, '_>, res: &Resource<'_>, service: Service, map: &R, field: Field) -> Producer {
     let at = res.entry.key_span;
     let queue = ctx.attr(Some(map), field, at, |r| ctx.queue_target(r));
-    Producer::new(res.id, ctx.origin(at), service, queue)
+    let mut p = Producer::new(res.id, ctx.origin(at), service, queue);
+    p.queue_via = ctx.attr(Some(map), field, at, |r| ctx.queue_via(r));
+    p
 }
 
 /// A target that names a queue or may (its ARN is only known at deploy
