@@ -179,5 +179,66 @@ fn resources_as_a_list_are_merged_and_unread_items_noted() {
         "{found:?}"
     );
     assert_eq!(outcome.notes.len(), 1, "{:?}", outcome.notes);
-    assert!(outcome.notes[0].message.starts_with("resources[1] was not analysed"));
+    assert!(outcome.notes[0].message.starts_with("`${file(resources/more.yml)}` was not read"), "{:?}", outcome.notes);
+    assert!(outcome.notes[0].message.contains("more.yml was not found"), "{:?}", outcome.notes);
+}
+
+/// `resources` as a list of `${file(...)}` (a YAML file whole, a JSON
+/// file's key) is read and merged; a variable in an included file is the
+/// service's; the finding points into the included file. Linting the
+/// folder does not lint the included file again on its own (it would be
+/// SQS015 there, without the alarm of alarms.json).
+#[test]
+fn resources_from_included_files_are_linted_where_they_are_written() {
+    let dir = common::root().join("tests/fixtures/serverless/includes");
+    for path in [dir.clone(), dir.join("serverless.yml")] {
+        let outcome = common::lint(&path);
+        let found: Vec<String> = outcome
+            .findings
+            .iter()
+            .map(|f| {
+                let at = sqsguard::report::location(f).unwrap();
+                format!("{} {} {}:{}", f.code(), f.resource, at.file.rsplit('/').next().unwrap(), at.line)
+            })
+            .collect();
+        assert_eq!(found, ["SQS002 JobsQueue queues.yml:6"], "{}", common::render(&outcome));
+        assert!(outcome.notes.is_empty(), "{:#?}", outcome.notes);
+        assert_eq!(outcome.files, 4, "the service, its two included files and its handler");
+    }
+}
+
+/// A `${file(...)}` that is missing, outside the repository, without the
+/// key asked for, or that includes itself is unknown, with a note naming
+/// the expression (located in the file that writes it); `resources:` may
+/// be one include, not a list.
+#[test]
+fn includes_that_cannot_be_read_are_notes() {
+    let top = tempfile::tempdir().unwrap();
+    fs::write(top.path().join("outside.yml"), "Resources: {}\n").unwrap();
+    let repo = top.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    fs::write(repo.join("cycle.yml"), "Resources:\n  Loop: ${file(./cycle.yml):Resources}\n").unwrap();
+    fs::write(repo.join("queue.yml"), "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n").unwrap();
+    let service = |resources: &str| {
+        let path = repo.join("serverless.yml");
+        fs::write(&path, format!("{SERVICE}resources: {resources}\n")).unwrap();
+        sqsguard::lint::lint_paths(&[path], &Default::default())
+    };
+    // One include, not a list: its queue is linted, in queue.yml.
+    let one = service("${file(./queue.yml)}");
+    assert_eq!(outline(&one), ["SQS004 Jobs 2", "SQS006 Jobs 2"], "{}", common::render(&one));
+    assert!(sqsguard::report::location(&one.findings[0]).unwrap().file.ends_with("queue.yml"));
+    for (written, why) in [
+        ("${file(./missing.yml)}", "missing.yml was not found"),
+        ("${file(../outside.yml)}", "is outside the repository"),
+        ("${file(./queue.yml):Nope}", "./queue.yml has no Nope"),
+        ("${file(./cycle.yml)}", "./cycle.yml includes itself (a cycle)"),
+    ] {
+        let outcome = service(written);
+        assert!(outcome.findings.is_empty(), "{written}: {}", common::render(&outcome));
+        let note = outcome.notes.iter().find(|n| n.message.contains("was not read")).unwrap_or_else(|| {
+            panic!("{written}: {:#?}", outcome.notes);
+        });
+        assert!(note.message.contains(why) && note.message.contains("${file("), "{written}: {}", note.message);
+    }
 }

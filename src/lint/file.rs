@@ -24,7 +24,8 @@ pub(super) struct Done {
     pub(super) files: Vec<PathBuf>,
     /// The files read and not linted, and why.
     pub(super) skips: Vec<Skip>,
-    /// Terraform: the local module folders this module called (canonical).
+    /// Terraform: the local module folders this module called; Serverless:
+    /// the files a service included (canonical).
     pub(super) called: Vec<PathBuf>,
     /// A file named on the command line that may be infrastructure and was
     /// not linted (its note says why).

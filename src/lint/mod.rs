@@ -251,7 +251,11 @@ impl Run {
         let every_module = session.inputs.var_files.iter().any(|v| files.contains(v));
         let again: Vec<usize> = (0..self.jobs.len())
             .filter(|&i| match &self.jobs[i] {
-                Job::File(path, ..) | Job::Code(path, ..) => files.contains(path),
+                // A Serverless service reads the files it includes too.
+                Job::File(path, ..) => {
+                    files.contains(path) || self.results[i].1.files.iter().any(|f| files.contains(f))
+                }
+                Job::Code(path, ..) => files.contains(path),
                 Job::Module(..) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
@@ -297,7 +301,11 @@ impl Job {
     fn result(&self, session: &Session, handled: &HashSet<PathBuf>) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
-            Job::File(path, explicit, config) => (None, lint_file(path, *explicit, session, config)),
+            // Keyed by its path: a file a Serverless service includes (its
+            // `${file(./resources.yml)}`) was linted with the service.
+            Job::File(path, explicit, config) => {
+                (path.canonicalize().ok(), lint_file(path, *explicit, session, config))
+            }
             Job::Code(path, explicit, config) => {
                 let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled));
                 match read.flatten() {
@@ -332,7 +340,8 @@ fn outcome(
     let results: Vec<(Option<PathBuf>, Done)> = results.collect();
     // A module folder that another module of the walk calls was linted as
     // part of its caller, with the caller's arguments: don't lint it again
-    // on its own (its variables would mostly be unknown).
+    // on its own (its variables would mostly be unknown). So was a file a
+    // Serverless service includes, with the service's variables.
     let called: HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter().cloned()).collect();
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
     let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();

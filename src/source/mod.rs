@@ -9,6 +9,7 @@
 //! writes a whole file, all or nothing, with the permissions a plain write
 //! would give it.
 
+mod included;
 pub mod lines;
 mod overlay;
 mod read;
@@ -82,6 +83,10 @@ pub struct SourceFile {
     /// only for a text that has one (see [`SourceFile::text_with_lf_breaks`]).
     lf_text: std::sync::OnceLock<String>,
     has_lone_cr: bool,
+    /// The files whose trees this file's tree holds (a Serverless
+    /// `${file(...)}`), each at the offset its spans were moved to (see
+    /// [`SourceFile::with_included`]).
+    included: Vec<(usize, Source)>,
 }
 
 pub type Source = Arc<SourceFile>;
@@ -121,6 +126,7 @@ impl SourceFile {
             len,
             lf_text: std::sync::OnceLock::new(),
             has_lone_cr,
+            included: Vec::new(),
         })
     }
 
@@ -136,6 +142,7 @@ impl SourceFile {
             len: file.len,
             lf_text: std::sync::OnceLock::new(),
             has_lone_cr: false,
+            included: Vec::new(),
         })
     }
 
@@ -151,6 +158,7 @@ impl SourceFile {
             len,
             lf_text: std::sync::OnceLock::new(),
             has_lone_cr: false,
+            included: Vec::new(),
         })
     }
 

@@ -39,8 +39,19 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
     if !is_service(root) {
         return None;
     }
-    let vars::Resolved { root, given } = vars::resolve(root, run);
-    let mut notes = Vec::new();
+    let vars::Resolved { root, given, included, notes: unread } = vars::resolve_in(root, run, file);
+    // What `${file(...)}` read is linted with the service, located in its
+    // own file; a fragment (not a service of its own) is not linted again
+    // alone.
+    let fragments: Vec<std::path::PathBuf> =
+        included.iter().filter(|(_, f)| !is_service_text(f)).filter_map(|(_, f)| f.path.canonicalize().ok()).collect();
+    let included_files: Vec<Source> = included.iter().map(|(_, f)| f.clone()).collect();
+    let file =
+        &if included.is_empty() { file.clone() } else { crate::source::SourceFile::with_included(file, included) };
+    let mut notes: Vec<Note> = unread
+        .into_iter()
+        .map(|(span, message)| Note { origin: crate::model::Origin::file(file, span), message })
+        .collect();
     let resources = resources(file, &root, &mut notes);
     let template = Template::sections(&resources);
     let mut ctx = Ctx::for_stage(file.clone(), &template, run, &given);
@@ -107,6 +118,11 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
     }
     let mut loaded = super::loaded_from(file, model, suppressions);
     loaded.notes = notes;
+    for included in &included_files {
+        loaded.suppressions.extend(super::comment::scan(included));
+        loaded.files.push(included.path.clone());
+    }
+    loaded.called.extend(fragments);
     // `resources.Parameters` are the stack's: overrides apply to them too.
     cfn::overridden(file, &template, run, &mut loaded);
     Some(loaded)
@@ -121,6 +137,11 @@ fn resources(file: &Source, root: &Node, notes: &mut Vec<Note>) -> Node {
     let mut merged: Vec<crate::syntax::Entry> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(sections) = item.as_map().filter(|_| !vars::is_unresolved(item)) else {
+            let origin = crate::model::Origin::file(file, item.span);
+            // A `${file(...)}` not read has its note already.
+            if notes.iter().any(|n| n.origin.is_same_place(&origin)) {
+                continue;
+            }
             notes.push(Note {
                 origin: crate::model::Origin::file(file, item.span),
                 message: format!(
@@ -184,6 +205,16 @@ pub fn provider(root: &Node) -> Option<Provider> {
     } else {
         Provider::Other(name.clone())
     })
+}
+
+/// Whether an included file is a service of its own (linted on its own).
+fn is_service_text(file: &Source) -> bool {
+    let parsed = if crate::syntax::is_json(&file.path, &file.text) {
+        crate::syntax::json::parse(file)
+    } else {
+        crate::syntax::yaml::parse(file)
+    };
+    parsed.is_ok_and(|root| provider(&root).is_some())
 }
 
 /// `service: name` or the older `service: {name: ...}`.
