@@ -83,6 +83,25 @@ fn any_file_name_with_service_and_an_aws_provider_is_a_service() {
     // Another provider's service is not ours.
     let google = lint_text("serverless.yml", "service: x\nprovider:\n  name: google\n");
     assert_eq!((google.files, google.skipped), (0, 1));
+    assert!(google.notes.is_empty() && google.unlinted.is_empty(), "{:?}", google.notes);
+}
+
+/// A provider written as a variable is resolved as any value is: a
+/// default of `aws` is AWS, of `google` another cloud (skipped); one only
+/// the deployment knows may be AWS, so it is a note and, named, fails the
+/// run.
+#[test]
+fn a_provider_written_as_a_variable_is_resolved() {
+    let service = |name: &str| {
+        format!("service: x\nprovider:\n  name: {name}\nresources:\n  Resources:\n    Q: {{Type: AWS::SQS::Queue}}\n")
+    };
+    let aws = lint_text("serverless.yml", &service("${opt:provider, 'aws'}"));
+    assert_eq!(aws.files, 1, "{}", common::render(&aws));
+    let google = lint_text("serverless.yml", &service("${opt:provider, 'google'}"));
+    assert_eq!((google.files, google.skipped, google.notes.len()), (0, 1, 0), "{:?}", google.notes);
+    let unknown = lint_text("serverless.yml", &service("${env:PROVIDER}"));
+    assert_eq!((unknown.files, unknown.unlinted.len()), (0, 1), "{:?}", unknown.notes);
+    assert!(unknown.notes[0].message.contains("provider is a variable"), "{:?}", unknown.notes);
 }
 
 #[test]

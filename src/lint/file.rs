@@ -102,7 +102,7 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session, config: 
         Document::Unparsable(e) if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) => {
             broken(Broken { file, span: e.span, message: e.message }, config)
         }
-        Document::Other => match unread_kind(&file) {
+        Document::Other => match unread_kind(&file, &session.inputs.stage_for(config)) {
             Unread::NotLinted(why) => {
                 let mut done = not_linted(path, why);
                 if !explicit {
@@ -132,9 +132,9 @@ enum Unread {
 /// it is not. A Serverless Framework service is told by its top-level
 /// `service` and `provider` only: the same keys deeper (a workflow step's
 /// `with:`, an Ansible task, a policy's condition) make no service.
-fn unread_kind(file: &crate::source::SourceFile) -> Unread {
-    use crate::frontend::serverless::{Provider, provider};
-    match parsed(file).as_ref().and_then(provider) {
+fn unread_kind(file: &crate::source::SourceFile, stage: &crate::frontend::stage::Stage) -> Unread {
+    use crate::frontend::serverless::{Provider, provider_for};
+    match parsed(file).as_ref().and_then(|root| provider_for(root, stage)) {
         Some(Provider::Other(name)) => {
             return Unread::Skipped(format!(
                 "a Serverless Framework service for provider `{name}`, not `aws`: it deploys no SQS pipeline"

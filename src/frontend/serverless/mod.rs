@@ -36,7 +36,7 @@ pub(crate) const DEFAULT_TIMEOUT: i64 = 6;
 /// The service in `root`, or `None` when it is not a Serverless Framework
 /// service for AWS.
 pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
-    if !is_service(root) {
+    if provider_for(root, run) != Some(Provider::Aws) {
         return None;
     }
     let vars::Resolved { root, given, included, notes: unread } = vars::resolve_in(root, run, file);
@@ -165,11 +165,6 @@ fn resources(file: &Source, root: &Node, notes: &mut Vec<Note>) -> Node {
     Node::new(Kind::Map(merged), resources.span)
 }
 
-/// `service` and `provider` at the top, the provider AWS.
-fn is_service(root: &Node) -> bool {
-    provider(root) == Some(Provider::Aws)
-}
-
 /// What a document's top-level `service` and `provider` say it is.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Provider {
@@ -181,6 +176,23 @@ pub enum Provider {
     /// A provider written as a variable (`${opt:provider}`, `${file(...)}`):
     /// it may be AWS, and sqsguard cannot tell.
     Unwritten,
+}
+
+/// [`provider`], with a provider written as a variable resolved for `stage`
+/// (`${opt:provider, 'aws'}` is AWS): still [`Provider::Unwritten`] when
+/// only the deployment knows it.
+pub fn provider_for(root: &Node, stage: &Stage) -> Option<Provider> {
+    match provider(root) {
+        Some(Provider::Unwritten) => {
+            let resolved = vars::resolve(root, stage).root;
+            let name = resolved.get("provider").map(|p| p.get("name").unwrap_or(p));
+            match name {
+                Some(n) if vars::is_unresolved(n) => Some(Provider::Unwritten),
+                _ => provider(&resolved).or(Some(Provider::Unwritten)),
+            }
+        }
+        known => known,
+    }
 }
 
 /// The provider of a Serverless Framework service: `None` unless `root` has
