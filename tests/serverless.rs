@@ -261,3 +261,24 @@ fn includes_that_cannot_be_read_are_notes() {
         assert!(note.message.contains(why) && note.message.contains("${file("), "{written}: {}", note.message);
     }
 }
+
+/// A service that takes a file's value over and over stops at a bound,
+/// with a note, rather than copy the file without end.
+#[test]
+fn includes_used_without_end_stay_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("big.yml"), format!("items: [{}]\n", vec!["x"; 1000].join(", "))).unwrap();
+    let mut text = format!("{SERVICE}custom:\n");
+    for i in 0..2000 {
+        text.push_str(&format!("  c{i}: ${{file(./big.yml)}}\n"));
+    }
+    let path = dir.path().join("serverless.yml");
+    fs::write(&path, text).unwrap();
+    let outcome = sqsguard::lint::lint_paths(&[path], &Default::default());
+    assert_eq!(outcome.files, 2);
+    assert!(
+        outcome.notes.iter().any(|n| n.message.contains("already takes 1024 values from files")),
+        "{:?}",
+        outcome.notes.first()
+    );
+}

@@ -17,6 +17,10 @@ use crate::syntax::{Entry, Kind, Node};
 
 /// Files one service may include at most (a runaway chain stops here).
 const MAX_FILES: usize = 256;
+/// `${file(...)}` values one service may take at most: each is a copy of
+/// (part of) a file, so a service that names a large file over and over
+/// stops here rather than fill the memory.
+const MAX_USES: usize = 1024;
 
 /// What `${file(...)}` may read and has read for one service.
 #[derive(Default)]
@@ -34,6 +38,8 @@ pub(super) struct Includes {
     reading: Vec<PathBuf>,
     /// Where an expression was not followed, and why.
     pub(super) notes: Vec<(Span, String)>,
+    /// `${file(...)}` values taken so far (see [`MAX_USES`]).
+    uses: usize,
 }
 
 impl Includes {
@@ -129,8 +135,15 @@ impl Resolver<'_> {
             Some(a) => format!("${{file({written}):{a}}}"),
             None => format!("${{file({written})}}"),
         };
-        let found = self.includes.tree(written).and_then(|(canonical, tree)| {
+        self.includes.uses += 1;
+        let found = if self.includes.uses > MAX_USES {
+            Err(format!("the service already takes {MAX_USES} values from files"))
+        } else {
+            self.includes.tree(written)
+        };
+        let found = found.and_then(|(canonical, tree)| {
             if self.includes.reading.contains(&canonical) {
+                self.cycles += 1;
                 return Err(format!("{written} includes itself (a cycle)"));
             }
             let mut node = &tree;
