@@ -52,8 +52,8 @@ pub struct Producer {
     /// The queue it delivers to, located at the value that names it.
     pub queue: Attr<Target>,
     /// How that value names the queue (its ARN, or a URL where AWS expects
-    /// the ARN): SNS subscriptions and EventBridge targets; absent for the
-    /// others.
+    /// the ARN): SNS subscriptions, EventBridge targets and pipes; absent
+    /// for S3 notifications.
     pub queue_via: Attr<Via>,
     /// What `aws:SourceArn` is for its deliveries: the topic, rule, bucket.
     pub source: Value<SourceId>,

@@ -1,6 +1,6 @@
 //! SQS018: a queue's URL where AWS expects its ARN (an event source, a
 //! `deadLetterTargetArn`, an SNS subscription's endpoint, an EventBridge
-//! target's ARN).
+//! target's ARN, a pipe's target).
 
 use super::{Context, Findings, Rule, RuleId, all_of};
 use crate::finding::{Applicability, Remedy, Severity, Want};
@@ -30,7 +30,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         let field = match producer.service {
             Service::Sns => Field::SubscriptionEndpoint,
             Service::EventBridge => Field::TargetArn,
-            Service::S3 | Service::Pipes => continue,
+            Service::Pipes => Field::PipeTarget,
+            Service::S3 => continue,
         };
         for via in producer.queue_via.iter() {
             let what = format!("the {} of {}", cx.name(field), producer.name());

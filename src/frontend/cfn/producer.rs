@@ -100,6 +100,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
                 return;
             }
             let mut p = Producer::new(res.id, ctx.origin(at), Service::Pipes, queue);
+            p.queue_via = ctx.attr(Some(&props), Field::PipeTarget, at, |r| ctx.queue_via(r));
             p.source = Value::Known(SourceId::Resource(res.id.to_string()));
             let path = ["TargetParameters", "SqsQueueParameters"];
             if let Some((_, sqs)) = ctx.values_at(&props, &path).into_iter().next() {

@@ -96,6 +96,7 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
                 return Vec::new();
             }
             let mut p = Producer::new(&r.address, origin, Service::Pipes, queue);
+            p.queue_via = a.field(Field::PipeTarget, |v| a.linker.queue_via(v));
             let pipe = r.address.split('[').next().unwrap_or(&r.address);
             p.source = Value::Known(SourceId::Resource(pipe.to_string()));
             let path = ["target_parameters", "sqs_queue_parameters"];
