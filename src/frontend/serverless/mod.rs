@@ -143,7 +143,7 @@ fn resources(file: &Source, root: &Node, notes: &mut Vec<Note>) -> Node {
                 continue;
             }
             notes.push(Note {
-                origin: crate::model::Origin::file(file, item.span),
+                origin,
                 message: format!(
                     "resources[{i}] was not analysed: it is only known when the Framework runs (a file or variable sqsguard does not read)"
                 ),
