@@ -101,6 +101,33 @@ fn non_templates_are_skipped_silently() {
     assert!(stdout(&out).contains("in 0 files (1 skipped)"));
 }
 
+/// Files pre-commit passes because of their extension, named on the
+/// command line as it names them: `service` and `provider` keys nested in a
+/// workflow step, an Ansible task or a policy's condition make no Serverless
+/// service, and another cloud's service deploys no SQS pipeline. None is a
+/// note or an SQS000, and the run passes; `--show-skipped` says why each
+/// was skipped.
+#[test]
+fn nested_service_and_provider_keys_are_no_serverless_service() {
+    let dir = "tests/fixtures/not-infrastructure";
+    let files =
+        [".github/workflows/deploy.yml", "playbooks/site.yml", "iam/github-deploy-trust.json", "serverless.yml"];
+    let paths: Vec<String> = files.iter().map(|f| format!("{dir}/{f}")).collect();
+    let mut args = vec!["lint", "--show-skipped", "--format", "json"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = sqsguard(&args);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{json:#}");
+    assert_eq!(json["findings"], serde_json::json!([]), "{json:#}");
+    assert!(json["notes"].as_array().is_none_or(Vec::is_empty), "{json:#}");
+    assert_eq!(json["summary"]["skipped"], 4, "{json:#}");
+    let out = sqsguard(&[&["lint", "--show-skipped"][..], &args[4..]].concat());
+    let text = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("serverless.yml: a Serverless Framework service for provider `google`"), "{text}");
+    assert!(!text.contains("looks like a Serverless Framework service"), "{text}");
+}
+
 #[test]
 fn rules_and_explain_cover_the_catalog() {
     let out = sqsguard(&["rules", "--format", "json"]);

@@ -273,3 +273,27 @@ fn a_handler_that_cannot_be_judged_is_a_note() {
     assert!(note.message.contains("`middy`"), "{}", note.message);
     assert!(note.origin.location().unwrap().file.ends_with("index.mjs"));
 }
+
+/// Handler rules need the mapping, not the queue: a mapping whose source is
+/// an `arn:aws:sqs:` ARN with deploy-time parts (an account from
+/// `${env:...}`, `${AWS::AccountId}` or `data.aws_caller_identity`, a name
+/// from a parameter) is still judged against its handler, in Serverless,
+/// CloudFormation and Terraform; the queue's own rules are a note.
+#[test]
+fn handler_rules_judge_a_mapping_whose_queue_is_unresolved() {
+    let base = common::root().join("tests/fixtures/unresolved-queue");
+    for (project, rule) in
+        [("serverless", "SQS201"), ("cloudformation", "SQS201"), ("terraform", "SQS201"), ("returns-nothing", "SQS202")]
+    {
+        let outcome = common::lint(&base.join(project));
+        let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code()).collect();
+        assert!(codes.contains(&rule), "{project}: {}", common::render(&outcome));
+        let finding = outcome.findings.iter().find(|f| f.code() == rule).unwrap();
+        assert!(finding.message.contains("of a queue only known at deploy time"), "{}", finding.message);
+        assert!(
+            outcome.notes.iter().any(|n| n.message.contains("SQS001, SQS002, SQS010 and SQS011 were not checked")),
+            "{project}: the queue's rules are a note: {:#?}",
+            outcome.notes
+        );
+    }
+}

@@ -83,6 +83,25 @@ fn any_file_name_with_service_and_an_aws_provider_is_a_service() {
     // Another provider's service is not ours.
     let google = lint_text("serverless.yml", "service: x\nprovider:\n  name: google\n");
     assert_eq!((google.files, google.skipped), (0, 1));
+    assert!(google.notes.is_empty() && google.unlinted.is_empty(), "{:?}", google.notes);
+}
+
+/// A provider written as a variable is resolved as any value is: a
+/// default of `aws` is AWS, of `google` another cloud (skipped); one only
+/// the deployment knows may be AWS, so it is a note and, named, fails the
+/// run.
+#[test]
+fn a_provider_written_as_a_variable_is_resolved() {
+    let service = |name: &str| {
+        format!("service: x\nprovider:\n  name: {name}\nresources:\n  Resources:\n    Q: {{Type: AWS::SQS::Queue}}\n")
+    };
+    let aws = lint_text("serverless.yml", &service("${opt:provider, 'aws'}"));
+    assert_eq!(aws.files, 1, "{}", common::render(&aws));
+    let google = lint_text("serverless.yml", &service("${opt:provider, 'google'}"));
+    assert_eq!((google.files, google.skipped, google.notes.len()), (0, 1, 0), "{:?}", google.notes);
+    let unknown = lint_text("serverless.yml", &service("${env:PROVIDER}"));
+    assert_eq!((unknown.files, unknown.unlinted.len()), (0, 1), "{:?}", unknown.notes);
+    assert!(unknown.notes[0].message.contains("provider is a variable"), "{:?}", unknown.notes);
 }
 
 #[test]
@@ -179,5 +198,87 @@ fn resources_as_a_list_are_merged_and_unread_items_noted() {
         "{found:?}"
     );
     assert_eq!(outcome.notes.len(), 1, "{:?}", outcome.notes);
-    assert!(outcome.notes[0].message.starts_with("resources[1] was not analysed"));
+    assert!(outcome.notes[0].message.starts_with("`${file(resources/more.yml)}` was not read"), "{:?}", outcome.notes);
+    assert!(outcome.notes[0].message.contains("more.yml was not found"), "{:?}", outcome.notes);
+}
+
+/// `resources` as a list of `${file(...)}` (a YAML file whole, a JSON
+/// file's key) is read and merged; a variable in an included file is the
+/// service's; the finding points into the included file. Linting the
+/// folder does not lint the included file again on its own (it would be
+/// SQS015 there, without the alarm of alarms.json).
+#[test]
+fn resources_from_included_files_are_linted_where_they_are_written() {
+    let dir = common::root().join("tests/fixtures/serverless/includes");
+    for path in [dir.clone(), dir.join("serverless.yml")] {
+        let outcome = common::lint(&path);
+        let found: Vec<String> = outcome
+            .findings
+            .iter()
+            .map(|f| {
+                let at = sqsguard::report::location(f).unwrap();
+                format!("{} {} {}:{}", f.code(), f.resource, at.file.rsplit('/').next().unwrap(), at.line)
+            })
+            .collect();
+        assert_eq!(found, ["SQS002 JobsQueue queues.yml:6"], "{}", common::render(&outcome));
+        assert!(outcome.notes.is_empty(), "{:#?}", outcome.notes);
+        assert_eq!(outcome.files, 4, "the service, its two included files and its handler");
+    }
+}
+
+/// A `${file(...)}` that is missing, outside the repository, without the
+/// key asked for, or that includes itself is unknown, with a note naming
+/// the expression (located in the file that writes it); `resources:` may
+/// be one include, not a list.
+#[test]
+fn includes_that_cannot_be_read_are_notes() {
+    let top = tempfile::tempdir().unwrap();
+    fs::write(top.path().join("outside.yml"), "Resources: {}\n").unwrap();
+    let repo = top.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    fs::write(repo.join("cycle.yml"), "Resources:\n  Loop: ${file(./cycle.yml):Resources}\n").unwrap();
+    fs::write(repo.join("queue.yml"), "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n").unwrap();
+    let service = |resources: &str| {
+        let path = repo.join("serverless.yml");
+        fs::write(&path, format!("{SERVICE}resources: {resources}\n")).unwrap();
+        sqsguard::lint::lint_paths(&[path], &Default::default())
+    };
+    // One include, not a list: its queue is linted, in queue.yml.
+    let one = service("${file(./queue.yml)}");
+    assert_eq!(outline(&one), ["SQS004 Jobs 2", "SQS006 Jobs 2"], "{}", common::render(&one));
+    assert!(sqsguard::report::location(&one.findings[0]).unwrap().file.ends_with("queue.yml"));
+    for (written, why) in [
+        ("${file(./missing.yml)}", "missing.yml was not found"),
+        ("${file(../outside.yml)}", "is outside the repository"),
+        ("${file(./queue.yml):Nope}", "./queue.yml has no Nope"),
+        ("${file(./cycle.yml)}", "./cycle.yml includes itself (a cycle)"),
+    ] {
+        let outcome = service(written);
+        assert!(outcome.findings.is_empty(), "{written}: {}", common::render(&outcome));
+        let note = outcome.notes.iter().find(|n| n.message.contains("was not read")).unwrap_or_else(|| {
+            panic!("{written}: {:#?}", outcome.notes);
+        });
+        assert!(note.message.contains(why) && note.message.contains("${file("), "{written}: {}", note.message);
+    }
+}
+
+/// A service that takes a file's value over and over stops at a bound,
+/// with a note, rather than copy the file without end.
+#[test]
+fn includes_used_without_end_stay_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("big.yml"), format!("items: [{}]\n", vec!["x"; 1000].join(", "))).unwrap();
+    let mut text = format!("{SERVICE}custom:\n");
+    for i in 0..2000 {
+        text.push_str(&format!("  c{i}: ${{file(./big.yml)}}\n"));
+    }
+    let path = dir.path().join("serverless.yml");
+    fs::write(&path, text).unwrap();
+    let outcome = sqsguard::lint::lint_paths(&[path], &Default::default());
+    assert_eq!(outcome.files, 2);
+    assert!(
+        outcome.notes.iter().any(|n| n.message.contains("already takes 1024 values from files")),
+        "{:?}",
+        outcome.notes.first()
+    );
 }

@@ -200,6 +200,23 @@ fn function_name(s: &str) -> &str {
     }
 }
 
+/// A queue's ARN whose other parts are only known at deploy time
+/// (`arn:aws:sqs:${AWS::Region}:${Account}:${QueueName}`, an account from
+/// `data.aws_caller_identity`): which queue is unknown, but it is a queue.
+pub fn is_sqs_arn(r: &R) -> bool {
+    let Some(text) = r.text() else { return false };
+    let Some(Part::Lit(head)) = text.0.first() else { return false };
+    let mut fields = head.split(':');
+    // The partition may itself be a deploy-time part (`arn:${AWS::Partition}:sqs:`).
+    match (fields.next(), fields.next(), fields.next()) {
+        (Some("arn"), Some(_), Some("sqs")) => true,
+        (Some("arn"), Some(""), None) => {
+            matches!(text.0.get(2), Some(Part::Lit(rest)) if rest.starts_with(":sqs:"))
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

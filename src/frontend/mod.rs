@@ -54,7 +54,8 @@ pub struct Loaded {
     /// Every file read (as given), broken ones included.
     pub files: Vec<PathBuf>,
     /// Terraform: the local module folders called (canonical paths), which
-    /// were linted through this caller.
+    /// were linted through this caller; Serverless: the files a service
+    /// includes with `${file(...)}` that are no service of their own.
     pub called: Vec<PathBuf>,
     /// CloudFormation: the keys of the run's Parameter values
     /// ([`stage::Stage::overrides`]) this template declares.

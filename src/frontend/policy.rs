@@ -180,12 +180,43 @@ fn principal_list(p: &R) -> Value<Vec<Principal>> {
                 (_, Some(_)) => Principal::Other,
                 ("Service", None) => return unknown(),
                 (_, None) if is_arn(item) => Principal::Other,
+                (_, None) if is_aws_principal(key, item) => Principal::Other,
                 (_, None) => return unknown(),
             };
             out.push(principal);
         }
     }
     Value::Known(out)
+}
+
+/// A value only known at deploy time that still names an account, role or
+/// user, never `*` nor a service: any value of `Federated` or
+/// `CanonicalUser`; under `AWS`, a resource's ARN (`!GetAtt Role.Arn`,
+/// `aws_iam_role.r.arn`), the deploying account (`!Ref AWS::AccountId`,
+/// `data.aws_caller_identity.current.account_id` or `.arn`), or text with
+/// literal parts around such values (`arn:aws:iam::${...}:root`).
+fn is_aws_principal(key: &str, item: &R) -> bool {
+    if matches!(key, "Federated" | "CanonicalUser") {
+        return true;
+    }
+    if key != "AWS" {
+        return false;
+    }
+    let Some(text) = item.text() else { return false };
+    let account = |name: &str| name == "AWS::AccountId" || caller_identity(name);
+    !text.0.is_empty()
+        && text.0.iter().all(|part| match part {
+            Part::Lit(s) => !s.contains(['*', '?']),
+            Part::Attr { attribute, .. } => attribute.eq_ignore_ascii_case("arn"),
+            Part::Opaque(name) => account(name),
+        })
+}
+
+/// `data.aws_caller_identity.NAME.account_id` or `.arn` (in a module too).
+fn caller_identity(name: &str) -> bool {
+    let Some(at) = name.find("data.aws_caller_identity.") else { return false };
+    let rest = &name[at + "data.aws_caller_identity.".len()..];
+    rest.rsplit_once('.').is_some_and(|(_, attribute)| matches!(attribute, "account_id" | "arn"))
 }
 
 /// Text that starts with a literal `arn:`.
@@ -269,5 +300,33 @@ fn is_public(p: &R) -> Value<bool> {
     match verdict {
         Some(b) => Value::Known(b),
         None => Value::Unknown("principal only known at deploy time".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn aws(part: Part) -> R {
+        let item = R::new(RV::Str(Text(vec![part])), Span::default());
+        R::new(RV::Map(vec![("AWS".into(), Span::default(), item)]), Span::default())
+    }
+
+    /// A principal only known at deploy time that is an account or role is
+    /// no service and no `*`; one of unknown kind stays unknown.
+    #[test]
+    fn deploy_time_accounts_and_roles_are_other_principals() {
+        let other = Value::Known(vec![Principal::Other]);
+        assert_eq!(principal_list(&aws(Part::Opaque("AWS::AccountId".into()))), other);
+        assert_eq!(principal_list(&aws(Part::Opaque("data.aws_caller_identity.current.arn".into()))), other);
+        assert_eq!(principal_list(&aws(Part::Opaque("module.k.data.aws_caller_identity.me.account_id".into()))), other);
+        let role = Part::Attr { resource: "aws_iam_role.admin".into(), attribute: "arn".into() };
+        assert_eq!(principal_list(&aws(role)), other);
+        for unknown in ["var.admins", "local.principal", "data.aws_caller_identity.current.user_id"] {
+            assert!(matches!(principal_list(&aws(Part::Opaque(unknown.into()))), Value::Unknown(_)), "{unknown}");
+        }
+        let named = Part::Attr { resource: "Topic".into(), attribute: "TopicName".into() };
+        assert!(matches!(principal_list(&aws(named)), Value::Unknown(_)));
     }
 }

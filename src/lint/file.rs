@@ -24,7 +24,8 @@ pub(super) struct Done {
     pub(super) files: Vec<PathBuf>,
     /// The files read and not linted, and why.
     pub(super) skips: Vec<Skip>,
-    /// Terraform: the local module folders this module called (canonical).
+    /// Terraform: the local module folders this module called; Serverless:
+    /// the files a service included (canonical).
     pub(super) called: Vec<PathBuf>,
     /// A file named on the command line that may be infrastructure and was
     /// not linted (its note says why).
@@ -101,15 +102,15 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session, config: 
         Document::Unparsable(e) if crate::source::looks_like_infrastructure(path, file.text.as_bytes()) => {
             broken(Broken { file, span: e.span, message: e.message }, config)
         }
-        Document::Other => match unread_kind(path, &file.text) {
-            Some(why) => {
+        Document::Other => match unread_kind(&file, &session.inputs.stage_for(config)) {
+            Unread::NotLinted(why) => {
                 let mut done = not_linted(path, why);
                 if !explicit {
                     done.unlinted = None;
                 }
                 done
             }
-            None => Done::skip(path, OTHER),
+            Unread::Skipped(why) => Done::skip(path, &why),
         },
         Document::Unparsable(e) => {
             Done::skip(path, &format!("it does not parse ({}) and does not look like infrastructure", e.message))
@@ -117,18 +118,42 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session, config: 
     }
 }
 
-/// Why a file that no front-end read may still be infrastructure, or
-/// `None` when it is not (a workflow, a manifest).
-fn unread_kind(path: &Path, text: &str) -> Option<&'static str> {
-    if !crate::source::looks_like_infrastructure(path, text.as_bytes()) {
-        return None;
+/// What became of a YAML or JSON file that no front-end read.
+enum Unread {
+    /// It may be infrastructure: a note, and a mark against `--fail-on`
+    /// when it was named.
+    NotLinted(&'static str),
+    /// It is not (a workflow, a manifest, another cloud's service): skipped,
+    /// the reason shown by `--show-skipped` only.
+    Skipped(String),
+}
+
+/// Why a file that no front-end read may still be infrastructure, or why
+/// it is not. A Serverless Framework service is told by its top-level
+/// `service` and `provider` only: the same keys deeper (a workflow step's
+/// `with:`, an Ansible task, a policy's condition) make no service.
+fn unread_kind(file: &crate::source::SourceFile, stage: &crate::frontend::stage::Stage) -> Unread {
+    use crate::frontend::serverless::{Provider, provider_for};
+    match parsed(file).as_ref().and_then(|root| provider_for(root, stage)) {
+        Some(Provider::Other(name)) => {
+            return Unread::Skipped(format!(
+                "a Serverless Framework service for provider `{name}`, not `aws`: it deploys no SQS pipeline"
+            ));
+        }
+        Some(Provider::Unwritten) => {
+            return Unread::NotLinted(
+                "it is a Serverless Framework service whose provider is a variable sqsguard does not resolve, so sqsguard cannot tell what it deploys",
+            );
+        }
+        Some(Provider::Aws) | None => {}
     }
-    let has = |needle: &str| text.contains(needle);
-    Some(if has("service:") && has("provider:") || has("\"service\"") && has("\"provider\"") {
-        "it looks like a Serverless Framework service, but its provider is not `aws` (or not written out), so sqsguard cannot tell what it deploys"
+    if crate::source::mentions_cloudformation(file.text.as_bytes()) {
+        Unread::NotLinted(
+            "it looks like infrastructure (it mentions AWSTemplateFormatVersion, AWS:: or Transform) but is no template, module or plan sqsguard reads",
+        )
     } else {
-        "it looks like infrastructure (it mentions AWSTemplateFormatVersion, AWS:: or Transform) but is no template, module or plan sqsguard reads"
-    })
+        Unread::Skipped(OTHER.to_string())
+    }
 }
 
 /// A file that may be infrastructure and was not linted: a note, and when
@@ -163,12 +188,17 @@ fn skipped(path: &Path, why: &str) -> Done {
 /// Whether a file that parsed holds a mapping at its top, as every
 /// template does (a Markdown file may parse as one long YAML string).
 fn is_mapping(file: &crate::source::SourceFile) -> bool {
+    parsed(file).is_some_and(|root| root.as_map().is_some())
+}
+
+/// The tree of a file that parses.
+fn parsed(file: &crate::source::SourceFile) -> Option<crate::syntax::Node> {
     let parsed = if crate::syntax::is_json(&file.path, &file.text) {
         crate::syntax::json::parse(file)
     } else {
         crate::syntax::yaml::parse(file)
     };
-    parsed.is_ok_and(|root| root.as_map().is_some())
+    parsed.ok()
 }
 
 /// A file that looks like infrastructure and could not be read: linted,

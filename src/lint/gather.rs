@@ -27,7 +27,8 @@ pub(super) fn outcome(
     let results: Vec<(Option<PathBuf>, Done)> = results.collect();
     // A module folder that another module of the walk calls was linted as
     // part of its caller, with the caller's arguments: don't lint it again
-    // on its own (its variables would mostly be unknown).
+    // on its own (its variables would mostly be unknown). So was a file a
+    // Serverless service includes, with the service's variables.
     let called: HashSet<PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter().cloned()).collect();
     let (mut used, mut unused): (Vec<Key>, Vec<(Key, Note)>) = (Vec::new(), Vec::new());
     let declared: HashSet<&str> = results.iter().flat_map(|(_, r)| r.parameters.iter().map(String::as_str)).collect();

@@ -288,7 +288,11 @@ impl Run {
         let every_module = session.inputs.var_files.iter().any(|v| files.contains(v));
         let again: Vec<usize> = (0..self.jobs.len())
             .filter(|&i| match &self.jobs[i] {
-                Job::File(path, ..) | Job::Code(path, ..) => files.contains(path),
+                // A Serverless service reads the files it includes too.
+                Job::File(path, ..) => {
+                    files.contains(path) || self.results[i].1.files.iter().any(|f| files.contains(f))
+                }
+                Job::Code(path, ..) => files.contains(path),
                 Job::Module(..) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),
             })
             .collect();
@@ -346,7 +350,11 @@ impl Job {
     ) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
-            Job::File(path, explicit, config) => (None, lint_file(path, *explicit, session, config)),
+            // Keyed by its path: a file a Serverless service includes (its
+            // `${file(./resources.yml)}`) was linted with the service.
+            Job::File(path, explicit, config) => {
+                (path.canonicalize().ok(), lint_file(path, *explicit, session, config))
+            }
             Job::Code(path, explicit, config) => {
                 let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled, known));
                 match read.flatten() {

@@ -46,6 +46,8 @@ pub enum Field {
     SubscriptionEndpoint,
     FifoTopic,
     TargetArn,
+    /// An EventBridge pipe's `Target`.
+    PipeTarget,
     /// `SqsParameters`, which holds `MessageGroupId`.
     SqsParameters,
     MessageGroupId,
@@ -105,7 +107,7 @@ const fn row(
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 38] = [
+pub static FIELDS: [FieldSpec; 39] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -206,6 +208,7 @@ pub static FIELDS: [FieldSpec; 38] = [
     // A topic is standard unless it says otherwise.
     row(FifoTopic, "FifoTopic", "fifo_topic", "FifoTopic", None, Some(0), None),
     row(TargetArn, "Arn", "arn", "Arn", None, None, None),
+    row(PipeTarget, "Target", "target", "Target", None, None, None),
     row(SqsParameters, "SqsParameters", "sqs_target", "SqsParameters", None, None, None),
     row(MessageGroupId, "MessageGroupId", "message_group_id", "MessageGroupId", None, None, None),
     row(RoleArn, "RoleArn", "role_arn", "RoleArn", None, None, None),

@@ -185,6 +185,30 @@ impl<'m> Index<'m> {
         &self.reads
     }
 
+    /// Every consumer with each queue its source may be, named as messages
+    /// say it: a queue of the model, a queue outside it (its ARN), or one
+    /// only known at deploy time. The rules that judge a handler against
+    /// its mapping need the mapping, not the queue: a consumer is known to
+    /// read SQS, so it is judged whichever queue it reads.
+    pub fn mapped(&self) -> Vec<(&'m Consumer, String, When)> {
+        let mut out = Vec::new();
+        for consumer in &self.model.consumers {
+            for alt in consumer.queue.iter() {
+                let queue = match &alt.value {
+                    Value::Known(Target::Queue(q)) => match self.model.queues.get(*q) {
+                        Some(queue) => format!("queue {}", queue.resource),
+                        None => continue,
+                    },
+                    Value::Known(Target::External(arn)) => format!("queue {arn}"),
+                    Value::Known(Target::Function(_)) | Value::Absent => continue,
+                    Value::Unknown(_) => "a queue only known at deploy time".to_string(),
+                };
+                out.push((consumer, queue, alt.when.clone()));
+            }
+        }
+        out
+    }
+
     /// Every source -> DLQ link through a RedrivePolicy.
     pub fn dlq_links(&self) -> &[DlqLink<'m>] {
         &self.links

@@ -3,7 +3,7 @@
 //! delivers to, with what the producer rules read.
 
 use super::policy::SourceId;
-use super::{Attr, Origin, Target, Value};
+use super::{Attr, Origin, Target, Value, Via};
 
 /// The AWS service that delivers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +51,10 @@ pub struct Producer {
     pub label: Option<String>,
     /// The queue it delivers to, located at the value that names it.
     pub queue: Attr<Target>,
+    /// How that value names the queue (its ARN, or a URL where AWS expects
+    /// the ARN): SNS subscriptions, EventBridge targets and pipes; absent
+    /// for S3 notifications.
+    pub queue_via: Attr<Via>,
     /// What `aws:SourceArn` is for its deliveries: the topic, rule, bucket.
     pub source: Value<SourceId>,
     /// SNS: the topic is FIFO (`FifoTopic`; absent: standard).
@@ -82,6 +86,7 @@ impl Producer {
             label: None,
             service,
             queue,
+            queue_via: Attr::absent(origin.clone()),
             source: Value::Unknown("the producer's ARN was not read".into()),
             fifo_source: Attr::absent(origin.clone()),
             message_group_id: Attr::absent(origin.clone()),

@@ -44,7 +44,11 @@ impl Origin {
 
 impl Origin {
     pub fn file(file: &Source, span: Span) -> Self {
-        Origin::File { file: file.clone(), span }
+        // A span of a file that a Serverless service includes is that file's.
+        match file.included_at(span) {
+            Some((included, span)) => Origin::File { file: included.clone(), span },
+            None => Origin::File { file: file.clone(), span },
+        }
     }
 
     /// A whole file or folder that was not read (no text to point into).

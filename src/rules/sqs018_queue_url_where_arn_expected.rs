@@ -1,9 +1,10 @@
 //! SQS018: a queue's URL where AWS expects its ARN (an event source, a
-//! `deadLetterTargetArn`).
+//! `deadLetterTargetArn`, an SNS subscription's endpoint, an EventBridge
+//! target's ARN, a pipe's target).
 
 use super::{Context, Findings, Rule, RuleId, all_of};
 use crate::finding::{Applicability, Remedy, Severity, Want};
-use crate::model::{Alt, Dialect, Field, Via, When};
+use crate::model::{Alt, Dialect, Field, Service, Via, When};
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS018", name: "queue-url-where-arn-expected" },
@@ -23,6 +24,18 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         for via in consumer.queue_via.iter() {
             let what = format!("the event source of consumer {}", consumer.resource);
             report(cx, findings, &consumer.resource, Field::EventSource, &what, via, &When::always());
+        }
+    }
+    for producer in &cx.model.producers {
+        let field = match producer.service {
+            Service::Sns => Field::SubscriptionEndpoint,
+            Service::EventBridge => Field::TargetArn,
+            Service::Pipes => Field::PipeTarget,
+            Service::S3 => continue,
+        };
+        for via in producer.queue_via.iter() {
+            let what = format!("the {} of {}", cx.name(field), producer.name());
+            report(cx, findings, &producer.resource, field, &what, via, &When::always());
         }
     }
     let target_name = cx.name(Field::DeadLetterTarget);

@@ -22,8 +22,7 @@ pub static RULE: Rule = Rule {
 pub(super) const REPORT: &str = "ReportBatchItemFailures";
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
-    for read in cx.index.reads() {
-        let consumer = read.consumer;
+    for (consumer, queue, read_when) in cx.index.mapped() {
         let Some((function, handler)) = cx.index.handler(consumer) else { continue };
         let Reports::Yes { origin, how } = &handler.reports else { continue };
         for types in consumer.response_types.iter() {
@@ -35,12 +34,12 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             if reports {
                 continue;
             }
-            let Some(when) = all_of(&[&read.when, &types.when]) else { continue };
+            let Some(when) = all_of(&[&read_when, &types.when]) else { continue };
             let message = format!(
-                "the handler of {} returns batch item failures ({how}), but consumer {} of queue {} has no {} [{REPORT}]: Lambda ignores the response and deletes the failed messages with the batch{when}",
+                "the handler of {} returns batch item failures ({how}), but consumer {} of {} has no {} [{REPORT}]: Lambda ignores the response and deletes the failed messages with the batch{when}",
                 function.resource,
                 consumer.resource,
-                read.queue.resource,
+                queue,
                 cx.name(Field::FunctionResponseTypes),
             );
             let wanted = Scalar::List(vec![REPORT.to_string()]);

@@ -22,8 +22,7 @@ pub static RULE: Rule = Rule {
 const REPORT: &str = super::sqs201_batch_failures_ignored::REPORT;
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
-    for read in cx.index.reads() {
-        let consumer = read.consumer;
+    for (consumer, queue, read_when) in cx.index.mapped() {
         let Some((function, handler)) = cx.index.handler(consumer) else { continue };
         // A misspelt response is SQS203's.
         if !matches!(handler.reports, Reports::No) || !handler.misspelt.is_empty() {
@@ -34,11 +33,11 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             if !list.iter().any(|t| t == REPORT) {
                 continue;
             }
-            let Some(when) = all_of(&[&read.when, &types.when]) else { continue };
+            let Some(when) = all_of(&[&read_when, &types.when]) else { continue };
             let message = format!(
-                "consumer {} of queue {} has {} [{REPORT}], but the handler of {} never returns batchItemFailures: a failure retries the whole batch when the handler raises, and is lost when it catches it{when}",
+                "consumer {} of {} has {} [{REPORT}], but the handler of {} never returns batchItemFailures: a failure retries the whole batch when the handler raises, and is lost when it catches it{when}",
                 consumer.resource,
-                read.queue.resource,
+                queue,
                 cx.name(Field::FunctionResponseTypes),
                 function.resource,
             );

@@ -20,8 +20,8 @@ pub static RULE: Rule = Rule {
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     // Each handler once, however many queues its function reads.
     let mut seen = std::collections::HashSet::new();
-    for read in cx.index.reads() {
-        let Some((function, handler)) = cx.index.handler(read.consumer) else { continue };
+    for (consumer, _, _) in cx.index.mapped() {
+        let Some((function, handler)) = cx.index.handler(consumer) else { continue };
         if !seen.insert(handler.function) {
             continue;
         }

@@ -10,6 +10,7 @@
 //! its mode, owner and hard links; a device, FIFO or standard output
 //! written through; a symlink followed.
 
+mod included;
 pub mod lines;
 mod overlay;
 mod read;
@@ -21,8 +22,8 @@ use std::sync::Arc;
 pub use overlay::{Memo, Overlay, lexical};
 pub use read::{
     MAX_PLAN_BYTES, MAX_TEMPLATE_BYTES, NotOpened, NotUtf8, Unreadable, has_infra_extension, has_template_extension,
-    is_serverless_code, limit_for, looks_like_infrastructure, open_regular, plain_io_error, read, read_named,
-    special_kind, text_of, too_large,
+    is_serverless_code, limit_for, looks_like_infrastructure, mentions_cloudformation, open_regular, plain_io_error,
+    read, read_named, special_kind, text_of, too_large,
 };
 pub use write::write_named;
 
@@ -83,6 +84,10 @@ pub struct SourceFile {
     /// only for a text that has one (see [`SourceFile::text_with_lf_breaks`]).
     lf_text: std::sync::OnceLock<String>,
     has_lone_cr: bool,
+    /// The files whose trees this file's tree holds (a Serverless
+    /// `${file(...)}`), each at the offset its spans were moved to (see
+    /// [`SourceFile::with_included`]).
+    included: Vec<(usize, Source)>,
 }
 
 pub type Source = Arc<SourceFile>;
@@ -122,6 +127,7 @@ impl SourceFile {
             len,
             lf_text: std::sync::OnceLock::new(),
             has_lone_cr,
+            included: Vec::new(),
         })
     }
 
@@ -137,6 +143,7 @@ impl SourceFile {
             len: file.len,
             lf_text: std::sync::OnceLock::new(),
             has_lone_cr: false,
+            included: Vec::new(),
         })
     }
 
@@ -152,6 +159,7 @@ impl SourceFile {
             len,
             lf_text: std::sync::OnceLock::new(),
             has_lone_cr: false,
+            included: Vec::new(),
         })
     }
 

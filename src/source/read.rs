@@ -298,13 +298,21 @@ pub fn is_serverless_code(path: &Path) -> bool {
 }
 
 /// (rules/SQS000.md): a `.tf`, or YAML/JSON mentioning AWSTemplateFormatVersion,
-/// `AWS::`, Transform, or `service:` with `provider:`.
+/// `AWS::`, Transform, or `service:` with `provider:` as top-level keys
+/// (each at the start of a line: the same keys indented, in a workflow
+/// step or an Ansible task, are no Serverless service).
 pub fn looks_like_infrastructure(path: &Path, bytes: &[u8]) -> bool {
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tf")) {
         return true;
     }
+    let top_level = |key: &[u8]| bytes.split(|b| *b == b'\n').any(|line| line.starts_with(key));
+    mentions_cloudformation(bytes) || (top_level(b"service:") && top_level(b"provider:"))
+}
+
+/// Whether a text mentions AWSTemplateFormatVersion, `AWS::` or Transform.
+pub fn mentions_cloudformation(bytes: &[u8]) -> bool {
     let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
-    has(b"AWSTemplateFormatVersion") || has(b"AWS::") || has(b"Transform") || (has(b"service:") && has(b"provider:"))
+    has(b"AWSTemplateFormatVersion") || has(b"AWS::") || has(b"Transform")
 }
 
 #[cfg(test)]
@@ -316,6 +324,8 @@ mod tests {
         let p = Path::new("x.yaml");
         assert!(looks_like_infrastructure(p, b"Resources:\n  Q:\n    Type: AWS::SQS::Queue"));
         assert!(looks_like_infrastructure(p, b"service: x\nprovider:\n  name: aws"));
+        // The same keys nested (a workflow step's `with:`) are no service.
+        assert!(!looks_like_infrastructure(p, b"steps:\n  - with:\n      service: api\n      provider: gcp\n"));
         assert!(!looks_like_infrastructure(p, b"name: ci\non: push"));
         assert!(looks_like_infrastructure(Path::new("main.tf"), b""));
     }

@@ -6,6 +6,9 @@ use super::template::Resource;
 use crate::frontend::convert::{to_bool, to_int, to_string_list};
 use crate::model::{Consumer, Field, Model, Target, UnknownSource, Value, Via};
 
+/// The mapping's source, as CloudFormation names it.
+const CFN_SOURCE: &str = "EventSourceArn"; // Dialect::CloudFormation.name(Field::EventSource)
+
 pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let at = res.entry.key_span;
@@ -14,12 +17,14 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let queue_via = ctx.attr(Some(&props), Field::EventSource, at, |r| ctx.queue_via(r));
     // Only mappings known to read SQS are consumers: a Kinesis or DynamoDB
     // stream mapping has other limits and no visibility timeout. A queue
-    // URL, even one only known at deploy time, names SQS.
+    // URL, even one only known at deploy time, names SQS, and so does an
+    // `arn:aws:sqs:` ARN whose account or name is only known then.
     let reads_sqs = queue.alts.iter().any(|a| match &a.value {
         Value::Known(Target::Queue(_)) => true,
         Value::Known(Target::External(arn)) => arn.contains(":sqs:") || arn.contains("sqs."),
         _ => false,
-    }) || queue_via.any_known(|v| matches!(v, Via::UrlText(_)));
+    }) || queue_via.any_known(|v| matches!(v, Via::UrlText(_)))
+        || ctx.values_at(&props, &[CFN_SOURCE]).into_iter().any(|(_, r)| crate::frontend::link::is_sqs_arn(r));
     if !reads_sqs {
         for alt in &queue.alts {
             if let Value::Unknown(why) = &alt.value {

@@ -100,6 +100,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
                 return;
             }
             let mut p = Producer::new(res.id, ctx.origin(at), Service::Pipes, queue);
+            p.queue_via = ctx.attr(Some(&props), Field::PipeTarget, at, |r| ctx.queue_via(r));
             p.source = Value::Known(SourceId::Resource(res.id.to_string()));
             let path = ["TargetParameters", "SqsQueueParameters"];
             if let Some((_, sqs)) = ctx.values_at(&props, &path).into_iter().next() {
@@ -189,11 +190,14 @@ fn is_sqs(r: &R) -> bool {
     }
 }
 
-/// A producer of `service` to the queue at `field` of `map`.
+/// A producer of `service` to the queue at `field` of `map`, and how that
+/// field names it.
 fn producer(ctx: &Ctx<'_, '_>, res: &Resource<'_>, service: Service, map: &R, field: Field) -> Producer {
     let at = res.entry.key_span;
     let queue = ctx.attr(Some(map), field, at, |r| ctx.queue_target(r));
-    Producer::new(res.id, ctx.origin(at), service, queue)
+    let mut p = Producer::new(res.id, ctx.origin(at), service, queue);
+    p.queue_via = ctx.attr(Some(map), field, at, |r| ctx.queue_via(r));
+    p
 }
 
 /// A target that names a queue or may (its ARN is only known at deploy

@@ -36,11 +36,22 @@ pub(crate) const DEFAULT_TIMEOUT: i64 = 6;
 /// The service in `root`, or `None` when it is not a Serverless Framework
 /// service for AWS.
 pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
-    if !is_service(root) {
+    if provider_for(root, run) != Some(Provider::Aws) {
         return None;
     }
-    let vars::Resolved { root, given } = vars::resolve(root, run);
-    let mut notes = Vec::new();
+    let vars::Resolved { root, given, included, notes: unread } = vars::resolve_in(root, run, file);
+    // What `${file(...)}` read is linted with the service, located in its
+    // own file; a fragment (not a service of its own) is not linted again
+    // alone.
+    let fragments: Vec<std::path::PathBuf> =
+        included.iter().filter(|(_, f)| !is_service_text(f)).filter_map(|(_, f)| f.path.canonicalize().ok()).collect();
+    let included_files: Vec<Source> = included.iter().map(|(_, f)| f.clone()).collect();
+    let file =
+        &if included.is_empty() { file.clone() } else { crate::source::SourceFile::with_included(file, included) };
+    let mut notes: Vec<Note> = unread
+        .into_iter()
+        .map(|(span, message)| Note { origin: crate::model::Origin::file(file, span), message })
+        .collect();
     let resources = resources(file, &root, &mut notes);
     let template = Template::sections(&resources);
     let mut ctx = Ctx::for_stage(file.clone(), &template, run, &given);
@@ -107,6 +118,11 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
     }
     let mut loaded = super::loaded_from(file, model, suppressions);
     loaded.notes = notes;
+    for included in &included_files {
+        loaded.suppressions.extend(super::comment::scan(included));
+        loaded.files.push(included.path.clone());
+    }
+    loaded.called.extend(fragments);
     // `resources.Parameters` are the stack's: overrides apply to them too.
     cfn::overridden(file, &template, run, &mut loaded);
     Some(loaded)
@@ -121,8 +137,13 @@ fn resources(file: &Source, root: &Node, notes: &mut Vec<Note>) -> Node {
     let mut merged: Vec<crate::syntax::Entry> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(sections) = item.as_map().filter(|_| !vars::is_unresolved(item)) else {
+            let origin = crate::model::Origin::file(file, item.span);
+            // A `${file(...)}` not read has its note already.
+            if notes.iter().any(|n| n.origin.is_same_place(&origin)) {
+                continue;
+            }
             notes.push(Note {
-                origin: crate::model::Origin::file(file, item.span),
+                origin,
                 message: format!(
                     "resources[{i}] was not analysed: it is only known when the Framework runs (a file or variable sqsguard does not read)"
                 ),
@@ -144,15 +165,68 @@ fn resources(file: &Source, root: &Node, notes: &mut Vec<Note>) -> Node {
     Node::new(Kind::Map(merged), resources.span)
 }
 
-/// `service` and `provider` at the top, the provider AWS.
-fn is_service(root: &Node) -> bool {
-    let provider = root.get("provider");
-    let aws = match provider.map(|p| &p.kind) {
-        Some(Kind::String(name)) => name == "aws",
-        Some(Kind::Map(_)) => provider.and_then(|p| p.get("name")).and_then(Node::as_str) == Some("aws"),
-        _ => false,
+/// What a document's top-level `service` and `provider` say it is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Provider {
+    /// `provider: aws` or `provider: {name: aws}`: a service sqsguard reads.
+    Aws,
+    /// Another provider's service (`google`, `azure`): not AWS, so nothing
+    /// of it is an SQS pipeline.
+    Other(String),
+    /// A provider written as a variable (`${opt:provider}`, `${file(...)}`):
+    /// it may be AWS, and sqsguard cannot tell.
+    Unwritten,
+}
+
+/// [`provider`], with a provider written as a variable resolved for `stage`
+/// (`${opt:provider, 'aws'}` is AWS): still [`Provider::Unwritten`] when
+/// only the deployment knows it.
+pub fn provider_for(root: &Node, stage: &Stage) -> Option<Provider> {
+    match provider(root) {
+        Some(Provider::Unwritten) => {
+            let resolved = vars::resolve(root, stage).root;
+            let name = resolved.get("provider").map(|p| p.get("name").unwrap_or(p));
+            match name {
+                Some(n) if vars::is_unresolved(n) => Some(Provider::Unwritten),
+                _ => provider(&resolved).or(Some(Provider::Unwritten)),
+            }
+        }
+        known => known,
+    }
+}
+
+/// The provider of a Serverless Framework service: `None` unless `root` has
+/// both `service` and `provider` at its top, the provider a string or a
+/// mapping with a `name`. The same keys deeper (a workflow step's `with:`,
+/// an Ansible task) are no service.
+pub fn provider(root: &Node) -> Option<Provider> {
+    root.get("service")?;
+    let provider = root.get("provider")?;
+    let name = match &provider.kind {
+        Kind::String(name) => name,
+        Kind::Map(_) => match provider.get("name").map(|n| &n.kind) {
+            Some(Kind::String(name)) => name,
+            _ => return None,
+        },
+        _ => return None,
     };
-    root.get("service").is_some() && aws
+    Some(if name == "aws" {
+        Provider::Aws
+    } else if name.contains("${") {
+        Provider::Unwritten
+    } else {
+        Provider::Other(name.clone())
+    })
+}
+
+/// Whether an included file is a service of its own (linted on its own).
+fn is_service_text(file: &Source) -> bool {
+    let parsed = if crate::syntax::is_json(&file.path, &file.text) {
+        crate::syntax::json::parse(file)
+    } else {
+        crate::syntax::yaml::parse(file)
+    };
+    parsed.is_ok_and(|root| provider(&root).is_some())
 }
 
 /// `service: name` or the older `service: {name: ...}`.

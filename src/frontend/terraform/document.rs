@@ -17,6 +17,9 @@ use crate::source::Span;
 /// `data "archive_file"`: the zip a Lambda function's code is packaged in.
 pub const ARCHIVE: &str = "archive_file";
 
+/// The data source of the deploying account.
+const CALLER_IDENTITY: &str = "aws_caller_identity";
+
 /// Arguments that merge other documents into the data source's.
 const MERGED: &[&str] = &["source_json", "override_json", "source_policy_documents", "override_policy_documents"];
 
@@ -44,6 +47,13 @@ impl Scope {
             // function's `filename`): the reference stays symbolic.
             let resource = format!("{}data.{kind}.{name}", self.prefix);
             let part = Part::Attr { resource, attribute: attribute.to_string() };
+            return R::new(RV::Str(Text(vec![part])), span);
+        }
+        if kind == CALLER_IDENTITY && matches!(attribute, "account_id" | "arn") && ops.len() == 3 {
+            // The deploying account (or its caller's ARN), as CloudFormation's
+            // `AWS::AccountId`: unknown text, but an account's, so a policy
+            // statement naming it is no service and no `*`.
+            let part = Part::Opaque(format!("{}data.{kind}.{name}.{attribute}", self.prefix));
             return R::new(RV::Str(Text(vec![part])), span);
         }
         if kind != "aws_iam_policy_document" || !matches!(attribute, "json" | "minified_json") || ops.len() != 3 {

@@ -19,11 +19,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod file;
 mod parts;
 
 use crate::frontend::stage::Stage;
-use crate::source::Span;
+use crate::source::{Source, SourceFile, Span};
 use crate::syntax::{Entry, Kind, Node};
+use file::Includes;
 use parts::{
     Part, SOURCES, is_account_id, is_account_part, moved, pseudo, scalar, split, split_default, text, unresolved,
 };
@@ -41,8 +43,19 @@ const MAX_STEPS: usize = 100_000;
 const MAX_TEXT: usize = 64 * 1024;
 
 /// The file with every variable resolved for `stage`; every value keeps
-/// the span of the place it is used.
+/// the span of the place it is used. `${file(...)}` is unknown: see
+/// [`resolve_in`].
 pub fn resolve(root: &Node, stage: &Stage) -> Resolved {
+    resolve_with(root, stage, Includes::default())
+}
+
+/// [`resolve`] for the service file `file`, whose `${file(...)}` reads the
+/// files of its repository (a value from one keeps its place there).
+pub fn resolve_in(root: &Node, stage: &Stage, file: &SourceFile) -> Resolved {
+    resolve_with(root, stage, Includes::of(file))
+}
+
+fn resolve_with(root: &Node, stage: &Stage, includes: Includes) -> Resolved {
     let mut resolver = Resolver {
         root,
         stage,
@@ -53,9 +66,11 @@ pub fn resolve(root: &Node, stage: &Stage) -> Resolved {
         done: HashMap::new(),
         given: None,
         places: HashMap::new(),
+        includes,
     };
     let root = resolver.node(root);
-    Resolved { root, given: resolver.places }
+    let Includes { included, notes, .. } = resolver.includes;
+    Resolved { root, given: resolver.places, included, notes }
 }
 
 /// A service with its variables resolved.
@@ -64,6 +79,11 @@ pub struct Resolved {
     /// The places whose value depends on a value given on the command
     /// line (`--stage`, `--param`), with that input's words.
     pub given: HashMap<Span, Arc<str>>,
+    /// The files `${file(...)}` read, each with the offset its spans were
+    /// moved to (see [`crate::source::SourceFile::with_included`]).
+    pub included: Vec<(usize, Source)>,
+    /// Where a `${file(...)}` was not followed, and why.
+    pub notes: Vec<(Span, String)>,
 }
 
 struct Resolver<'a> {
@@ -86,6 +106,8 @@ struct Resolver<'a> {
     given: Option<Arc<str>>,
     /// See [`Resolved::given`].
     places: HashMap<Span, Arc<str>>,
+    /// What `${file(...)}` may read and has read.
+    includes: Includes,
 }
 
 impl Resolver<'_> {
@@ -126,7 +148,7 @@ impl Resolver<'_> {
         }
         if let [Part::Variable(inner)] = parts.as_slice() {
             return match self.variable(inner, span) {
-                Some(value) => moved(value, span),
+                Some(value) => moved(value, span, self.includes.first_offset()),
                 None => unresolved(s, span),
             };
         }
@@ -176,6 +198,7 @@ impl Resolver<'_> {
             Some((p, d)) => (p.trim(), Some(d.trim())),
             None => (inner.trim(), None),
         };
+        let has_default = default.is_some();
         // A variable in the address (`self:custom.${sls:stage}.name`) first.
         let nested;
         let primary = if primary.contains("${") {
@@ -188,6 +211,9 @@ impl Resolver<'_> {
             primary
         };
         let default = |this: &mut Self| default.and_then(|d| this.literal_or_variable(d, span));
+        if let Some(rest) = primary.strip_prefix("file(") {
+            return self.file(rest, span, has_default).or_else(|| default(self));
+        }
         let (source, address) = primary.split_once(':').unwrap_or((primary, ""));
         match (source, address.trim()) {
             ("self", path) => self.path(path).or_else(|| default(self)),

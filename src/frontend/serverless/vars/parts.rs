@@ -132,22 +132,29 @@ pub(crate) fn is_unresolved(node: &Node) -> bool {
     node.single_entry().is_some_and(|e| e.key == UNRESOLVED)
 }
 
-/// A value brought from elsewhere in the file is reported where it is used.
-pub(super) fn moved(mut node: Node, span: Span) -> Node {
-    fn walk(node: &mut Node, span: Span, depth: usize) {
+/// A value brought from elsewhere in the file is reported where it is used;
+/// what came from an included file (its spans from `keep_from` on) keeps
+/// its place there.
+pub(super) fn moved(mut node: Node, span: Span, keep_from: usize) -> Node {
+    fn walk(node: &mut Node, span: Span, depth: usize, keep_from: usize) {
+        if node.span.start >= keep_from {
+            return;
+        }
         node.span = span;
         if depth > crate::syntax::MAX_DEPTH {
             return;
         }
         match &mut node.kind {
-            Kind::Seq(items) => items.iter_mut().for_each(|i| walk(i, span, depth + 1)),
+            Kind::Seq(items) => items.iter_mut().for_each(|i| walk(i, span, depth + 1, keep_from)),
             Kind::Map(entries) => entries.iter_mut().for_each(|e| {
-                e.key_span = span;
-                walk(&mut e.value, span, depth + 1);
+                if e.key_span.start < keep_from {
+                    e.key_span = span;
+                }
+                walk(&mut e.value, span, depth + 1, keep_from);
             }),
             _ => {}
         }
     }
-    walk(&mut node, span, 0);
+    walk(&mut node, span, 0, keep_from);
     node
 }

@@ -46,6 +46,7 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
             }
             let queue = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_target(v));
             let mut p = Producer::new(&r.address, origin, Service::Sns, queue);
+            p.queue_via = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_via(v));
             let topic = r.props.entry(TF.name(Field::TopicArn)).map(|(_, t)| t);
             p.source = topic.map_or(Value::Unknown("no topic_arn".into()), source_id);
             p.fifo_source = match topic {
@@ -61,6 +62,7 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
                 return Vec::new();
             }
             let mut p = Producer::new(&r.address, origin, Service::EventBridge, queue);
+            p.queue_via = a.field(Field::TargetArn, |v| a.linker.queue_via(v));
             p.label = r.props.entry("target_id").and_then(|(_, id)| id.literal());
             p.source = named(r.props.entry("rule").map(|(_, v)| v), "rule");
             let (outer, inner) = (TF.name(Field::SqsParameters), TF.name(Field::MessageGroupId));
@@ -94,6 +96,7 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
                 return Vec::new();
             }
             let mut p = Producer::new(&r.address, origin, Service::Pipes, queue);
+            p.queue_via = a.field(Field::PipeTarget, |v| a.linker.queue_via(v));
             let pipe = r.address.split('[').next().unwrap_or(&r.address);
             p.source = Value::Known(SourceId::Resource(pipe.to_string()));
             let path = ["target_parameters", "sqs_queue_parameters"];

@@ -104,12 +104,16 @@ impl Reader<'_> {
     pub(super) fn consumer(&self) -> Result<Option<Consumer>, Vec<UnknownSource>> {
         let queue = self.field(Field::EventSource, |v| self.linker.queue_target(v));
         let queue_via = self.field(Field::EventSource, |v| self.linker.queue_via(v));
-        // A queue URL where the ARN belongs still names SQS (SQS018).
+        // A queue URL where the ARN belongs still names SQS (SQS018), and
+        // so does an `arn:aws:sqs:` ARN whose account or name is unknown.
         let reads_sqs = queue.alts.iter().any(|a| match &a.value {
             Value::Known(Target::Queue(_)) => true,
             Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
             _ => false,
-        }) || queue_via.any_known(|v| matches!(v, Via::UrlText(_)));
+        }) || queue_via.any_known(|v| matches!(v, Via::UrlText(_)))
+            || values_at(&self.r.props, &[Dialect::Terraform.name(Field::EventSource)])
+                .into_iter()
+                .any(|(_, r)| crate::frontend::link::is_sqs_arn(r));
         if !reads_sqs {
             let unknown: Vec<UnknownSource> = queue
                 .alts
