@@ -35,9 +35,11 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 alt.when
             );
             let fix = match &queue.module {
-                Some(m) if m.source == registry::SQS => create_dlq(&m.call),
-                _ => add_redrive_policy(cx.dialect()),
-            } + NEW_DLQ_ALARM;
+                Some(m) if m.source == registry::SQS => create_dlq(&m.call) + NEW_DLQ_ALARM,
+                // A live queue is pointed at a queue that exists: no new one.
+                _ if cx.dialect() == Dialect::Api => add_redrive_policy(Dialect::Api),
+                _ => add_redrive_policy(cx.dialect()) + NEW_DLQ_ALARM,
+            };
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
@@ -57,7 +59,9 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
     }
 }
 
-/// What follows a new dead-letter queue, said with every SQS004 fix: SQS015
+/// What follows a new dead-letter queue, said with every SQS004 fix of a
+/// file (the fix writes a new queue; a live queue is pointed at one that
+/// exists): SQS015
 /// reports it until an alarm watches it, and the alarm's action (a topic,
 /// a pager) is a choice no fix can make.
 const NEW_DLQ_ALARM: &str = "; the new dead-letter queue then gets SQS015 until a CloudWatch alarm watches it (what the alarm notifies is yours to choose)";

@@ -26,6 +26,8 @@ mod request;
 mod result;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_flow;
 mod values;
 
 /// What the calls of a file are read against.
