@@ -20,6 +20,7 @@ use crate::model::code::{Arg, EnvVar, Operation, ResultUse, SdkCall};
 use crate::model::{Origin, Queue, Target, Value};
 use crate::source::Span;
 
+mod added;
 mod client;
 mod languages;
 mod request;
@@ -114,9 +115,6 @@ struct Binding<'a> {
     function: Option<Span>,
     /// `const { QUEUE_URL } = process.env`: the name is a property of the value.
     destructure: bool,
-    /// `body.update({...})`, `body["k"] = v`: the value is added to what
-    /// the name is bound to, not bound in its place.
-    adds: bool,
 }
 
 /// A request's parameters as written.
@@ -170,19 +168,17 @@ impl<'a> Reader<'a> {
         let mut bindings = Vec::new();
         unit::each_match(unit.language, Pattern::Assignments, root, bytes, |m| {
             if let (Some(a), Some(name), Some(value)) = (m.node("assignment"), m.node("name"), m.node("value")) {
-                let (destructure, adds) = (m.node("destructure").is_some(), m.node("adds").is_some());
-                bindings.push((a.start_byte(), m.text(name), value, destructure, adds));
+                bindings.push((a.start_byte(), m.text(name), value, m.node("destructure").is_some()));
             }
         });
         reader.bindings = bindings
             .into_iter()
-            .map(|(at, name, value, destructure, adds)| Binding {
+            .map(|(at, name, value, destructure)| Binding {
                 name,
                 value,
                 at,
                 function: reader.innermost(at),
                 destructure,
-                adds,
             })
             .collect();
         reader
@@ -207,25 +203,13 @@ impl<'a> Reader<'a> {
         let local = self
             .bindings
             .iter()
-            .filter(|b| b.name == name && b.at < at && !b.adds)
+            .filter(|b| b.name == name && b.at < at)
             .filter(|b| b.function.is_some_and(|f| f.start <= at && at < f.end))
             .max_by_key(|b| b.at);
         local.or_else(|| {
-            let top = || self.bindings.iter().filter(|b| b.name == name && b.function.is_none() && !b.adds);
+            let top = || self.bindings.iter().filter(|b| b.name == name && b.function.is_none());
             top().filter(|b| b.at < at).max_by_key(|b| b.at).or_else(|| top().next())
         })
-    }
-}
-
-impl<'a> Reader<'a> {
-    /// What was added to `name` (`body.update(...)`, `body["k"] = v`) in
-    /// the function around byte `at`, after byte `from` (the binding it
-    /// adds to) and before `at`.
-    fn added(&self, name: &str, from: usize, at: usize) -> impl Iterator<Item = &Binding<'a>> {
-        let function = self.innermost(at);
-        self.bindings
-            .iter()
-            .filter(move |b| b.adds && b.name == name && from <= b.at && b.at < at && b.function == function)
     }
 }
 

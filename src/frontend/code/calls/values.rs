@@ -234,8 +234,7 @@ impl<'a> Reader<'a> {
                 }
                 // What was added to it since (`body.update({...})`).
                 let since = bound.map_or(0, |b| b.at);
-                let added: Vec<Node<'a>> = self.added(name, since, n.start_byte()).map(|b| b.value).collect();
-                for value in added {
+                for value in self.added(name, since, n.start_byte()) {
                     if !(value.start_byte() <= start && end <= value.end_byte()) {
                         self.nondeterministic(value, steps + 1, seen, out);
                     }
