@@ -19,6 +19,9 @@ pub struct Server {
     stdin: Option<ChildStdin>,
     out: Receiver<Value>,
     stderr: Arc<Mutex<String>>,
+    /// The thread that reads standard error to its end: joined once the
+    /// process has ended, so `stderr()` then holds all of it.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     /// What was read while waiting for something else.
     pub seen: Vec<Value>,
 }
@@ -57,7 +60,7 @@ impl Server {
         let mut err = child.stderr.take().unwrap();
         let stderr = Arc::new(Mutex::new(String::new()));
         let kept = Arc::clone(&stderr);
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut text = String::new();
             let _ = err.read_to_string(&mut text);
             kept.lock().unwrap().push_str(&text);
@@ -71,7 +74,7 @@ impl Server {
                 }
             }
         });
-        Server { child: Some(child), stdin, out, stderr, seen: Vec::new() }
+        Server { child: Some(child), stdin, out, stderr, stderr_reader: Some(stderr_reader), seen: Vec::new() }
     }
 
     /// The binary, initialized on `root` (a client with no capabilities).
@@ -155,6 +158,11 @@ impl Server {
         });
         let status = ended.recv_timeout(PATIENCE).expect("the server ends").unwrap();
         self.stdin.take();
+        // Standard error is closed now that the process has ended: read it
+        // all before anyone asks what it said.
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = reader.join();
+        }
         status
     }
 
