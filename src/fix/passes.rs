@@ -37,8 +37,8 @@ pub struct Fixed {
 /// A file the passes did not fix.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Event {
-    /// Not written, and why (`lint::OUTSIDE`, `SYMLINK`, `READ_ONLY`):
-    /// its findings' fixes are not offered.
+    /// Not written, and why (outside the paths, a symbolic link, a
+    /// read-only file): lint did not offer its findings' fixes.
     Refused(PathBuf, &'static str),
     /// A pass's fixes of it were reverted, for this reason.
     Reverted(PathBuf, String),
@@ -55,14 +55,13 @@ impl Fixed {
 /// nothing more is fixable: what `--fix` writes and `--diff` shows (unsafe
 /// fixes too when the session's fix mode says so). Only files under the
 /// session's paths are changed: not a module followed out of them, nor a
-/// file reached through a symlinked folder. A file whose fixed text no
+/// file reached through a symlinked folder (lint offers no fix of those,
+/// nor of a symlink or a read-only file). A file whose fixed text no
 /// longer parses, or whose other findings did not stay where the edits put
 /// them, keeps the text of the pass before and is fixed no further.
 /// Findings the session's baseline records are not fixed. A config that
 /// cannot be used is the error, before anything is fixed.
 pub fn passes(session: &Session) -> Result<Fixed, Error> {
-    let overlay = &session.inputs.overlay;
-    let roots: Vec<PathBuf> = session.inputs.paths.iter().filter_map(|p| lint::real(p, overlay)).collect();
     let unsafe_fixes = session.fix.unsafe_fixes();
     let base = session.inputs.overlay.clone();
     let mut session = session.clone();
@@ -85,14 +84,10 @@ pub fn passes(session: &Session) -> Result<Fixed, Error> {
                 fixed.events.push(Event::Refused(path.clone(), why));
             }
         }
+        // Lint offered no fix of a file --fix would refuse to write
+        // (`Outcome::unwritable`): only the reverted ones are left out here.
         let mut plan = plan(&outcome.findings, unsafe_fixes);
-        plan.files.retain(|path, _| {
-            let inside = lint::within(&roots, path, &base);
-            if !inside && said.insert(path.clone()) {
-                fixed.events.push(Event::Refused(path.clone(), lint::OUTSIDE));
-            }
-            inside && !refused.contains(path)
-        });
+        plan.files.retain(|path, _| !refused.contains(path));
         if plan.files.is_empty() {
             fixed.last = Some(outcome);
             break;

@@ -31,7 +31,6 @@ use crate::session::Session;
 use crate::source::display_path;
 use file::{Done, checked, lint_file, own_only, with_code};
 use gather::outcome;
-pub use writable::{OUTSIDE, READ_ONLY, SYMLINK, real, within};
 
 /// A job's result: for a module, its folder (canonical), and what it
 /// came to.

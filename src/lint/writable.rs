@@ -9,9 +9,9 @@ use crate::finding::Finding;
 use crate::session::Session;
 
 /// Why `--fix` does not write a file: the words it says, after the path.
-pub const OUTSIDE: &str = "outside the paths being linted (a module followed from them?); not fixed";
-pub const SYMLINK: &str = "is a symbolic link: not fixed in place (fix the file it points to)";
-pub const READ_ONLY: &str = "is read-only: not fixed";
+const OUTSIDE: &str = "outside the paths being linted (a module followed from them?); not fixed";
+const SYMLINK: &str = "is a symbolic link: not fixed in place (fix the file it points to)";
+const READ_ONLY: &str = "is read-only: not fixed";
 
 /// The files that `findings`' fixes edit and `--fix` would refuse to
 /// write, each with why; those fixes become unfixable for that reason, so
@@ -67,7 +67,7 @@ fn refusal(path: &Path, roots: &[PathBuf], session: &Session) -> Option<&'static
 }
 
 /// Whether `path` is really under one of `roots` (canonical paths).
-pub fn within(roots: &[PathBuf], path: &Path, overlay: &crate::source::Overlay) -> bool {
+fn within(roots: &[PathBuf], path: &Path, overlay: &crate::source::Overlay) -> bool {
     let Some(real) = real(path, overlay) else { return false };
     roots.iter().any(|root| real.starts_with(root))
 }
@@ -75,7 +75,7 @@ pub fn within(roots: &[PathBuf], path: &Path, overlay: &crate::source::Overlay) 
 /// Where `path` really is: canonical on disk, or for a text that stands
 /// in for a file not on disk (a document read from standard input), its
 /// absolute path as written.
-pub fn real(path: &Path, overlay: &crate::source::Overlay) -> Option<PathBuf> {
+fn real(path: &Path, overlay: &crate::source::Overlay) -> Option<PathBuf> {
     std::fs::canonicalize(path).ok().or_else(|| {
         let absolute = std::env::current_dir().ok()?.join(path);
         overlay.holds(path).then(|| crate::source::lexical(&absolute))

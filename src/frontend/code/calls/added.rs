@@ -3,11 +3,11 @@
 //! `Object.assign(body, {...})`, `body.k = v`, Go's `body["k"] = v`, Java's
 //! `body.put(k, v)`. The message body then holds what was added too.
 //!
-//! Read by walking the function's tree, only when a message body's name is
-//! followed (a few per file), not by a query: a query that matches these
-//! shapes costs about 10 ms to compile per language (tree-sitter analyses
-//! every pattern against the whole grammar), paid by every run that reads
-//! the language, for an answer wanted on few calls.
+//! Read by one walk of the file's tree, made the first time a message
+//! body's name is followed and kept for the file, not by a query: a query
+//! that matches these shapes costs about 10 ms to compile per language
+//! (tree-sitter analyses every pattern against the whole grammar), paid by
+//! every run that reads the language, for an answer wanted on few calls.
 
 use tree_sitter::Node;
 
@@ -19,31 +19,35 @@ const PYTHON_ADDS: &[&str] = &["update", "setdefault", "append", "extend", "inse
 const JAVASCRIPT_ADDS: &[&str] = &["push", "unshift"];
 const JAVA_ADDS: &[&str] = &["put", "putIfAbsent", "putAll", "add", "addAll"];
 
+/// A value added to a name: where, in which function, and the value.
+pub(super) struct Addition<'a> {
+    name: &'a str,
+    at: usize,
+    function: Option<crate::source::Span>,
+    value: Node<'a>,
+}
+
 impl<'a> Reader<'a> {
     /// What was added to `name` in the function around byte `at` (the
     /// file's top level when there is none), after byte `from` (the
-    /// binding it adds to) and before `at`.
-    pub(super) fn added(&self, name: &str, from: usize, at: usize) -> Vec<Node<'a>> {
-        let (start, end) = self.innermost(at).map_or((0, self.text.len()), |f| (f.start, f.end));
-        let root = self.unit.tree.root_node();
-        let Some(mut scope) = root.descendant_for_byte_range(start, end) else { return Vec::new() };
-        while scope.start_byte() > start || scope.end_byte() < end {
-            match scope.parent() {
-                Some(p) => scope = p,
-                None => break,
-            }
-        }
+    /// binding it adds to) and before `at`, in the order written.
+    pub(super) fn added(&self, name: &str, from: usize, at: usize) -> impl Iterator<Item = Node<'a>> {
+        let function = self.innermost(at);
+        self.additions
+            .get_or_init(|| self.additions_of_file())
+            .iter()
+            .filter(move |a| a.name == name && from <= a.at && a.at < at && a.function == function)
+            .map(|a| a.value)
+    }
+
+    /// Every addition of the file, in the order written.
+    fn additions_of_file(&self) -> Vec<Addition<'a>> {
         let mut out = Vec::new();
-        let mut stack = vec![scope];
+        let mut stack = vec![self.unit.tree.root_node()];
         while let Some(n) = stack.pop() {
-            // Only what lies between the binding and the use.
-            if n.end_byte() <= from || n.start_byte() >= at {
-                continue;
-            }
-            if n.start_byte() >= from
-                && let Some(value) = self.addition(n, name)
-            {
-                out.push(value);
+            if let Some((target, value)) = self.addition(n) {
+                let at = n.start_byte();
+                out.push(Addition { name: self.text_of(target), at, function: self.innermost(at), value });
             }
             for i in 0..n.named_child_count() {
                 if let Some(c) = n.named_child(i as u32) {
@@ -51,42 +55,47 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        out.sort_by_key(Node::start_byte);
+        out.sort_by_key(|a| a.at);
         out
     }
 
-    /// The value `node` adds to `name`, when it is an addition to it.
-    fn addition(&self, node: Node<'a>, name: &str) -> Option<Node<'a>> {
-        let is_name = |n: Option<Node<'a>>| n.is_some_and(|n| n.kind() == "identifier" && self.text_of(n) == name);
+    /// The name `node` adds to and the value it adds, when it is an
+    /// addition.
+    fn addition(&self, node: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
+        let name = |n: Option<Node<'a>>| n.filter(|n| n.kind() == "identifier");
         let field = |n: Node<'a>, f: &str| n.child_by_field_name(f);
         match (self.language, node.kind()) {
             // `body.update({...})`: the arguments.
             (Language::Python, "call") => {
                 let function = field(node, "function").filter(|f| f.kind() == "attribute")?;
                 let method = field(function, "attribute").map(|m| self.text_of(m))?;
-                (is_name(field(function, "object")) && PYTHON_ADDS.contains(&method))
-                    .then(|| field(node, "arguments"))?
+                PYTHON_ADDS.contains(&method).then_some(())?;
+                Some((name(field(function, "object"))?, field(node, "arguments")?))
             }
             // `body["k"] = v`.
             (Language::Python, "assignment") => {
                 let left = field(node, "left").filter(|l| l.kind() == "subscript")?;
-                is_name(field(left, "value")).then(|| field(node, "right"))?
+                Some((name(field(left, "value"))?, field(node, "right")?))
             }
             // `body.k = v`, `body["k"] = v`.
             (Language::JavaScript | Language::TypeScript | Language::Tsx, "assignment_expression") => {
                 let left =
                     field(node, "left").filter(|l| matches!(l.kind(), "member_expression" | "subscript_expression"))?;
-                is_name(field(left, "object")).then(|| field(node, "right"))?
+                Some((name(field(left, "object"))?, field(node, "right")?))
             }
             // `Object.assign(body, {...})`, `items.push(v)`.
             (Language::JavaScript | Language::TypeScript | Language::Tsx, "call_expression") => {
                 let function = field(node, "function").filter(|f| f.kind() == "member_expression")?;
                 let (object, property) = (field(function, "object")?, field(function, "property")?);
                 let arguments = field(node, "arguments")?;
-                let assign = self.text_of(object) == "Object" && self.text_of(property) == "assign";
-                let target = if assign { arguments.named_child(0) } else { Some(object) };
-                let adds = assign || JAVASCRIPT_ADDS.contains(&self.text_of(property));
-                (adds && is_name(target)).then_some(arguments)
+                let target = if self.text_of(object) == "Object" && self.text_of(property) == "assign" {
+                    arguments.named_child(0)
+                } else if JAVASCRIPT_ADDS.contains(&self.text_of(property)) {
+                    Some(object)
+                } else {
+                    None
+                };
+                Some((name(target)?, arguments))
             }
             // `body["k"] = v`, `body.K = v`.
             (Language::Go, "assignment_statement") => {
@@ -95,12 +104,13 @@ impl<'a> Reader<'a> {
                     "index_expression" | "selector_expression" => field(left, "operand"),
                     _ => None,
                 };
-                is_name(operand).then(|| field(node, "right"))?
+                Some((name(operand)?, field(node, "right")?))
             }
             // `body.put(k, v)`.
             (Language::Java, "method_invocation") => {
                 let method = field(node, "name").map(|m| self.text_of(m))?;
-                (is_name(field(node, "object")) && JAVA_ADDS.contains(&method)).then(|| field(node, "arguments"))?
+                JAVA_ADDS.contains(&method).then_some(())?;
+                Some((name(field(node, "object"))?, field(node, "arguments")?))
             }
             _ => None,
         }

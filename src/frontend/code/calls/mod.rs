@@ -137,6 +137,9 @@ struct Reader<'a> {
     /// The file names SQS somewhere (an import, a client, a name): a call
     /// on a client that is not known is SQS's only then.
     uses_sqs: bool,
+    /// What is added to names (`body.update(...)`), found on the first
+    /// message body followed ([`added`]).
+    additions: std::cell::OnceCell<Vec<added::Addition<'a>>>,
 }
 
 impl<'a> Reader<'a> {
@@ -154,6 +157,7 @@ impl<'a> Reader<'a> {
             bindings: Vec::new(),
             functions,
             uses_sqs: bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"sqs")),
+            additions: std::cell::OnceCell::new(),
         };
         unit::each_match(unit.language, Pattern::Nondeterministic, root, bytes, |m| {
             if let Some(s) = m.node("source") {
