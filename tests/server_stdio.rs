@@ -44,7 +44,11 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Expect)> {
         ("no Content-Length", b"Content-Type: application/json\r\n\r\n{}".to_vec(), Logged("no Content-Length")),
         ("a Content-Length that is no number", b"Content-Length: ten\r\n\r\n{}".to_vec(), Logged("not a number")),
         ("a negative Content-Length", b"Content-Length: -2\r\n\r\n{}".to_vec(), Logged("not a number")),
-        ("LF-only headers", [b"Content-Length: 68\n\n".as_slice(), hover].concat(), Logged("line feed alone")),
+        (
+            "LF-only headers",
+            [format!("Content-Length: {}\n\n", hover.len()).as_bytes(), hover].concat(),
+            Logged("line feed alone"),
+        ),
         ("a header line without a colon", b"Content-Length 2\r\n\r\n{}".to_vec(), Logged("no `name: value`")),
         ("a Content-Length past the cap", b"Content-Length: 99999999999\r\n\r\n{}".to_vec(), Logged("over the 64 MiB")),
         ("junk before a header", b"%%%%".to_vec(), Logged("junk before a header")),
@@ -103,6 +107,19 @@ fn each_malformed_message_is_answered_or_logged_and_the_next_request_still_answe
         server.seen.clear();
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    server.stop();
+}
+
+/// A response, valid or not, is never answered: JSON-RPC answers
+/// requests (one without `"jsonrpc": "2.0"` was answered -32600 under its
+/// id, which a client reads as the answer to its own request).
+#[test]
+fn a_response_is_never_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start(dir.path());
+    server.send_raw(&[frame(br#"{"id":99,"result":null}"#), probe("after-response")].concat());
+    assert_eq!(server.answer_to(&json!("after-response"))["result"], Value::Null);
+    assert!(!server.seen.iter().any(|m| m["id"] == 99), "a response was answered: {:?}", server.seen);
     server.stop();
 }
 

@@ -137,15 +137,24 @@ fn refused(id: Value, code: ErrorCode, message: String) -> Decoded {
 
 /// Decode one body.
 pub(super) fn decode(body: &[u8]) -> Decoded {
-    let Ok(text) = std::str::from_utf8(body) else {
-        let at = std::str::from_utf8(body).err().map_or(0, |e| e.valid_up_to());
-        let why = format!("a message is not JSON: it is not UTF-8 (byte {at} of its body)");
-        return refused(Value::Null, ErrorCode::ParseError, why);
-    };
-    let (text, mended) = mend_surrogates(text);
-    let value: Value = match serde_json::from_str(&text) {
-        Ok(value) => value,
-        Err(e) => return refused(Value::Null, ErrorCode::ParseError, format!("a message is not JSON: {e}")),
+    // Every keystroke's message is read once; only one that does not parse
+    // is looked at again, for what can be mended (lone surrogates) or said.
+    let (value, mended) = match serde_json::from_slice::<Value>(body) {
+        Ok(value) => (value, 0),
+        Err(_) => {
+            let text = match std::str::from_utf8(body) {
+                Ok(text) => text,
+                Err(e) => {
+                    let why = format!("a message is not JSON: it is not UTF-8 (byte {} of its body)", e.valid_up_to());
+                    return refused(Value::Null, ErrorCode::ParseError, why);
+                }
+            };
+            let (text, mended) = mend_surrogates(text);
+            match serde_json::from_str(&text) {
+                Ok(value) => (value, mended),
+                Err(e) => return refused(Value::Null, ErrorCode::ParseError, format!("a message is not JSON: {e}")),
+            }
+        }
     };
     let Value::Object(object) = value else {
         let why =
@@ -166,7 +175,9 @@ fn message(mut object: Map<String, Value>, mended: usize) -> Decoded {
     // What an error answer names: the id when it is one.
     let answer_id = if id.is_some() { raw_id.clone().unwrap_or(Value::Null) } else { Value::Null };
     let invalid = |why: String| refused(answer_id.clone(), ErrorCode::InvalidRequest, why);
-    if object.get("jsonrpc") != Some(&json!("2.0")) {
+    // A response is never answered, whatever is wrong with it.
+    let response = !object.contains_key("method") && (object.contains_key("result") || object.contains_key("error"));
+    if !response && object.get("jsonrpc") != Some(&json!("2.0")) {
         return invalid("a message must say \"jsonrpc\": \"2.0\"".to_string());
     }
     let params = object.remove("params").unwrap_or(Value::Null);
