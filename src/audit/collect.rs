@@ -334,13 +334,17 @@ async fn metrics(c: &Clients, out: &mut Region, lookback_seconds: u64, pool: &Se
     }
     // CloudWatch answers every query asked, with no values when there were
     // none: a queue whose sums are not in the answer was not read.
-    for q in &out.queues {
-        let said = out.skipped.iter().any(|s| s.api == "GetMetricData" && s.what == q.url);
-        if !said && (q.metrics.0.is_none() || q.metrics.1.is_none()) {
-            let why = "answered without the queue's metrics".to_string();
-            out.skipped.push(skipped("GetMetricData", q.url.clone(), why));
-        }
-    }
+    // (The queues already said, looked up once: thousands of queues of a
+    // throttled account must not be compared with every skip.)
+    let said: std::collections::HashSet<&str> =
+        out.skipped.iter().filter(|s| s.api == "GetMetricData").map(|s| s.what.as_str()).collect();
+    let unanswered: Vec<Skipped> = out
+        .queues
+        .iter()
+        .filter(|q| !said.contains(q.url.as_str()) && (q.metrics.0.is_none() || q.metrics.1.is_none()))
+        .map(|q| skipped("GetMetricData", q.url.clone(), "answered without the queue's metrics".to_string()))
+        .collect();
+    out.skipped.extend(unanswered);
 }
 
 /// `request`, sent while holding a place in the audit's pool (one

@@ -195,12 +195,16 @@ pub fn join(out: &mut Joined<'_>) {
                     Wanted::Pattern(_) => {}
                 }
             }
-            found.extend(live_queues.iter().filter(|(_, _, n)| names(n)).map(|(m, i, _)| (*m, *i)));
+            // Exact names came from the index above; only a prefix or a
+            // pattern looks at every live queue.
+            if wants.iter().any(|w| matches!(w, Wanted::Prefix(_) | Wanted::Pattern(_))) {
+                found.extend(live_queues.iter().filter(|(_, _, n)| names(n)).map(|(m, i, _)| (*m, *i)));
+            }
             found.sort();
             found.dedup();
             let note = |message: String| Note { origin: queue.origin.clone(), message };
             // A queue of its name not read may be the one: nothing is compared.
-            let unread = if why_not.is_none() { out.unread.queue(names) } else { None };
+            let unread = if why_not.is_none() { out.unread.queue(names, !found.is_empty()) } else { None };
             if let Some(why) = unread {
                 let message = format!(
                     "queue {} of the template is not compared: could not read the live queue ({why})",

@@ -41,16 +41,20 @@ impl Unread {
     }
 
     /// Why a template queue whose name `fits` a live name was not read,
-    /// if a read that could have found it failed.
-    pub fn queue(&self, fits: impl Fn(&str) -> bool) -> Option<String> {
-        let queue = || self.queues.iter().find(|(name, _)| fits(name)).map(|(_, why)| why.clone());
-        self.whole.clone().or_else(queue)
+    /// if a read that could have found it failed. `found`: a live queue
+    /// that fits was read; then an account-Region not read at all says
+    /// nothing of it (it is compared), only a failed read of a queue that
+    /// fits does (that one may be the queue meant).
+    pub fn queue(&self, fits: impl Fn(&str) -> bool, found: bool) -> Option<String> {
+        let named = self.queues.iter().find(|(name, _)| fits(name)).map(|(_, why)| why.clone());
+        if found { named } else { self.whole.clone().or(named) }
     }
 
-    /// The queue at the end of `url` (a stack's physical ID), not read.
+    /// The queue at the end of `url` (a stack's physical ID), not found
+    /// live: why, if a read failed.
     pub fn queue_at(&self, url: &str) -> Option<String> {
         let name = super::names::last_part(url);
-        self.queue(|n| n == name)
+        self.queue(|n| n == name, false)
     }
 
     /// Why the live mappings were not all read, if so.
@@ -69,5 +73,26 @@ pub fn blind_sqs105(unaudited: &mut [Unaudited]) {
             gap.rules.push(code.to_string());
             gap.rules.sort();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One Region that could not be read at all does not stop the
+    /// comparison of a queue read whole elsewhere; it does explain one
+    /// that was not found; a failed read of a queue of its name always
+    /// does.
+    #[test]
+    fn a_region_not_read_explains_only_a_queue_not_found() {
+        let unread = Unread {
+            whole: Some("eu-west-1: AccessDenied".into()),
+            queues: vec![("jobs".into(), "GetQueueAttributes jobs: throttled".into())],
+            mappings: None,
+        };
+        assert_eq!(unread.queue(|n| n == "orders", true), None);
+        assert_eq!(unread.queue(|n| n == "orders", false).as_deref(), Some("eu-west-1: AccessDenied"));
+        assert_eq!(unread.queue(|n| n == "jobs", true).as_deref(), Some("GetQueueAttributes jobs: throttled"));
     }
 }
