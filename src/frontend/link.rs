@@ -90,7 +90,7 @@ impl Linker {
             _ => return Value::Known(Via::Arn),
         };
         if let Some((res, attr)) = text.reference() {
-            if attr.is_empty() {
+            if attr.is_empty() && self.queue_ids.contains_key(res) {
                 return Value::Unknown(format!("{} names the queue, not which attribute", text.display()));
             }
             return Value::Known(match self.queue_ids.get(res) {
@@ -245,6 +245,9 @@ mod tests {
         assert_eq!(linker.queue_target(&attr("")), Value::Known(Target::Queue(q)));
         assert!(matches!(linker.queue_via(&attr("")), Value::Unknown(_)));
         assert!(matches!(linker.queue_name_target(&attr("")), Value::Unknown(_)));
+        // Such a reference to what is no queue of the set is no queue's URL.
+        let other = text(vec![Part::Attr { resource: "Topic".into(), attribute: String::new() }]);
+        assert_eq!(linker.queue_via(&other), Value::Known(Via::Arn));
         let url = text(vec![lit("https://sqs.us-east-1.amazonaws.com/123456789012/jobs")]);
         assert_eq!(linker.queue_target(&url), Value::Known(Target::Queue(q)));
         assert!(matches!(linker.queue_via(&url), Value::Known(Via::UrlText(_))));
