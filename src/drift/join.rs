@@ -195,8 +195,7 @@ pub fn join(out: &mut Joined<'_>) {
                     Wanted::Pattern(_) => {}
                 }
             }
-            // Exact names came from the index above; only a prefix or a
-            // pattern looks at every live queue.
+            // Exact names came from the index: only prefixes and patterns scan.
             if wants.iter().any(|w| matches!(w, Wanted::Prefix(_) | Wanted::Pattern(_))) {
                 found.extend(live_queues.iter().filter(|(_, _, n)| names(n)).map(|(m, i, _)| (*m, *i)));
             }
