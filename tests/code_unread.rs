@@ -122,6 +122,45 @@ fn a_python_handler_under_an_unread_decorator_is_a_note() {
     assert_eq!(codes(&outcome), ["SQS202"], "{}", common::render(&outcome));
 }
 
+/// Behind a decorator that is not read, even a body that returns batch
+/// item failures is not what Lambda is known to get: a note, not SQS201.
+#[test]
+fn a_reporting_body_under_an_unread_decorator_is_a_note() {
+    let code = "from acme.lambda_tools import sqs_batch\n\n\n@sqs_batch\ndef handler(event, context):\n    return {\"batchItemFailures\": []}\n";
+    let dir = project(&[("template.yaml", &sam("app.handler", "python3.12", false)), ("src/app.py", code)]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS201"), "{}", common::render(&outcome));
+    assert!(note_of_f(&outcome).contains("sqs_batch"), "{}", note_of_f(&outcome));
+}
+
+/// `handler = app.handle` where `app` is an object the code builds, not a
+/// module: its `handle` is not some function of that name in another
+/// module the file imports, judged in its place; a note, never SQS202.
+#[test]
+fn a_handler_bound_to_an_object_s_method_is_not_looked_up_by_name_elsewhere() {
+    let code = "import helpers\nfrom acme.web import App\n\napp = App()\nhandler = app.handle\n";
+    let helpers = "def handle(event, context):\n    for record in event[\"Records\"]:\n        print(record)\n";
+    let dir = project(&[
+        ("template.yaml", &sam("app.handler", "python3.12", true)),
+        ("src/app.py", code),
+        ("src/helpers.py", helpers),
+    ]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
+    let _ = note_of_f(&outcome);
+}
+
+/// Names bound to names in a circle are followed to a limit, then said:
+/// the binding reached is not known to be the handler, so no SQS202.
+#[test]
+fn names_bound_in_a_circle_are_a_note() {
+    let code = "a = b\nb = a\nhandler = a\n";
+    let dir = project(&[("template.yaml", &sam("app.handler", "python3.12", true)), ("src/app.py", code)]);
+    let outcome = common::lint(dir.path());
+    assert!(!codes(&outcome).contains(&"SQS202"), "{}", common::render(&outcome));
+    let _ = note_of_f(&outcome);
+}
+
 /// A handler re-exported from a module of the code folder is followed;
 /// re-exported from a package, the note says so, not that the file
 /// defines no handler.

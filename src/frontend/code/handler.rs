@@ -132,9 +132,12 @@ pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: Fu
             }
         }
     }
-    handler.reports = match yes {
-        Some((origin, how)) => Reports::Yes { origin, how },
-        None => match behind.or_else(|| unread(program, &start, &files, &resolved)) {
+    // Behind code that was not read (a decorator, a wrapper), even a body
+    // that returns batch item failures may not be what Lambda gets.
+    handler.reports = match (yes, behind) {
+        (_, Some(why)) => Reports::Unknown(why),
+        (Some((origin, how)), None) => Reports::Yes { origin, how },
+        (None, None) => match unread(program, &start, &files, &resolved) {
             Some(why) => Reports::Unknown(why),
             // What was left unread may return them.
             None if program.capped => Reports::Unknown(format!(

@@ -133,9 +133,13 @@ pub(super) fn follow(program: &mut Program<'_>, mut start: DefAt) -> Result<DefA
             .iter()
             .find(|i| called && i.binding == Binding::Module(root.clone()))
             .map(|i| (i.source.clone(), unit.language));
+        // `a.b` whose `a` is no module read: `b` is looked up nowhere else
+        // (a name of an object the code builds, or of a package, is no
+        // function that happens to share its name).
         let found = match module.and_then(|(source, language)| program.resolve(&file, &source, language)) {
             Some(target) => program.lookup(&target, &last, false),
-            None => program.lookup(&file, &last, called),
+            None if called => Vec::new(),
+            None => program.lookup(&file, &last, false),
         };
         let found: Vec<DefAt> = found.into_iter().filter(|d| *d != start).collect();
         let best = found.into_iter().max_by_key(|(f, i)| program.unit(f).is_some_and(|u| u.defs[*i].is_function));
@@ -149,7 +153,9 @@ pub(super) fn follow(program: &mut Program<'_>, mut start: DefAt) -> Result<DefA
             }
         }
     }
-    Ok(start)
+    // Names bound to names past the limit (or in a circle): not followed,
+    // so the body reached is not known to be the handler's.
+    Err(format!("the handler is a name bound to names more than {MAX_ALIASES} deep, which sqsguard does not follow"))
 }
 
 /// The decorators of a Python handler: the definitions of those written

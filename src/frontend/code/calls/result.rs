@@ -187,8 +187,8 @@ impl<'a> Reader<'a> {
 
     /// Whether the read of `Failed` that starts at `name` (the result's
     /// name) is only printed or logged: an argument of a logging call, or
-    /// the condition of an `if` or the list of a `for` whose body does
-    /// nothing but log (no retry, no raise, no return).
+    /// the condition of an `if` (with no `else`) or the list of a `for`
+    /// whose body does nothing but log (no retry, no raise, no return).
     fn only_logged(&self, name: Node<'a>) -> bool {
         /// Expressions the read can sit in on its way to a statement.
         const EXPRESSION: &[&str] = &[
@@ -221,8 +221,11 @@ impl<'a> Reader<'a> {
             let is = |field: &str| parent.child_by_field_name(field).is_some_and(|c| c.id() == node.id());
             match parent.kind() {
                 "argument_list" | "arguments" if self.logs(parent) => return true,
+                // An `if` with an `else`/`elif` may handle the failures in
+                // that branch (`if not failed: log() else: raise`): a check.
                 "if_statement" => {
                     return is("condition")
+                        && parent.child_by_field_name("alternative").is_none()
                         && parent.child_by_field_name("consequence").is_some_and(|b| self.only_logs(b));
                 }
                 "for_statement" | "for_in_statement" | "enhanced_for_statement" => {

@@ -42,10 +42,17 @@ def e(q, e):
     r = sqs.send_message_batch(QueueUrl=q, Entries=e)
     if r.get("Failed"):
         raise RuntimeError("not sent")
+
+def f(q, e):
+    r = sqs.send_message_batch(QueueUrl=q, Entries=e)
+    if not r.get("Failed"):
+        log.info("all sent")
+    else:
+        raise RuntimeError("not sent")
 "#,
     );
     use ResultUse::{Checked, FailedUnread};
-    assert_eq!(python, [FailedUnread, FailedUnread, FailedUnread, Checked, Checked]);
+    assert_eq!(python, [FailedUnread, FailedUnread, FailedUnread, Checked, Checked, Checked]);
 
     let javascript = results(
         Language::JavaScript,
