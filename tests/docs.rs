@@ -68,7 +68,10 @@ fn examples(page: &str) -> Vec<Example> {
 fn rule_page_examples_lint_as_they_say() {
     let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
     let mut checked = 0;
-    for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only && r.id.code != "SQS000") {
+    for rule in sqsguard::rules::ALL
+        .iter()
+        .filter(|r| matches!(r.kind, sqsguard::rules::Kind::Template | sqsguard::rules::Kind::Code))
+    {
         let found = examples(rule.doc);
         let bad = found.iter().filter(|e| e.label.starts_with("Bad")).count();
         let good = found.iter().filter(|e| e.label.starts_with("Good")).count();
@@ -94,7 +97,7 @@ fn rule_page_examples_lint_as_they_say() {
             } else if label.starts_with("Good") {
                 assert!(codes.is_empty(), "rules/{}.md: `{label}` gives {codes:?}", rule.id.code);
             }
-            if rule.is_code_rule() {
+            if rule.kind == sqsguard::rules::Kind::Code {
                 assert!(
                     !example.code.is_empty(),
                     "rules/{}.md: `{label}` has no code after its template",
@@ -109,7 +112,7 @@ fn rule_page_examples_lint_as_they_say() {
 
 #[test]
 fn every_template_rule_page_says_what_it_reads_in_a_serverless_yml() {
-    for rule in sqsguard::rules::ALL.iter().filter(|r| !r.live_only) {
+    for rule in sqsguard::rules::ALL.iter().filter(|r| r.kind != sqsguard::rules::Kind::Live) {
         let page = std::fs::read_to_string(common::root().join("rules").join(format!("{}.md", rule.id.code))).unwrap();
         let section = page.split("## In a serverless.yml").nth(1).map(|rest| rest.split("\n## ").next().unwrap_or(""));
         assert!(

@@ -120,7 +120,7 @@ pub(super) fn catalog(format: CatalogFormat) -> String {
         CatalogFormat::Markdown => {
             let mut out = String::from("| code | name | severity |\n|---|---|---|\n");
             for r in rules::ALL {
-                let live = if r.live_only { " (live)" } else { "" };
+                let live = if r.kind == crate::rules::Kind::Live { " (live)" } else { "" };
                 out.push_str(&format!(
                     "| [{code}](rules/{code}.md) | {}{live} | {} |\n",
                     r.id.name,

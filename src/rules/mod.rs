@@ -12,9 +12,11 @@ use std::hash::{Hash, Hasher};
 use rayon::prelude::*;
 
 pub use crate::finding::RuleId;
-use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
+use crate::finding::{Applicability, Finding, Remedy, Want};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
 
+#[macro_use]
+mod declare;
 mod filter;
 mod live_fix;
 mod live_input;
@@ -55,6 +57,7 @@ mod sqs205_fifo_send_missing_ids;
 mod sqs206_batch_result_unchecked;
 mod unresolved;
 
+pub use declare::{Kind, Link, Rule};
 pub use filter::Filter;
 pub use live_input::LiveInput;
 pub use options::{OptionKind, OptionSpec, Options};
@@ -62,71 +65,6 @@ pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable}
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
 pub use sqs105_live_differs_from_template::RULE as LIVE_DIFFERS;
 pub use unresolved::notes as unresolved_links;
-
-/// A rule's metadata and check.
-pub struct Rule {
-    /// Its code and name, which its findings carry.
-    pub id: RuleId,
-    /// The severity findings get unless the rule says otherwise.
-    pub severity: Severity,
-    /// One line, for `sqsguard rules` and SARIF short descriptions.
-    pub summary: &'static str,
-    /// The severity of its milder findings, when it has two (SQS003: an
-    /// undeclared payload is a warning).
-    pub milder: Option<Severity>,
-    /// Fires only on live data (`sqsguard audit`), never on files.
-    pub live_only: bool,
-    /// What of a live account it cannot judge without: an audit that failed
-    /// to read one of these says the rule was blind there.
-    pub needs: &'static [LiveInput],
-    /// Of those, the ones whose absence it would report as a problem (a
-    /// queue whose alarms were not read looks unalarmed): its findings are
-    /// dropped where the read failed.
-    pub misled_without: &'static [LiveInput],
-    /// What `.sqsguard.yaml` may set for it (`rules: {CODE: {NAME: value}}`).
-    pub options: &'static [OptionSpec],
-    /// The prose of `rules/CODE.md` (what it checks, why, how to fix).
-    pub doc: &'static str,
-    pub check: fn(&Context<'_>, &mut Findings),
-}
-
-impl Rule {
-    /// The page `sqsguard explain` prints: the header from this metadata,
-    /// then the prose.
-    pub fn page(&self) -> String {
-        format!("# {} {}\n\nSeverity: {}\n\n{}", self.id.code, self.id.name, self.severity_text(), self.doc)
-    }
-
-    /// A code rule (SQS2xx): it reads handlers and SDK calls, so its
-    /// fixtures are projects of a template and code (tests/fixtures/code),
-    /// not templates alone.
-    pub fn is_code_rule(&self) -> bool {
-        self.id.code.starts_with("SQS2")
-    }
-
-    /// `warning`, or `error / warning` for a rule with milder findings.
-    pub fn severity_text(&self) -> String {
-        match self.milder {
-            Some(milder) => format!("{} / {}", self.severity.as_str(), milder.as_str()),
-            None => self.severity.as_str().to_string(),
-        }
-    }
-
-    /// A finding of this rule with its default severity.
-    pub fn finding(&'static self, resource: &str, origin: &Origin, message: String, fix: String) -> Finding {
-        Finding {
-            rule: &self.id,
-            severity: self.severity,
-            resource: resource.to_string(),
-            related: Vec::new(),
-            origin: origin.clone(),
-            message,
-            fix,
-            remedy: None,
-            autofix: None,
-        }
-    }
-}
 
 /// What a rule's check reads.
 pub struct Context<'m> {

@@ -4,23 +4,18 @@
 //! by a model check: a file that never became a model has nothing for
 //! rules to read.
 
-use super::{Rule, RuleId};
-use crate::finding::{Finding, Severity};
+use crate::finding::Finding;
 use crate::model::Origin;
 use crate::source::{Source, Span};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS000", name: "unparsable-file" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS000",
+    name: "unparsable-file",
+    severity: Error,
     summary: "An infrastructure file could not be read or parsed",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS000.md"),
+    kind: Meta,
     check: |_, _| {},
-};
+}
 
 /// The finding for `file`, located where reading or parsing stopped.
 pub fn finding(file: &Source, span: Span, message: String) -> Finding {

@@ -4,26 +4,25 @@
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, secs, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, LiveInput, all_of, secs, set};
+use crate::finding::Applicability;
 use crate::model::{Alt, Consumer, Field, Function, Queue, Scalar, Target};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS001", name: "visibility-timeout-below-6x" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS001",
+    name: "visibility-timeout-below-6x",
+    severity: Warning,
     summary: "Queue VisibilityTimeout is below 6 x the consumer function's timeout plus its batching window",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerQueue, Link::ConsumerFunction],
     needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
-    misled_without: &[],
     options: &[OptionSpec {
         name: "multiplier",
         kind: OptionKind::Integer { min: 1, max: Some(100) },
         set: |o, n| o.visibility_multiplier = n as i64,
     }],
-    doc: include_str!("../../rules/SQS001.md"),
-    check,
-};
+}
 
 /// One consistent combination of a queue's VisibilityTimeout with the
 /// timeout and batching window of a Lambda consumer reading it.

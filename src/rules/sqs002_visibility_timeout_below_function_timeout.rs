@@ -1,22 +1,19 @@
 //! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
 
 use super::sqs001_visibility_timeout_below_6x::timings;
-use super::{Context, Findings, LiveInput, Rule, RuleId, secs};
-use crate::finding::Severity;
+use super::{Context, Findings, Link, LiveInput, secs};
 use crate::model::Field;
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS002", name: "visibility-timeout-below-function-timeout" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS002",
+    name: "visibility-timeout-below-function-timeout",
+    severity: Error,
     summary: "Queue VisibilityTimeout is below the consumer function's timeout: Lambda rejects the event source mapping",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerQueue, Link::ConsumerFunction],
     needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS002.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for t in timings(cx) {

@@ -1,23 +1,22 @@
 //! SQS003: content-based deduplication on a FIFO queue whose payload is not
 //! deterministic (error), or whose payload is not declared (warning).
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
+use super::{Context, Findings, LiveInput, all_of};
 use crate::finding::Severity;
 use crate::model::code::Operation;
 use crate::model::{Dialect, Field, Payload, Target, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS003", name: "content-dedup-nondeterministic-payload" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS003",
+    name: "content-dedup-nondeterministic-payload",
+    severity: Error,
     summary: "FIFO ContentBasedDeduplication with a payload that is not deterministic (or not declared)",
+    kind: Template,
+    check: check,
     milder: Some(Severity::Warning),
-    live_only: false,
     needs: &[LiveInput::QueueTags],
     misled_without: &[LiveInput::QueueTags],
-    options: &[],
-    doc: include_str!("../../rules/SQS003.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     sends(cx, findings);

@@ -1,23 +1,22 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
-use super::{Context, Findings, LiveInput, Rule, RuleId};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use super::{Context, Findings, Link, LiveInput};
+use crate::finding::{Applicability, Remedy, Want};
 use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
 use crate::model::{Dialect, Field, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS004", name: "missing-dlq" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS004",
+    name: "missing-dlq",
+    severity: Warning,
     summary: "Queue has no dead-letter queue (RedrivePolicy)",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::DeadLetterTarget],
     needs: &[LiveInput::QueueAttributes],
     misled_without: &[LiveInput::QueueAttributes],
-    options: &[],
-    doc: include_str!("../../rules/SQS004.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for (qi, queue) in cx.model.queues.iter().enumerate() {

@@ -1,22 +1,20 @@
 //! SQS005: a Lambda consumer with BatchSize > 1 without ReportBatchItemFailures.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, LiveInput, all_of, set};
+use crate::finding::Applicability;
 use crate::model::code::Reports;
 use crate::model::{Dialect, Field, Scalar, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS005", name: "missing-batch-item-failures" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS005",
+    name: "missing-batch-item-failures",
+    severity: Warning,
     summary: "Lambda SQS consumer with BatchSize > 1 lacks FunctionResponseTypes ReportBatchItemFailures",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer],
     needs: &[LiveInput::EventSourceMappings],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS005.md"),
-    check,
-};
+}
 
 const REPORT: &str = "ReportBatchItemFailures";
 

@@ -1,22 +1,21 @@
 //! SQS006: short polling on a queue that no Lambda consumer reads.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, LiveInput, set};
+use crate::finding::Applicability;
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS006", name: "short-polling" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS006",
+    name: "short-polling",
+    severity: Warning,
     summary: "Queue uses short polling (ReceiveMessageWaitTimeSeconds 0)",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::DeadLetterTarget],
     needs: &[LiveInput::QueueAttributes, LiveInput::EventSourceMappings, LiveInput::Metrics],
     misled_without: &[LiveInput::QueueAttributes, LiveInput::EventSourceMappings],
-    options: &[],
-    doc: include_str!("../../rules/SQS006.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for (qi, queue) in cx.model.queues.iter().enumerate() {

@@ -1,23 +1,21 @@
 //! SQS007: a standard queue's DLQ keeps messages no longer than the source.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, secs, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, LiveInput, all_of, secs, set};
+use crate::finding::Applicability;
 use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
 use crate::model::{Field, Origin, Queue, Scalar};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS007", name: "dlq-retention-too-short" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS007",
+    name: "dlq-retention-too-short",
+    severity: Warning,
     summary: "Dead-letter queue retention is not longer than the source queue's",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::RedriveTarget],
     needs: &[LiveInput::QueueAttributes],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS007.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for link in cx.index.dlq_links() {

@@ -1,27 +1,24 @@
 //! SQS008: maxReceiveCount below 3.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, all_of, set};
+use crate::finding::Applicability;
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS008", name: "max-receive-count-low" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS008",
+    name: "max-receive-count-low",
+    severity: Warning,
     summary: "RedrivePolicy maxReceiveCount is below 3",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
+    kind: Template,
+    check: check,
     options: &[OptionSpec {
         name: "minimum",
         kind: OptionKind::Integer { min: 1, max: Some(1000) },
         set: |o, n| o.min_max_receive_count = n as i64,
     }],
-    doc: include_str!("../../rules/SQS008.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     let minimum = cx.options.min_max_receive_count;

@@ -1,21 +1,18 @@
 //! SQS009: FIFO queue with a standard DLQ, or standard with a FIFO DLQ.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
-use crate::finding::Severity;
+use super::{Context, Findings, Link, LiveInput, all_of};
 use crate::model::Field;
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS009", name: "dlq-type-mismatch" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS009",
+    name: "dlq-type-mismatch",
+    severity: Error,
     summary: "Dead-letter queue type (FIFO or standard) differs from the source queue's",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::RedriveTarget],
     needs: &[LiveInput::QueueAttributes],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS009.md"),
-    check,
-};
+}
 
 fn kind(fifo: bool) -> &'static str {
     if fifo { "FIFO" } else { "standard" }

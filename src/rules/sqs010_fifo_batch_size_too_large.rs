@@ -1,22 +1,20 @@
 //! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, LiveInput, all_of, set};
+use crate::finding::Applicability;
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS010", name: "fifo-batch-size-too-large" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS010",
+    name: "fifo-batch-size-too-large",
+    severity: Error,
     summary: "Lambda consumer of a FIFO queue has BatchSize above 10",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerQueue],
     needs: &[LiveInput::EventSourceMappings],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS010.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     let batch_name = cx.name(Field::BatchSize);

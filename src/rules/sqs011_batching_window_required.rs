@@ -1,22 +1,20 @@
 //! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, LiveInput, all_of, set};
+use crate::finding::Applicability;
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS011", name: "batching-window-required" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS011",
+    name: "batching-window-required",
+    severity: Error,
     summary: "Lambda consumer with BatchSize above 10 has no MaximumBatchingWindowInSeconds of at least 1",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerQueue],
     needs: &[LiveInput::EventSourceMappings],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS011.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     let (batch_name, window_name) = (cx.name(Field::BatchSize), cx.name(Field::BatchingWindow));

@@ -5,22 +5,20 @@
 //! a note on the other numbers the model reads (a function's timeout, an
 //! alarm's threshold), so it is never just unknown.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, set};
-use crate::finding::{Applicability, Note, Severity};
+use super::{Context, Findings, Link, LiveInput, set};
+use crate::finding::{Applicability, Note};
 use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Scalar};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS012", name: "attribute-out-of-range" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS012",
+    name: "attribute-out-of-range",
+    severity: Error,
     summary: "An SQS queue or event source mapping attribute is outside the range AWS accepts",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer],
     needs: &[LiveInput::EventSourceMappings],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS012.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for queue in &cx.model.queues {

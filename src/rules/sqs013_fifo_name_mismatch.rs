@@ -1,21 +1,17 @@
 //! SQS013: a FIFO queue whose name lacks `.fifo`, or a `.fifo` standard queue.
 
-use super::{Context, Findings, Rule, RuleId, all_of};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use super::{Context, Findings, all_of};
+use crate::finding::{Applicability, Remedy, Want};
 use crate::model::{Field, Scalar};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS013", name: "fifo-name-mismatch" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS013",
+    name: "fifo-name-mismatch",
+    severity: Error,
     summary: "FIFO queue name does not end in .fifo, or a standard queue's name does",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS013.md"),
-    check,
-};
+    kind: Template,
+    check: check,
+}
 
 const SUFFIX: &str = ".fifo";
 

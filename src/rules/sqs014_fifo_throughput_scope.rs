@@ -1,21 +1,17 @@
 //! SQS014: FifoThroughputLimit perMessageGroupId without DeduplicationScope messageGroup.
 
-use super::{Context, Findings, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, all_of, set};
+use crate::finding::Applicability;
 use crate::model::{Field, Scalar, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS014", name: "fifo-throughput-scope" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS014",
+    name: "fifo-throughput-scope",
+    severity: Error,
     summary: "FifoThroughputLimit perMessageGroupId needs DeduplicationScope messageGroup",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS014.md"),
-    check,
-};
+    kind: Template,
+    check: check,
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     let (limit_name, scope_name) = (cx.name(Field::FifoThroughputLimit), cx.name(Field::DeduplicationScope));

@@ -1,21 +1,19 @@
 //! SQS015: a dead-letter queue that nothing alarms on.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings, Link, LiveInput};
 use crate::model::{Alarm, AlarmMetric, Dialect, Target, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS015", name: "dlq-without-alarm" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS015",
+    name: "dlq-without-alarm",
+    severity: Warning,
     summary: "Dead-letter queue has no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::RedriveTarget, Link::AlarmQueue],
     needs: &[LiveInput::QueueAttributes, LiveInput::Alarms],
     misled_without: &[LiveInput::Alarms],
-    options: &[],
-    doc: include_str!("../../rules/SQS015.md"),
-    check,
-};
+}
 
 const METRIC: &str = "ApproximateNumberOfMessagesVisible";
 

@@ -1,21 +1,17 @@
 //! SQS016: server-side encryption explicitly switched off.
 
-use super::{Context, Findings, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, all_of, set};
+use crate::finding::Applicability;
 use crate::model::{Field, Scalar, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS016", name: "unencrypted-queue" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS016",
+    name: "unencrypted-queue",
+    severity: Warning,
     summary: "Queue has SqsManagedSseEnabled false and no KmsMasterKeyId",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS016.md"),
-    check,
-};
+    kind: Template,
+    check: check,
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for queue in &cx.model.queues {

@@ -1,21 +1,16 @@
 //! SQS017: a queue policy that allows anyone, unconditionally.
 
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings};
 use crate::model::{Target, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS017", name: "public-queue-policy" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS017",
+    name: "public-queue-policy",
+    severity: Error,
     summary: "Queue policy allows Principal * without a Condition",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS017.md"),
-    check,
-};
+    kind: Template,
+    check: check,
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for policy in &cx.model.policies {

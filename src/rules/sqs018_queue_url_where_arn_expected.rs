@@ -2,22 +2,19 @@
 //! `deadLetterTargetArn`, an SNS subscription's endpoint, an EventBridge
 //! target's ARN, a pipe's target).
 
-use super::{Context, Findings, Rule, RuleId, all_of};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use super::{Context, Findings, Link, all_of};
+use crate::finding::{Applicability, Remedy, Want};
 use crate::model::{Alt, Dialect, Field, Service, Via, When};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS018", name: "queue-url-where-arn-expected" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS018",
+    name: "queue-url-where-arn-expected",
+    severity: Error,
     summary: "a queue's URL is given where AWS expects the queue's ARN",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS018.md"),
-    check,
-};
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer],
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for consumer in &cx.model.consumers {

@@ -3,24 +3,22 @@
 
 use std::collections::HashMap;
 
-use super::{Context, Findings, LiveInput, Rule, RuleId};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use super::{Context, Findings, Link, LiveInput};
+use crate::finding::{Applicability, Remedy, Want};
 use crate::model::policy::{Delivery, Verdict};
 use crate::model::statements::Indexed;
 use crate::model::{Feed, Field, Origin, QueuePolicy, Service, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS019", name: "producer-not-allowed" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS019",
+    name: "producer-not-allowed",
+    severity: Error,
     summary: "SNS, EventBridge or S3 delivers to a queue whose policy does not allow that service to send",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::ProducerQueue],
     needs: &[LiveInput::QueueAttributes, LiveInput::Subscriptions, LiveInput::EventBridgeTargets],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS019.md"),
-    check,
-};
+}
 
 /// What SQS019 asks a policy for.
 const SEND: &str = "sqs:sendmessage";

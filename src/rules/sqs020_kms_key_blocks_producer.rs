@@ -4,29 +4,26 @@
 
 use std::collections::HashMap;
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
-use crate::finding::Severity;
+use super::{Context, Findings, Link, LiveInput, all_of};
 use crate::model::key::{AWS_MANAGED_ALIAS, Key, KeyRef};
 use crate::model::policy::{Delivery, Verdict};
 use crate::model::{Field, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS020", name: "kms-key-blocks-producer" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS020",
+    name: "kms-key-blocks-producer",
+    severity: Error,
     summary: "KMS key of a queue fed by SNS, EventBridge or S3 does not let that service use it",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::ProducerQueue],
     needs: &[
         LiveInput::QueueAttributes,
         LiveInput::Subscriptions,
         LiveInput::EventBridgeTargets,
         LiveInput::KeyPolicies,
     ],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS020.md"),
-    check,
-};
+}
 
 /// What a service needs of the key to send to an encrypted queue.
 const ACTIONS: [&str; 2] = ["kms:generatedatakey", "kms:decrypt"];

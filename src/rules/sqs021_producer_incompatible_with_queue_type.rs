@@ -3,23 +3,21 @@
 //! on a FIFO queue without a message group id or without content-based
 //! deduplication, a FIFO queue as an EventBridge target's dead-letter queue.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use super::{Context, Findings, Link, LiveInput, all_of};
+use crate::finding::{Applicability, Remedy, Want};
 use crate::model::policy::SourceId;
 use crate::model::{Alt, Field, Origin, Producer, Queue, Scalar, Service, Value, queue_alts};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS021", name: "producer-incompatible-with-queue-type" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS021",
+    name: "producer-incompatible-with-queue-type",
+    severity: Error,
     summary: "Producer cannot deliver to the queue's type (standard topic or S3 into FIFO, FIFO target without group id)",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::ProducerQueue],
     needs: &[LiveInput::QueueAttributes, LiveInput::Subscriptions, LiveInput::EventBridgeTargets],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS021.md"),
-    check,
-};
+}
 
 /// The FifoQueue alternatives of `queue` that make it FIFO.
 fn fifo(queue: &Queue) -> impl Iterator<Item = &Alt<bool>> {

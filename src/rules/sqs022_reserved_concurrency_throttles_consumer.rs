@@ -1,22 +1,20 @@
 //! SQS022: a consumer function with reserved concurrency R whose mapping
 //! lets the pollers scale past R (no MaximumConcurrency at or below R).
 
-use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, LiveInput, all_of, set};
+use crate::finding::Applicability;
 use crate::model::{Field, Scalar, Target, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS022", name: "reserved-concurrency-throttles-consumer" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS022",
+    name: "reserved-concurrency-throttles-consumer",
+    severity: Warning,
     summary: "Lambda consumer's function has reserved concurrency but its mapping no MaximumConcurrency at or below it",
-    milder: None,
-    live_only: false,
+    kind: Template,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerFunction],
     needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConcurrency],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS022.md"),
-    check,
-};
+}
 
 /// The least `MaximumConcurrency` Lambda accepts.
 const LEAST_MAXIMUM_CONCURRENCY: i64 = 2;

@@ -1,20 +1,17 @@
 //! SQS101 (live): a dead-letter queue holds messages.
 
-use super::{Context, Findings, LiveInput, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings, Link, LiveInput};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS101", name: "dlq-not-empty" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS101",
+    name: "dlq-not-empty",
+    severity: Error,
     summary: "Dead-letter queue holds messages (live)",
-    milder: None,
-    live_only: true,
+    kind: Live,
+    check: check,
+    reads: &[Link::DeadLetterTarget],
     needs: &[LiveInput::QueueAttributes],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS101.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for (qi, queue) in cx.model.queues.iter().enumerate() {

@@ -1,25 +1,22 @@
 //! SQS102 (live): the oldest message has waited longer than the SLA.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, LiveInput, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings, LiveInput};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS102", name: "oldest-message-too-old" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS102",
+    name: "oldest-message-too-old",
+    severity: Warning,
     summary: "ApproximateAgeOfOldestMessage exceeded the SLA over the lookback (live)",
-    milder: None,
-    live_only: true,
+    kind: Live,
+    check: check,
     needs: &[LiveInput::Metrics],
-    misled_without: &[],
     options: &[OptionSpec {
         name: "sla",
         kind: OptionKind::Duration,
         set: |o, s| o.oldest_message_sla_seconds = s as f64,
     }],
-    doc: include_str!("../../rules/SQS102.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     let options = cx.options;

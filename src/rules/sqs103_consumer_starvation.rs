@@ -1,25 +1,22 @@
 //! SQS103 (live): messages wait and nothing is receiving them.
 
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings, Link};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS103", name: "consumer-starvation" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS103",
+    name: "consumer-starvation",
+    severity: Warning,
     summary: "Messages are waiting and none is in flight: no consumer is receiving (live)",
-    milder: None,
-    live_only: true,
-    needs: &[],
-    misled_without: &[],
+    kind: Live,
+    check: check,
+    reads: &[Link::DeadLetterTarget],
     options: &[OptionSpec {
         name: "threshold",
         kind: OptionKind::Integer { min: 0, max: None },
         set: |o, n| o.starvation_threshold = n,
     }],
-    doc: include_str!("../../rules/SQS103.md"),
-    check,
-};
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     let options = cx.options;

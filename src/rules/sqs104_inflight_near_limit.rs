@@ -1,20 +1,15 @@
 //! SQS104 (live): in-flight messages near SQS's limit.
 
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS104", name: "inflight-near-limit" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS104",
+    name: "inflight-near-limit",
+    severity: Warning,
     summary: "In-flight messages exceed 80% of SQS's limit (live)",
-    milder: None,
-    live_only: true,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS104.md"),
-    check,
-};
+    kind: Live,
+    check: check,
+}
 
 pub const STANDARD_LIMIT: u64 = 120_000;
 pub const FIFO_LIMIT: u64 = 20_000;

@@ -3,21 +3,16 @@
 //! drift` (`crate::drift`) joins the two and makes these findings; the
 //! rule's check, run on one model, finds nothing.
 
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS105", name: "live-differs-from-template" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS105",
+    name: "live-differs-from-template",
+    severity: Warning,
     summary: "A setting the rules read differs between the template and the live resource it deploys to (drift)",
-    milder: None,
-    live_only: true,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS105.md"),
-    check,
-};
+    kind: Live,
+    check: check,
+}
 
 /// One model is either a template or an account: nothing to compare.
 fn check(_: &Context<'_>, _: &mut Findings) {}

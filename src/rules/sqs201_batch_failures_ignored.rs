@@ -1,23 +1,20 @@
 //! SQS201: the handler returns batch item failures, and its mapping does
 //! not let Lambda read them.
 
-use super::{Context, Findings, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
+use super::{Context, Findings, Link, all_of, set};
+use crate::finding::Applicability;
 use crate::model::code::Reports;
 use crate::model::{Field, Scalar, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS201", name: "batch-failures-ignored" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS201",
+    name: "batch-failures-ignored",
+    severity: Error,
     summary: "the handler returns batchItemFailures but its mapping lacks ReportBatchItemFailures: the failed messages are deleted",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS201.md"),
-    check,
-};
+    kind: Code,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerFunction, Link::HandlerReports],
+}
 
 pub(super) const REPORT: &str = "ReportBatchItemFailures";
 

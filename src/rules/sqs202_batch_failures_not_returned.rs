@@ -1,23 +1,19 @@
 //! SQS202: the mapping asks for batch item failures, and the handler never
 //! returns them.
 
-use super::{Context, Findings, Rule, RuleId, all_of};
-use crate::finding::Severity;
+use super::{Context, Findings, Link, all_of};
 use crate::model::code::Reports;
 use crate::model::{Field, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS202", name: "batch-failures-not-returned" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS202",
+    name: "batch-failures-not-returned",
+    severity: Warning,
     summary: "the mapping has ReportBatchItemFailures but its handler never returns batchItemFailures",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS202.md"),
-    check,
-};
+    kind: Code,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerFunction, Link::HandlerReports],
+}
 
 const REPORT: &str = super::sqs201_batch_failures_ignored::REPORT;
 

@@ -1,21 +1,17 @@
 //! SQS203: a partial batch response that Lambda cannot read: a key spelt
 //! otherwise, or an item identifier that is not the message ID.
 
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings, Link};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS203", name: "invalid-batch-item-failure" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS203",
+    name: "invalid-batch-item-failure",
+    severity: Error,
     summary: "the handler's partial batch response misspells a key or fills itemIdentifier with something other than the messageId",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS203.md"),
-    check,
-};
+    kind: Code,
+    check: check,
+    reads: &[Link::Consumer, Link::ConsumerFunction],
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     // Each handler once, however many queues its function reads.

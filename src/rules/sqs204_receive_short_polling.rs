@@ -1,24 +1,19 @@
 //! SQS204: code that receives without waiting, from a queue that does not
 //! wait by itself.
 
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings};
 use crate::model::code::{Operation, SdkCall};
 use crate::model::field::guidance;
 use crate::model::{Field, Queue, Target, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS204", name: "receive-short-polling" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS204",
+    name: "receive-short-polling",
+    severity: Warning,
     summary: "a ReceiveMessage call without WaitTimeSeconds, on a queue not known to long-poll: short polling",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS204.md"),
-    check,
-};
+    kind: Code,
+    check: check,
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for call in cx.model.calls.iter().filter(|c| c.operation == Operation::ReceiveMessage) {

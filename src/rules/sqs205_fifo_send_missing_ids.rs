@@ -1,23 +1,18 @@
 //! SQS205: a send to a FIFO queue without the ids a FIFO queue needs.
 
 use super::sqs204_receive_short_polling::{call_words, queue_of, queue_words};
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings};
 use crate::model::code::Operation;
 use crate::model::{Field, Target, Value};
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS205", name: "fifo-send-missing-ids" },
-    severity: Severity::Error,
+rule! {
+    code: "SQS205",
+    name: "fifo-send-missing-ids",
+    severity: Error,
     summary: "a send to a FIFO queue without MessageGroupId, or without MessageDeduplicationId when the queue has no content-based deduplication",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS205.md"),
-    check,
-};
+    kind: Code,
+    check: check,
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     let sends =

@@ -1,22 +1,17 @@
 //! SQS206: a batch call whose failed entries are never looked at.
 
 use super::sqs204_receive_short_polling::{call_words, queue_words};
-use super::{Context, Findings, Rule, RuleId};
-use crate::finding::Severity;
+use super::{Context, Findings};
 use crate::model::code::ResultUse;
 
-pub static RULE: Rule = Rule {
-    id: RuleId { code: "SQS206", name: "batch-result-unchecked" },
-    severity: Severity::Warning,
+rule! {
+    code: "SQS206",
+    name: "batch-result-unchecked",
+    severity: Warning,
     summary: "a SendMessageBatch, DeleteMessageBatch or ChangeMessageVisibilityBatch result whose Failed entries are never read",
-    milder: None,
-    live_only: false,
-    needs: &[],
-    misled_without: &[],
-    options: &[],
-    doc: include_str!("../../rules/SQS206.md"),
-    check,
-};
+    kind: Code,
+    check: check,
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for call in cx.model.calls.iter().filter(|c| c.operation.is_batch()) {

@@ -4,10 +4,37 @@
 //! known at deploy time (a data source, an import, a parameter without a
 //! default) is a note naming the resource and the expression. The rules
 //! that needed the link do not fire on a guess; the note is how a reader
-//! learns that they did not run.
+//! learns that they did not run. Which rules those are, the catalog says
+//! (each rule's `reads`).
 
+use super::{ALL, Kind, Link};
 use crate::finding::Note;
-use crate::model::{Attr, Model, Origin, Value};
+use crate::model::code::Reports;
+use crate::model::{Attr, Model, Origin, Target, Value};
+
+/// `SQS001, SQS002 and SQS010`: the rules that read `link` and run where
+/// `origin` is (a file is not judged by a live rule, an account by no code
+/// rule), in code order.
+fn readers(link: Link, origin: &Origin) -> String {
+    let skip = match origin {
+        Origin::File { .. } => Kind::Live,
+        Origin::Live(_) => Kind::Code,
+    };
+    let codes: Vec<&str> =
+        ALL.iter().filter(|r| r.kind != skip && r.reads.contains(&link)).map(|r| r.id.code).collect();
+    match codes.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// `SQS001 and SQS002 were not checked for it` (`SQS015 was ...` for one).
+fn not_checked(link: Link, origin: &Origin) -> String {
+    let codes = readers(link, origin);
+    let were = if codes.contains(' ') { "were" } else { "was" };
+    format!("{codes} {were} not checked for it")
+}
 
 /// The expression at `origin` as written, shortened for a one-line note.
 fn written(origin: &Origin) -> Option<String> {
@@ -51,35 +78,38 @@ pub fn notes(model: &Model) -> Vec<Note> {
     let mut notes = Vec::new();
     for c in &model.consumers {
         for (origin, why) in unknown(&c.queue) {
-            let then = "SQS001, SQS002, SQS010 and SQS011 were not checked for it";
-            note(&mut notes, (&c.resource, Some(&c.origin)), "the queue it reads", origin, why, then);
+            let then = not_checked(Link::ConsumerQueue, origin);
+            note(&mut notes, (&c.resource, Some(&c.origin)), "the queue it reads", origin, why, &then);
         }
         for (origin, why) in unknown(&c.function) {
-            let then = "SQS001 and SQS002 were not checked for it";
-            note(&mut notes, (&c.resource, Some(&c.origin)), "the function it invokes", origin, why, then);
+            let then = not_checked(Link::ConsumerFunction, origin);
+            note(&mut notes, (&c.resource, Some(&c.origin)), "the function it invokes", origin, why, &then);
         }
     }
     for u in &model.unknown_sources {
-        let then = "if it is a queue, SQS001, SQS002, SQS005, SQS010 and SQS011 were not checked for it";
-        note(&mut notes, (&u.resource, None), "the event source it reads", &u.origin, &u.why, then);
+        let then = format!("if it is a queue, {}", not_checked(Link::Consumer, &u.origin));
+        note(&mut notes, (&u.resource, None), "the event source it reads", &u.origin, &u.why, &then);
     }
     for u in &model.unknown_producers {
-        let then = "if it is a queue of the analysed set, SQS019, SQS020 and SQS021 were not checked for it";
-        note(&mut notes, (&u.resource, None), "the queue it delivers to", &u.origin, &u.why, then);
+        let then = format!("if it is a queue of the analysed set, {}", not_checked(Link::ProducerQueue, &u.origin));
+        note(&mut notes, (&u.resource, None), "the queue it delivers to", &u.origin, &u.why, &then);
     }
     for q in &model.queues {
         for alt in &q.redrive.alts {
             let Value::Known(redrive) = &alt.value else { continue };
             for (origin, why) in unknown(&redrive.target) {
-                let then = "SQS007, SQS009 and SQS015 were not checked for it";
-                note(&mut notes, (&q.resource, Some(&q.origin)), "its dead-letter queue", origin, why, then);
+                let then = not_checked(Link::RedriveTarget, origin);
+                note(&mut notes, (&q.resource, Some(&q.origin)), "its dead-letter queue", origin, why, &then);
             }
         }
     }
     for d in &model.dlq_refs {
         for (origin, why) in unknown(&d.target) {
-            let then = "the queue it names is not known to be a dead-letter queue (exempt from SQS004 and SQS006)";
-            note(&mut notes, ("a dead-letter target", None), "its queue", origin, why, then);
+            let then = format!(
+                "the queue it names is not known to be a dead-letter queue (exempt from {})",
+                readers(Link::DeadLetterTarget, origin)
+            );
+            note(&mut notes, ("a dead-letter target", None), "its queue", origin, why, &then);
         }
     }
     for a in &model.alarms {
@@ -87,14 +117,15 @@ pub fn notes(model: &Model) -> Vec<Note> {
             let sqs =
                 matches!(&m.namespace, Value::Known(n) if n == "AWS/SQS") || matches!(m.namespace, Value::Unknown(_));
             if let (true, Value::Unknown(why)) = (sqs, &m.queue) {
-                let then = "it counts as no dead-letter queue's alarm (SQS015)";
+                let then =
+                    format!("it counts as no dead-letter queue's alarm ({})", readers(Link::AlarmQueue, &a.origin));
                 note(
                     &mut notes,
                     (&a.resource, Some(&a.origin)),
                     "the queue of its QueueName dimension",
                     &a.origin,
                     why,
-                    then,
+                    &then,
                 );
             }
         }
@@ -107,5 +138,49 @@ pub fn notes(model: &Model) -> Vec<Note> {
             }
         }
     }
+    handlers(model, &mut notes);
     notes
+}
+
+/// A consumer's handler whose answer is not known is said: the rules that
+/// judge what it returns do not judge it.
+fn handlers(model: &Model, notes: &mut Vec<Note>) {
+    let consumed = |function: usize| {
+        model
+            .consumers
+            .iter()
+            .any(|c| c.function.iter().any(|a| matches!(a.value.known(), Some(Target::Function(f)) if *f == function)))
+    };
+    for h in &model.handlers {
+        if let Reports::Unknown(why) = &h.reports
+            && consumed(h.function)
+        {
+            let function = model.functions.get(h.function).map_or("-", |f| f.resource.as_str());
+            let rules = readers(Link::HandlerReports, &h.origin);
+            notes.push(Note {
+                origin: h.origin.clone(),
+                message: format!(
+                    "whether the handler of {function} returns batch item failures is not known ({why}): {rules} do not judge it"
+                ),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rules_a_note_names_are_the_catalogs_readers_of_the_link() {
+        let file = crate::source::SourceFile::new("t.yaml", String::new());
+        let origin = Origin::file(&file, crate::source::Span::new(0, 0));
+        assert_eq!(
+            not_checked(Link::ConsumerFunction, &origin),
+            "SQS001, SQS002, SQS022, SQS201, SQS202 and SQS203 were not checked for it"
+        );
+        assert_eq!(readers(Link::AlarmQueue, &origin), "SQS015");
+        // A file is judged by no live rule: SQS101 and SQS103 also read it.
+        assert_eq!(readers(Link::DeadLetterTarget, &origin), "SQS004 and SQS006");
+    }
 }

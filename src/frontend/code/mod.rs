@@ -125,30 +125,8 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
             loaded.files.push(path.clone());
         }
     }
-    // A consumer's handler whose answer is not known is said: SQS201 and
-    // SQS202 do not judge it.
-    let consumed: HashSet<usize> = loaded
-        .model
-        .consumers
-        .iter()
-        .flat_map(|c| {
-            c.function.iter().filter_map(|a| match a.value.known() {
-                Some(crate::model::Target::Function(f)) => Some(*f),
-                _ => None,
-            })
-        })
-        .collect();
-    for h in &handlers {
-        if let (crate::model::code::Reports::Unknown(why), true) = (&h.reports, consumed.contains(&h.function)) {
-            let function = loaded.model.functions.get(h.function).map_or("-", |f| f.resource.as_str());
-            notes.push(Note {
-                origin: h.origin.clone(),
-                message: format!(
-                    "whether the handler of {function} returns batch item failures is not known ({why}): SQS201 and SQS202 do not judge it"
-                ),
-            });
-        }
-    }
+    // A consumer's handler whose answer is not known is said by the rules
+    // (`rules::unresolved_links`), which know which of them it blinds.
     loaded.model.handlers.extend(handlers);
     loaded.notes.extend(notes);
 }
