@@ -3,7 +3,8 @@
 //! A rule is plain data ([`Rule`]: code, name, severity, summary, all
 //! declared in its own file) plus a check function that reads the [`Model`]
 //! through its [`Index`] and reports [`Finding`]s, phrased in the model's
-//! [`Dialect`]. The registry [`ALL`] lists them in code order. The codes,
+//! [`Dialect`]. The registry [`ALL`] lists them in code order; build.rs
+//! writes it from the files `sqsNNN_*.rs`, so no list is kept by hand. The codes,
 //! names and severities are public interface (rules/*.md).
 
 use std::collections::HashMap;
@@ -21,40 +22,6 @@ mod filter;
 mod live_fix;
 mod live_input;
 mod options;
-mod sqs000_unparsable_file;
-mod sqs001_visibility_timeout_below_6x;
-mod sqs002_visibility_timeout_below_function_timeout;
-mod sqs003_content_dedup_nondeterministic_payload;
-mod sqs004_missing_dlq;
-mod sqs005_missing_batch_item_failures;
-mod sqs006_short_polling;
-mod sqs007_dlq_retention_too_short;
-mod sqs008_max_receive_count_low;
-mod sqs009_dlq_type_mismatch;
-mod sqs010_fifo_batch_size_too_large;
-mod sqs011_batching_window_required;
-mod sqs012_attribute_out_of_range;
-mod sqs013_fifo_name_mismatch;
-mod sqs014_fifo_throughput_scope;
-mod sqs015_dlq_without_alarm;
-mod sqs016_unencrypted_queue;
-mod sqs017_public_queue_policy;
-mod sqs018_queue_url_where_arn_expected;
-mod sqs019_producer_not_allowed;
-mod sqs020_kms_key_blocks_producer;
-mod sqs021_producer_incompatible_with_queue_type;
-mod sqs022_reserved_concurrency_throttles_consumer;
-mod sqs101_dlq_not_empty;
-mod sqs102_oldest_message_too_old;
-mod sqs103_consumer_starvation;
-mod sqs104_inflight_near_limit;
-mod sqs105_live_differs_from_template;
-mod sqs201_batch_failures_ignored;
-mod sqs202_batch_failures_not_returned;
-mod sqs203_invalid_batch_item_failure;
-mod sqs204_receive_short_polling;
-mod sqs205_fifo_send_missing_ids;
-mod sqs206_batch_result_unchecked;
 mod unresolved;
 
 pub use declare::{Kind, Link, Rule};
@@ -90,43 +57,9 @@ impl Context<'_> {
     }
 }
 
-/// Every rule, in code order.
-pub static ALL: &[&Rule] = &[
-    &sqs000_unparsable_file::RULE,
-    &sqs001_visibility_timeout_below_6x::RULE,
-    &sqs002_visibility_timeout_below_function_timeout::RULE,
-    &sqs003_content_dedup_nondeterministic_payload::RULE,
-    &sqs004_missing_dlq::RULE,
-    &sqs005_missing_batch_item_failures::RULE,
-    &sqs006_short_polling::RULE,
-    &sqs007_dlq_retention_too_short::RULE,
-    &sqs008_max_receive_count_low::RULE,
-    &sqs009_dlq_type_mismatch::RULE,
-    &sqs010_fifo_batch_size_too_large::RULE,
-    &sqs011_batching_window_required::RULE,
-    &sqs012_attribute_out_of_range::RULE,
-    &sqs013_fifo_name_mismatch::RULE,
-    &sqs014_fifo_throughput_scope::RULE,
-    &sqs015_dlq_without_alarm::RULE,
-    &sqs016_unencrypted_queue::RULE,
-    &sqs017_public_queue_policy::RULE,
-    &sqs018_queue_url_where_arn_expected::RULE,
-    &sqs019_producer_not_allowed::RULE,
-    &sqs020_kms_key_blocks_producer::RULE,
-    &sqs021_producer_incompatible_with_queue_type::RULE,
-    &sqs022_reserved_concurrency_throttles_consumer::RULE,
-    &sqs101_dlq_not_empty::RULE,
-    &sqs102_oldest_message_too_old::RULE,
-    &sqs103_consumer_starvation::RULE,
-    &sqs104_inflight_near_limit::RULE,
-    &sqs105_live_differs_from_template::RULE,
-    &sqs201_batch_failures_ignored::RULE,
-    &sqs202_batch_failures_not_returned::RULE,
-    &sqs203_invalid_batch_item_failure::RULE,
-    &sqs204_receive_short_polling::RULE,
-    &sqs205_fifo_send_missing_ids::RULE,
-    &sqs206_batch_result_unchecked::RULE,
-];
+// The rules' modules and `ALL`, every rule in code order, written by
+// build.rs from the files `sqsNNN_*.rs` of this folder.
+include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 
 /// The rule with this code, if any.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
@@ -314,7 +247,23 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 34);
+    }
+
+    /// Each file `sqsNNN_*.rs` of this folder declares rule SQSNNN, once:
+    /// build.rs orders the catalog by file name.
+    #[test]
+    fn each_rule_file_declares_the_rule_of_its_name() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("sqs") && n.ends_with(".rs"))
+            .map(|n| n[..6].to_uppercase())
+            .collect();
+        files.sort();
+        let codes: Vec<&str> = ALL.iter().map(|r| r.id.code).collect();
+        assert_eq!(files, codes);
+        assert!(codes.contains(&"SQS001") && codes.contains(&"SQS206"), "{codes:?}");
     }
 
     #[test]
