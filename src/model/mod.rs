@@ -162,6 +162,17 @@ pub struct ModuleCall {
     pub inputs: &'static str,
 }
 
+impl ModuleCall {
+    /// The registry's SQS module, as [`ModuleCall::source`] names it.
+    pub const SQS: &'static str = "terraform-aws-modules/sqs/aws";
+
+    /// Whether the call is of the registry's SQS module (whose inputs
+    /// advice can name, such as `create_dlq`).
+    pub fn is_sqs_module(&self) -> bool {
+        self.source == Self::SQS
+    }
+}
+
 /// A live queue's counters and CloudWatch statistics. `None`: not read
 /// (the call failed or was not made), so rules that need it stay silent.
 #[derive(Clone, Debug, Default, PartialEq)]

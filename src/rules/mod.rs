@@ -12,13 +12,14 @@ use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
+use crate::finding::Finding;
 pub use crate::finding::RuleId;
-use crate::finding::{Applicability, Finding, Remedy, Want};
-use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
+use crate::model::{Dialect, Field, Index, Model, Origin, Scalar};
 
 #[macro_use]
 mod declare;
 mod filter;
+pub(crate) mod helpers;
 mod live_fix;
 mod live_input;
 mod options;
@@ -123,15 +124,6 @@ fn say_given(model: &Model, findings: &mut [Finding]) {
     }
 }
 
-/// ` (VisibilityTimeout from --stage prod; Timeout from --parameter-overrides
-/// Timeout=900)`: which of a finding's values were given for the run and
-/// how, or nothing when every one was read from a file.
-pub(crate) fn given_words(cx: &Context<'_>, values: &[(Field, Option<&std::sync::Arc<str>>)]) -> String {
-    let said: Vec<String> =
-        values.iter().filter_map(|(field, given)| given.map(|g| format!("{} from {g}", cx.name(*field)))).collect();
-    if said.is_empty() { String::new() } else { format!(" ({})", said.join("; ")) }
-}
-
 /// A fix to a queue no one declared (SAM's for an SNS subscription) starts
 /// with getting hold of its settings: the finding says how.
 fn explain_created(model: &Model, findings: &mut [Finding]) {
@@ -193,41 +185,6 @@ fn identity(f: &Finding) -> (&str, &str, &std::path::Path, usize, usize, &str) {
     }
 }
 
-/// The conditions under which all of `whens` hold, or `None` if they cannot.
-pub(crate) fn all_of(whens: &[&When]) -> Option<When> {
-    let mut acc = When::always();
-    for w in whens {
-        acc = acc.and(w)?;
-    }
-    Some(acc)
-}
-
-/// `field := value` on `resource`, written where `alt` is (or added to the
-/// resource when `alt` is absent).
-pub(crate) fn set<T>(
-    resource: &str,
-    field: Field,
-    value: Scalar,
-    alt: &crate::model::Alt<T>,
-    applicability: Applicability,
-) -> Remedy {
-    Remedy {
-        resource: resource.to_string(),
-        field,
-        want: Want::Value(value),
-        at: alt.written_at().clone(),
-        absent: matches!(alt.value, crate::model::Value::Absent),
-        conditional: !alt.when.is_always(),
-        given: alt.given.clone(),
-        applicability,
-    }
-}
-
-/// `1 s`, `150 s`: seconds as messages print them.
-pub(crate) fn secs(n: i64) -> String {
-    format!("{n} s")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +221,27 @@ mod tests {
         let codes: Vec<&str> = ALL.iter().map(|r| r.id.code).collect();
         assert_eq!(files, codes);
         assert!(codes.contains(&"SQS001") && codes.contains(&"SQS206"), "{codes:?}");
+    }
+
+    /// What rules share is in `helpers`: a rule file names no other rule
+    /// file and no front-end (what it needs of one is in the model).
+    #[test]
+    fn a_rule_file_imports_no_other_rule_and_no_front_end() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.starts_with("sqs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for banned in ["super::sqs", "rules::sqs", "crate::frontend"] {
+                assert!(!text.contains(banned), "{name} names {banned}");
+            }
+            read += 1;
+        }
+        assert_eq!(read, ALL.len());
     }
 
     #[test]

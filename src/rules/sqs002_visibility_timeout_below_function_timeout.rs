@@ -1,7 +1,7 @@
 //! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
 
-use super::sqs001_visibility_timeout_below_6x::timings;
-use super::{Context, Findings, Link, LiveInput, secs};
+use super::helpers::{secs, timings};
+use super::{Context, Findings, Link, LiveInput};
 use crate::model::Field;
 
 rule! {

@@ -1,7 +1,8 @@
 //! SQS003: content-based deduplication on a FIFO queue whose payload is not
 //! deterministic (error), or whose payload is not declared (warning).
 
-use super::{Context, Findings, LiveInput, all_of};
+use super::helpers::all_of;
+use super::{Context, Findings, LiveInput};
 use crate::finding::Severity;
 use crate::model::code::Operation;
 use crate::model::{Dialect, Field, Payload, Target, Value};

@@ -1,6 +1,7 @@
 //! SQS005: a Lambda consumer with BatchSize > 1 without ReportBatchItemFailures.
 
-use super::{Context, Findings, Link, LiveInput, all_of, set};
+use super::helpers::{REPORT, all_of, set};
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::Applicability;
 use crate::model::code::Reports;
 use crate::model::{Dialect, Field, Scalar, Value};
@@ -15,8 +16,6 @@ rule! {
     reads: &[Link::Consumer],
     needs: &[LiveInput::EventSourceMappings],
 }
-
-const REPORT: &str = "ReportBatchItemFailures";
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for consumer in &cx.model.consumers {

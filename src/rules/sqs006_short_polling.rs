@@ -1,6 +1,7 @@
 //! SQS006: short polling on a queue that no Lambda consumer reads.
 
-use super::{Context, Findings, Link, LiveInput, set};
+use super::helpers::set;
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::Applicability;
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};

@@ -1,8 +1,8 @@
 //! SQS007: a standard queue's DLQ keeps messages no longer than the source.
 
-use super::{Context, Findings, Link, LiveInput, all_of, secs, set};
+use super::helpers::{all_of, secs, set};
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::Applicability;
-use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
 use crate::model::{Field, Origin, Queue, Scalar};
 
@@ -106,7 +106,7 @@ fn longer(cx: &Context<'_>, dlq: &Queue, s: i64, shared: bool) -> String {
     let days = max / 86_400;
     let field = cx.name(Field::RetentionPeriod);
     match &dlq.module {
-        Some(m) if m.source == registry::SQS => {
+        Some(m) if m.is_sqs_module() => {
             let fallback = if m.inputs.is_empty() || !shared {
                 String::new()
             } else {

@@ -1,7 +1,8 @@
 //! SQS008: maxReceiveCount below 3.
 
+use super::helpers::{all_of, set};
 use super::options::{OptionKind, OptionSpec};
-use super::{Context, Findings, all_of, set};
+use super::{Context, Findings};
 use crate::finding::Applicability;
 use crate::model::field::guidance;
 use crate::model::{Field, Scalar};

@@ -1,6 +1,7 @@
 //! SQS009: FIFO queue with a standard DLQ, or standard with a FIFO DLQ.
 
-use super::{Context, Findings, Link, LiveInput, all_of};
+use super::helpers::all_of;
+use super::{Context, Findings, Link, LiveInput};
 use crate::model::Field;
 
 rule! {

@@ -1,6 +1,7 @@
 //! SQS010: a Lambda consumer of a FIFO queue with BatchSize > 10.
 
-use super::{Context, Findings, Link, LiveInput, all_of, set};
+use super::helpers::{all_of, set};
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::Applicability;
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};

@@ -1,6 +1,7 @@
 //! SQS011: BatchSize > 10 on a standard queue needs a batching window >= 1 s.
 
-use super::{Context, Findings, Link, LiveInput, all_of, set};
+use super::helpers::{all_of, set};
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::Applicability;
 use crate::model::field::guidance::UNWINDOWED_BATCH_SIZE;
 use crate::model::{Field, Scalar};

@@ -5,7 +5,8 @@
 //! a note on the other numbers the model reads (a function's timeout, an
 //! alarm's threshold), so it is never just unknown.
 
-use super::{Context, Findings, Link, LiveInput, set};
+use super::helpers::set;
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::{Applicability, Note};
 use crate::model::{Alt, Attr, Dialect, Field, Model, Origin, Scalar};
 

@@ -1,6 +1,7 @@
 //! SQS013: a FIFO queue whose name lacks `.fifo`, or a `.fifo` standard queue.
 
-use super::{Context, Findings, all_of};
+use super::helpers::all_of;
+use super::{Context, Findings};
 use crate::finding::{Applicability, Remedy, Want};
 use crate::model::{Field, Scalar};
 

@@ -1,6 +1,7 @@
 //! SQS016: server-side encryption explicitly switched off.
 
-use super::{Context, Findings, all_of, set};
+use super::helpers::{all_of, set};
+use super::{Context, Findings};
 use crate::finding::Applicability;
 use crate::model::{Field, Scalar, Value};
 

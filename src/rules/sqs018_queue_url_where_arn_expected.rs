@@ -2,7 +2,8 @@
 //! `deadLetterTargetArn`, an SNS subscription's endpoint, an EventBridge
 //! target's ARN, a pipe's target).
 
-use super::{Context, Findings, Link, all_of};
+use super::helpers::all_of;
+use super::{Context, Findings, Link};
 use crate::finding::{Applicability, Remedy, Want};
 use crate::model::{Alt, Dialect, Field, Service, Via, When};
 

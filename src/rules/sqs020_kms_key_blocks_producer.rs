@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::{Context, Findings, Link, LiveInput, all_of};
+use super::helpers::all_of;
+use super::{Context, Findings, Link, LiveInput};
 use crate::model::key::{AWS_MANAGED_ALIAS, Key, KeyRef};
 use crate::model::policy::{Delivery, Verdict};
 use crate::model::{Field, Value};

@@ -3,7 +3,8 @@
 //! on a FIFO queue without a message group id or without content-based
 //! deduplication, a FIFO queue as an EventBridge target's dead-letter queue.
 
-use super::{Context, Findings, Link, LiveInput, all_of};
+use super::helpers::all_of;
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::{Applicability, Remedy, Want};
 use crate::model::policy::SourceId;
 use crate::model::{Alt, Field, Origin, Producer, Queue, Scalar, Service, Value, queue_alts};

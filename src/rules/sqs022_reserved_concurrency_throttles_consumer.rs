@@ -1,7 +1,8 @@
 //! SQS022: a consumer function with reserved concurrency R whose mapping
 //! lets the pollers scale past R (no MaximumConcurrency at or below R).
 
-use super::{Context, Findings, Link, LiveInput, all_of, set};
+use super::helpers::{all_of, set};
+use super::{Context, Findings, Link, LiveInput};
 use crate::finding::Applicability;
 use crate::model::{Field, Scalar, Target, Value};
 

@@ -1,7 +1,8 @@
 //! SQS201: the handler returns batch item failures, and its mapping does
 //! not let Lambda read them.
 
-use super::{Context, Findings, Link, all_of, set};
+use super::helpers::{REPORT, all_of, set};
+use super::{Context, Findings, Link};
 use crate::finding::Applicability;
 use crate::model::code::Reports;
 use crate::model::{Field, Scalar, Value};
@@ -15,8 +16,6 @@ rule! {
     check: check,
     reads: &[Link::Consumer, Link::ConsumerFunction, Link::HandlerReports],
 }
-
-pub(super) const REPORT: &str = "ReportBatchItemFailures";
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for (consumer, queue, read_when) in cx.index.mapped() {

@@ -1,7 +1,8 @@
 //! SQS202: the mapping asks for batch item failures, and the handler never
 //! returns them.
 
-use super::{Context, Findings, Link, all_of};
+use super::helpers::{REPORT, all_of};
+use super::{Context, Findings, Link};
 use crate::model::code::Reports;
 use crate::model::{Field, Value};
 
@@ -14,8 +15,6 @@ rule! {
     check: check,
     reads: &[Link::Consumer, Link::ConsumerFunction, Link::HandlerReports],
 }
-
-const REPORT: &str = super::sqs201_batch_failures_ignored::REPORT;
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for (consumer, queue, read_when) in cx.index.mapped() {

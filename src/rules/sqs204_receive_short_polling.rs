@@ -1,10 +1,11 @@
 //! SQS204: code that receives without waiting, from a queue that does not
 //! wait by itself.
 
+use super::helpers::{call_words, queue_of};
 use super::{Context, Findings};
-use crate::model::code::{Operation, SdkCall};
+use crate::model::code::Operation;
 use crate::model::field::guidance;
-use crate::model::{Field, Queue, Target, Value};
+use crate::model::{Field, Target, Value};
 
 rule! {
     code: "SQS204",
@@ -57,33 +58,5 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
         );
         let origin = wait.map_or(&call.origin, |a| &a.origin);
         findings.push(RULE.finding(&call.owner, origin, message, fix));
-    }
-}
-
-/// The queue of the analysed set a call names.
-pub(super) fn queue_of<'m>(cx: &Context<'m>, call: &SdkCall) -> Option<&'m Queue> {
-    match &call.queue {
-        Value::Known(Target::Queue(i)) => cx.model.queues.get(*i),
-        _ => None,
-    }
-}
-
-/// `the ReceiveMessage call of poll`, `the SendMessage call of OrdersFunction`,
-/// `the ReceiveMessage call at the top level`.
-pub(super) fn call_words(call: &SdkCall) -> String {
-    if call.owner == "-" {
-        format!("the {} call at the top level of the file", call.operation.name())
-    } else {
-        format!("the {} call of {}", call.operation.name(), call.owner)
-    }
-}
-
-/// `queue orders`, `https://sqs.../orders.fifo`, or nothing when the queue
-/// is not known.
-pub(super) fn queue_words(cx: &Context<'_>, call: &SdkCall) -> Option<String> {
-    match &call.queue {
-        Value::Known(Target::Queue(i)) => cx.model.queues.get(*i).map(|q| format!("queue {}", q.resource)),
-        Value::Known(Target::External(q)) => Some(format!("queue {q}")),
-        _ => None,
     }
 }

@@ -1,6 +1,6 @@
 //! SQS205: a send to a FIFO queue without the ids a FIFO queue needs.
 
-use super::sqs204_receive_short_polling::{call_words, queue_of, queue_words};
+use super::helpers::{call_words, queue_of, queue_words};
 use super::{Context, Findings};
 use crate::model::code::Operation;
 use crate::model::{Field, Target, Value};

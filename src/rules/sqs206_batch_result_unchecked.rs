@@ -1,6 +1,6 @@
 //! SQS206: a batch call whose failed entries are never looked at.
 
-use super::sqs204_receive_short_polling::{call_words, queue_words};
+use super::helpers::{call_words, queue_words};
 use super::{Context, Findings};
 use crate::model::code::ResultUse;
 

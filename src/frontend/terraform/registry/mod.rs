@@ -61,7 +61,7 @@ fn registry_name(source: &str) -> Option<String> {
 }
 
 /// The SQS module, as [`crate::model::ModuleCall::source`] names it.
-pub const SQS: &str = "terraform-aws-modules/sqs/aws";
+pub const SQS: &str = crate::model::ModuleCall::SQS;
 const LAMBDA: &str = "terraform-aws-modules/lambda/aws";
 
 /// Whether a module `source` is terraform-aws-modules/sqs/aws (whose
