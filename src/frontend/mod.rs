@@ -22,6 +22,7 @@ pub mod convert;
 pub mod dead_letter;
 pub mod link;
 pub mod live;
+mod live_fields;
 pub mod live_key;
 pub mod policy;
 pub mod producer;
