@@ -11,11 +11,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::Loaded;
 use super::link::Linker;
 use super::live_fields::{Attributes, redrive};
 use super::live_key;
 pub use super::live_key::LiveKey;
+use super::loaded::Loaded;
 use super::value::{R, RV, Text};
 use crate::model::build::Links;
 use crate::model::policy::SourceId;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::eval::{Child, File, Scope, labels};
 use super::{module_files, read_files, registry};
 use crate::finding::Note;
-use crate::frontend::Broken;
+use crate::frontend::loaded::Broken;
 use crate::frontend::value::R;
 use crate::model::{ModuleSource, Origin};
 use crate::source::{Overlay, Span};

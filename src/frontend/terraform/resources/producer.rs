@@ -6,10 +6,10 @@
 use super::Resource;
 use super::reader::Reader;
 use crate::frontend::convert::{to_bool, to_int, to_string};
+use crate::frontend::fields::{attr, nested_attr};
 use crate::frontend::policy::source_id;
 use crate::frontend::producer::{is_sqs, maybe_queue};
 use crate::frontend::value::{R, RV, values_at};
-use crate::frontend::{attr, nested_attr};
 use crate::model::policy::SourceId;
 use crate::model::{Alt, Attr, Dialect, Field, Model, Producer, Service, Value};
 
