@@ -11,15 +11,17 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::Loaded;
 use super::link::Linker;
+use super::live_fields::{Attributes, redrive};
 use super::live_key;
 pub use super::live_key::LiveKey;
+use super::loaded::Loaded;
 use super::value::{R, RV, Text};
+use crate::model::build::Links;
 use crate::model::policy::SourceId;
 use crate::model::{
-    Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, LiveQueue, Model, Name, Origin, PayloadDecl,
-    Producer, Queue, QueuePolicy, ReadFields, Redrive, Service, Target, Value, payload,
+    Alarm, AlarmMetric, Attr, Consumer, Dialect, Facts, Field, Function, LiveQueue, Model, Name, Origin, PayloadDecl,
+    Producer, Queue, QueuePolicy, Scalar, Service, Target, Value, payload,
 };
 use crate::source::SourceFile;
 
@@ -95,11 +97,10 @@ pub struct Mapping {
     pub uuid: String,
     pub source_arn: String,
     pub function_arn: Option<String>,
-    pub batch_size: Option<i32>,
-    pub batching_window: Option<i32>,
-    pub response_types: Vec<String>,
-    /// `ScalingConfig.MaximumConcurrency`.
-    pub maximum_concurrency: Option<i32>,
+    /// Its settings the API answered, by field (`BatchSize`,
+    /// `ScalingConfig.MaximumConcurrency` as `MaximumConcurrency`): a
+    /// setting absent here is absent on the mapping.
+    pub settings: BTreeMap<Field, Scalar>,
     /// From `State`: `Ok` when it says (Enabled or Enabling: true;
     /// Disabled or Disabling: false), else the state, which says neither
     /// (Creating, Updating, Deleting).
@@ -129,30 +130,11 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
     let arn = |text: &str| R::new(RV::Str(Text::lit(text)), Default::default());
     for q in &read.queues {
         let origin = live(&q.url, account_of(&q.url));
-        let mut queue = Queue::read(q.url.clone(), origin.clone(), &Attributes { data: q, origin: &origin });
+        let mut queue =
+            Queue::read(q.url.clone(), origin.clone(), &Attributes { attributes: &q.attributes, origin: &origin });
         queue.name = Attr::known(Name { text: queue_name(&q.url), suffix_known: true }, origin.clone());
         let text = |k: &str| q.attributes.get(k).map(String::as_str);
-        if let Some(policy) =
-            text(API.name(Field::RedrivePolicy)).and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok())
-        {
-            let (target, target_via) = match policy.get(API.name(Field::DeadLetterTarget)).and_then(|t| t.as_str()) {
-                Some(target) => (linker.queue_target(&arn(target)), linker.queue_via(&arn(target))),
-                None => (Value::Absent, Value::Absent),
-            };
-            let count = policy.get(API.name(Field::MaxReceiveCount));
-            let count = match count.and_then(|c| c.as_i64().or_else(|| c.as_str()?.parse().ok())) {
-                Some(n) => Value::Known(n),
-                None => Value::Unknown("maxReceiveCount not readable".into()),
-            };
-            queue.redrive = Attr::known(
-                Redrive {
-                    target: Attr::single(target, origin.clone()),
-                    target_via: Attr::single(target_via, origin.clone()),
-                    max_receive_count: Attr::single(count, origin.clone()),
-                },
-                origin.clone(),
-            );
-        }
+        queue.redrive = redrive(text(API.name(Field::RedrivePolicy)), &q.url, &linker, &origin);
         // A customer managed key whose policy was read is one SQS020 judges.
         queue.key = match text("KmsMasterKeyId").filter(|k| !k.is_empty()) {
             Some(k) => Attr::known(live_key::key_ref(&read.keys, k), origin.clone()),
@@ -210,20 +192,19 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
     let account = read.queues.iter().find_map(|q| account_of(&q.url));
     for (arn, timeout) in &functions {
         let origin = live(arn, arn_account(arn).or_else(|| account.clone()));
-        model.functions.push(Function {
-            resource: (*arn).clone(),
-            origin: origin.clone(),
-            timeout: match timeout {
-                Some(t) => Attr::known(i64::from(*t), origin.clone()),
-                None => Attr::single(Value::Unknown("function configuration not readable".into()), origin.clone()),
-            },
-            reserved_concurrency: match read.reserved_concurrency.get(*arn) {
-                Some(Some(r)) => Attr::known(i64::from(*r), origin),
-                Some(None) => Attr::absent(origin),
-                None => Attr::single(Value::Unknown("reserved concurrency not readable".into()), origin),
-            },
-            code: None,
-        });
+        let timeout = match timeout {
+            Some(t) => Attr::known(i64::from(*t), origin.clone()),
+            None => Attr::single(Value::Unknown("function configuration not readable".into()), origin.clone()),
+        };
+        let reserved_concurrency = match read.reserved_concurrency.get(*arn) {
+            Some(Some(r)) => Attr::known(i64::from(*r), origin.clone()),
+            Some(None) => Attr::absent(origin.clone()),
+            None => Attr::single(Value::Unknown("reserved concurrency not readable".into()), origin.clone()),
+        };
+        let facts = Facts::new(origin.clone())
+            .with(Field::Timeout, timeout)
+            .with(Field::ReservedConcurrency, reserved_concurrency);
+        model.functions.push(Function::read((*arn).clone(), origin, &facts));
     }
     for m in &read.mappings {
         let origin = live(&m.uuid, arn_account(&m.source_arn).or_else(|| account.clone()));
@@ -231,25 +212,13 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             Some(&i) => Value::Known(Target::Function(i)),
             None => Value::Unknown("function not read".into()),
         };
-        let int = |v: Option<i32>| match v {
-            Some(v) => Attr::known(i64::from(v), origin.clone()),
-            None => Attr::absent(origin.clone()),
-        };
-        model.consumers.push(Consumer {
-            resource: m.uuid.clone(),
-            origin: origin.clone(),
+        let links = Links {
             queue: Attr::single(linker.queue_target(&arn(&m.source_arn)), origin.clone()),
             queue_via: Attr::single(linker.queue_via(&arn(&m.source_arn)), origin.clone()),
             function: Attr::single(function, origin.clone()),
-            batch_size: int(m.batch_size),
-            batching_window: int(m.batching_window),
-            response_types: Attr::known(m.response_types.clone(), origin.clone()),
-            maximum_concurrency: int(m.maximum_concurrency),
-            enabled: match &m.enabled {
-                Ok(on) => Attr::known(*on, origin.clone()),
-                Err(state) => Attr::single(Value::Unknown(format!("the mapping is {state}")), origin.clone()),
-            },
-        });
+        };
+        let consumer = Consumer::read(m.uuid.clone(), origin.clone(), links, &mapping_facts(m, &origin));
+        model.consumers.push(consumer);
     }
     producers(read, region, account.as_deref(), &mut model);
     let key_origin = |arn: &str| live(arn, arn_account(arn).or_else(|| account.clone()));
@@ -260,32 +229,49 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             Some(s) => Value::Known(s.clone()),
             None => Value::Absent,
         };
-        model.alarms.push(Alarm {
-            resource: a.name.clone(),
-            origin: origin.clone(),
-            metrics: a
-                .metrics
-                .iter()
-                .map(|(ns, name, queue)| AlarmMetric {
-                    namespace: known(ns),
-                    metric_name: known(name),
-                    queue: match queue {
-                        Some(q) => linker.queue_name_target(&arn(q)),
-                        None => Value::Absent,
-                    },
-                })
-                .collect(),
-            comparison: match &a.comparison {
-                Some(c) => Attr::known(c.clone(), origin.clone()),
-                None => Attr::absent(origin.clone()),
-            },
-            threshold: match a.threshold {
-                Some(t) => Attr::known(t, origin.clone()),
-                None => Attr::absent(origin),
-            },
-        });
+        let metrics = a
+            .metrics
+            .iter()
+            .map(|(ns, name, queue)| AlarmMetric {
+                namespace: known(ns),
+                metric_name: known(name),
+                queue: match queue {
+                    Some(q) => linker.queue_name_target(&arn(q)),
+                    None => Value::Absent,
+                },
+            })
+            .collect();
+        let fact =
+            |v: Option<String>| v.map_or_else(|| Attr::absent(origin.clone()), |v| Attr::known(v, origin.clone()));
+        let threshold = a.threshold.map_or_else(|| Attr::absent(origin.clone()), |t| Attr::known(t, origin.clone()));
+        let alarm = Alarm::new(a.name.clone(), origin.clone(), metrics, (fact(a.comparison.clone()), threshold));
+        model.alarms.push(alarm);
     }
     Loaded { model, ..Loaded::default() }
+}
+
+/// A mapping's settings (ListEventSourceMappings), as facts located at it.
+fn mapping_facts(m: &Mapping, origin: &Origin) -> Facts {
+    let enabled = match &m.enabled {
+        Ok(on) => Attr::known(*on, origin.clone()),
+        Err(state) => Attr::single(Value::Unknown(format!("the mapping is {state}")), origin.clone()),
+    };
+    let facts = m.settings.iter().fold(Facts::new(origin.clone()), |facts, (field, value)| {
+        let at = origin.clone();
+        match value.clone() {
+            Scalar::Int(n) => facts.known(*field, n, at),
+            Scalar::Bool(b) => facts.known(*field, b, at),
+            Scalar::Str(s) => facts.known(*field, s, at),
+            Scalar::List(l) => facts.known(*field, l, at),
+        }
+    });
+    // The API lists no FunctionResponseTypes when there are none.
+    let types = Field::FunctionResponseTypes;
+    let facts = match m.settings.contains_key(&types) {
+        true => facts,
+        false => facts.known(types, Vec::<String>::new(), origin.clone()),
+    };
+    facts.with(Field::MappingEnabled, enabled)
 }
 
 /// The SNS subscriptions and EventBridge targets on the queues read, each
@@ -336,49 +322,6 @@ fn producers(read: &Region, region: &str, account: Option<&str>, model: &mut Mod
         };
         (p.maximum_retry_attempts, p.maximum_event_age) = (known(t.retry.0), known(t.retry.1));
         model.producers.push(p);
-    }
-}
-
-/// A queue's attributes (GetQueueAttributes), read by their API names.
-struct Attributes<'a> {
-    data: &'a LiveQueueData,
-    origin: &'a Origin,
-}
-
-impl Attributes<'_> {
-    fn get(&self, field: Field) -> Option<&str> {
-        self.data.attributes.get(API.name(field)).map(String::as_str)
-    }
-}
-
-impl ReadFields for Attributes<'_> {
-    fn int(&self, field: Field) -> Attr<i64> {
-        match self.get(field).map(str::parse::<i64>) {
-            Some(Ok(v)) => Attr::known(v, self.origin.clone()),
-            Some(Err(_)) => {
-                Attr::single(Value::Unknown(format!("{} is not a number", API.name(field))), self.origin.clone())
-            }
-            None => Attr::absent(self.origin.clone()),
-        }
-    }
-
-    fn boolean(&self, field: Field) -> Attr<bool> {
-        match self.get(field) {
-            Some(v) => Attr::known(v == "true", self.origin.clone()),
-            None => Attr::absent(self.origin.clone()),
-        }
-    }
-
-    fn text(&self, field: Field) -> Attr<String> {
-        match self.get(field).filter(|v| !v.is_empty()) {
-            Some(v) => Attr::known(v.to_string(), self.origin.clone()),
-            None => Attr::absent(self.origin.clone()),
-        }
-    }
-
-    /// The queue's name is the end of its URL (set by [`load`]).
-    fn name(&self, _: Field) -> Attr<Name> {
-        Attr::absent(self.origin.clone())
     }
 }
 

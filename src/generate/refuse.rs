@@ -20,11 +20,12 @@ use super::plan::Plan;
 use super::spec::{At, Encryption, Spec};
 use crate::config::Config;
 use crate::finding::{Finding, Severity};
+use crate::model::build::Links;
 use crate::model::key::{Key, KeyRef, is_aws_managed};
 use crate::model::policy::{Actions, Condition, Principal, SourceId};
 use crate::model::{
-    Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Function, Model, Name, Origin, Payload, PayloadDecl, Producer,
-    Queue, QueuePolicy, Redrive, Statement, Target, Value, Via, When,
+    Alarm, AlarmMetric, Attr, Consumer, Dialect, Facts, Field, Function, Model, Name, Origin, Payload, PayloadDecl,
+    Producer, Queue, QueuePolicy, Redrive, Statement, Target, Value, Via, When,
 };
 use crate::source::{Source, SourceFile, Span};
 
@@ -168,16 +169,9 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
 
     let age_at = spec.oldest_message_age.as_ref().map(|a| places.at(a, "alarms.oldest_message_age"));
     let mut alarms = Vec::new();
-    let alarm = |resource: String, origin: Origin, metric: &str, queue: usize, threshold: u64| Alarm {
-        resource,
-        origin,
-        metrics: vec![AlarmMetric {
-            namespace: Value::Known("AWS/SQS".into()),
-            metric_name: Value::Known(metric.into()),
-            queue: Value::Known(Target::Queue(queue)),
-        }],
-        comparison: Attr::known(ABOVE.into(), places.chosen()),
-        threshold: Attr::known(threshold as f64, places.chosen()),
+    let alarm = |resource: String, origin: Origin, metric: &str, queue: usize, threshold: u64| {
+        let above = (Attr::known(ABOVE.into(), places.chosen()), Attr::known(threshold as f64, places.chosen()));
+        Alarm::new(resource, origin, vec![AlarmMetric::sqs(metric, Target::Queue(queue))], above)
     };
     if plan.dlq_depth_alarm {
         alarms.push(alarm(format!("{} depth alarm", plan.dlq_name), watched, DEPTH_METRIC, DLQ, 0));
@@ -193,16 +187,15 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
             Some(t) => places.at(t, "consumer.function_timeout"),
             None => consumer_at.clone(),
         };
-        functions.push(Function {
-            resource: l.function_name.clone(),
-            origin: spec.function.as_ref().map_or(consumer_at.clone(), |f| places.at(f, "consumer.function")),
-            timeout: Attr::known(int(l.timeout), timeout_at),
-            reserved_concurrency: match &spec.reserved_concurrency {
-                Some(r) => Attr::known(int(r.value), places.at(r, "consumer.reserved_concurrency")),
-                None => Attr::absent(places.chosen()),
-            },
-            code: None,
-        });
+        let origin = spec.function.as_ref().map_or(consumer_at.clone(), |f| places.at(f, "consumer.function"));
+        let reserved_concurrency = match &spec.reserved_concurrency {
+            Some(r) => Attr::known(int(r.value), places.at(r, "consumer.reserved_concurrency")),
+            None => Attr::absent(places.chosen()),
+        };
+        let facts = Facts::new(places.chosen())
+            .known(Field::Timeout, int(l.timeout), timeout_at)
+            .with(Field::ReservedConcurrency, reserved_concurrency);
+        functions.push(Function::read(l.function_name.clone(), origin, &facts));
         // A FIFO mapping has no batching window; a raised one is the generator's.
         let batching_window = if plan.fifo {
             Attr::absent(places.chosen())
@@ -211,22 +204,19 @@ pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) ->
         } else {
             Attr::known(int(l.batching_window), places.at(&spec.batching_window, "consumer.batching_window"))
         };
-        consumers.push(Consumer {
-            resource: l.function_name.clone(),
-            origin: consumer_at,
+        let batch_size = places.at(&spec.batch_size, "consumer.batch_size");
+        let facts = Facts::new(places.chosen())
+            .known(Field::BatchSize, int(l.batch_size), batch_size)
+            .with(Field::BatchingWindow, batching_window)
+            .known(Field::FunctionResponseTypes, vec![REPORT_FAILURES.to_string()], places.chosen())
+            // The generator sets it from the reserved concurrency.
+            .maybe(Field::MaximumConcurrency, plan.maximum_concurrency.map(int), places.chosen());
+        let links = Links {
             queue: Attr::known(Target::Queue(QUEUE), places.chosen()),
             queue_via: Attr::known(Via::Arn, places.chosen()),
             function: Attr::known(Target::Function(0), places.chosen()),
-            batch_size: Attr::known(int(l.batch_size), places.at(&spec.batch_size, "consumer.batch_size")),
-            batching_window,
-            response_types: Attr::known(vec![REPORT_FAILURES.to_string()], places.chosen()),
-            // The generator sets it from the reserved concurrency.
-            maximum_concurrency: match plan.maximum_concurrency {
-                Some(m) => Attr::known(int(m), places.chosen()),
-                None => Attr::absent(places.chosen()),
-            },
-            enabled: Attr::absent(places.chosen()),
-        });
+        };
+        consumers.push(Consumer::read(l.function_name.clone(), consumer_at, links, &facts));
     }
 
     let mut queues = vec![queue, dlq];

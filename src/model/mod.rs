@@ -7,10 +7,12 @@
 //! questions rules ask about those links in constant time. [`field`] is the
 //! one table of attribute names, defaults and ranges.
 
+pub mod build;
 pub mod code;
 pub mod field;
 mod index;
 pub mod key;
+pub mod module;
 pub mod payload;
 pub mod policy;
 pub mod producer;
@@ -18,8 +20,10 @@ pub mod statements;
 mod suppression;
 mod value;
 
+pub use build::{Fact, Facts, ReadFields};
 pub use field::{Dialect, Field, Scalar};
 pub use index::{ConsumerRead, DlqLink, Feed, Index, Watch, queue_alts};
+pub use module::ModuleSource;
 pub use policy::{QueuePolicy, Statement};
 pub use producer::{Producer, Service};
 pub use suppression::{Scope, Suppression, Written};
@@ -155,22 +159,11 @@ pub struct ModuleCall {
     /// The call's address: `module.jobs`, `module.queues["orders"]`.
     pub call: String,
     /// The registry module: `terraform-aws-modules/sqs/aws`.
-    pub source: &'static str,
+    pub source: ModuleSource,
     /// What the inputs that set this resource's settings start with:
     /// `dlq_` for the SQS module's dead-letter queue
     /// (`dlq_message_retention_seconds`), empty for its queue.
     pub inputs: &'static str,
-}
-
-impl ModuleCall {
-    /// The registry's SQS module, as [`ModuleCall::source`] names it.
-    pub const SQS: &'static str = "terraform-aws-modules/sqs/aws";
-
-    /// Whether the call is of the registry's SQS module (whose inputs
-    /// advice can name, such as `create_dlq`).
-    pub fn is_sqs_module(&self) -> bool {
-        self.source == Self::SQS
-    }
 }
 
 /// A live queue's counters and CloudWatch statistics. `None`: not read
@@ -189,65 +182,6 @@ pub struct LiveQueue {
     pub received: Option<f64>,
     /// The lookback window, in seconds.
     pub lookback_seconds: u64,
-}
-
-/// How a front-end reads the fields of the table from what it parsed, each
-/// in its own vocabulary.
-pub trait ReadFields {
-    fn int(&self, field: Field) -> Attr<i64>;
-    fn boolean(&self, field: Field) -> Attr<bool>;
-    fn text(&self, field: Field) -> Attr<String>;
-    fn name(&self, field: Field) -> Attr<Name>;
-}
-
-impl Queue {
-    /// A queue's settings, read field by field; its RedrivePolicy and
-    /// payload declaration are absent, for the front-end to set.
-    pub fn read(resource: impl Into<String>, origin: Origin, fields: &impl ReadFields) -> Self {
-        Queue {
-            name: fields.name(Field::QueueName),
-            fifo: fields.boolean(Field::FifoQueue),
-            content_based_dedup: fields.boolean(Field::ContentBasedDedup),
-            visibility_timeout: fields.int(Field::VisibilityTimeout),
-            receive_wait_time: fields.int(Field::ReceiveWaitTime),
-            retention_period: fields.int(Field::RetentionPeriod),
-            delay_seconds: fields.int(Field::DelaySeconds),
-            sse_enabled: fields.boolean(Field::SqsManagedSse),
-            kms_key: fields.text(Field::KmsMasterKeyId),
-            fifo_throughput_limit: fields.text(Field::FifoThroughputLimit),
-            deduplication_scope: fields.text(Field::DeduplicationScope),
-            ..Queue::new(resource, origin)
-        }
-    }
-
-    /// A queue with every attribute absent (AWS defaults), located at `origin`.
-    pub fn new(resource: impl Into<String>, origin: Origin) -> Self {
-        fn absent<T>(origin: &Origin) -> Attr<T> {
-            Attr::absent(origin.clone())
-        }
-        Queue {
-            resource: resource.into(),
-            name: absent(&origin),
-            name_prefix: absent(&origin),
-            fifo: absent(&origin),
-            content_based_dedup: absent(&origin),
-            visibility_timeout: absent(&origin),
-            receive_wait_time: absent(&origin),
-            retention_period: absent(&origin),
-            delay_seconds: absent(&origin),
-            sse_enabled: absent(&origin),
-            kms_key: absent(&origin),
-            key: absent(&origin),
-            fifo_throughput_limit: absent(&origin),
-            deduplication_scope: absent(&origin),
-            redrive: absent(&origin),
-            payload: None,
-            live: None,
-            created: None,
-            module: None,
-            origin,
-        }
-    }
 }
 
 /// A queue's RedrivePolicy.

@@ -3,7 +3,8 @@
 use super::{Context, Findings, Link, LiveInput};
 use crate::finding::{Applicability, Remedy, Want};
 use crate::model::field::guidance;
-use crate::model::{Dialect, Field, ModuleCall, Value};
+use crate::model::module;
+use crate::model::{Dialect, Field, Value};
 
 rule! {
     code: "SQS004",
@@ -33,7 +34,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 alt.when
             );
             let fix = match &queue.module {
-                Some(m) if m.is_sqs_module() => create_dlq(&m.call) + NEW_DLQ_ALARM,
+                Some(m) if m.source.is_registry(module::SQS) => create_dlq(&m.call) + NEW_DLQ_ALARM,
                 // A live queue is pointed at a queue that exists: no new one.
                 _ if cx.dialect() == Dialect::Api => add_redrive_policy(Dialect::Api),
                 _ => add_redrive_policy(cx.dialect()) + NEW_DLQ_ALARM,
@@ -71,7 +72,7 @@ const NEW_DLQ_ALARM: &str = "; the new dead-letter queue then gets SQS015 until 
 fn create_dlq(call: &str) -> String {
     format!(
         "set create_dlq = true in {call} ({} 4.0 or later): the module then creates a dead-letter queue of the same type and the redrive_policy to it (maxReceiveCount 5 unless redrive_policy = {{ maxReceiveCount = N }} sets it)",
-        ModuleCall::SQS
+        module::SQS
     )
 }
 

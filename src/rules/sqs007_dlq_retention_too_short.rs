@@ -4,6 +4,7 @@ use super::helpers::{all_of, secs, set};
 use super::{Context, Findings, Link, LiveInput};
 use crate::finding::Applicability;
 use crate::model::field::guidance;
+use crate::model::module;
 use crate::model::{Field, Origin, Queue, Scalar};
 
 rule! {
@@ -106,7 +107,7 @@ fn longer(cx: &Context<'_>, dlq: &Queue, s: i64, shared: bool) -> String {
     let days = max / 86_400;
     let field = cx.name(Field::RetentionPeriod);
     match &dlq.module {
-        Some(m) if m.is_sqs_module() => {
+        Some(m) if m.source.is_registry(module::SQS) => {
             let fallback = if m.inputs.is_empty() || !shared {
                 String::new()
             } else {

@@ -13,10 +13,11 @@
 
 #![allow(dead_code)]
 
+use sqsguard::model::build::Links;
 use sqsguard::model::key::{Key, KeyRef};
 use sqsguard::model::policy::{Actions, Condition, Principal, SourceId};
 use sqsguard::model::{
-    Alarm, AlarmMetric, Attr, Consumer, Function, Model, Name, Origin, Payload, PayloadDecl, Queue, QueuePolicy,
+    Alarm, AlarmMetric, Attr, Consumer, Facts, Function, Model, Name, Origin, Payload, PayloadDecl, Queue, QueuePolicy,
     Redrive, Statement, Target, Value, Via, When,
 };
 use sqsguard::model::{Producer, Service};
@@ -189,13 +190,7 @@ impl ModelBuilder {
 
     /// A function with Lambda's default timeout.
     pub fn function(mut self, resource: &str) -> Self {
-        let function = Function {
-            resource: resource.to_string(),
-            origin: self.origin(),
-            timeout: Attr::absent(self.origin()),
-            reserved_concurrency: Attr::absent(self.origin()),
-            code: None,
-        };
+        let function = Function::new(resource, self.origin());
         self.model.functions.push(function);
         self.last = Last::Function;
         self
@@ -225,18 +220,12 @@ impl ModelBuilder {
             .iter()
             .position(|f| f.resource == function)
             .unwrap_or_else(|| panic!("no function {function} yet"));
-        let consumer = Consumer {
-            resource: resource.to_string(),
-            origin: self.origin(),
+        let links = Links {
             queue: self.known(queue),
             queue_via: self.known(Via::Arn),
             function: self.known(Target::Function(function)),
-            batch_size: Attr::absent(self.origin()),
-            batching_window: Attr::absent(self.origin()),
-            response_types: Attr::absent(self.origin()),
-            maximum_concurrency: Attr::absent(self.origin()),
-            enabled: Attr::absent(self.origin()),
         };
+        let consumer = Consumer::read(resource, self.origin(), links, &Facts::new(self.origin()));
         self.model.consumers.push(consumer);
         self.last = Last::Consumer;
         self
@@ -281,18 +270,9 @@ impl ModelBuilder {
     /// `comparison` `threshold` (`GreaterThanThreshold`, 0: the first
     /// message).
     pub fn depth_alarm(mut self, resource: &str, queue: &str, comparison: &str, threshold: f64) -> Self {
-        let metric = AlarmMetric {
-            namespace: Value::Known("AWS/SQS".to_string()),
-            metric_name: Value::Known("ApproximateNumberOfMessagesVisible".to_string()),
-            queue: Value::Known(Target::Queue(self.queue_index(queue))),
-        };
-        let alarm = Alarm {
-            resource: resource.to_string(),
-            origin: self.origin(),
-            metrics: vec![metric],
-            comparison: self.known(comparison.to_string()),
-            threshold: self.known(threshold),
-        };
+        let metric = AlarmMetric::sqs("ApproximateNumberOfMessagesVisible", Target::Queue(self.queue_index(queue)));
+        let above = (self.known(comparison.to_string()), self.known(threshold));
+        let alarm = Alarm::new(resource, self.origin(), vec![metric], above);
         self.model.alarms.push(alarm);
         self.last = Last::None;
         self

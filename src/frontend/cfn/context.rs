@@ -3,9 +3,10 @@
 
 use super::resolve::{R, Resolver, Text};
 use super::template::{Resource, Template};
+use crate::frontend::convert::{to_bool, to_int, to_name, to_string, to_string_list};
 use crate::frontend::link::Linker;
 use crate::frontend::value::values_at;
-use crate::model::{Attr, Dialect, Field, Origin, Target, Value, Via, When};
+use crate::model::{Attr, Dialect, Field, Name, Origin, ReadFields, Target, Value, Via, When};
 use crate::source::{Source, Span};
 
 pub struct Ctx<'t, 'a> {
@@ -91,23 +92,21 @@ impl<'t, 'a> Ctx<'t, 'a> {
         res.properties.map(|p| self.resolver.resolve(p))
     }
 
-    /// A field of `map` under its CloudFormation name; see [`crate::frontend::attr`].
+    /// A field of `map` under its CloudFormation name; see [`crate::frontend::fields::attr`].
     pub fn attr<T>(&self, map: Option<&R>, field: Field, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::frontend::attr(&self.file, map, Dialect::CloudFormation.name(field), absent_at, conv)
+        crate::frontend::fields::attr(&self.file, map, Dialect::CloudFormation.name(field), absent_at, conv)
     }
 
-    /// `ScalingConfig.MaximumConcurrency` of a mapping's (or SAM event's)
-    /// properties.
-    pub fn maximum_concurrency(&self, map: Option<&R>, absent_at: Span) -> Attr<i64> {
-        let name = |f| Dialect::CloudFormation.name(f);
-        let (outer, inner) = (name(Field::ScalingConfig), name(Field::MaximumConcurrency));
-        crate::frontend::nested_attr(&self.file, map, outer, inner, absent_at, crate::frontend::convert::to_int)
+    /// The fields of `props` (a resource's Properties, a SAM event's),
+    /// absent ones located at `at`.
+    pub fn fields<'c>(&'c self, props: Option<&'c R>, at: Span) -> Properties<'c, 't, 'a> {
+        Properties { ctx: self, props, at }
     }
 
     /// A property that is not in the field table (alarm settings, SAM's
     /// event `Queue`).
     pub fn attr_named<T>(&self, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::frontend::attr(&self.file, map, key, absent_at, conv)
+        crate::frontend::fields::attr(&self.file, map, key, absent_at, conv)
     }
 
     pub fn values_at<'r>(&self, r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
@@ -115,7 +114,7 @@ impl<'t, 'a> Ctx<'t, 'a> {
     }
 
     pub fn attr_of<T>(&self, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::frontend::attr_of(&self.file, found, conv)
+        crate::frontend::fields::attr_of(&self.file, found, conv)
     }
 
     /// The template's queues and functions, as references link to them.
@@ -149,5 +148,54 @@ impl<'t, 'a> Ctx<'t, 'a> {
             }
         }
         self.linker.function_target(r)
+    }
+}
+
+/// A resource's Properties (or a SAM event's), read by CloudFormation names.
+pub struct Properties<'c, 't, 'a> {
+    ctx: &'c Ctx<'t, 'a>,
+    props: Option<&'c R>,
+    /// The resource's key: where absent attributes are reported.
+    at: Span,
+}
+
+impl Properties<'_, '_, '_> {
+    /// A field, inside the map of the field the table places it in
+    /// (`ScalingConfig.MaximumConcurrency`).
+    pub(super) fn get<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        let name = |f| Dialect::CloudFormation.name(f);
+        match field.within() {
+            Some(outer) => crate::frontend::fields::nested_attr(
+                &self.ctx.file,
+                self.props,
+                name(outer),
+                name(field),
+                self.at,
+                conv,
+            ),
+            None => self.ctx.attr(self.props, field, self.at, conv),
+        }
+    }
+}
+
+impl ReadFields for Properties<'_, '_, '_> {
+    fn int(&self, field: Field) -> Attr<i64> {
+        self.get(field, to_int)
+    }
+
+    fn boolean(&self, field: Field) -> Attr<bool> {
+        self.get(field, to_bool)
+    }
+
+    fn text(&self, field: Field) -> Attr<String> {
+        self.get(field, to_string)
+    }
+
+    fn name(&self, field: Field) -> Attr<Name> {
+        self.get(field, to_name)
+    }
+
+    fn list(&self, field: Field) -> Attr<Vec<String>> {
+        self.get(field, to_string_list)
     }
 }

@@ -2,12 +2,14 @@
 //! (SAM) its `Events: {Type: SQS}` consumers and the SQS subscriptions of
 //! its `SNS` events.
 
+use super::context::Properties;
 use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::frontend::convert::{to_bool, to_int, to_string_list};
+use crate::frontend::convert::{to_bool, to_int, to_name, to_string, to_string_list};
+use crate::model::build::Links;
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
-use crate::model::{Attr, Consumer, Dialect, Field, Function, Model, Target, Via};
+use crate::model::{Attr, Consumer, Dialect, Facts, Field, Function, Model, Name, ReadFields, Target, Value, Via};
 use crate::source::Span;
 use crate::syntax::Node;
 
@@ -16,25 +18,11 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Mod
     let props = props.as_ref();
     let at = res.entry.key_span;
     let sam = res.kind == SAM_FUNCTION;
-    let mut timeout = ctx.attr(props, Field::Timeout, at, to_int);
-    if sam && !timeout.is_set_somewhere() {
-        // SAM Globals.Function.Timeout applies to functions that don't set one.
-        let globals = ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f));
-        if let Some(g) = globals.as_ref().filter(|g| g.entry(Dialect::CloudFormation.name(Field::Timeout)).is_some()) {
-            timeout = ctx.attr(Some(g), Field::Timeout, at, to_int);
-        }
-    }
-    let mut reserved_concurrency = ctx.attr(props, Field::ReservedConcurrency, at, to_int);
-    if sam && !reserved_concurrency.is_set_somewhere() {
-        let globals = ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f));
-        let key = Dialect::CloudFormation.name(Field::ReservedConcurrency);
-        if let Some(g) = globals.as_ref().filter(|g| g.entry(key).is_some()) {
-            reserved_concurrency = ctx.attr(Some(g), Field::ReservedConcurrency, at, to_int);
-        }
-    }
-    let origin = ctx.origin(at);
-    let code = code_ref(ctx, props, sam, res.metadata);
-    model.functions.push(Function { resource: res.id.to_string(), origin, timeout, reserved_concurrency, code });
+    let globals = sam.then(|| ctx.template.globals.and_then(|g| g.get("Function")).map(|f| ctx.resolver.resolve(f)));
+    let fields = FunctionFields { props: ctx.fields(props, at), globals: globals.flatten().map(|g| (ctx, g, at)) };
+    let mut function = Function::read(res.id, ctx.origin(at), &fields);
+    function.code = code_ref(ctx, props, sam, res.metadata);
+    model.functions.push(function);
     if sam && let Some(props) = props {
         events(ctx, res, index, props, model);
     }
@@ -158,18 +146,12 @@ fn events(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, props: &R, model:
         }
         let at = *key_span;
         let origin = ctx.origin(at);
-        model.consumers.push(Consumer {
-            resource: res.id.to_string(),
-            origin: origin.clone(),
+        let links = Links {
             queue: ctx.attr_named(event_props, "Queue", at, |r| ctx.queue_target(r)),
             queue_via: ctx.attr_named(event_props, "Queue", at, |r| ctx.queue_via(r)),
-            function: Attr::known(Target::Function(index), origin),
-            batch_size: ctx.attr(event_props, Field::BatchSize, at, to_int),
-            batching_window: ctx.attr(event_props, Field::BatchingWindow, at, to_int),
-            response_types: ctx.attr(event_props, Field::FunctionResponseTypes, at, to_string_list),
-            maximum_concurrency: ctx.maximum_concurrency(event_props, at),
-            enabled: ctx.attr(event_props, Field::MappingEnabled, at, to_bool),
-        });
+            function: Attr::known(Target::Function(index), origin.clone()),
+        };
+        model.consumers.push(Consumer::read(res.id, origin, links, &ctx.fields(event_props, at)));
     }
 }
 
@@ -206,24 +188,56 @@ fn sns_subscription(
         }
         _ => return,
     };
-    model.consumers.push(Consumer {
-        resource: res.id.to_string(),
-        origin: origin.clone(),
-        queue,
-        queue_via,
-        function: Attr::known(Target::Function(index), origin),
-        batch_size,
-        batching_window: Attr::absent(ctx.origin(sub_at)),
-        response_types: Attr::absent(ctx.origin(sub_at)),
-        maximum_concurrency: Attr::absent(ctx.origin(sub_at)),
-        // `SqsSubscription: true` writes no Enabled; the map may.
-        enabled: match &sub.v {
-            RV::Map(_) => ctx.attr(Some(sub), Field::MappingEnabled, sub_at, to_bool),
-            _ => Attr::absent(ctx.origin(sub_at)),
-        },
-    });
+    // `SqsSubscription: true` writes no Enabled; the map may.
+    let enabled = match &sub.v {
+        RV::Map(_) => ctx.attr(Some(sub), Field::MappingEnabled, sub_at, to_bool),
+        _ => Attr::absent(ctx.origin(sub_at)),
+    };
+    let facts = Facts::new(ctx.origin(sub_at)).with(Field::BatchSize, batch_size).with(Field::MappingEnabled, enabled);
+    let links = Links { queue, queue_via, function: Attr::known(Target::Function(index), origin.clone()) };
+    model.consumers.push(Consumer::read(res.id, origin, links, &facts));
 }
 
 /// SAM writes `BatchSize: 10` into the mapping of an SNS event's SQS
 /// subscription when the event sets none.
 const SAM_SUBSCRIPTION_BATCH_SIZE: i64 = 10;
+
+/// A function's Properties, and for a SAM function `Globals.Function`,
+/// which applies to a setting the function does not set.
+struct FunctionFields<'c, 't, 'a> {
+    props: Properties<'c, 't, 'a>,
+    globals: Option<(&'c Ctx<'t, 'a>, R, Span)>,
+}
+
+impl FunctionFields<'_, '_, '_> {
+    fn read<T>(&self, field: Field, own: Attr<T>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        match &self.globals {
+            Some((ctx, g, at)) if !own.is_set_somewhere() && g.entry(Dialect::CloudFormation.name(field)).is_some() => {
+                ctx.fields(Some(g), *at).get(field, conv)
+            }
+            _ => own,
+        }
+    }
+}
+
+impl ReadFields for FunctionFields<'_, '_, '_> {
+    fn int(&self, field: Field) -> Attr<i64> {
+        self.read(field, self.props.int(field), to_int)
+    }
+
+    fn boolean(&self, field: Field) -> Attr<bool> {
+        self.read(field, self.props.boolean(field), to_bool)
+    }
+
+    fn text(&self, field: Field) -> Attr<String> {
+        self.read(field, self.props.text(field), to_string)
+    }
+
+    fn name(&self, field: Field) -> Attr<Name> {
+        self.read(field, self.props.name(field), to_name)
+    }
+
+    fn list(&self, field: Field) -> Attr<Vec<String>> {
+        self.read(field, self.props.list(field), to_string_list)
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::context::Ctx;
 use super::template::Resource;
-use crate::frontend::convert::{to_bool, to_int, to_string_list};
+use crate::model::build::Links;
 use crate::model::{Consumer, Field, Model, Target, UnknownSource, Value, Via};
 
 /// The mapping's source, as CloudFormation names it.
@@ -34,16 +34,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         }
         return;
     }
-    model.consumers.push(Consumer {
-        resource: res.id.to_string(),
-        origin: ctx.origin(at),
-        queue,
-        queue_via,
-        function: ctx.attr(Some(&props), Field::MappingFunction, at, |r| ctx.function_target(r)),
-        batch_size: ctx.attr(Some(&props), Field::BatchSize, at, to_int),
-        batching_window: ctx.attr(Some(&props), Field::BatchingWindow, at, to_int),
-        response_types: ctx.attr(Some(&props), Field::FunctionResponseTypes, at, to_string_list),
-        maximum_concurrency: ctx.maximum_concurrency(Some(&props), at),
-        enabled: ctx.attr(Some(&props), Field::MappingEnabled, at, to_bool),
-    });
+    let function = ctx.attr(Some(&props), Field::MappingFunction, at, |r| ctx.function_target(r));
+    let links = Links { queue, queue_via, function };
+    model.consumers.push(Consumer::read(res.id, ctx.origin(at), links, &ctx.fields(Some(&props), at)));
 }

@@ -11,8 +11,11 @@
 use super::DEFAULT_TIMEOUT;
 use crate::frontend::cfn::context::Ctx;
 use crate::frontend::convert::{to_bool, to_int};
+use crate::model::build::Links;
 use crate::model::field::guidance;
-use crate::model::{Alarm, AlarmMetric, Attr, Consumer, Function, Model, Queue, Redrive, Target, Value, Via};
+use crate::model::{
+    Alarm, AlarmMetric, Attr, Consumer, Facts, Field, Function, Model, Queue, Redrive, Target, Value, Via,
+};
 use crate::source::Span;
 use crate::syntax::Node;
 
@@ -89,39 +92,31 @@ pub fn read(
             Some(r) => Attr::single(to_int(&r), ctx.origin(r.span)),
             None => Attr::absent(at.clone()),
         };
-    model.functions.push(Function {
-        resource: format!("{name}.worker"),
-        origin: at.clone(),
-        timeout,
-        reserved_concurrency,
-        code,
-    });
-    model.consumers.push(Consumer {
-        resource: format!("{name}.worker"),
-        origin: at.clone(),
+    let worker_at =
+        Facts::new(at.clone()).with(Field::Timeout, timeout).with(Field::ReservedConcurrency, reserved_concurrency);
+    let mut function = Function::read(format!("{name}.worker"), at.clone(), &worker_at);
+    function.code = code;
+    model.functions.push(function);
+    let mapping = Facts::new(at.clone())
+        .with(Field::BatchSize, int("batchSize", DEFAULT_BATCH_SIZE))
+        .with(Field::BatchingWindow, int("maxBatchingWindow", 0))
+        .known(Field::FunctionResponseTypes, vec![REPORT_FAILURES.to_string()], at.clone())
+        .with(Field::MaximumConcurrency, int_opt("maxConcurrency"));
+    let links = Links {
         queue: Attr::known(Target::Queue(queue_index), at.clone()),
         queue_via: Attr::known(Via::Arn, at.clone()),
         function: Attr::known(Target::Function(function_index), at.clone()),
-        batch_size: int("batchSize", DEFAULT_BATCH_SIZE),
-        batching_window: int("maxBatchingWindow", 0),
-        response_types: Attr::known(vec!["ReportBatchItemFailures".to_string()], at.clone()),
-        maximum_concurrency: int_opt("maxConcurrency"),
-        enabled: Attr::absent(at.clone()),
-    });
+    };
+    model.consumers.push(Consumer::read(format!("{name}.worker"), at.clone(), links, &mapping));
     if setting("alarm").is_some() {
-        model.alarms.push(Alarm {
-            resource: format!("{name}.alarm"),
-            origin: at.clone(),
-            metrics: vec![AlarmMetric {
-                namespace: Value::Known("AWS/SQS".into()),
-                metric_name: Value::Known("ApproximateNumberOfMessagesVisible".into()),
-                queue: Value::Known(Target::Queue(dlq_index)),
-            }],
-            comparison: Attr::known("GreaterThanThreshold".into(), at.clone()),
-            threshold: Attr::known(0.0, at),
-        });
+        let metric = AlarmMetric::sqs("ApproximateNumberOfMessagesVisible", Target::Queue(dlq_index));
+        let above = (Attr::known("GreaterThanThreshold".into(), at.clone()), Attr::known(0.0, at.clone()));
+        model.alarms.push(Alarm::new(format!("{name}.alarm"), at, vec![metric], above));
     }
 }
+
+/// What Lift's worker reports.
+const REPORT_FAILURES: &str = "ReportBatchItemFailures";
 
 /// The construct's `worker`, which is a function of the service (its
 /// `handler`, `runtime` and `environment`).

@@ -17,16 +17,17 @@
 mod lift;
 pub mod vars;
 
-use super::Loaded;
 use super::cfn;
 use super::cfn::context::Ctx;
 use super::cfn::resolve::{R, RV, Text};
 use super::cfn::template::Template;
 use super::convert::to_int;
+use super::loaded::Loaded;
 use super::stage::Stage;
 use crate::finding::Note;
+use crate::model::build::Links;
 use crate::model::code::{CodePlace, CodeRef};
-use crate::model::{Attr, Consumer, Dialect, DlqRef, Field, Function, Target, Value};
+use crate::model::{Attr, Consumer, Dialect, DlqRef, Facts, Field, Function, Name, ReadFields, Target, Value};
 use crate::source::{Source, Span};
 use crate::syntax::{Entry, Kind, Node};
 
@@ -87,13 +88,12 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
             Some(r) => ctx.attr_of(ctx.resolver.resolve(r).alternatives(), to_int),
             None => Attr::absent(origin.clone()),
         };
-        model.functions.push(Function {
-            resource: f.key.clone(),
-            origin: origin.clone(),
-            timeout,
-            reserved_concurrency,
-            code: code_ref(&ctx, root.get("provider"), &f.value),
-        });
+        let facts = Facts::new(origin.clone())
+            .with(Field::Timeout, timeout)
+            .with(Field::ReservedConcurrency, reserved_concurrency);
+        let mut function = Function::read(f.key.clone(), origin.clone(), &facts);
+        function.code = code_ref(&ctx, root.get("provider"), &f.value);
+        model.functions.push(function);
         for event in f.value.get("events").and_then(Node::as_seq).unwrap_or_default() {
             let Some(sqs) = event.entry("sqs") else { continue };
             model.consumers.push(consumer(&ctx, &f.key, sqs.key_span, &sqs.value, index));
@@ -116,7 +116,7 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
             }),
         }
     }
-    let mut loaded = super::loaded_from(file, model, suppressions);
+    let mut loaded = super::loaded::loaded_from(file, model, suppressions);
     loaded.notes = notes;
     for included in &included_files {
         loaded.suppressions.extend(super::comment::scan(included));
@@ -269,17 +269,38 @@ fn consumer(ctx: &Ctx<'_, '_>, function: &str, at: Span, sqs: &Node, index: usiz
         ),
     };
     let origin = ctx.origin(at);
-    Consumer {
-        resource: function.to_string(),
-        origin: origin.clone(),
-        queue,
-        queue_via,
-        function: Attr::known(Target::Function(index), origin),
-        batch_size: ctx.attr_named(settings, field(Field::BatchSize), at, to_int),
-        batching_window: ctx.attr_named(settings, field(Field::BatchingWindow), at, to_int),
-        response_types: ctx.attr_named(settings, field(Field::FunctionResponseTypes), at, one_or_many),
-        maximum_concurrency: ctx.attr_named(settings, field(Field::MaximumConcurrency), at, to_int),
-        enabled: ctx.attr_named(settings, field(Field::MappingEnabled), at, super::convert::to_bool),
+    let links = Links { queue, queue_via, function: Attr::known(Target::Function(index), origin.clone()) };
+    Consumer::read(function, origin, links, &Settings { ctx, map: settings, at })
+}
+
+/// The settings of an `- sqs:` event, by the Framework's names (flat: it
+/// writes `maximumConcurrency` beside `batchSize`).
+struct Settings<'c, 't, 'a> {
+    ctx: &'c Ctx<'t, 'a>,
+    map: Option<&'c R>,
+    at: Span,
+}
+
+impl ReadFields for Settings<'_, '_, '_> {
+    fn int(&self, f: Field) -> Attr<i64> {
+        self.ctx.attr_named(self.map, field(f), self.at, to_int)
+    }
+
+    fn boolean(&self, f: Field) -> Attr<bool> {
+        self.ctx.attr_named(self.map, field(f), self.at, super::convert::to_bool)
+    }
+
+    fn text(&self, f: Field) -> Attr<String> {
+        self.ctx.attr_named(self.map, field(f), self.at, super::convert::to_string)
+    }
+
+    fn name(&self, f: Field) -> Attr<Name> {
+        self.ctx.attr_named(self.map, field(f), self.at, super::convert::to_name)
+    }
+
+    /// `functionResponseType: ReportBatchItemFailures` takes one value, or a list.
+    fn list(&self, f: Field) -> Attr<Vec<String>> {
+        self.ctx.attr_named(self.map, field(f), self.at, one_or_many)
     }
 }
 

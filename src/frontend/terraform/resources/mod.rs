@@ -8,14 +8,14 @@ mod producer;
 mod reader;
 
 use super::eval::{Child, Scope, labels};
-use crate::frontend::attr_of;
 use crate::frontend::dead_letter::{Shape, search};
+use crate::frontend::fields::attr_of;
 use crate::frontend::link::Linker;
 use crate::frontend::value::{R, RV, values_at};
 use crate::model::field::QUEUE_SETTINGS;
 use crate::model::{
-    Alarm, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Producer, Queue, QueuePolicy, ReadFields, Redrive,
-    Target, UnknownSource, Value,
+    Alarm, Attr, Consumer, Dialect, DlqRef, Field, Function, Model, Producer, Queue, QueuePolicy, Redrive, Target,
+    UnknownSource, Value,
 };
 use reader::Reader;
 
@@ -323,13 +323,9 @@ fn read_with(r: &Resource, linker: &Linker, archives: &[&Resource]) -> Parts {
             parts.queue_policy = own.map(|(_, p)| a.policy(p, Vec::new()));
         }
         "aws_lambda_function" => {
-            parts.function = Some(Function {
-                resource: r.address.clone(),
-                origin: a.origin(r.header),
-                timeout: a.int(Field::Timeout),
-                reserved_concurrency: a.int(Field::ReservedConcurrency),
-                code: a.code(archives),
-            })
+            let mut function = Function::read(r.address.clone(), a.origin(r.header), &a);
+            function.code = a.code(archives);
+            parts.function = Some(function);
         }
         "aws_lambda_event_source_mapping" => match a.consumer() {
             Ok(consumer) => parts.consumer = consumer,

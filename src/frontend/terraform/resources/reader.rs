@@ -1,11 +1,12 @@
 //! How one evaluated Terraform resource reads as the model's queue,
 //! consumer, alarm or policy: its arguments by their Terraform names.
 
-use crate::frontend::attr;
 use crate::frontend::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::frontend::fields::attr;
 use crate::frontend::link::Linker;
 use crate::frontend::terraform::eval::Resource;
 use crate::frontend::value::{R, values_at};
+use crate::model::build::Links;
 use crate::model::code::{CodePlace, CodeRef};
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Name, Origin, PayloadDecl, Queue, QueuePolicy, ReadFields,
@@ -37,6 +38,10 @@ impl ReadFields for Reader<'_> {
     fn name(&self, field: Field) -> Attr<Name> {
         self.field(field, to_name)
     }
+
+    fn list(&self, field: Field) -> Attr<Vec<String>> {
+        self.field(field, to_string_list)
+    }
 }
 
 impl Reader<'_> {
@@ -44,19 +49,17 @@ impl Reader<'_> {
         Origin::file(&self.r.source, span)
     }
 
-    /// A field of the table, by its Terraform name.
+    /// A field of the table, by its Terraform name, inside the block of
+    /// the field the table places it in (`scaling_config {
+    /// maximum_concurrency }`): unknown beside a `dynamic` block, which
+    /// may be that block.
     pub(super) fn field<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        self.attr(TF.name(field), conv)
-    }
-
-    /// `scaling_config { maximum_concurrency }`; unknown beside a `dynamic`
-    /// block, which may be the scaling config.
-    fn maximum_concurrency(&self) -> Attr<i64> {
+        let Some(outer) = field.within() else { return self.attr(TF.name(field), conv) };
         if self.r.props.entry("dynamic").is_some() {
             return Attr::single(Value::Unknown("a dynamic block".into()), self.origin(self.r.header));
         }
-        let (outer, inner) = (TF.name(Field::ScalingConfig), TF.name(Field::MaximumConcurrency));
-        crate::frontend::nested_attr(&self.r.source, Some(&self.r.props), outer, inner, self.r.header, to_int)
+        let (outer, inner) = (TF.name(outer), TF.name(field));
+        crate::frontend::fields::nested_attr(&self.r.source, Some(&self.r.props), outer, inner, self.r.header, conv)
     }
 
     /// An argument that is not in the field table (alarm settings).
@@ -78,7 +81,7 @@ impl Reader<'_> {
 
     /// `redrive_policy`: `jsonencode({...})`, a JSON string or heredoc.
     pub(super) fn redrive(&self) -> Attr<Redrive> {
-        crate::frontend::redrive(
+        crate::frontend::fields::redrive(
             &self.r.source,
             Some(&self.r.props),
             TF,
@@ -129,18 +132,9 @@ impl Reader<'_> {
                 .collect();
             return if unknown.is_empty() { Ok(None) } else { Err(unknown) };
         }
-        Ok(Some(Consumer {
-            resource: self.r.address.clone(),
-            origin: self.origin(self.r.header),
-            queue,
-            queue_via,
-            function: self.field(Field::MappingFunction, |v| self.linker.function_target(v)),
-            batch_size: self.int(Field::BatchSize),
-            batching_window: self.int(Field::BatchingWindow),
-            response_types: self.field(Field::FunctionResponseTypes, to_string_list),
-            maximum_concurrency: self.maximum_concurrency(),
-            enabled: self.boolean(Field::MappingEnabled),
-        }))
+        let function = self.field(Field::MappingFunction, |v| self.linker.function_target(v));
+        let links = Links { queue, queue_via, function };
+        Ok(Some(Consumer::read(self.r.address.clone(), self.origin(self.r.header), links, self)))
     }
 
     pub(super) fn alarm(&self) -> Alarm {
