@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate an `sqsguard audit --format json` report of N queues, for
-benches/html.sh and tests/audit_html.rs (`report merge --format html`).
+benches/html.sh and tests/ext/audit_html.rs (`report merge --format html`).
 
     python3 benches/gen_audit.py N OUT.json
 

@@ -1,7 +1,7 @@
 //! sqsguard: keeps AWS SQS pipelines correct.
 //!
 //! Layers, each importing only from the ones above it in this list (a test,
-//! `tests/layers.rs`, holds the same list and fails on anything else):
+//! `tests/it/layers.rs`, holds the same list and fails on anything else):
 //!
 //! 1. [`source`]: files, spans, locations.
 //! 2. [`syntax`]: spanned YAML/JSON trees and durations.

@@ -40,7 +40,7 @@ venv_of() {
 install() {
   venv_of tests/requirements.txt .venv
   venv_of tests/requirements-wheel.txt .venv-wheel
-  # pytest-lsp, the client tests/lsp.rs drives the server with: its own
+  # pytest-lsp, the client tests/ext/lsp.rs drives the server with: its own
   # venv, since its pygls and lsprotocol pins are not checkov's concern.
   venv_of tests/lsp/requirements.txt .venv-lsp
   local node_stamp=tests/node/node_modules/.sqsguard-lock
@@ -50,7 +50,7 @@ install() {
     cp tests/node/package-lock.json "$node_stamp"
   fi
   # The VS Code extension's toolchain (TypeScript, esbuild, vsce, the
-  # language client), for tests/vscode.rs to check and package it.
+  # language client), for tests/ext/vscode.rs to check and package it.
   local vscode_stamp=editors/vscode/node_modules/.sqsguard-lock
   if ! cmp -s editors/vscode/package-lock.json "$vscode_stamp" 2>/dev/null; then
     echo "tests/run.sh: installing editors/vscode/package-lock.json into editors/vscode/node_modules" >&2
@@ -58,10 +58,10 @@ install() {
     cp editors/vscode/package-lock.json "$vscode_stamp"
   fi
   # Debian packages (installing them needs root, which CI is): Neovim,
-  # whose built-in client tests/nvim.rs drives the server with; Chromium,
-  # which mermaid-cli renders `sqsguard graph`'s Mermaid in (tests/graph.rs);
+  # whose built-in client tests/ext/nvim.rs drives the server with; Chromium,
+  # which mermaid-cli renders `sqsguard graph`'s Mermaid in (tests/ext/graph.rs);
   # Graphviz, which renders its DOT; jq, which the Action's job summary
-  # step runs (tests/action.rs).
+  # step runs (tests/it/action.rs).
   local debs=()
   command -v nvim >/dev/null || debs+=(neovim)
   # (Liberation: fonts for Mermaid to measure its labels with; Debian
@@ -118,7 +118,7 @@ export SQSGUARD_LSP_VENV="$PWD/.venv-lsp"
 # The wheel `pip install sqsguard` gets, built by maturin from the
 # artifacts the build above made (the same dev profile, features and
 # compiler wrapper: only the binary is linked again, stripped), for
-# tests/wheel.rs to install into a fresh venv.
+# tests/ext/wheel.rs to install into a fresh venv.
 step "wheel"
 rm -rf target/wheels
 "$SQSGUARD_WHEEL_VENV/bin/maturin" build --quiet --locked --profile dev --features audit --out target/wheels

@@ -6,7 +6,7 @@
 # dependency is the sqsguard wheel of the same version, so a hook runs the
 # released binary and nothing is compiled. The release workflow
 # (.github/workflows/release.yml, job pre-commit-mirror) commits and tags
-# what this writes; tests/precommit_mirror.rs runs pre-commit against it.
+# what this writes; tests/ext/precommit_mirror.rs runs pre-commit against it.
 #
 #   packaging/pre-commit-mirror/generate.sh 0.1.0 ../sqsguard-pre-commit
 #

@@ -1,7 +1,7 @@
 //! A Language Server client for the tests that drive `sqsguard server` in
-//! process, over lsp-server's memory connection (tests/server.rs, the
+//! process, over lsp-server's memory connection (tests/it/server.rs, the
 //! server's fuzz test). The real clients drive the binary in tests/lsp
-//! (pytest-lsp) and tests/nvim.rs.
+//! (pytest-lsp) and tests/ext/nvim.rs.
 #![allow(dead_code)] // each test uses its part
 
 use std::path::Path;

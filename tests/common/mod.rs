@@ -9,6 +9,15 @@ use sqsguard::lint;
 use sqsguard::outcome::Outcome;
 use sqsguard::report::{self, location, pretty::Style};
 
+// What only some of the tests use, compiled once in each binary.
+pub mod faults;
+pub mod lsp;
+pub mod mermaid;
+pub mod model;
+pub mod pages;
+pub mod rng;
+pub mod stdio;
+
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -409,3 +418,11 @@ resources:
         VisibilityTimeout: 40
         ReceiveMessageWaitTimeSeconds: 20
 ";
+
+/// The AWS credentials in this process's environment, which the in-process
+/// audits set: the tests of a binary share one process, so a test holds
+/// this while it sets them and runs the audit with them.
+pub fn aws_env() -> std::sync::MutexGuard<'static, ()> {
+    static AWS_ENV: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    AWS_ENV.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,4 +1,4 @@
-//! The documentation pages as tests/docs.rs reads them: their fenced
+//! The documentation pages as tests/it/docs.rs reads them: their fenced
 //! blocks, their prose, links, headings and inline code, and the shell
 //! command lines they show.
 

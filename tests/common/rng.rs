@@ -1,5 +1,5 @@
 //! xorshift64*: a small deterministic generator, so a fuzz test makes the
-//! same cases on every run and machine. Included with `#[path]` by the
+//! same cases on every run and machine. Used by the
 //! tests that mutate inputs.
 #![allow(dead_code)]
 

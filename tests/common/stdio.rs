@@ -1,6 +1,6 @@
 //! `sqsguard server`, the built binary, over its standard input and
 //! output with whatever bytes a test writes: what a broken client sends
-//! (tests/server_stdio.rs, the fuzz test of tests/server_fuzz.rs). Its
+//! (tests/it/server_stdio.rs, the fuzz test of tests/it/server_fuzz.rs). Its
 //! answers are read strictly: the server itself must frame them right.
 #![allow(dead_code)] // each test uses its part
 

@@ -1,6 +1,6 @@
 """`sqsguard server`, the built binary, driven by a real LSP client (pytest-lsp).
 
-The binary is $SQSGUARD_BIN (tests/lsp.rs sets it to the one cargo built),
+The binary is $SQSGUARD_BIN (tests/ext/lsp.rs sets it to the one cargo built),
 else target/debug/sqsguard. Each test gets a fresh server and a fresh
 workspace folder (`make_workspace`); `Session` opens, edits and waits on its
 documents. Every wait has a deadline, so a server that never answers fails

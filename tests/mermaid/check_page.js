@@ -1,7 +1,7 @@
 // Loads an `sqsguard audit --format html` page in headless Chromium
 // (Debian's, as puppeteer.json says), offline: every request that is not
 // the page's own file or a data: URL is refused and recorded. Prints one
-// JSON object of what the page shows, for tests/audit_html.rs to compare
+// JSON object of what the page shows, for tests/ext/audit_html.rs to compare
 // with the audit's JSON:
 //
 //   node tests/mermaid/check_page.js PAGE.html [--filter TEXT] [--screenshot OUT.png]

@@ -1,4 +1,4 @@
--- tests/nvim.rs runs this in `nvim --headless --clean -u NONE`: Neovim's
+-- tests/ext/nvim.rs runs this in `nvim --headless --clean -u NONE`: Neovim's
 -- built-in LSP client drives `sqsguard server` on one template. It opens the
 -- file, waits for the server's diagnostics, hovers on the first one, asks
 -- for the code actions on its line as `vim.lsp.buf.code_action()` does,

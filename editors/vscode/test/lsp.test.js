@@ -3,7 +3,7 @@
 // $SQSGUARD_BIN), started with `server` over stdio as
 // vscode-languageclient starts it, given serverSettings() as
 // initializationOptions, then configurationChange() as each
-// workspace/didChangeConfiguration. tests/vscode.rs sets SQSGUARD_BIN to
+// workspace/didChangeConfiguration. tests/ext/vscode.rs sets SQSGUARD_BIN to
 // the binary cargo built; without it the test is skipped.
 
 const test = require("node:test");
@@ -105,7 +105,7 @@ const codes = (published) => published.params.diagnostics.map((d) => d.code);
 test("a real sqsguard server takes the settings the extension sends", async (t) => {
   const bin = process.env.SQSGUARD_BIN;
   if (!bin) {
-    t.skip("SQSGUARD_BIN is not set (tests/vscode.rs sets it)");
+    t.skip("SQSGUARD_BIN is not set (tests/ext/vscode.rs sets it)");
     return;
   }
   const found = await server.resolveServer(server.candidates({ configuredPath: bin, extensionPath: __dirname }));

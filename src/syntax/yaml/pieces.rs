@@ -14,7 +14,7 @@
 //! inside a quoted or flow scalar, an alias of another piece's anchor), a
 //! key written twice across pieces, aliases past the file's budget,
 //! directives, documents, a byte order mark, tabs, a bare CR. Errors are
-//! always the whole parse's. tests/yaml_pieces.rs compares the two trees
+//! always the whole parse's. tests/it/yaml_pieces.rs compares the two trees
 //! for every prefix of every corpus template.
 
 use std::collections::HashSet;
