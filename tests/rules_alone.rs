@@ -285,6 +285,15 @@ fn sqs021_a_producer_that_cannot_deliver_to_the_queue_type() {
 }
 
 #[test]
+fn sqs023_a_batching_window_on_a_fifo_queues_consumer() {
+    let fifo = || ModelBuilder::new().queue("Q").fifo(true).function("F").mapping("M", "Q", "F");
+    assert_eq!(fires(fifo().window(1), "SQS023"), ["M"]);
+    assert!(fires(fifo().window(0), "SQS023").is_empty(), "a window of 0 is no window");
+    assert!(fires(fifo(), "SQS023").is_empty(), "absent is 0");
+    assert!(fires(consumed(180, 30).window(5), "SQS023").is_empty(), "a standard queue");
+}
+
+#[test]
 fn sqs025_a_fifo_only_attribute_on_a_standard_queue() {
     let standard = || ModelBuilder::new().queue("Q");
     assert_eq!(fires(standard().content_dedup(true), "SQS025"), ["Q"], "FifoQueue absent is standard");

@@ -42,6 +42,7 @@ mod sqs019_producer_not_allowed;
 mod sqs020_kms_key_blocks_producer;
 mod sqs021_producer_incompatible_with_queue_type;
 mod sqs022_reserved_concurrency_throttles_consumer;
+mod sqs023_fifo_batching_window;
 mod sqs025_fifo_attribute_on_standard_queue;
 mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
@@ -178,6 +179,7 @@ pub static ALL: &[&Rule] = &[
     &sqs020_kms_key_blocks_producer::RULE,
     &sqs021_producer_incompatible_with_queue_type::RULE,
     &sqs022_reserved_concurrency_throttles_consumer::RULE,
+    &sqs023_fifo_batching_window::RULE,
     &sqs025_fifo_attribute_on_standard_queue::RULE,
     &sqs101_dlq_not_empty::RULE,
     &sqs102_oldest_message_too_old::RULE,
@@ -378,7 +380,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 35);
+        assert_eq!(ALL.len(), 36);
     }
 
     #[test]
