@@ -283,6 +283,31 @@ fn sqs021_a_producer_that_cannot_deliver_to_the_queue_type() {
     assert!(fires(s3(false), "SQS021").is_empty());
 }
 
+#[test]
+fn sqs023_a_batching_window_on_a_fifo_queues_consumer() {
+    let fifo = || ModelBuilder::new().queue("Q").fifo(true).function("F").mapping("M", "Q", "F");
+    assert_eq!(fires(fifo().window(1), "SQS023"), ["M"]);
+    assert!(fires(fifo().window(0), "SQS023").is_empty(), "a window of 0 is no window");
+    assert!(fires(fifo(), "SQS023").is_empty(), "absent is 0");
+    assert!(fires(consumed(180, 30).window(5), "SQS023").is_empty(), "a standard queue");
+}
+
+#[test]
+fn sqs025_a_fifo_only_attribute_on_a_standard_queue() {
+    let standard = || ModelBuilder::new().queue("Q");
+    assert_eq!(fires(standard().content_dedup(true), "SQS025"), ["Q"], "FifoQueue absent is standard");
+    assert_eq!(fires(standard().fifo(false).dedup_scope("messageGroup"), "SQS025"), ["Q"]);
+    assert_eq!(fires(standard().throughput_limit("perMessageGroupId"), "SQS025"), ["Q"]);
+    let both = standard().dedup_scope("messageGroup").throughput_limit("perMessageGroupId");
+    assert_eq!(fires(both, "SQS025"), ["Q", "Q"], "one finding per attribute");
+    // The standard values restate what a standard queue does.
+    let restated = standard().fifo(false).content_dedup(false).dedup_scope("queue").throughput_limit("perQueue");
+    assert!(fires(restated, "SQS025").is_empty());
+    let fifo =
+        standard().fifo(true).content_dedup(true).dedup_scope("messageGroup").throughput_limit("perMessageGroupId");
+    assert!(fires(fifo, "SQS025").is_empty(), "a FIFO queue takes them");
+}
+
 /// Each rule alone finds what the whole catalog's check finds for it.
 #[test]
 fn a_rule_alone_finds_what_the_catalog_finds_for_it() {

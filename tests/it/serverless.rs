@@ -156,6 +156,25 @@ fn serverless_lift_reserved_and_maximum_concurrency() {
     assert!(codes(construct("    maxConcurrency: 5\n")).is_empty());
 }
 
+/// A Lift FIFO construct's `maxBatchingWindow` is a batching window on a
+/// FIFO queue's consumer (SQS023); a standard construct may have one.
+#[test]
+fn serverless_lift_batching_window_on_a_fifo_queue() {
+    let construct = |fifo: &str, window: &str| {
+        format!(
+            "{SERVICE}constructs:\n  jobs:\n    type: queue\n    alarm: ops@example.com\n{fifo}{window}    worker:\n      handler: src/worker.handler\nplugins:\n  - serverless-lift\n"
+        )
+    };
+    let sqs023 = |text: String| {
+        let outcome = lint_text("serverless.yml", &text);
+        outcome.findings.iter().filter(|f| f.code() == "SQS023").map(|f| f.resource.clone()).collect::<Vec<_>>()
+    };
+    let (fifo, window) = ("    fifo: true\n", "    maxBatchingWindow: 5\n");
+    assert_eq!(sqs023(construct(fifo, window)), ["jobs.worker"]);
+    assert!(sqs023(construct(fifo, "")).is_empty());
+    assert!(sqs023(construct("", window)).is_empty());
+}
+
 #[test]
 fn comments_and_metadata_suppress_in_a_service() {
     let text = format!(

@@ -198,6 +198,33 @@ fn plan_json_links_through_configuration_and_child_modules() {
     );
 }
 
+/// A plan carries the FIFO-only settings the rules about queue types read:
+/// a batching window on a FIFO queue's mapping (SQS023) and high
+/// throughput FIFO's settings on a standard queue (SQS025), each at its
+/// value in the plan.
+#[test]
+fn plan_json_fifo_only_settings() {
+    let plan = common::root().join("tests/fixtures/terraform/plan/fifo_only_settings/plan.json");
+    let outcome = common::lint(&plan);
+    let found: Vec<(&str, &str, usize)> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.code(), f.resource.as_str(), sqsguard::report::location(f).unwrap().line))
+        .collect();
+    let text = fs::read_to_string(&plan).unwrap();
+    let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    assert_eq!(
+        found,
+        [
+            ("SQS023", "aws_lambda_event_source_mapping.orders", line_of("\"maximum_batching_window_in_seconds\": 5")),
+            ("SQS025", "aws_sqs_queue.events", line_of("\"deduplication_scope\": \"messageGroup\"")),
+            ("SQS025", "aws_sqs_queue.events", line_of("\"fifo_throughput_limit\": \"perMessageGroupId\"")),
+        ],
+        "{}",
+        common::render(&outcome)
+    );
+}
+
 /// SQS018 through module outputs: the registry module's `queue_url` is
 /// fixed to its `queue_arn`; a local module's URL output is reported but
 /// not rewritten (the module may have no ARN output). Both mappings still
