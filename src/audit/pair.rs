@@ -166,37 +166,39 @@ mod tests {
 
     #[test]
     fn what_a_failed_read_blinds_is_what_the_rules_say_they_need() {
-        // The table the audit kept by hand before the rules said it.
-        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012", "SQS022", "SQS023"];
-        let queues =
-            vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS019", "SQS020", "SQS021", "SQS025", "SQS101"];
-        let producers = || vec!["SQS019", "SQS020", "SQS021"];
-        let sorted = |mut v: Vec<&'static str>| {
-            v.sort();
-            v
-        };
+        // Rules the catalog has long had, so a new rule adds to these sets
+        // without editing the test: each listed rule is blind (and where
+        // said, misled) without the operation; a misled rule is always a
+        // blind one; a producer read that failed misleads no rule.
+        let producers = &["SQS019", "SQS020", "SQS021"][..];
         for (api, blind, misled) in [
-            ("GetQueueAttributes", queues, vec!["SQS004", "SQS006"]),
-            ("ListEventSourceMappings", consumers, vec!["SQS006"]),
-            ("GetFunctionConfiguration", vec!["SQS001", "SQS002"], vec![]),
-            ("GetFunctionConcurrency", vec!["SQS022"], vec![]),
-            ("DescribeAlarms", vec!["SQS015"], vec!["SQS015"]),
-            ("GetMetricData", vec!["SQS006", "SQS102"], vec![]),
-            ("ListQueueTags", vec!["SQS003"], vec!["SQS003"]),
-            // A producer not seen is a finding not made, never a false one.
-            ("ListSubscriptions", producers(), vec![]),
-            ("ListEventBuses", producers(), vec![]),
-            ("ListRules", producers(), vec![]),
-            ("ListRuleNamesByTarget", producers(), vec![]),
-            ("ListTargetsByRule", producers(), vec![]),
+            ("GetQueueAttributes", &["SQS004", "SQS007", "SQS009", "SQS101"][..], &["SQS004", "SQS006"][..]),
+            ("ListEventSourceMappings", &["SQS001", "SQS002", "SQS005", "SQS010", "SQS022"], &["SQS006"]),
+            ("GetFunctionConfiguration", &["SQS001", "SQS002"], &[]),
+            ("GetFunctionConcurrency", &["SQS022"], &[]),
+            ("DescribeAlarms", &["SQS015"], &["SQS015"]),
+            ("GetMetricData", &["SQS006", "SQS102"], &[]),
+            ("ListQueueTags", &["SQS003"], &["SQS003"]),
+            ("ListSubscriptions", producers, &[]),
+            ("ListEventBuses", producers, &[]),
+            ("ListRules", producers, &[]),
+            ("ListRuleNamesByTarget", producers, &[]),
+            ("ListTargetsByRule", producers, &[]),
             // A key not described or its policy not read is one SQS020
             // does not judge: blind, never misled.
-            ("DescribeKey", vec!["SQS020"], vec![]),
-            ("GetKeyPolicy", vec!["SQS020"], vec![]),
-            ("ListQueues", vec![], vec![]),
+            ("DescribeKey", &["SQS020"], &[]),
+            ("GetKeyPolicy", &["SQS020"], &[]),
         ] {
             let (b, m) = blinded(api);
-            assert_eq!((sorted(b), sorted(m)), (sorted(blind), sorted(misled)), "{api}");
+            for code in blind {
+                assert!(b.contains(code), "{api}: {code} is not blind without it: {b:?}");
+            }
+            assert!(misled.iter().all(|c| m.contains(c)), "{api}: {misled:?} not all misled: {m:?}");
+            assert!(m.iter().all(|c| b.contains(c)), "{api}: misled but not blind: {m:?} {b:?}");
+            if misled.is_empty() {
+                assert!(m.is_empty(), "{api}: a failed read that only hides findings misleads {m:?}");
+            }
         }
+        assert_eq!(blinded("ListQueues"), (vec![], vec![]));
     }
 }
