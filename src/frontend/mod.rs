@@ -12,8 +12,8 @@
 //! references to queues and functions ([`link`]), reading attributes with
 //! their alternatives ([`attr`]), finding dead-letter targets
 //! ([`dead_letter`]), policy documents ([`policy`]), producers
-//! ([`producer`]) and suppression comments ([`comment`]). And what turns
-//! a rule's remedy into edits of the trees they parsed ([`write`]).
+//! ([`producer`]) and suppression comments ([`comment`]). The trees they
+//! parsed go to the edit layer ([`crate::edit::Writer`]).
 
 pub mod cfn;
 pub mod code;
@@ -29,7 +29,6 @@ pub mod serverless;
 pub mod stage;
 pub mod terraform;
 pub mod value;
-pub mod write;
 
 use std::path::PathBuf;
 
@@ -61,7 +60,7 @@ pub struct Loaded {
     /// ([`stage::Stage::overrides`]) this template declares.
     pub parameters: Vec<String>,
     /// The trees of the files read, for the fixes of the findings.
-    pub writer: write::Writer,
+    pub writer: crate::edit::Writer,
 }
 
 /// A file that could not be read or parsed, and where reading stopped.
@@ -131,7 +130,7 @@ pub fn document_in(file: &Source, stage: &stage::Stage, overlay: &crate::source:
     };
     match DOCUMENT_READERS.iter().find_map(|read| read(file, &root, stage)) {
         Some(mut loaded) => {
-            loaded.writer = write::Writer::template(file, root);
+            loaded.writer = crate::edit::Writer::template(file, root);
             Document::Loaded(Box::new(loaded))
         }
         None => Document::Other,

@@ -12,7 +12,7 @@ use std::hash::{Hash, Hasher};
 use rayon::prelude::*;
 
 pub use crate::finding::RuleId;
-use crate::finding::{Applicability, Finding, Remedy, Severity, Want};
+use crate::finding::{Applicability, Finding, Op, Remedy, Severity};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar, When};
 
 mod filter;
@@ -343,7 +343,7 @@ pub(crate) fn set<T>(
     Remedy {
         resource: resource.to_string(),
         field,
-        want: Want::Value(value),
+        ops: vec![Op::Set(value)],
         at: alt.written_at().clone(),
         absent: matches!(alt.value, crate::model::Value::Absent),
         conditional: !alt.when.is_always(),

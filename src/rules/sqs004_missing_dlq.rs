@@ -1,7 +1,7 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
 use super::{Context, Findings, LiveInput, Rule, RuleId};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use crate::finding::{Applicability, NewResource, Op, Remedy, Severity};
 use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
 use crate::model::{Dialect, Field, Value};
@@ -43,10 +43,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
-                want: Want::DeadLetterQueue {
+                ops: vec![Op::AddResource(NewResource::DeadLetterQueue {
                     max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT,
                     retention_seconds: guidance::MAX_RETENTION_SECONDS,
-                },
+                })],
                 at: alt.origin.clone(),
                 absent: true,
                 conditional: !alt.when.is_always(),

@@ -3,7 +3,7 @@
 //! target's ARN, a pipe's target).
 
 use super::{Context, Findings, Rule, RuleId, all_of};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use crate::finding::{Applicability, Op, Remedy, Severity};
 use crate::model::{Alt, Dialect, Field, Service, Via, When};
 
 pub static RULE: Rule = Rule {
@@ -69,7 +69,7 @@ fn report(
             let remedy = Remedy {
                 resource: resource.to_string(),
                 field,
-                want: Want::QueueArn,
+                ops: vec![Op::RetargetToArn],
                 at: via.written_at().clone(),
                 absent: false,
                 conditional: !via.when.is_always(),

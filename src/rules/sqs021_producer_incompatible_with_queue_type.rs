@@ -4,7 +4,7 @@
 //! deduplication, a FIFO queue as an EventBridge target's dead-letter queue.
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of};
-use crate::finding::{Applicability, Remedy, Severity, Want};
+use crate::finding::{Applicability, Op, Remedy, Severity};
 use crate::model::policy::SourceId;
 use crate::model::{Alt, Field, Origin, Producer, Queue, Scalar, Service, Value, queue_alts};
 
@@ -126,7 +126,7 @@ fn group_id(p: &Producer, absent: &Alt<String>) -> Remedy {
     Remedy {
         resource: p.resource.clone(),
         field: Field::MessageGroupId,
-        want: Want::Within { within: Field::SqsParameters, value: Scalar::Str(rule.to_string()) },
+        ops: vec![Op::SetWithin { map: Field::SqsParameters, value: Scalar::Str(rule.to_string()) }],
         at: absent.origin.clone(),
         absent: true,
         conditional: !absent.when.is_always(),

@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use eval::{File, Scope};
 
 use super::value::{R, RV};
-use super::write::Writer;
 use super::{Broken, Loaded};
+use crate::edit::Writer;
 use crate::model::{Dialect, Model, Suppression};
 use crate::source::{Overlay, Source};
 

@@ -12,9 +12,9 @@
 //! a queue that already keeps messages 14 days (its dead-letter queue could
 //! not keep them longer, SQS007), a name already taken.
 
+use super::Edit;
 use super::insert::{block_end, flow_close, flow_member, indent_of, json_member, props_key};
 use super::locate::{Keys, line_ending};
-use crate::finding::Edit;
 use crate::model::{Dialect, Field};
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
