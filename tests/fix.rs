@@ -972,3 +972,36 @@ fn the_fixable_count_is_what_fix_applies() {
     assert_eq!(fs::read_to_string(dir.path().join("real.yaml")).unwrap(), bad);
     assert_eq!(fs::read_to_string(dir.path().join("shared/main.tf")).unwrap(), shared);
 }
+
+/// Each `tests/fixtures/fix/NAME` fixed with `--fix --unsafe-fixes` of the
+/// rule its name starts with is `NAME.fixed`, and a fixed template still
+/// passes cfn-lint.
+#[test]
+fn fixtures_fix_into_their_fixed_snapshots() {
+    let folder = common::root().join("tests/fixtures/fix");
+    let mut fixtures: Vec<PathBuf> = fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e != "fixed"))
+        .collect();
+    fixtures.sort();
+    assert!(!fixtures.is_empty());
+    for fixture in fixtures {
+        let name = fixture.file_name().unwrap().to_string_lossy().to_string();
+        let rule = name.split('-').next().unwrap().to_uppercase();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(&name);
+        fs::copy(&fixture, &path).unwrap();
+        let out = sqsguard_in(dir.path(), &["lint", &name, "--fix", "--unsafe-fixes", "--select", &rule]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("sqsguard: fixed "), "{name}: {stderr}");
+        let want = fs::read_to_string(folder.join(format!("{name}.fixed"))).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), want, "{name}");
+        if name.ends_with(".tf") {
+            continue;
+        }
+        let Some(cfn_lint) = common::venv_tool("cfn-lint") else { return common::missing("cfn-lint") };
+        let lint = Command::new(&cfn_lint).arg(&path).output().unwrap();
+        assert!(lint.status.success(), "{name}: cfn-lint:\n{}", String::from_utf8_lossy(&lint.stdout));
+    }
+}

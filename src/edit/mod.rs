@@ -125,8 +125,10 @@ pub enum Op {
 pub enum NewResource {
     /// A dead-letter queue of the same type as the queue, keeping messages
     /// `retention_seconds`, and the queue's redrive policy to it after
-    /// `max_receive_count` receives.
-    DeadLetterQueue { max_receive_count: i64, retention_seconds: i64 },
+    /// `max_receive_count` receives. `fifo_at`: where the queue's FIFO
+    /// flag is written, as the model read it (`None`: it is not, the queue
+    /// is standard); the new queue's is the same literal or expression.
+    DeadLetterQueue { max_receive_count: i64, retention_seconds: i64, fifo_at: Option<Span> },
 }
 
 /// A statement letting `service` send to the queue (the remedy's resource)

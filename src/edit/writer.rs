@@ -168,9 +168,9 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
             }
             value_edit(file, tree, keys, span, remedy, new).map(|(e, indirect)| (vec![e], indirect))
         }
-        Op::AddResource(NewResource::DeadLetterQueue { max_receive_count, retention_seconds }) => {
-            let edits =
-                dead_letter_queue(file, tree, keys, module, span, remedy, *max_receive_count, *retention_seconds);
+        Op::AddResource(NewResource::DeadLetterQueue { max_receive_count, retention_seconds, fifo_at }) => {
+            let counts = (*max_receive_count, *retention_seconds);
+            let edits = dead_letter_queue(file, tree, keys, module, span, remedy, *fifo_at, counts);
             edits.map(|e| (e, false))
         }
         Op::RetargetToArn => one(match tree {
@@ -275,8 +275,8 @@ fn dead_letter_queue(
     module: Option<&Module>,
     at: Span,
     remedy: &Remedy,
-    max_receive_count: i64,
-    retention_seconds: i64,
+    fifo_at: Option<Span>,
+    (max_receive_count, retention_seconds): (i64, i64),
 ) -> Option<Vec<Edit>> {
     if !remedy.absent {
         return None;
@@ -285,7 +285,7 @@ fn dead_letter_queue(
         Tree::Template { root, json } => {
             let resources = locate::resources_of(keys, root, &remedy.resource)?;
             let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == at)?;
-            add_resource::template(file, keys, resources, queue, *json, max_receive_count, retention_seconds)
+            add_resource::template(file, keys, resources, queue, *json, (fifo_at, max_receive_count, retention_seconds))
         }
         Tree::Hcl(parsed) => {
             let declared = module?.declared.as_ref()?;

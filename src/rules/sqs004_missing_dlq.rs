@@ -4,7 +4,8 @@ use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::{Applicability, NewResource, Op, Remedy, Severity};
 use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
-use crate::model::{Dialect, Field, Value};
+use crate::model::{Dialect, Field, Origin, Value};
+use crate::source::Span;
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS004", name: "missing-dlq" },
@@ -43,10 +44,16 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
-                ops: vec![Op::AddResource(NewResource::DeadLetterQueue {
-                    max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT,
-                    retention_seconds: guidance::MAX_RETENTION_SECONDS,
-                })],
+                ops: same_type(queue, &alt.origin)
+                    .map(|fifo_at| {
+                        Op::AddResource(NewResource::DeadLetterQueue {
+                            max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT,
+                            retention_seconds: guidance::MAX_RETENTION_SECONDS,
+                            fifo_at,
+                        })
+                    })
+                    .into_iter()
+                    .collect(),
                 at: alt.origin.clone(),
                 absent: true,
                 conditional: !alt.when.is_always(),
@@ -56,6 +63,21 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             };
             findings.push(RULE.finding(&queue.resource, &alt.origin, message, fix).with_remedy(remedy));
         }
+    }
+}
+
+/// Where the queue's FIFO flag is written, for the new queue to be of the
+/// same type (`Some(None)`: nowhere, a standard queue); `None` when that
+/// is not one place in the queue's file (a condition's branches).
+fn same_type(queue: &crate::model::Queue, at: &Origin) -> Option<Option<Span>> {
+    let Origin::File { file, .. } = at else { return None };
+    match queue.fifo.iter().collect::<Vec<_>>()[..] {
+        [alt] if matches!(alt.value, Value::Absent) => Some(None),
+        [alt] => match alt.written_at() {
+            Origin::File { file: f, span } if f.path == file.path => Some(Some(*span)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
