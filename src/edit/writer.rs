@@ -181,7 +181,11 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
         }),
         Op::SetWithin { map, value } => one(match tree {
             Tree::Template { root, json } => {
-                let node = keys.node_at(root, span)?;
+                let node = match keys.node_at(root, span) {
+                    Some(node) => node,
+                    // The resource's key (or a SAM event's): its Properties.
+                    None => locate::properties_at(keys, root, &remedy.resource, span)?,
+                };
                 let (outer, inner) = (Dialect::CloudFormation.name(*map), Dialect::CloudFormation.name(remedy.field));
                 within::within(file, node, *json, outer, inner, value)
             }

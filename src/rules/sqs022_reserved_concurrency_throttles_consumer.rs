@@ -2,8 +2,8 @@
 //! lets the pollers scale past R (no MaximumConcurrency at or below R).
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, set};
-use crate::finding::{Applicability, Severity};
-use crate::model::{Field, Scalar, Target, Value};
+use crate::finding::{Applicability, Op, Remedy, Severity};
+use crate::model::{Dialect, Field, Origin, Scalar, Target, Value};
 
 pub static RULE: Rule = Rule {
     id: RuleId { code: "SQS022", name: "reserved-concurrency-throttles-consumer" },
@@ -80,7 +80,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     );
                     let finding = RULE.finding(&consumer.resource, origin, message, fix).with_related(&related);
                     // A value written too high is replaced; a missing one
-                    // goes in a ScalingConfig the writer does not create.
+                    // is set inside the mapping's ScalingConfig, created
+                    // when it is absent (Serverless: the hint only).
+                    let within = matches!(cx.dialect(), Dialect::CloudFormation | Dialect::Terraform)
+                        && matches!(origin, Origin::File { .. });
                     let finding = match maximum {
                         Some(_) => finding.with_remedy(set(
                             &consumer.resource,
@@ -89,6 +92,16 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                             m_alt,
                             Applicability::Safe,
                         )),
+                        None if within => finding.with_remedy(Remedy {
+                            resource: consumer.resource.clone(),
+                            field: Field::MaximumConcurrency,
+                            ops: vec![Op::SetWithin { map: Field::ScalingConfig, value: Scalar::Int(reserved) }],
+                            at: origin.clone(),
+                            absent: true,
+                            conditional: !m_alt.when.is_always(),
+                            given: None,
+                            applicability: Applicability::Safe,
+                        }),
                         None => finding,
                     };
                     findings.push(finding);
