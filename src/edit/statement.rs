@@ -1,16 +1,17 @@
-//! The producer rules' fixes. SQS021: `SqsParameters: {MessageGroupId: ...}`
-//! added to an EventBridge target (a map in the rule's `Targets` list).
-//! SQS019: a queue policy statement letting the producing service send,
-//! scoped to the producer by `aws:SourceArn`, appended to the queue's one
-//! policy when it is a block-style `AWS::SQS::QueuePolicy`, or in a new
-//! `<Queue>Policy` resource (Terraform: `aws_sqs_queue_policy.<name>_policy`)
-//! when the queue has none. Other shapes keep their hint: a JSON template's
-//! policy, a Terraform `policy` argument, a zero-indented statement list.
+//! [`Op::AppendStatement`](super::Op::AppendStatement): a queue policy
+//! statement letting the producing service send, scoped to the producer by
+//! `aws:SourceArn`, appended to the queue's one `AWS::SQS::QueuePolicy`
+//! (its `Statement` list written as a block list, a flow list or in JSON),
+//! or in a new `<Queue>Policy` resource (Terraform:
+//! `aws_sqs_queue_policy.<name>_policy`) when the queue has none. Other
+//! shapes keep their hint: a JSON template's queue without a policy, a
+//! Terraform `policy` argument (`jsonencode`, an `aws_iam_policy_document`),
+//! a zero-indented statement list.
 
 use hcl_edit::Span as _;
 
 use super::Edit;
-use super::insert::{block_end, indent_of};
+use super::insert::{block_end, flow_close, indent_of};
 use super::locate::{Keys, line_ending};
 use super::terraform::{BlockTail, Parsed};
 use crate::model::Service;
@@ -51,6 +52,49 @@ impl Grant<'_> {
     }
 }
 
+/// The statement as one flow mapping (YAML) or one JSON object.
+fn flow(grant: &Grant<'_>, json: bool) -> Option<String> {
+    let principal = grant.service.principal()?;
+    if !json {
+        return Some(format!(
+            "{{Sid: {}, Effect: Allow, Principal: {{Service: {principal}}}, Action: \"sqs:SendMessage\", Resource: !GetAtt {}.Arn, Condition: {{ArnEquals: {{\"aws:SourceArn\": {}}}}}}}",
+            grant.sid,
+            grant.queue,
+            grant.cfn_source()
+        ));
+    }
+    let q = |s: &str| serde_json::Value::from(s).to_string();
+    let source = match grant.source {
+        SourceId::Resource(id) if grant.service == Service::Sns => format!("{{\"Ref\": {}}}", q(id)),
+        SourceId::Resource(id) => format!("{{\"Fn::GetAtt\": [{}, \"Arn\"]}}", q(id)),
+        SourceId::Text(arn) => q(arn),
+    };
+    Some(format!(
+        "{{\"Sid\": {}, \"Effect\": \"Allow\", \"Principal\": {{\"Service\": {}}}, \"Action\": \"sqs:SendMessage\", \"Resource\": {{\"Fn::GetAtt\": [{}, \"Arn\"]}}, \"Condition\": {{\"ArnEquals\": {{\"aws:SourceArn\": {source}}}}}}}",
+        q(grant.sid),
+        q(principal),
+        q(grant.queue)
+    ))
+}
+
+/// The statement appended to a `Statement` list written in brackets (a
+/// YAML flow sequence, or JSON): after its last item, on a line of its own
+/// when that item is on one.
+fn append_flow(file: &Source, list: &Node, grant: &Grant<'_>, json: bool) -> Option<Edit> {
+    let text = &file.text;
+    let last = list.as_seq()?.last()?;
+    let opens = text.get(last.span.start..)?.starts_with(['{', '[']);
+    let closed = last.span.end > 0 && matches!(text.as_bytes().get(last.span.end - 1), Some(b'}' | b']'));
+    let end = if opens && !closed { flow_close(text, last)? + 1 } else { last.span.end };
+    let before = &text[lines::line_start(text, last.span.start)..last.span.start];
+    let sep = if before.chars().all(|c| c == ' ') && !before.is_empty() {
+        format!(",{}{before}", line_ending(text))
+    } else {
+        ", ".to_string()
+    };
+    Some(Edit { file: file.clone(), span: Span::new(end, end), replacement: format!("{sep}{}", flow(grant, json)?) })
+}
+
 /// SQS019 in a template whose queue has no policy: `<Queue>Policy` after
 /// the queue, in a block `Resources`.
 pub fn new_policy(file: &Source, keys: &mut Keys, resources: &Node, queue: &Entry, grant: &Grant<'_>) -> Option<Edit> {
@@ -89,8 +133,9 @@ pub fn new_policy(file: &Source, keys: &mut Keys, resources: &Node, queue: &Entr
 }
 
 /// SQS019 in a template whose queue has one `AWS::SQS::QueuePolicy`: the
-/// statement appended to its block `PolicyDocument.Statement` list.
-pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>) -> Option<Edit> {
+/// statement appended to its `PolicyDocument.Statement` list, a block
+/// list, a flow list or JSON's.
+pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>, json: bool) -> Option<Edit> {
     let text = &file.text;
     if policy.value.get("Type")?.as_str()? != "AWS::SQS::QueuePolicy" {
         return None;
@@ -99,7 +144,13 @@ pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>) -> Option
     let statement = document.as_map()?.iter().find(|e| e.key == "Statement")?;
     let Kind::Seq(items) = &statement.value.kind else { return None };
     let first = items.first()?;
-    if text[statement.value.span.start..].starts_with('[') || !matches!(first.kind, Kind::Map(_)) {
+    if !matches!(first.kind, Kind::Map(_)) {
+        return None;
+    }
+    if text[statement.value.span.start..].starts_with('[') {
+        return append_flow(file, &statement.value, grant, json);
+    }
+    if json {
         return None;
     }
     let column = |pos: usize| pos - lines::line_start(text, pos);

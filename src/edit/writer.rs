@@ -208,8 +208,8 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
                     let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == span)?;
                     statement::new_policy(file, keys, resources, queue, &grant)
                 }
-                (Tree::Template { root, json: false }, Some(policy)) => {
-                    locate::resource(keys, root, policy).and_then(|p| statement::add_statement(file, p, &grant))
+                (Tree::Template { root, json }, Some(policy)) => {
+                    locate::resource(keys, root, policy).and_then(|p| statement::add_statement(file, p, &grant, *json))
                 }
                 (Tree::Hcl(parsed), None) => {
                     let declared = module.and_then(|m| m.declared.as_ref())?;
