@@ -72,6 +72,9 @@ const FIXED_KEYS: &[&str] = &[
     "DeduplicationScope",
     "SqsManagedSseEnabled",
     "Properties",
+    // SQS022's, with the ScalingConfig it creates.
+    "ScalingConfig",
+    "MaximumConcurrency",
     // The Serverless Framework's names.
     "batchSize",
     "maximumBatchingWindow",
@@ -83,6 +86,8 @@ const FIXED_KEYS: &[&str] = &[
     "maximum_batching_window_in_seconds",
     "deduplication_scope",
     "sqs_managed_sse_enabled",
+    "scaling_config",
+    "maximum_concurrency",
 ];
 
 /// What unsafe fixes write besides (docs/fixing.md): a parameter's
@@ -240,11 +245,14 @@ fn fix_the_corpus(unsafe_too: bool) {
         // Whether the line a fix replaced (the last one removed) was an
         // edit's: then its replacement is too.
         let mut replaced_edited = false;
+        // Whether the lines inserted since the last unchanged one are a fix's.
+        let mut inserted_owned = false;
         for change in diff.iter_all_changes() {
             let line = change.value();
             let edited = match (change.tag(), change.old_index()) {
                 (similar::ChangeTag::Equal, _) => {
                     replaced_edited = false;
+                    inserted_owned = false;
                     continue;
                 }
                 (similar::ChangeTag::Delete, Some(i)) => {
@@ -262,8 +270,13 @@ fn fix_the_corpus(unsafe_too: bool) {
                 continue;
             }
             let keys = if unsafe_too { [FIXED_KEYS, UNSAFE_KEYS].concat() } else { FIXED_KEYS.to_vec() };
+            // The brace that closes a block the fix added (SQS022's
+            // `scaling_config { ... }`).
+            let owned = keys.iter().any(|k| line.contains(k));
+            let closes_added = change.tag() == similar::ChangeTag::Insert && line.trim() == "}" && inserted_owned;
+            inserted_owned = change.tag() == similar::ChangeTag::Insert && (owned || inserted_owned);
             assert!(
-                edited || keys.iter().any(|k| line.contains(k)),
+                edited || owned || closes_added,
                 "{}: a fix changed a line it does not own: {line:?}",
                 path.display()
             );
