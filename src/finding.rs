@@ -3,9 +3,8 @@
 
 use serde::Serialize;
 
-use crate::model::policy::SourceId;
-use crate::model::{Field, Origin, Scalar, Service};
-use crate::source::{Source, Span};
+pub use crate::edit::{Applicability, Edit, Fix, NewResource, Op, Remedy, Statement, Unfixable};
+use crate::model::Origin;
 
 /// How bad a finding is; ordered so `Error > Warning > Info`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
@@ -56,7 +55,7 @@ pub struct Finding {
     /// How to fix it, for programs: `None` when it takes a design decision.
     pub remedy: Option<Remedy>,
     /// The remedy as edits of the file, made once by the writer of the
-    /// front-end that read it (see [`crate::frontend::write`]), or why
+    /// front-end that read it (see [`crate::edit`]), or why
     /// there are none: `None` when there is no remedy, or before the
     /// findings are checked.
     pub autofix: Option<Result<Fix, Unfixable>>,
@@ -98,85 +97,6 @@ impl Finding {
     pub fn fix_edits(&self) -> Option<&Fix> {
         self.autofix.as_ref().and_then(|a| a.as_ref().ok())
     }
-}
-
-/// Replace `span` of `file` with `replacement` (an insertion when the
-/// span is empty).
-#[derive(Clone, Debug)]
-pub struct Edit {
-    pub file: Source,
-    pub span: Span,
-    pub replacement: String,
-}
-
-/// A finding's fix: its edits and whether `--fix` may apply it alone.
-#[derive(Clone, Debug)]
-pub struct Fix {
-    pub edits: Vec<Edit>,
-    pub applicability: Applicability,
-}
-
-/// Why a finding with a remedy has no fix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unfixable(pub &'static str);
-
-/// The field of a resource that should hold another value, and that value.
-#[derive(Clone, Debug)]
-pub struct Remedy {
-    /// The resource whose field changes: the queue, the mapping, or for an
-    /// SQS007 the dead-letter queue (not the source the finding names).
-    pub resource: String,
-    pub field: Field,
-    pub want: Want,
-    /// Where the field's value is written, or the resource when the field
-    /// is absent (then it is added).
-    pub at: Origin,
-    /// The field is not written anywhere: the fix adds it.
-    pub absent: bool,
-    /// The value is one branch of a condition (`!If`, a Terraform
-    /// conditional): changing it changes what the condition means, so
-    /// there is no fix.
-    pub conditional: bool,
-    /// The value was given for the run (`--parameter-overrides`,
-    /// `--stage`, `--param`), not written in a file: there is nothing
-    /// to edit, so there is no fix (editing a Parameter's Default would
-    /// not change what the override deploys).
-    pub given: Option<std::sync::Arc<str>>,
-    pub applicability: Applicability,
-}
-
-/// The value a field should hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Want {
-    /// Exactly this value.
-    Value(Scalar),
-    /// A new dead-letter queue of the same type, and a RedrivePolicy to it.
-    DeadLetterQueue { max_receive_count: i64, retention_seconds: i64 },
-    /// The name with (`true`) or without (`false`) this suffix.
-    NameSuffix(&'static str, bool),
-    /// The same queue's ARN where its URL is referenced: `!Ref Q` becomes
-    /// `!GetAtt Q.Arn`, `aws_sqs_queue.q.url` becomes `.arn`, a registry
-    /// module's `queue_url` its `queue_arn`.
-    QueueArn,
-    /// `field: value` inside the map `within` of the node at the remedy's
-    /// span (an EventBridge target in a rule's list), with that map added
-    /// when it is absent.
-    Within { within: Field, value: Scalar },
-    /// A statement letting `service` send to the queue (the remedy's
-    /// resource) from `source` only: appended to `policy`, the queue's one
-    /// policy, or in a new policy beside the queue when it has none (the
-    /// remedy's span is then the queue's key).
-    AllowProducer { service: Service, source: SourceId, sid: String, policy: Option<String> },
-}
-
-/// Whether a fix may be applied without a person deciding (docs/fixing.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Applicability {
-    Safe,
-    /// Needs a matching change elsewhere, replaces a resource, or edits a
-    /// value other resources may share.
-    Unsafe,
 }
 
 /// Something the user should know that is not a rule violation (a module

@@ -1,8 +1,8 @@
 //! `lint --fix` and `--diff`: the fixes that travel on findings, applied.
 //!
-//! A finding's fix is made where the problem is found: check asks the
-//! writer of the front-end that read the file (see
-//! [`crate::frontend::write`]). This module combines the fixes of one
+//! A finding's fix is a recipe its rule builds where the problem is found;
+//! check asks the edit layer's writer, holding the trees the front-end
+//! parsed, to carry it out (see [`crate::edit`]). This module combines the fixes of one
 //! pass per file ([`plan()`]), applies their edits ([`apply`]), checks that
 //! a pass left each file readable with its other findings where the edits
 //! put them ([`verify`]), runs the passes until nothing more is fixable

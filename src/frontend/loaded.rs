@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use super::comment;
-use super::write;
 use crate::finding::Note;
 use crate::model::{Model, Suppression};
 use crate::source::{Source, Span};
@@ -30,7 +29,7 @@ pub struct Loaded {
     /// ([`stage::Stage::overrides`]) this template declares.
     pub parameters: Vec<String>,
     /// The trees of the files read, for the fixes of the findings.
-    pub writer: write::Writer,
+    pub writer: crate::edit::Writer,
 }
 
 /// A file that could not be read or parsed, and where reading stopped.

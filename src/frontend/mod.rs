@@ -14,8 +14,8 @@
 //! linking references to queues and functions ([`link`]), reading
 //! attributes with their alternatives ([`fields`]), finding dead-letter targets
 //! ([`dead_letter`]), policy documents ([`policy`]), producers
-//! ([`producer`]) and suppression comments ([`comment`]). And what turns
-//! a rule's remedy into edits of the trees they parsed ([`write`]).
+//! ([`producer`]) and suppression comments ([`comment`]). The trees they
+//! parsed go to the edit layer ([`crate::edit::Writer`]).
 
 pub mod cfn;
 pub mod code;
@@ -34,7 +34,6 @@ pub mod serverless;
 pub mod stage;
 pub mod terraform;
 pub mod value;
-pub mod write;
 
 pub use loaded::{Broken, Loaded};
 
@@ -100,7 +99,7 @@ pub fn document_in(file: &Source, stage: &stage::Stage, overlay: &crate::source:
     };
     match DOCUMENT_READERS.iter().find_map(|read| read(file, &root, stage)) {
         Some(mut loaded) => {
-            loaded.writer = write::Writer::template(file, root);
+            loaded.writer = crate::edit::Writer::template(file, root);
             Document::Loaded(Box::new(loaded))
         }
         None => Document::Other,

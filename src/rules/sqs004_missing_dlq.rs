@@ -1,10 +1,11 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
 use super::{Context, Findings, Link, LiveInput};
-use crate::finding::{Applicability, Remedy, Want};
+use crate::finding::{Applicability, NewResource, Op, Remedy};
 use crate::model::field::guidance;
 use crate::model::module;
-use crate::model::{Dialect, Field, Value};
+use crate::model::{Dialect, Field, Origin, Value};
+use crate::source::Span;
 
 rule! {
     code: "SQS004",
@@ -42,10 +43,16 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
-                want: Want::DeadLetterQueue {
-                    max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT,
-                    retention_seconds: guidance::MAX_RETENTION_SECONDS,
-                },
+                ops: same_type(queue, &alt.origin)
+                    .map(|fifo_at| {
+                        Op::AddResource(NewResource::DeadLetterQueue {
+                            max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT,
+                            retention_seconds: guidance::MAX_RETENTION_SECONDS,
+                            fifo_at,
+                        })
+                    })
+                    .into_iter()
+                    .collect(),
                 at: alt.origin.clone(),
                 absent: true,
                 conditional: !alt.when.is_always(),
@@ -55,6 +62,21 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             };
             findings.push(RULE.finding(&queue.resource, &alt.origin, message, fix).with_remedy(remedy));
         }
+    }
+}
+
+/// Where the queue's FIFO flag is written, for the new queue to be of the
+/// same type (`Some(None)`: nowhere, a standard queue); `None` when that
+/// is not one place in the queue's file (a condition's branches).
+fn same_type(queue: &crate::model::Queue, at: &Origin) -> Option<Option<Span>> {
+    let Origin::File { file, .. } = at else { return None };
+    match queue.fifo.iter().collect::<Vec<_>>()[..] {
+        [alt] if matches!(alt.value, Value::Absent) => Some(None),
+        [alt] => match alt.written_at() {
+            Origin::File { file: f, span } if f.path == file.path => Some(Some(*span)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::helpers::all_of;
 use super::{Context, Findings};
-use crate::finding::{Applicability, Remedy, Want};
+use crate::finding::{Applicability, Op, Remedy};
 use crate::model::{Field, Scalar};
 
 rule! {
@@ -55,7 +55,11 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 let remedy = Remedy {
                     resource: queue.resource.clone(),
                     field: Field::QueueName,
-                    want: Want::NameSuffix(SUFFIX, is_fifo),
+                    // The name the model read, renamed where it is written as that literal.
+                    ops: renamed(&n.text, is_fifo)
+                        .map(|new| Op::Replace { old: n.text.clone(), new: Scalar::Str(new) })
+                        .into_iter()
+                        .collect(),
                     at: name.origin.clone(),
                     absent: false,
                     conditional: !name.when.is_always(),
@@ -65,5 +69,31 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 findings.push(RULE.finding(&queue.resource, &name.origin, message, fix).with_remedy(remedy));
             }
         }
+    }
+}
+
+/// `name` with (`add`) or without the `.fifo` suffix. A name that is not
+/// plain (`${...}` left in it) gets no new name, nor one that would pass
+/// SQS's 80 characters.
+fn renamed(name: &str, add: bool) -> Option<String> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        return None;
+    }
+    let renamed = if add { format!("{name}{SUFFIX}") } else { name.strip_suffix(SUFFIX)?.to_string() };
+    (!renamed.is_empty() && renamed.len() <= 80).then_some(renamed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::renamed;
+
+    #[test]
+    fn only_plain_names_are_renamed() {
+        assert_eq!(renamed("orders", true).as_deref(), Some("orders.fifo"));
+        assert_eq!(renamed("orders.fifo", false).as_deref(), Some("orders"));
+        assert_eq!(renamed("a-b_c", true).as_deref(), Some("a-b_c.fifo"));
+        assert_eq!(renamed("${var.env}-orders", true), None);
+        assert_eq!(renamed(".fifo", false), None);
+        assert_eq!(renamed(&"q".repeat(76), true), None, "over 80 characters");
     }
 }

@@ -4,7 +4,7 @@
 
 use super::helpers::all_of;
 use super::{Context, Findings, Link};
-use crate::finding::{Applicability, Remedy, Want};
+use crate::finding::{Applicability, Op, Remedy};
 use crate::model::{Alt, Dialect, Field, Service, Via, When};
 
 rule! {
@@ -67,7 +67,7 @@ fn report(
             let remedy = Remedy {
                 resource: resource.to_string(),
                 field,
-                want: Want::QueueArn,
+                ops: vec![Op::RetargetToArn],
                 at: via.written_at().clone(),
                 absent: false,
                 conditional: !via.when.is_always(),

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::{Context, Findings, Link, LiveInput};
-use crate::finding::{Applicability, Remedy, Want};
+use crate::finding::{Applicability, Op, Remedy, Statement};
 use crate::model::policy::{Delivery, Verdict};
 use crate::model::statements::Indexed;
 use crate::model::{Feed, Field, Origin, QueuePolicy, Service, Value};
@@ -112,7 +112,12 @@ fn remedy(
     Some(Remedy {
         resource: queue.to_string(),
         field: Field::Policy,
-        want: Want::AllowProducer { service: p.service, source: source.clone(), sid, policy: policy.clone() },
+        ops: vec![Op::AppendStatement(Statement {
+            service: p.service,
+            source: source.clone(),
+            sid,
+            policy: policy.clone(),
+        })],
         absent: policy.is_none(),
         at,
         conditional: !feed.target.when.is_always(),

@@ -5,7 +5,7 @@
 
 use super::helpers::all_of;
 use super::{Context, Findings, Link, LiveInput};
-use crate::finding::{Applicability, Remedy, Want};
+use crate::finding::{Applicability, Op, Remedy};
 use crate::model::policy::SourceId;
 use crate::model::{Alt, Field, Origin, Producer, Queue, Scalar, Service, Value, queue_alts};
 
@@ -125,7 +125,7 @@ fn group_id(p: &Producer, absent: &Alt<String>) -> Remedy {
     Remedy {
         resource: p.resource.clone(),
         field: Field::MessageGroupId,
-        want: Want::Within { within: Field::SqsParameters, value: Scalar::Str(rule.to_string()) },
+        ops: vec![Op::SetWithin { map: Field::SqsParameters, value: Scalar::Str(rule.to_string()) }],
         at: absent.origin.clone(),
         absent: true,
         conditional: !absent.when.is_always(),

@@ -3,8 +3,8 @@
 
 use super::helpers::{all_of, set};
 use super::{Context, Findings, Link, LiveInput};
-use crate::finding::Applicability;
-use crate::model::{Field, Scalar, Target, Value};
+use crate::finding::{Applicability, Op, Remedy};
+use crate::model::{Dialect, Field, Origin, Scalar, Target, Value};
 
 rule! {
     code: "SQS022",
@@ -79,7 +79,10 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     );
                     let finding = RULE.finding(&consumer.resource, origin, message, fix).with_related(&related);
                     // A value written too high is replaced; a missing one
-                    // goes in a ScalingConfig the writer does not create.
+                    // is set inside the mapping's ScalingConfig, created
+                    // when it is absent (Serverless: the hint only).
+                    let within = matches!(cx.dialect(), Dialect::CloudFormation | Dialect::Terraform)
+                        && matches!(origin, Origin::File { .. });
                     let finding = match maximum {
                         Some(_) => finding.with_remedy(set(
                             &consumer.resource,
@@ -88,6 +91,16 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                             m_alt,
                             Applicability::Safe,
                         )),
+                        None if within => finding.with_remedy(Remedy {
+                            resource: consumer.resource.clone(),
+                            field: Field::MaximumConcurrency,
+                            ops: vec![Op::SetWithin { map: Field::ScalingConfig, value: Scalar::Int(reserved) }],
+                            at: origin.clone(),
+                            absent: true,
+                            conditional: !m_alt.when.is_always(),
+                            given: None,
+                            applicability: Applicability::Safe,
+                        }),
                         None => finding,
                     };
                     findings.push(finding);

@@ -72,6 +72,9 @@ const FIXED_KEYS: &[&str] = &[
     "DeduplicationScope",
     "SqsManagedSseEnabled",
     "Properties",
+    // SQS022's, with the ScalingConfig it creates.
+    "ScalingConfig",
+    "MaximumConcurrency",
     // The Serverless Framework's names.
     "batchSize",
     "maximumBatchingWindow",
@@ -83,6 +86,8 @@ const FIXED_KEYS: &[&str] = &[
     "maximum_batching_window_in_seconds",
     "deduplication_scope",
     "sqs_managed_sse_enabled",
+    "scaling_config",
+    "maximum_concurrency",
 ];
 
 /// What unsafe fixes write besides (docs/fixing.md): a parameter's
@@ -240,11 +245,14 @@ fn fix_the_corpus(unsafe_too: bool) {
         // Whether the line a fix replaced (the last one removed) was an
         // edit's: then its replacement is too.
         let mut replaced_edited = false;
+        // Whether the lines inserted since the last unchanged one are a fix's.
+        let mut inserted_owned = false;
         for change in diff.iter_all_changes() {
             let line = change.value();
             let edited = match (change.tag(), change.old_index()) {
                 (similar::ChangeTag::Equal, _) => {
                     replaced_edited = false;
+                    inserted_owned = false;
                     continue;
                 }
                 (similar::ChangeTag::Delete, Some(i)) => {
@@ -262,8 +270,13 @@ fn fix_the_corpus(unsafe_too: bool) {
                 continue;
             }
             let keys = if unsafe_too { [FIXED_KEYS, UNSAFE_KEYS].concat() } else { FIXED_KEYS.to_vec() };
+            // The brace that closes a block the fix added (SQS022's
+            // `scaling_config { ... }`).
+            let owned = keys.iter().any(|k| line.contains(k));
+            let closes_added = change.tag() == similar::ChangeTag::Insert && line.trim() == "}" && inserted_owned;
+            inserted_owned = change.tag() == similar::ChangeTag::Insert && (owned || inserted_owned);
             assert!(
-                edited || keys.iter().any(|k| line.contains(k)),
+                edited || owned || closes_added,
                 "{}: a fix changed a line it does not own: {line:?}",
                 path.display()
             );
@@ -971,4 +984,37 @@ fn the_fixable_count_is_what_fix_applies() {
     }
     assert_eq!(fs::read_to_string(dir.path().join("real.yaml")).unwrap(), bad);
     assert_eq!(fs::read_to_string(dir.path().join("shared/main.tf")).unwrap(), shared);
+}
+
+/// Each `tests/fixtures/fix/NAME` fixed with `--fix --unsafe-fixes` of the
+/// rule its name starts with is `NAME.fixed`, and a fixed template still
+/// passes cfn-lint.
+#[test]
+fn fixtures_fix_into_their_fixed_snapshots() {
+    let folder = common::root().join("tests/fixtures/fix");
+    let mut fixtures: Vec<PathBuf> = fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e != "fixed"))
+        .collect();
+    fixtures.sort();
+    assert!(!fixtures.is_empty());
+    for fixture in fixtures {
+        let name = fixture.file_name().unwrap().to_string_lossy().to_string();
+        let rule = name.split('-').next().unwrap().to_uppercase();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(&name);
+        fs::copy(&fixture, &path).unwrap();
+        let out = sqsguard_in(dir.path(), &["lint", &name, "--fix", "--unsafe-fixes", "--select", &rule]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("sqsguard: fixed "), "{name}: {stderr}");
+        let want = fs::read_to_string(folder.join(format!("{name}.fixed"))).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), want, "{name}");
+        if name.ends_with(".tf") {
+            continue;
+        }
+        let Some(cfn_lint) = common::venv_tool("cfn-lint") else { return common::missing("cfn-lint") };
+        let lint = Command::new(&cfn_lint).arg(&path).output().unwrap();
+        assert!(lint.status.success(), "{name}: cfn-lint:\n{}", String::from_utf8_lossy(&lint.stdout));
+    }
 }

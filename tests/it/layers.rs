@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["source"],
     &["syntax"],
     &["model"],
+    &["edit"],
     &["finding"],
     &["error"],
     &["frontend"],

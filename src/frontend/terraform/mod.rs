@@ -25,7 +25,7 @@ use eval::{File, Scope};
 
 use super::loaded::{Broken, Loaded};
 use super::value::{R, RV};
-use super::write::Writer;
+use crate::edit::Writer;
 use crate::model::{Dialect, Model, Suppression};
 use crate::source::{Overlay, Source};
 

@@ -8,7 +8,7 @@ mod timing;
 pub use calls::{call_words, queue_of, queue_words};
 pub use timing::timings;
 
-use crate::finding::{Applicability, Remedy, Want};
+use crate::finding::{Applicability, Op, Remedy};
 use crate::model::{Field, Scalar, When};
 use crate::rules::Context;
 
@@ -46,7 +46,7 @@ pub fn set<T>(
     Remedy {
         resource: resource.to_string(),
         field,
-        want: Want::Value(value),
+        ops: vec![Op::Set(value)],
         at: alt.written_at().clone(),
         absent: matches!(alt.value, crate::model::Value::Absent),
         conditional: !alt.when.is_always(),

@@ -2,22 +2,17 @@
 //! quoted scalar stays quoted, a YAML string stays plain when YAML reads
 //! it back as itself, a renamed queue keeps SQS's name rules.
 
-use crate::finding::{Edit, Remedy};
+use super::{Edit, Remedy};
 use crate::model::{Dialect, Scalar};
 use crate::source::{Source, Span};
 use crate::syntax::Node;
 
-/// SQS013: the literal name at `span` with `suffix` added or dropped. A
-/// name that is not a plain literal (`!Sub`, `${...}`) gets no fix, nor
-/// one that would pass SQS's 80 characters.
-pub fn with_suffix(file: &Source, span: Span, suffix: &str, add: bool) -> Option<String> {
+/// The scalar written at `span`, without its quotes: what an
+/// [`Op::Replace`](super::Op::Replace) compares with the value the model
+/// resolved.
+pub fn literal_at(file: &Source, span: Span) -> Option<&str> {
     let text = file.text.get(span.start..span.end)?.trim();
-    let name = text.strip_prefix(['"', '\'']).and_then(|t| t.strip_suffix(['"', '\''])).unwrap_or(text);
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
-        return None;
-    }
-    let renamed = if add { format!("{name}{suffix}") } else { name.strip_suffix(suffix)?.to_string() };
-    (!renamed.is_empty() && renamed.len() <= 80).then_some(renamed)
+    Some(text.strip_prefix(['"', '\'']).and_then(|t| t.strip_suffix(['"', '\''])).unwrap_or(text))
 }
 
 /// `value` written where `node` is, in the style of what is there: a
@@ -113,18 +108,15 @@ mod tests {
     use crate::syntax::Node;
 
     #[test]
-    fn only_literal_names_are_renamed() {
-        let name = |text: &str, add: bool| {
+    fn a_literal_is_read_without_its_quotes() {
+        let at = |text: &str| {
             let file = crate::source::SourceFile::new("t.yaml", text.to_string());
-            with_suffix(&file, Span::new(0, text.len()), ".fifo", add)
+            literal_at(&file, Span::new(0, text.len())).map(str::to_string)
         };
-        assert_eq!(name("orders", true).as_deref(), Some("orders.fifo"));
-        assert_eq!(name("\"orders.fifo\"", false).as_deref(), Some("orders"));
-        assert_eq!(name("'a-b_c'", true).as_deref(), Some("a-b_c.fifo"));
-        assert_eq!(name("\"${var.env}-orders\"", true), None);
-        assert_eq!(name("!Sub x", true), None);
-        assert_eq!(name(".fifo", false), None);
-        assert_eq!(name(&"q".repeat(76), true), None, "over 80 characters");
+        assert_eq!(at("orders").as_deref(), Some("orders"));
+        assert_eq!(at(" \"orders.fifo\"").as_deref(), Some("orders.fifo"));
+        assert_eq!(at("'a-b'").as_deref(), Some("a-b"));
+        assert_eq!(at("!Sub x").as_deref(), Some("!Sub x"));
     }
 
     /// A node whose span does not hold its value gets no edit: the edit

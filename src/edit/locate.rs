@@ -5,6 +5,17 @@ use crate::source::Span;
 use crate::syntax::{Entry, Kind, Node};
 use std::collections::HashMap;
 
+/// The `Properties` of the resource `id` when `at` is its key, or of its
+/// SAM event whose key is at `at`.
+pub fn properties_at<'n>(keys: &mut Keys, root: &'n Node, id: &str, at: Span) -> Option<&'n Node> {
+    let found = resource(keys, root, id)?;
+    if found.key_span == at {
+        return found.value.get("Properties");
+    }
+    let events = found.value.get("Properties")?.get("Events")?.as_map()?;
+    events.iter().find(|e| e.key_span == at)?.value.get("Properties")
+}
+
 /// A CloudFormation/SAM template or a Serverless Framework service (not a
 /// plan, not a workflow).
 pub fn is_fixable_document(root: &Node) -> bool {

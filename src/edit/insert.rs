@@ -3,7 +3,7 @@
 //! mapping's `, Key: value`, a JSON member with its comma.
 
 use super::render::{key, literal};
-use crate::finding::{Edit, Remedy};
+use super::{Edit, Remedy};
 use crate::model::Scalar;
 use crate::source::lines::ending as line_ending;
 use crate::source::{Source, Span, lines};

@@ -1,8 +1,7 @@
-//! Writers: a rule's [`Remedy`] turned into [`Edit`]s of the tree a
-//! front-end parsed, touching only the bytes it must (docs/fixing.md,
-//! "How a fix is written"), so the edit keeps the file's style: a scalar keeps its
-//! quotes, a new key takes its siblings' indentation, a flow mapping gets
-//! `, Key: value`.
+//! The [`Writer`]: a [`Remedy`]'s operations turned into [`Edit`]s of the
+//! tree a front-end parsed, touching only the bytes it must, so the edit
+//! keeps the file's style: a scalar keeps its quotes, a new key takes its
+//! siblings' indentation, a flow mapping gets `, Key: value`.
 //!
 //! Each front-end hands back, with its model, a [`Writer`] holding the
 //! trees it parsed (a template's YAML or JSON tree, a module's hcl-edit
@@ -13,38 +12,27 @@
 //! ([`Finding::autofix`](crate::finding::Finding::autofix)).
 //!
 //! What is fixed: CloudFormation, SAM and Serverless Framework files
-//! (YAML and JSON), Terraform `.tf` and `*.tf.json` (see [`terraform`]):
-//! a value written as a literal is replaced, a missing key is added to
-//! the resource (inside its `{}` when it has no member yet), and SQS004
-//! gets a new dead-letter queue (see [`dead_letter`]). A value behind
-//! `!Ref Param` is fixed in the parameter's Default, and a Terraform value
-//! where its literal is written (a variable's default, a `.tfvars` value,
-//! a local, a module argument: the front-end remembers it, see
-//! [`crate::model::Alt::written`]), both as unsafe fixes. SQS013 renames a
-//! queue whose name is a literal. Plans (generated output) and values
-//! inside a JSON string get no edit: their findings keep their hint.
-
-mod dead_letter;
-mod dead_letter_terraform;
-mod insert;
-mod locate;
-mod producer;
-mod queue_arn;
-mod render;
-mod terraform;
+//! (YAML and JSON), Terraform `.tf` and `*.tf.json` (see [`super::terraform`]).
+//! [`Op::Set`] replaces a value written as a literal, or adds a missing
+//! key to the resource (inside its `{}` when it has no member yet). A
+//! value behind `!Ref Param` is set in the parameter's Default, and a
+//! Terraform value where its literal is written (a variable's default, a
+//! `.tfvars` value, a local, a module argument: the front-end remembers
+//! it, see [`crate::model::Alt::written`]), both as unsafe fixes. Plans
+//! (generated output) and values inside a JSON string get no edit: their
+//! findings keep their hint.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use hcl_edit::structure::Body;
 
-use crate::finding::{Applicability, Edit, Fix, Remedy, Unfixable, Want};
+use super::locate::{self, Keys, is_fixable_document};
+use super::{Applicability, Edit, Fix, NewResource, Op, Remedy, Statement, Unfixable};
+use super::{add_resource, add_resource_terraform, insert, remove, render, retarget, statement, terraform, within};
 use crate::model::{Dialect, Origin, Scalar};
 use crate::source::{Source, Span};
 use crate::syntax::Node;
-use locate::Keys;
-
-pub use locate::is_fixable_document;
 
 /// A value in one branch of a condition.
 const CONDITIONAL: Unfixable =
@@ -134,7 +122,8 @@ impl Writer {
         }
     }
 
-    /// The fix of `remedy`, or why there is none.
+    /// The fix of `remedy`, or why there is none: every operation of its
+    /// recipe, or none.
     pub fn fix(&mut self, remedy: &Remedy) -> Result<Fix, Unfixable> {
         if remedy.conditional {
             return Err(CONDITIONAL);
@@ -147,79 +136,88 @@ impl Writer {
         let folder = file.path.parent().map(Path::to_path_buf).unwrap_or_default();
         let Writer { files, modules } = self;
         let module = modules.get(&folder);
-        let Held { file, tree, keys } = files.get_mut(&file.path).ok_or(NOT_HELD)?;
-        let fix = |edits: Vec<Edit>, applicability| Fix { edits, applicability };
-        match remedy.want {
-            Want::DeadLetterQueue { max_receive_count, retention_seconds } => {
-                let edits =
-                    dead_letter_queue(file, tree, keys, module, span, remedy, max_receive_count, retention_seconds);
-                return edits.map(|e| fix(e, remedy.applicability)).ok_or(CANNOT);
+        let held = files.get_mut(&file.path).ok_or(NOT_HELD)?;
+        let mut fix = Fix { edits: Vec::new(), applicability: remedy.applicability };
+        for op in &remedy.ops {
+            let (edits, indirect) = apply(held, module, span, remedy, op).ok_or(CANNOT)?;
+            fix.edits.extend(edits);
+            // A value from a Parameter or variable default (or any value
+            // outside the resource) may be shared: changing it is unsafe
+            // (docs/fixing.md).
+            if indirect {
+                fix.applicability = Applicability::Unsafe;
             }
-            Want::QueueArn => {
-                let edit = match tree {
-                    Tree::Template { root, json } => {
-                        keys.node_at(root, span).and_then(|n| queue_arn::template(file, n, *json))
-                    }
-                    Tree::Hcl(_) | Tree::Json(_) => {
-                        queue_arn::terraform(file, span, |name| module.is_some_and(|m| m.sqs_calls.contains(name)))
-                    }
-                };
-                return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
-            }
-            Want::Within { within, ref value } => {
-                let edit = match tree {
-                    Tree::Template { root, json } => {
-                        let node = keys.node_at(root, span).ok_or(CANNOT)?;
-                        let (outer, inner) =
-                            (Dialect::CloudFormation.name(within), Dialect::CloudFormation.name(remedy.field));
-                        producer::within(file, node, *json, outer, inner, value)
-                    }
-                    Tree::Hcl(parsed) => {
-                        let (outer, inner) = (Dialect::Terraform.name(within), Dialect::Terraform.name(remedy.field));
-                        producer::hcl_block(file, parsed, span, outer, inner, value)
-                    }
-                    Tree::Json(_) => None,
-                };
-                return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
-            }
-            Want::AllowProducer { service, ref source, ref sid, ref policy } => {
-                let grant = producer::Grant { queue: &remedy.resource, service, source, sid };
-                let edit = match (tree, policy) {
-                    (Tree::Template { root, json: false }, None) => {
-                        let resources = locate::resources_of(keys, root, &remedy.resource).ok_or(CANNOT)?;
-                        let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == span);
-                        producer::new_policy(file, keys, resources, queue.ok_or(CANNOT)?, &grant)
-                    }
-                    (Tree::Template { root, json: false }, Some(policy)) => {
-                        locate::resource(keys, root, policy).and_then(|p| producer::add_statement(file, p, &grant))
-                    }
-                    (Tree::Hcl(parsed), None) => {
-                        let declared = module.and_then(|m| m.declared.as_ref()).ok_or(CANNOT)?;
-                        producer::hcl(file, parsed, span, &grant, |a| declared.contains(a))
-                    }
-                    _ => None,
-                };
-                return edit.map(|e| fix(vec![e], remedy.applicability)).ok_or(CANNOT);
-            }
-            Want::Value(_) | Want::NameSuffix(..) => {}
         }
-        let renamed;
-        let value = match &remedy.want {
-            Want::Value(value) => value,
-            Want::NameSuffix(suffix, add) => {
-                renamed = Scalar::Str(render::with_suffix(file, span, suffix, *add).ok_or(CANNOT)?);
-                &renamed
+        if fix.edits.is_empty() {
+            return Err(CANNOT);
+        }
+        Ok(fix)
+    }
+}
+
+/// The edits of one operation in `held`, and whether they lie outside the
+/// resource (then the fix is unsafe).
+fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, op: &Op) -> Option<(Vec<Edit>, bool)> {
+    let Held { file, tree, keys } = held;
+    let one = |edit: Option<Edit>| edit.map(|e| (vec![e], false));
+    match op {
+        Op::Set(value) => value_edit(file, tree, keys, span, remedy, value).map(|(e, indirect)| (vec![e], indirect)),
+        Op::Replace { old, new } => {
+            if render::literal_at(file, span)? != old.as_str() {
+                return None;
             }
-            Want::DeadLetterQueue { .. } | Want::QueueArn | Want::Within { .. } | Want::AllowProducer { .. } => {
-                return Err(CANNOT);
+            value_edit(file, tree, keys, span, remedy, new).map(|(e, indirect)| (vec![e], indirect))
+        }
+        Op::AddResource(NewResource::DeadLetterQueue { max_receive_count, retention_seconds, fifo_at }) => {
+            let counts = (*max_receive_count, *retention_seconds);
+            let edits = dead_letter_queue(file, tree, keys, module, span, remedy, *fifo_at, counts);
+            edits.map(|e| (e, false))
+        }
+        Op::RetargetToArn => one(match tree {
+            Tree::Template { root, json } => keys.node_at(root, span).and_then(|n| retarget::template(file, n, *json)),
+            Tree::Hcl(_) | Tree::Json(_) => {
+                retarget::terraform(file, span, |name| module.is_some_and(|m| m.sqs_calls.contains(name)))
             }
-        };
-        let (edit, indirect) = value_edit(file, tree, keys, span, remedy, value).ok_or(CANNOT)?;
-        // A value from a Parameter or variable default (or any value
-        // outside the resource) may be shared: changing it is unsafe
-        // (docs/fixing.md).
-        let applicability = if indirect { Applicability::Unsafe } else { remedy.applicability };
-        Ok(fix(vec![edit], applicability))
+        }),
+        Op::SetWithin { map, value } => one(match tree {
+            Tree::Template { root, json } => {
+                let node = match keys.node_at(root, span) {
+                    Some(node) => node,
+                    // The resource's key (or a SAM event's): its Properties.
+                    None => locate::properties_at(keys, root, &remedy.resource, span)?,
+                };
+                let (outer, inner) = (Dialect::CloudFormation.name(*map), Dialect::CloudFormation.name(remedy.field));
+                within::within(file, node, *json, outer, inner, value)
+            }
+            Tree::Hcl(parsed) => {
+                let (outer, inner) = (Dialect::Terraform.name(*map), Dialect::Terraform.name(remedy.field));
+                within::hcl_block(file, parsed, span, outer, inner, value)
+            }
+            Tree::Json(_) => None,
+        }),
+        Op::Remove => one(match tree {
+            Tree::Template { root, .. } => remove::node(file, keys.node_at(root, span)?, root),
+            Tree::Hcl(parsed) => remove::hcl(file, parsed, span),
+            Tree::Json(root) => remove::node(file, keys.node_at(root, span)?, root),
+        }),
+        Op::AppendStatement(Statement { service, source, sid, policy }) => {
+            let grant = statement::Grant { queue: &remedy.resource, service: *service, source, sid };
+            one(match (&*tree, policy) {
+                (Tree::Template { root, json: false }, None) => {
+                    let resources = locate::resources_of(keys, root, &remedy.resource)?;
+                    let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == span)?;
+                    statement::new_policy(file, keys, resources, queue, &grant)
+                }
+                (Tree::Template { root, json }, Some(policy)) => {
+                    locate::resource(keys, root, policy).and_then(|p| statement::add_statement(file, p, &grant, *json))
+                }
+                (Tree::Hcl(parsed), None) => {
+                    let declared = module.and_then(|m| m.declared.as_ref())?;
+                    statement::hcl(file, parsed, span, &grant, |a| declared.contains(a))
+                }
+                _ => None,
+            })
+        }
     }
 }
 
@@ -272,7 +270,7 @@ fn value_edit(
     }
 }
 
-/// SQS004: a new dead-letter queue and the RedrivePolicy to it.
+/// A new dead-letter queue and the RedrivePolicy to it.
 #[allow(clippy::too_many_arguments)]
 fn dead_letter_queue(
     file: &Source,
@@ -281,8 +279,8 @@ fn dead_letter_queue(
     module: Option<&Module>,
     at: Span,
     remedy: &Remedy,
-    max_receive_count: i64,
-    retention_seconds: i64,
+    fifo_at: Option<Span>,
+    (max_receive_count, retention_seconds): (i64, i64),
 ) -> Option<Vec<Edit>> {
     if !remedy.absent {
         return None;
@@ -291,17 +289,19 @@ fn dead_letter_queue(
         Tree::Template { root, json } => {
             let resources = locate::resources_of(keys, root, &remedy.resource)?;
             let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == at)?;
-            dead_letter::template(file, keys, resources, queue, *json, max_receive_count, retention_seconds)
+            add_resource::template(file, keys, resources, queue, *json, (fifo_at, max_receive_count, retention_seconds))
         }
         Tree::Hcl(parsed) => {
             let declared = module?.declared.as_ref()?;
-            dead_letter_terraform::hcl(file, parsed, at, max_receive_count, retention_seconds, |a| declared.contains(a))
+            add_resource_terraform::hcl(file, parsed, at, max_receive_count, retention_seconds, |a| {
+                declared.contains(a)
+            })
         }
         Tree::Json(root) => {
             let declared = module?.declared.as_ref()?;
             let taken = |a: &str| declared.contains(a);
             let address = &remedy.resource;
-            dead_letter_terraform::terraform_json(
+            add_resource_terraform::terraform_json(
                 file,
                 keys,
                 root,
@@ -321,11 +321,11 @@ mod tests {
     use crate::model::Field;
     use crate::source::SourceFile;
 
-    fn remedy(file: &Source, at: Span, want: Want) -> Remedy {
+    fn remedy(file: &Source, at: Span, op: Op) -> Remedy {
         Remedy {
             resource: "Q".into(),
             field: Field::VisibilityTimeout,
-            want,
+            ops: vec![op],
             at: Origin::file(file, at),
             absent: false,
             conditional: false,
@@ -347,7 +347,7 @@ mod tests {
     fn a_literal_is_replaced_in_the_tree_the_front_end_parsed() {
         let (file, mut writer) = template(QUEUE);
         let at = Span::new(QUEUE.find("30").unwrap_or(0), QUEUE.find("30").unwrap_or(0) + 2);
-        let fix = writer.fix(&remedy(&file, at, Want::Value(Scalar::Int(180)))).unwrap_or_else(|e| panic!("{}", e.0));
+        let fix = writer.fix(&remedy(&file, at, Op::Set(Scalar::Int(180)))).unwrap_or_else(|e| panic!("{}", e.0));
         assert_eq!(fix.edits.len(), 1);
         assert_eq!(fix.edits[0].replacement, "180");
         assert_eq!(fix.edits[0].span, at);
@@ -358,7 +358,7 @@ mod tests {
     fn a_remedy_with_no_fix_says_why() {
         let (file, mut writer) = template(QUEUE);
         let at = Span::new(0, 9);
-        let mut r = remedy(&file, at, Want::Value(Scalar::Int(180)));
+        let mut r = remedy(&file, at, Op::Set(Scalar::Int(180)));
         r.conditional = true;
         assert_eq!(writer.fix(&r).err(), Some(CONDITIONAL));
         r.conditional = false;
@@ -368,13 +368,13 @@ mod tests {
         // `Resources:` is no value of the resource's field.
         assert_eq!(writer.fix(&r).err(), Some(CANNOT));
         let other: Source = SourceFile::new("plan.json", "{}".to_string());
-        assert_eq!(writer.fix(&remedy(&other, at, Want::Value(Scalar::Int(1)))).err(), Some(NOT_HELD));
+        assert_eq!(writer.fix(&remedy(&other, at, Op::Set(Scalar::Int(1)))).err(), Some(NOT_HELD));
     }
 
     #[test]
     fn a_document_that_is_no_template_holds_nothing_to_edit() {
         let (file, mut writer) = template("jobs:\n  build:\n    runs-on: ubuntu-latest\n");
         let at = Span::new(0, 4);
-        assert_eq!(writer.fix(&remedy(&file, at, Want::Value(Scalar::Int(1)))).err(), Some(NOT_HELD));
+        assert_eq!(writer.fix(&remedy(&file, at, Op::Set(Scalar::Int(1)))).err(), Some(NOT_HELD));
     }
 }

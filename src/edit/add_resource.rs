@@ -8,13 +8,15 @@
 //! they are one edit. Only shapes whose result is certain are fixed: a
 //! queue written as a YAML block, a YAML flow mapping or in JSON, an HCL
 //! block or a `*.tf.json` object without `count`/`for_each`. No fix when the result would still be wrong or
-//! cannot be known: a FIFO flag, name or retention that is not a literal,
+//! cannot be known: a name or retention that is not a literal (a FIFO flag
+//! that is an expression, `!Ref IsFifo`, is copied: the new queue is of
+//! the same type whatever it resolves to),
 //! a queue that already keeps messages 14 days (its dead-letter queue could
 //! not keep them longer, SQS007), a name already taken.
 
+use super::Edit;
 use super::insert::{block_end, flow_close, flow_member, indent_of, json_member, props_key};
 use super::locate::{Keys, line_ending};
-use crate::finding::Edit;
 use crate::model::{Dialect, Field};
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
@@ -23,9 +25,28 @@ use crate::syntax::{Entry, Kind, Node};
 /// written out below, as a template is).
 const CFN: Dialect = Dialect::CloudFormation;
 
+/// Whether the new queue is FIFO.
+#[derive(Debug, PartialEq, Eq)]
+enum Fifo {
+    Literal(bool),
+    /// As the queue's expression says (its text).
+    Same(String),
+}
+
+impl Fifo {
+    /// The value written in the new queue, if any (`true`, `!Ref IsFifo`).
+    fn written(&self) -> Option<&str> {
+        match self {
+            Fifo::Literal(true) => Some("true"),
+            Fifo::Literal(false) => None,
+            Fifo::Same(text) => Some(text),
+        }
+    }
+}
+
 /// What the new queue is.
 struct Dlq {
-    fifo: bool,
+    fifo: Fifo,
     /// The new queue's name, when the queue's own is a literal FIFO name.
     name: Option<String>,
     max_receive_count: i64,
@@ -46,8 +67,7 @@ pub fn template(
     resources: &Node,
     queue: &Entry,
     json: bool,
-    max_receive_count: i64,
-    retention_seconds: i64,
+    (fifo_at, max_receive_count, retention_seconds): (Option<Span>, i64, i64),
 ) -> Option<Vec<Edit>> {
     let text = &file.text;
     if queue.value.get("Type")?.as_str()? != "AWS::SQS::Queue" {
@@ -58,16 +78,32 @@ pub fn template(
         return None;
     }
     let props = queue.value.get("Properties");
-    let fifo = match props.and_then(|p| p.get(CFN.name(Field::FifoQueue))).map(|n| &n.kind) {
-        None => false,
-        Some(Kind::Bool(b)) => *b,
-        Some(Kind::String(s)) if s == "true" || s == "false" => s == "true",
-        Some(_) => return None,
+    // The new queue is of the queue's type whatever it resolves to: a
+    // literal is written `true`, an expression (`!Ref IsFifo`) copied.
+    let fifo = match fifo_at {
+        None => Fifo::Literal(false),
+        Some(at) => match &keys.node_at(props?, at)?.kind {
+            Kind::Bool(b) => Fifo::Literal(*b),
+            Kind::String(s) if s == "true" || s == "false" => Fifo::Literal(s == "true"),
+            // An intrinsic function, on one line so that it keeps its
+            // meaning wherever it is copied.
+            Kind::Map(_) => {
+                let written = text.get(at.start..at.end)?;
+                if written.contains(['\n', '\r']) {
+                    return None;
+                }
+                Fifo::Same(written.to_string())
+            }
+            _ => return None,
+        },
     };
     // A literal FIFO name gives the new queue its `.fifo` name; otherwise
     // CloudFormation names it (with `.fifo` for a FIFO queue).
     let name = match props.and_then(|p| p.get(CFN.name(Field::QueueName))).map(|n| &n.kind) {
-        Some(Kind::String(s)) if fifo => Some(dlq_name(s, true)),
+        Some(Kind::String(s)) if fifo == Fifo::Literal(true) => Some(dlq_name(s, true)),
+        // The name of a queue whose type is an expression: the suffix is
+        // not known, so CloudFormation names the new queue.
+        Some(_) if matches!(fifo, Fifo::Same(_)) => return None,
         _ => None,
     };
     // The new queue must keep messages longer than this one (SQS007):
@@ -142,8 +178,8 @@ pub fn template(
     }
     new_queue.push_str(&format!("{}Properties:{nl}", pad(1)));
     new_queue.push_str(&format!("{}MessageRetentionPeriod: {}{nl}", pad(2), dlq.retention_seconds));
-    if dlq.fifo {
-        new_queue.push_str(&format!("{}FifoQueue: true{nl}", pad(2)));
+    if let Some(fifo) = dlq.fifo.written() {
+        new_queue.push_str(&format!("{}FifoQueue: {fifo}{nl}", pad(2)));
     }
     if let Some(name) = &dlq.name {
         new_queue.push_str(&format!("{}QueueName: {}{nl}", pad(2), serde_json::Value::from(name.as_str())));
@@ -176,8 +212,8 @@ fn flow(
         None => flow_member(text, &queue.value, format!("Properties: {{{policy}}}"))?,
     };
     let mut props = vec![format!("MessageRetentionPeriod: {}", dlq.retention_seconds)];
-    if dlq.fifo {
-        props.push("FifoQueue: true".into());
+    if let Some(fifo) = dlq.fifo.written() {
+        props.push(format!("FifoQueue: {fifo}"));
     }
     if let Some(name) = &dlq.name {
         props.push(format!("QueueName: {}", serde_json::Value::from(name.as_str())));
@@ -243,8 +279,8 @@ fn json_queue(
     let step = inner.len().checked_sub(key_indent.len()).filter(|s| *s > 0)?;
     let deeper = format!("{inner}{}", " ".repeat(step));
     let mut props = vec![format!("\"MessageRetentionPeriod\": {}", dlq.retention_seconds)];
-    if dlq.fifo {
-        props.push("\"FifoQueue\": true".into());
+    if let Some(fifo) = dlq.fifo.written() {
+        props.push(format!("\"FifoQueue\": {fifo}"));
     }
     if let Some(name) = &dlq.name {
         props.push(format!("\"QueueName\": {}", serde_json::Value::from(name.as_str())));

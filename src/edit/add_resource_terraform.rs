@@ -1,15 +1,15 @@
 //! SQS004's fix in Terraform: `redrive_policy` added to the queue and a
 //! `resource "aws_sqs_queue" "<name>_dlq"` beside it, in a `.tf` file's
-//! block or a `*.tf.json` object (see [`super::dead_letter`] for what is
+//! block or a `*.tf.json` object (see [`super::add_resource`] for what is
 //! and is not fixed).
 
 use hcl_edit::Span as _;
 
-use super::dead_letter::dlq_name;
+use super::Edit;
+use super::add_resource::dlq_name;
 use super::insert::indent_of;
 use super::locate::{Keys, line_ending};
 use super::terraform::{BlockTail, Parsed};
-use crate::finding::Edit;
 use crate::model::{Dialect, Field};
 use crate::source::{Source, Span};
 use crate::syntax::{Kind, Node};

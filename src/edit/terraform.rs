@@ -15,9 +15,9 @@
 use hcl_edit::Span as _;
 use hcl_edit::structure::{Block, Body};
 
+use super::Edit;
+use super::Remedy;
 use super::locate::Keys;
-use crate::finding::Edit;
-use crate::finding::Remedy;
 use crate::model::field::hcl_value;
 use crate::model::{Dialect, Scalar};
 use crate::source::{Source, Span, lines};
@@ -149,6 +149,11 @@ impl Parsed {
     /// The top-level block that starts at byte `start`.
     pub fn block_at(&self, start: usize) -> Option<&Block> {
         self.body.get(*self.starts.get(&start)?)?.as_block()
+    }
+
+    /// The top-level block whose text holds byte `pos`.
+    pub fn block_at_value(&self, pos: usize) -> Option<&Block> {
+        self.body.blocks().find(|b| b.span().is_some_and(|s| s.start <= pos && pos < s.end))
     }
 
     /// The `resource "type" "name"` block of `address` (`aws_sqs_queue.q`,

@@ -1,71 +1,23 @@
-//! The producer rules' fixes. SQS021: `SqsParameters: {MessageGroupId: ...}`
-//! added to an EventBridge target (a map in the rule's `Targets` list).
-//! SQS019: a queue policy statement letting the producing service send,
-//! scoped to the producer by `aws:SourceArn`, appended to the queue's one
-//! policy when it is a block-style `AWS::SQS::QueuePolicy`, or in a new
-//! `<Queue>Policy` resource (Terraform: `aws_sqs_queue_policy.<name>_policy`)
-//! when the queue has none. Other shapes keep their hint: a JSON template's
-//! policy, a Terraform `policy` argument, a zero-indented statement list.
+//! [`Op::AppendStatement`](super::Op::AppendStatement): a queue policy
+//! statement letting the producing service send, scoped to the producer by
+//! `aws:SourceArn`, appended to the queue's one `AWS::SQS::QueuePolicy`
+//! (its `Statement` list written as a block list, a flow list or in JSON),
+//! or in a new `<Queue>Policy` resource (Terraform:
+//! `aws_sqs_queue_policy.<name>_policy`) when the queue has none. Other
+//! shapes keep their hint: a JSON template's queue without a policy, a
+//! Terraform `policy` argument (`jsonencode`, an `aws_iam_policy_document`),
+//! a zero-indented statement list.
 
 use hcl_edit::Span as _;
 
-use super::insert::{block_end, flow_member, indent_of, json_member};
+use super::Edit;
+use super::insert::{block_end, flow_close, indent_of};
 use super::locate::{Keys, line_ending};
-use super::render::literal;
 use super::terraform::{BlockTail, Parsed};
-use crate::finding::Edit;
+use crate::model::Service;
 use crate::model::policy::SourceId;
-use crate::model::{Scalar, Service};
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
-
-/// `inner: value` in the map `outer` of the map `node`, the map added when
-/// absent: block, flow or JSON, as `node` is written.
-pub fn within(file: &Source, node: &Node, json: bool, outer: &str, inner: &str, value: &Scalar) -> Option<Edit> {
-    let text = &file.text;
-    let v = literal(value, json);
-    let (at, replacement) = match node.get(outer) {
-        Some(existing) => {
-            if existing.get(inner).is_some() {
-                return None;
-            }
-            let line = if json { format!("\"{inner}\": {v}") } else { format!("{inner}: {v}") };
-            add(text, existing, json, &line, |_, _| format!("{inner}: {v}"))?
-        }
-        None => {
-            let flat =
-                if json { format!("\"{outer}\": {{\"{inner}\": {v}}}") } else { format!("{outer}: {{{inner}: {v}}}") };
-            add(text, node, json, &flat, |nl, pad| format!("{outer}:{nl}{pad}  {inner}: {v}"))?
-        }
-    };
-    Some(Edit { file: file.clone(), span: Span::new(at, at), replacement })
-}
-
-/// A member added after the last of the map `node`'s: `flat` in JSON or a
-/// flow mapping, `block(line ending, indentation)` in a block mapping.
-fn add(
-    text: &str,
-    node: &Node,
-    json: bool,
-    flat: &str,
-    block: impl Fn(&str, &str) -> String,
-) -> Option<(usize, String)> {
-    let Kind::Map(entries) = &node.kind else { return None };
-    let nl = line_ending(text);
-    if json {
-        let last = entries.last()?;
-        return Some((last.value.span.end, json_member(text, entries, flat, nl)));
-    }
-    if text[node.span.start..].starts_with('{') {
-        return flow_member(text, node, flat.to_string());
-    }
-    let first = entries.first()?;
-    let column = first.key_span.start - lines::line_start(text, first.key_span.start);
-    let pad = " ".repeat(column);
-    let (at, end_line) = block_end(text, entries.last()?.key_span.start)?;
-    let start = if end_line { nl } else { "" };
-    Some((at, format!("{start}{pad}{}{nl}", block(nl, &pad))))
-}
 
 /// What the new statement allows, as a template writes it.
 pub struct Grant<'a> {
@@ -98,6 +50,49 @@ impl Grant<'_> {
             source = self.cfn_source(),
         ))
     }
+}
+
+/// The statement as one flow mapping (YAML) or one JSON object.
+fn flow(grant: &Grant<'_>, json: bool) -> Option<String> {
+    let principal = grant.service.principal()?;
+    if !json {
+        return Some(format!(
+            "{{Sid: {}, Effect: Allow, Principal: {{Service: {principal}}}, Action: \"sqs:SendMessage\", Resource: !GetAtt {}.Arn, Condition: {{ArnEquals: {{\"aws:SourceArn\": {}}}}}}}",
+            grant.sid,
+            grant.queue,
+            grant.cfn_source()
+        ));
+    }
+    let q = |s: &str| serde_json::Value::from(s).to_string();
+    let source = match grant.source {
+        SourceId::Resource(id) if grant.service == Service::Sns => format!("{{\"Ref\": {}}}", q(id)),
+        SourceId::Resource(id) => format!("{{\"Fn::GetAtt\": [{}, \"Arn\"]}}", q(id)),
+        SourceId::Text(arn) => q(arn),
+    };
+    Some(format!(
+        "{{\"Sid\": {}, \"Effect\": \"Allow\", \"Principal\": {{\"Service\": {}}}, \"Action\": \"sqs:SendMessage\", \"Resource\": {{\"Fn::GetAtt\": [{}, \"Arn\"]}}, \"Condition\": {{\"ArnEquals\": {{\"aws:SourceArn\": {source}}}}}}}",
+        q(grant.sid),
+        q(principal),
+        q(grant.queue)
+    ))
+}
+
+/// The statement appended to a `Statement` list written in brackets (a
+/// YAML flow sequence, or JSON): after its last item, on a line of its own
+/// when that item is on one.
+fn append_flow(file: &Source, list: &Node, grant: &Grant<'_>, json: bool) -> Option<Edit> {
+    let text = &file.text;
+    let last = list.as_seq()?.last()?;
+    let opens = text.get(last.span.start..)?.starts_with(['{', '[']);
+    let closed = last.span.end > 0 && matches!(text.as_bytes().get(last.span.end - 1), Some(b'}' | b']'));
+    let end = if opens && !closed { flow_close(text, last)? + 1 } else { last.span.end };
+    let before = &text[lines::line_start(text, last.span.start)..last.span.start];
+    let sep = if before.chars().all(|c| c == ' ') && !before.is_empty() {
+        format!(",{}{before}", line_ending(text))
+    } else {
+        ", ".to_string()
+    };
+    Some(Edit { file: file.clone(), span: Span::new(end, end), replacement: format!("{sep}{}", flow(grant, json)?) })
 }
 
 /// SQS019 in a template whose queue has no policy: `<Queue>Policy` after
@@ -138,8 +133,9 @@ pub fn new_policy(file: &Source, keys: &mut Keys, resources: &Node, queue: &Entr
 }
 
 /// SQS019 in a template whose queue has one `AWS::SQS::QueuePolicy`: the
-/// statement appended to its block `PolicyDocument.Statement` list.
-pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>) -> Option<Edit> {
+/// statement appended to its `PolicyDocument.Statement` list, a block
+/// list, a flow list or JSON's.
+pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>, json: bool) -> Option<Edit> {
     let text = &file.text;
     if policy.value.get("Type")?.as_str()? != "AWS::SQS::QueuePolicy" {
         return None;
@@ -148,7 +144,13 @@ pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>) -> Option
     let statement = document.as_map()?.iter().find(|e| e.key == "Statement")?;
     let Kind::Seq(items) = &statement.value.kind else { return None };
     let first = items.first()?;
-    if text[statement.value.span.start..].starts_with('[') || !matches!(first.kind, Kind::Map(_)) {
+    if !matches!(first.kind, Kind::Map(_)) {
+        return None;
+    }
+    if text[statement.value.span.start..].starts_with('[') {
+        return append_flow(file, &statement.value, grant, json);
+    }
+    if json {
         return None;
     }
     let column = |pos: usize| pos - lines::line_start(text, pos);
@@ -220,24 +222,4 @@ pub fn hcl(file: &Source, parsed: &Parsed, at: Span, grant: &Grant<'_>, taken: i
     .concat();
     let replacement = format!("{nl}{nl}{outer}resource \"aws_sqs_queue_policy\" \"{new}\" {{{nl}{body}{outer}}}");
     Some(Edit { file: file.clone(), span: Span::new(span.end, span.end), replacement })
-}
-
-/// SQS021 in a `.tf` file: `outer { inner = value }` added as the last
-/// block of the resource block at `at` (an `aws_cloudwatch_event_target`
-/// without one), after a blank line as `terraform fmt` leaves it.
-pub fn hcl_block(file: &Source, parsed: &Parsed, at: Span, outer: &str, inner: &str, value: &Scalar) -> Option<Edit> {
-    let text = &file.text;
-    let block = parsed.block_at(at.start)?;
-    if block.ident.as_str() != "resource" || block.labels.len() != 2 {
-        return None;
-    }
-    let taken = |k: &str| block.body.blocks().any(|b| b.ident.as_str() == k || b.ident.as_str() == "dynamic");
-    if taken(outer) || block.body.attributes().any(|a| a.key.as_str() == outer) {
-        return None;
-    }
-    let span = block.span()?;
-    let BlockTail { at, indent, nl, blank, .. } = BlockTail::of(text, span)?;
-    let v = super::render::literal(value, true);
-    let replacement = format!("{blank}{indent}{outer} {{{nl}{indent}  {inner} = {v}{nl}{indent}}}{nl}");
-    Some(Edit { file: file.clone(), span: Span::new(at, at), replacement })
 }

@@ -8,7 +8,7 @@
 //! call, an output of a local module, which may have no ARN output) gets
 //! no edit.
 
-use crate::finding::Edit;
+use super::Edit;
 use crate::source::{Source, Span};
 use crate::syntax::Node;
 
