@@ -133,7 +133,7 @@ fn rules_and_explain_cover_the_catalog() {
     let out = sqsguard(&["rules", "--format", "json"]);
     let rows: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let codes: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["code"].as_str().unwrap()).collect();
-    assert_eq!(codes.len(), 34);
+    assert_eq!(codes.len(), 35);
     assert_eq!(codes.first(), Some(&"SQS000"));
     assert_eq!(codes.last(), Some(&"SQS206"));
     let page = stdout(&sqsguard(&["explain", "sqs001"]));

@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn what_a_failed_read_blinds_is_what_the_rules_say_they_need() {
         // The table the audit kept by hand before the rules said it.
-        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012", "SQS022"];
+        let consumers = vec!["SQS001", "SQS002", "SQS005", "SQS006", "SQS010", "SQS011", "SQS012", "SQS022", "SQS024"];
         let queues = vec!["SQS004", "SQS006", "SQS007", "SQS009", "SQS015", "SQS019", "SQS020", "SQS021", "SQS101"];
         let producers = || vec!["SQS019", "SQS020", "SQS021"];
         let sorted = |mut v: Vec<&'static str>| {

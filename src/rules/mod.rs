@@ -42,6 +42,7 @@ mod sqs019_producer_not_allowed;
 mod sqs020_kms_key_blocks_producer;
 mod sqs021_producer_incompatible_with_queue_type;
 mod sqs022_reserved_concurrency_throttles_consumer;
+mod sqs024_stream_parameter_on_sqs_mapping;
 mod sqs101_dlq_not_empty;
 mod sqs102_oldest_message_too_old;
 mod sqs103_consumer_starvation;
@@ -177,6 +178,7 @@ pub static ALL: &[&Rule] = &[
     &sqs020_kms_key_blocks_producer::RULE,
     &sqs021_producer_incompatible_with_queue_type::RULE,
     &sqs022_reserved_concurrency_throttles_consumer::RULE,
+    &sqs024_stream_parameter_on_sqs_mapping::RULE,
     &sqs101_dlq_not_empty::RULE,
     &sqs102_oldest_message_too_old::RULE,
     &sqs103_consumer_starvation::RULE,
@@ -376,7 +378,7 @@ mod tests {
             assert!(pair[0].id.code < pair[1].id.code, "{} before {}", pair[0].id.code, pair[1].id.code);
             assert_ne!(pair[0].id.name, pair[1].id.name);
         }
-        assert_eq!(ALL.len(), 34);
+        assert_eq!(ALL.len(), 35);
     }
 
     #[test]

@@ -64,6 +64,13 @@ impl Module<'_> {
                     "function_response_types",
                     "scaling_config",
                     "enabled",
+                    "starting_position",
+                    "starting_position_timestamp",
+                    "maximum_retry_attempts",
+                    "maximum_record_age_in_seconds",
+                    "bisect_batch_on_function_error",
+                    "parallelization_factor",
+                    "tumbling_window_in_seconds",
                 ] {
                     if let Some((_, v)) = mapping.entry(input) {
                         esm.push((input, v.clone()));

@@ -2,7 +2,7 @@
 //! consumer, alarm or policy: its arguments by their Terraform names.
 
 use crate::frontend::attr;
-use crate::frontend::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::frontend::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::frontend::link::Linker;
 use crate::frontend::terraform::eval::Resource;
 use crate::frontend::value::{R, values_at};
@@ -41,6 +41,10 @@ impl ReadFields for Reader<'_> {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.field(field, to_string_list)
+    }
+
+    fn block(&self, field: Field) -> Attr<bool> {
+        self.field(field, to_block)
     }
 }
 
