@@ -605,6 +605,26 @@ fn files_do_not_import_each_other_in_a_circle() {
     assert!(circles.is_empty(), "files import each other:\n{}", circles.join("\n"));
 }
 
+/// The front-ends' dispatcher (`frontend/mod.rs`: which front-end reads
+/// which file) is used by no front-end: what they share is in files of
+/// its own (`loaded.rs`, `fields.rs`, ...), so the parent-uses-children
+/// allowance above is not what keeps `frontend/` free of circles.
+#[test]
+fn no_front_end_imports_the_front_end_dispatcher() {
+    let files = file_modules();
+    let by_path: BTreeMap<&[String], &str> = files.iter().map(|f| (f.path.as_slice(), f.rel.as_str())).collect();
+    let mut users = Vec::new();
+    for file in files.iter().filter(|f| f.rel.starts_with("frontend/") && f.rel != "frontend/mod.rs") {
+        for path in named_paths(file) {
+            let target = (1..=path.len()).rev().find_map(|n| by_path.get(&path[..n]));
+            if target == Some(&"frontend/mod.rs") {
+                users.push(format!("{} uses {}", file.rel, path.join("::")));
+            }
+        }
+    }
+    assert!(users.is_empty(), "front-ends import the dispatcher:\n{}", users.join("\n"));
+}
+
 fn file_module(rel: &str, code: &str) -> FileModule {
     let mut path: Vec<String> = rel.trim_end_matches(".rs").split('/').map(str::to_string).collect();
     if path.last().is_some_and(|m| m == "mod") {

@@ -159,21 +159,7 @@ pub async fn region(
                 if prefix.is_some_and(|p| !queue_of_arn(source).starts_with(p)) {
                     continue;
                 }
-                out.mappings.push(Mapping {
-                    uuid: m.uuid().unwrap_or_default().to_string(),
-                    source_arn: source.to_string(),
-                    function_arn: m.function_arn().map(str::to_string),
-                    batch_size: m.batch_size(),
-                    batching_window: m.maximum_batching_window_in_seconds(),
-                    response_types: m.function_response_types().iter().map(|t| t.as_str().to_string()).collect(),
-                    maximum_concurrency: m.scaling_config().and_then(|s| s.maximum_concurrency()),
-                    enabled: match m.state() {
-                        Some("Enabled" | "Enabling") => Ok(true),
-                        Some("Disabled" | "Disabling") => Ok(false),
-                        Some(other) => Err(other.to_string()),
-                        None => Err("in no State the API returned".to_string()),
-                    },
-                });
+                out.mappings.push(super::mapping::read(&m, source));
             }
             Err(e) => {
                 out.skipped.push(skipped("ListEventSourceMappings", "ListEventSourceMappings", service_reason_or(&e)));

@@ -17,6 +17,7 @@ pub mod assume;
 pub mod calls;
 pub mod collect;
 mod keys;
+mod mapping;
 mod names;
 mod options;
 mod pair;

@@ -139,10 +139,7 @@ mod tests {
             uuid: "0b4c-11".into(),
             source_arn: "arn:aws:sqs:us-east-1:123456789012:jobs".into(),
             function_arn: Some(f.into()),
-            batch_size: None,
-            batching_window: None,
-            response_types: Vec::new(),
-            maximum_concurrency: None,
+            settings: Default::default(),
             enabled: Ok(true),
         });
         let names = Names::of(&read);

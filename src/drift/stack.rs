@@ -316,10 +316,7 @@ Resources:
                 uuid: uuid.into(),
                 source_arn: queue_arn.into(),
                 function_arn: Some(arn),
-                batch_size: Some(10),
-                batching_window: None,
-                response_types: Vec::new(),
-                maximum_concurrency: None,
+                settings: [(crate::model::Field::BatchSize, crate::model::Scalar::Int(10))].into_iter().collect(),
                 enabled: Ok(true),
             });
         }

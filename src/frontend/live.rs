@@ -11,17 +11,17 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::Loaded;
 use super::link::Linker;
 use super::live_fields::{Attributes, redrive};
 use super::live_key;
 pub use super::live_key::LiveKey;
+use super::loaded::Loaded;
 use super::value::{R, RV, Text};
 use crate::model::build::Links;
 use crate::model::policy::SourceId;
 use crate::model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, Facts, Field, Function, LiveQueue, Model, Name, Origin, PayloadDecl,
-    Producer, Queue, QueuePolicy, Service, Target, Value, payload,
+    Producer, Queue, QueuePolicy, Scalar, Service, Target, Value, payload,
 };
 use crate::source::SourceFile;
 
@@ -97,11 +97,10 @@ pub struct Mapping {
     pub uuid: String,
     pub source_arn: String,
     pub function_arn: Option<String>,
-    pub batch_size: Option<i32>,
-    pub batching_window: Option<i32>,
-    pub response_types: Vec<String>,
-    /// `ScalingConfig.MaximumConcurrency`.
-    pub maximum_concurrency: Option<i32>,
+    /// Its settings the API answered, by field (`BatchSize`,
+    /// `ScalingConfig.MaximumConcurrency` as `MaximumConcurrency`): a
+    /// setting absent here is absent on the mapping.
+    pub settings: BTreeMap<Field, Scalar>,
     /// From `State`: `Ok` when it says (Enabled or Enabling: true;
     /// Disabled or Disabling: false), else the state, which says neither
     /// (Creating, Updating, Deleting).
@@ -253,17 +252,26 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
 
 /// A mapping's settings (ListEventSourceMappings), as facts located at it.
 fn mapping_facts(m: &Mapping, origin: &Origin) -> Facts {
-    let int = |v: Option<i32>| v.map(i64::from);
     let enabled = match &m.enabled {
         Ok(on) => Attr::known(*on, origin.clone()),
         Err(state) => Attr::single(Value::Unknown(format!("the mapping is {state}")), origin.clone()),
     };
-    Facts::new(origin.clone())
-        .maybe(Field::BatchSize, int(m.batch_size), origin.clone())
-        .maybe(Field::BatchingWindow, int(m.batching_window), origin.clone())
-        .known(Field::FunctionResponseTypes, m.response_types.clone(), origin.clone())
-        .maybe(Field::MaximumConcurrency, int(m.maximum_concurrency), origin.clone())
-        .with(Field::MappingEnabled, enabled)
+    let facts = m.settings.iter().fold(Facts::new(origin.clone()), |facts, (field, value)| {
+        let at = origin.clone();
+        match value.clone() {
+            Scalar::Int(n) => facts.known(*field, n, at),
+            Scalar::Bool(b) => facts.known(*field, b, at),
+            Scalar::Str(s) => facts.known(*field, s, at),
+            Scalar::List(l) => facts.known(*field, l, at),
+        }
+    });
+    // The API lists no FunctionResponseTypes when there are none.
+    let types = Field::FunctionResponseTypes;
+    let facts = match m.settings.contains_key(&types) {
+        true => facts,
+        false => facts.known(types, Vec::<String>::new(), origin.clone()),
+    };
+    facts.with(Field::MappingEnabled, enabled)
 }
 
 /// The SNS subscriptions and EventBridge targets on the queues read, each

@@ -25,7 +25,7 @@ pub(super) fn redrive(policy: Option<&str>, url: &str, linker: &Linker, origin: 
     );
     let target = |r: &R| linker.queue_target(r);
     let via = |r: &R| linker.queue_via(r);
-    let read = super::redrive(&file, Some(&props), API, Default::default(), target, via);
+    let read = super::fields::redrive(&file, Some(&props), API, Default::default(), target, via);
     let mut out = located(read, origin);
     for alt in &mut out.alts {
         if let Value::Known(r) = &mut alt.value {

@@ -1,8 +1,9 @@
 //! What a front-end does with the producers it reads: which targets may
 //! be queues, and a producer whose queue is only known at deploy time said
-//! in a note. (The CloudFormation reader still has its own copies.)
+//! in a note, and whether a subscription delivers to SQS, in every dialect.
 
-use crate::model::{Attr, Model, Producer, Target, UnknownSource, Value};
+use crate::frontend::value::R;
+use crate::model::{Attr, Dialect, Field, Model, Producer, Target, UnknownSource, Value};
 
 /// A target that names a queue or may (its ARN is only known at deploy
 /// time); a Lambda function or a stream is none.
@@ -24,4 +25,13 @@ pub fn add(model: &mut Model, p: Producer) {
         }
     }
     model.producers.push(p);
+}
+
+/// A subscription whose `Protocol` (in `dialect`'s words) is `sqs`, in any
+/// case; one only known at deploy time may be.
+pub fn is_sqs(subscription: &R, dialect: Dialect) -> bool {
+    match subscription.entry(dialect.name(Field::Protocol)) {
+        Some((_, p)) => p.literal().is_none_or(|p| p.eq_ignore_ascii_case("sqs")),
+        None => false,
+    }
 }

@@ -12,6 +12,7 @@ pub mod code;
 pub mod field;
 mod index;
 pub mod key;
+pub mod module;
 pub mod payload;
 pub mod policy;
 pub mod producer;
@@ -22,6 +23,7 @@ mod value;
 pub use build::{Fact, Facts, ReadFields};
 pub use field::{Dialect, Field, Scalar};
 pub use index::{ConsumerRead, DlqLink, Feed, Index, Watch, queue_alts};
+pub use module::ModuleSource;
 pub use policy::{QueuePolicy, Statement};
 pub use producer::{Producer, Service};
 pub use suppression::{Scope, Suppression, Written};
@@ -157,7 +159,7 @@ pub struct ModuleCall {
     /// The call's address: `module.jobs`, `module.queues["orders"]`.
     pub call: String,
     /// The registry module: `terraform-aws-modules/sqs/aws`.
-    pub source: &'static str,
+    pub source: ModuleSource,
     /// What the inputs that set this resource's settings start with:
     /// `dlq_` for the SQS module's dead-letter queue
     /// (`dlq_message_retention_seconds`), empty for its queue.

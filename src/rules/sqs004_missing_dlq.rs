@@ -2,8 +2,8 @@
 
 use super::{Context, Findings, LiveInput, Rule, RuleId};
 use crate::finding::{Applicability, Remedy, Severity, Want};
-use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
+use crate::model::module;
 use crate::model::{Dialect, Field, Value};
 
 pub static RULE: Rule = Rule {
@@ -35,7 +35,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 alt.when
             );
             let fix = match &queue.module {
-                Some(m) if m.source == registry::SQS => create_dlq(&m.call) + NEW_DLQ_ALARM,
+                Some(m) if m.source.is_registry(module::SQS) => create_dlq(&m.call) + NEW_DLQ_ALARM,
                 // A live queue is pointed at a queue that exists: no new one.
                 _ if cx.dialect() == Dialect::Api => add_redrive_policy(Dialect::Api),
                 _ => add_redrive_policy(cx.dialect()) + NEW_DLQ_ALARM,
@@ -73,7 +73,7 @@ const NEW_DLQ_ALARM: &str = "; the new dead-letter queue then gets SQS015 until 
 fn create_dlq(call: &str) -> String {
     format!(
         "set create_dlq = true in {call} ({} 4.0 or later): the module then creates a dead-letter queue of the same type and the redrive_policy to it (maxReceiveCount 5 unless redrive_policy = {{ maxReceiveCount = N }} sets it)",
-        registry::SQS
+        module::SQS
     )
 }
 

@@ -2,8 +2,8 @@
 
 use super::{Context, Findings, LiveInput, Rule, RuleId, all_of, secs, set};
 use crate::finding::{Applicability, Severity};
-use crate::frontend::terraform::registry;
 use crate::model::field::guidance;
+use crate::model::module;
 use crate::model::{Field, Origin, Queue, Scalar};
 
 pub static RULE: Rule = Rule {
@@ -108,7 +108,7 @@ fn longer(cx: &Context<'_>, dlq: &Queue, s: i64, shared: bool) -> String {
     let days = max / 86_400;
     let field = cx.name(Field::RetentionPeriod);
     match &dlq.module {
-        Some(m) if m.source == registry::SQS => {
+        Some(m) if m.source.is_registry(module::SQS) => {
             let fallback = if m.inputs.is_empty() || !shared {
                 String::new()
             } else {

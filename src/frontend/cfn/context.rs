@@ -92,9 +92,9 @@ impl<'t, 'a> Ctx<'t, 'a> {
         res.properties.map(|p| self.resolver.resolve(p))
     }
 
-    /// A field of `map` under its CloudFormation name; see [`crate::frontend::attr`].
+    /// A field of `map` under its CloudFormation name; see [`crate::frontend::fields::attr`].
     pub fn attr<T>(&self, map: Option<&R>, field: Field, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::frontend::attr(&self.file, map, Dialect::CloudFormation.name(field), absent_at, conv)
+        crate::frontend::fields::attr(&self.file, map, Dialect::CloudFormation.name(field), absent_at, conv)
     }
 
     /// The fields of `props` (a resource's Properties, a SAM event's),
@@ -106,7 +106,7 @@ impl<'t, 'a> Ctx<'t, 'a> {
     /// A property that is not in the field table (alarm settings, SAM's
     /// event `Queue`).
     pub fn attr_named<T>(&self, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::frontend::attr(&self.file, map, key, absent_at, conv)
+        crate::frontend::fields::attr(&self.file, map, key, absent_at, conv)
     }
 
     pub fn values_at<'r>(&self, r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
@@ -114,7 +114,7 @@ impl<'t, 'a> Ctx<'t, 'a> {
     }
 
     pub fn attr_of<T>(&self, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-        crate::frontend::attr_of(&self.file, found, conv)
+        crate::frontend::fields::attr_of(&self.file, found, conv)
     }
 
     /// The template's queues and functions, as references link to them.
@@ -165,9 +165,14 @@ impl Properties<'_, '_, '_> {
     pub(super) fn get<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
         let name = |f| Dialect::CloudFormation.name(f);
         match field.within() {
-            Some(outer) => {
-                crate::frontend::nested_attr(&self.ctx.file, self.props, name(outer), name(field), self.at, conv)
-            }
+            Some(outer) => crate::frontend::fields::nested_attr(
+                &self.ctx.file,
+                self.props,
+                name(outer),
+                name(field),
+                self.at,
+                conv,
+            ),
             None => self.ctx.attr(self.props, field, self.at, conv),
         }
     }

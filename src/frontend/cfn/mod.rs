@@ -21,7 +21,7 @@ pub mod template;
 use context::{Ctx, FUNCTION, QUEUE, SAM_FUNCTION};
 use template::Template;
 
-use super::Loaded;
+use super::loaded::Loaded;
 use super::stage::Stage;
 use crate::model::{Model, Scope, Suppression, Written};
 use crate::source::Source;
@@ -34,7 +34,7 @@ pub fn load(file: &Source, root: &Node, stage: &Stage) -> Option<Loaded> {
     let given = std::collections::HashMap::new();
     let ctx = Ctx::for_stage(file.clone(), &template, stage, &given);
     let (model, declared) = read(&ctx);
-    let mut loaded = super::loaded_from(file, model, declared);
+    let mut loaded = super::loaded::loaded_from(file, model, declared);
     overridden(file, &template, stage, &mut loaded);
     Some(loaded)
 }

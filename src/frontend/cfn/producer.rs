@@ -10,8 +10,9 @@ use super::resolve::{R, RV};
 use super::template::Resource;
 use crate::frontend::convert::{to_bool, to_int, to_string};
 use crate::frontend::policy::source_id;
+use crate::frontend::producer::{add, is_sqs, maybe_queue};
 use crate::model::policy::SourceId;
-use crate::model::{Attr, Dialect, Field, Model, Producer, Service, Target, UnknownSource, Value};
+use crate::model::{Attr, Dialect, Field, Model, Producer, Service, Target, Value};
 use crate::source::Span;
 use crate::syntax::Node;
 
@@ -29,7 +30,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let at = res.entry.key_span;
     match res.kind {
         "AWS::SNS::Subscription" => {
-            if !is_sqs(&props) {
+            if !is_sqs(&props, CFN) {
                 return;
             }
             let topic = props.entry(CFN.name(Field::TopicArn)).map(|(_, t)| t);
@@ -42,7 +43,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         "AWS::SNS::Topic" => {
             let fifo = ctx.attr(Some(&props), Field::FifoTopic, at, to_bool);
             for (_, sub) in ctx.values_at(&props, &["Subscription", "*"]) {
-                if !is_sqs(sub) {
+                if !is_sqs(sub, CFN) {
                     continue;
                 }
                 let mut p = producer(ctx, res, Service::Sns, sub, Field::SubscriptionEndpoint);
@@ -182,14 +183,6 @@ pub fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
     }
 }
 
-/// `Protocol: sqs` (any case; a protocol only known at deploy time may be).
-fn is_sqs(r: &R) -> bool {
-    match r.entry(CFN.name(Field::Protocol)) {
-        Some((_, p)) => p.literal().is_none_or(|p| p.eq_ignore_ascii_case("sqs")),
-        None => false,
-    }
-}
-
 /// A producer of `service` to the queue at `field` of `map`, and how that
 /// field names it.
 fn producer(ctx: &Ctx<'_, '_>, res: &Resource<'_>, service: Service, map: &R, field: Field) -> Producer {
@@ -198,16 +191,6 @@ fn producer(ctx: &Ctx<'_, '_>, res: &Resource<'_>, service: Service, map: &R, fi
     let mut p = Producer::new(res.id, ctx.origin(at), service, queue);
     p.queue_via = ctx.attr(Some(map), field, at, |r| ctx.queue_via(r));
     p
-}
-
-/// A target that names a queue or may (its ARN is only known at deploy
-/// time); a Lambda function or a stream is none.
-fn maybe_queue(queue: &Attr<Target>) -> bool {
-    queue.alts.iter().any(|a| match &a.value {
-        Value::Known(Target::Queue(_)) | Value::Unknown(_) => true,
-        Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
-        _ => false,
-    })
 }
 
 /// An ARN whose service is written and is not SQS
@@ -229,18 +212,6 @@ pub(crate) fn other_service(r: &R) -> bool {
         (Some("arn"), Some(_), Some(service)) => !service.contains('\u{0}') && !service.is_empty() && service != "sqs",
         _ => false,
     }
-}
-
-/// The producer goes to the model; one whose queue is only known at deploy
-/// time is also said in a note.
-fn add(model: &mut Model, p: Producer) {
-    for alt in &p.queue.alts {
-        if let Value::Unknown(why) = &alt.value {
-            let (resource, origin, why) = (p.resource.clone(), alt.origin.clone(), why.clone());
-            model.unknown_producers.push(UnknownSource { resource, origin, why });
-        }
-    }
-    model.producers.push(p);
 }
 
 /// Whether the topic a subscription names is FIFO: its `FifoTopic` when it

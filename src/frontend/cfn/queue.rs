@@ -11,7 +11,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
     let props = props.as_ref();
     let at = res.entry.key_span;
     let mut queue = Queue::read(res.id, ctx.origin(at), &ctx.fields(props, at));
-    queue.redrive = crate::frontend::redrive(
+    queue.redrive = crate::frontend::fields::redrive(
         &ctx.file,
         props,
         Dialect::CloudFormation,

@@ -28,8 +28,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::finding::Note;
-use crate::frontend::Loaded;
 use crate::frontend::link::Linker;
+use crate::frontend::loaded::Loaded;
 use crate::frontend::value::{R, RV};
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
 use crate::model::{Target, Value};

@@ -17,12 +17,12 @@
 mod lift;
 pub mod vars;
 
-use super::Loaded;
 use super::cfn;
 use super::cfn::context::Ctx;
 use super::cfn::resolve::{R, RV, Text};
 use super::cfn::template::Template;
 use super::convert::to_int;
+use super::loaded::Loaded;
 use super::stage::Stage;
 use crate::finding::Note;
 use crate::model::build::Links;
@@ -116,7 +116,7 @@ pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
             }),
         }
     }
-    let mut loaded = super::loaded_from(file, model, suppressions);
+    let mut loaded = super::loaded::loaded_from(file, model, suppressions);
     loaded.notes = notes;
     for included in &included_files {
         loaded.suppressions.extend(super::comment::scan(included));

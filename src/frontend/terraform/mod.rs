@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 
 use eval::{File, Scope};
 
+use super::loaded::{Broken, Loaded};
 use super::value::{R, RV};
 use super::write::Writer;
-use super::{Broken, Loaded};
 use crate::model::{Dialect, Model, Suppression};
 use crate::source::{Overlay, Source};
 

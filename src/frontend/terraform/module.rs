@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use super::eval::{Child, File, Scope, labels};
 use super::{module_files, read_files, registry};
 use crate::finding::Note;
-use crate::frontend::Broken;
+use crate::frontend::loaded::Broken;
 use crate::frontend::value::R;
-use crate::model::Origin;
+use crate::model::{ModuleSource, Origin};
 use crate::source::{Overlay, Span};
 
 /// Nested module calls followed at most this deep (cycles are cut too).
@@ -134,7 +134,8 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             })
             .collect();
         let child_prefix = format!("{}module.{name}.", scope.prefix);
-        let child = if source.starts_with("./") || source.starts_with("../") {
+        let parsed = ModuleSource::parse(&source);
+        let child = if let ModuleSource::Local(_) = parsed {
             let child_dir = dir.join(&source);
             let canonical = child_dir.canonicalize().unwrap_or_else(|_| child_dir.clone());
             let skipped = if !child_dir.is_dir() {
@@ -160,7 +161,7 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             Child::Local { name, scope: Box::new(child_scope) }
         } else {
             let header = header_span(&scope.files[fi], block, block_span);
-            match registry::model(&source, &child_prefix, &args, &scope.files[fi].source, header) {
+            match registry::model(&parsed, &child_prefix, &args, &scope.files[fi].source, header) {
                 Some((resources, outputs, notes)) => {
                     if first_visit {
                         walk.notes.extend(notes);

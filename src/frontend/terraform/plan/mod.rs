@@ -33,7 +33,7 @@ mod values;
 
 use std::borrow::Cow;
 
-use crate::frontend::{Broken, Loaded};
+use crate::frontend::loaded::{Broken, Loaded};
 use crate::source::{Source, SourceFile, Span, plain_io_error, text_of};
 use index::Index;
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::finding::Note;
 use crate::frontend::terraform::resources::Resource;
 use crate::frontend::value::{Part, R, RV, Text};
-use crate::model::{ModuleCall, Origin};
+use crate::model::{ModuleCall, ModuleSource, Origin};
 use crate::source::{Source, Span};
 
 /// The resources a module call creates, its outputs, and what of it was
@@ -47,7 +47,7 @@ impl Module<'_> {
             props: R::new(RV::Map(entries), self.header),
             module: Some(ModuleCall {
                 call: self.prefix.trim_end_matches('.').to_string(),
-                source: self.source,
+                source: ModuleSource::Registry(self.source.to_string()),
                 inputs: "",
             }),
         }

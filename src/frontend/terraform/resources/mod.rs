@@ -8,8 +8,8 @@ mod producer;
 mod reader;
 
 use super::eval::{Child, Scope, labels};
-use crate::frontend::attr_of;
 use crate::frontend::dead_letter::{Shape, search};
+use crate::frontend::fields::attr_of;
 use crate::frontend::link::Linker;
 use crate::frontend::value::{R, RV, values_at};
 use crate::model::field::QUEUE_SETTINGS;

@@ -6,10 +6,10 @@
 use super::Resource;
 use super::reader::Reader;
 use crate::frontend::convert::{to_bool, to_int, to_string};
+use crate::frontend::fields::{attr, nested_attr};
 use crate::frontend::policy::source_id;
-use crate::frontend::producer::maybe_queue;
+use crate::frontend::producer::{is_sqs, maybe_queue};
 use crate::frontend::value::{R, RV, values_at};
-use crate::frontend::{attr, nested_attr};
 use crate::model::policy::SourceId;
 use crate::model::{Alt, Attr, Dialect, Field, Model, Producer, Service, Value};
 
@@ -41,7 +41,7 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
     };
     match r.kind.as_str() {
         "aws_sns_topic_subscription" => {
-            if !is_sqs(&r.props) {
+            if !is_sqs(&r.props, TF) {
                 return Vec::new();
             }
             let queue = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_target(v));
@@ -119,14 +119,6 @@ fn in_block<T>(a: &Reader<'_>, outer: &str, inner: &str, conv: impl Fn(&R) -> Va
         Some(RV::List(blocks)) if blocks.is_empty() => Attr::absent(a.origin(r.header)),
         Some(RV::List(blocks)) if blocks.len() == 1 => attr(&r.source, blocks.first(), inner, r.header, conv),
         _ => nested_attr(&r.source, Some(&r.props), outer, inner, r.header, conv),
-    }
-}
-
-/// `protocol = "sqs"` (one only known at plan time may be).
-fn is_sqs(props: &R) -> bool {
-    match props.entry(TF.name(Field::Protocol)) {
-        Some((_, p)) => p.literal().is_none_or(|p| p.eq_ignore_ascii_case("sqs")),
-        None => false,
     }
 }
 

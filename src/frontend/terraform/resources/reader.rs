@@ -1,8 +1,8 @@
 //! How one evaluated Terraform resource reads as the model's queue,
 //! consumer, alarm or policy: its arguments by their Terraform names.
 
-use crate::frontend::attr;
 use crate::frontend::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::frontend::fields::attr;
 use crate::frontend::link::Linker;
 use crate::frontend::terraform::eval::Resource;
 use crate::frontend::value::{R, values_at};
@@ -63,7 +63,7 @@ impl Reader<'_> {
             return Attr::single(Value::Unknown("a dynamic block".into()), self.origin(self.r.header));
         }
         let (outer, inner) = (TF.name(outer), TF.name(field));
-        crate::frontend::nested_attr(&self.r.source, Some(&self.r.props), outer, inner, self.r.header, conv)
+        crate::frontend::fields::nested_attr(&self.r.source, Some(&self.r.props), outer, inner, self.r.header, conv)
     }
 
     /// An argument that is not in the field table (alarm settings).
@@ -85,7 +85,7 @@ impl Reader<'_> {
 
     /// `redrive_policy`: `jsonencode({...})`, a JSON string or heredoc.
     pub(super) fn redrive(&self) -> Attr<Redrive> {
-        crate::frontend::redrive(
+        crate::frontend::fields::redrive(
             &self.r.source,
             Some(&self.r.props),
             TF,
