@@ -43,8 +43,17 @@ impl ReadFields for Reader<'_> {
         self.field(field, to_string_list)
     }
 
+    /// Not written as a block but beside a `dynamic` block, which may be
+    /// it (its type is not kept): unknown, never absent.
     fn block(&self, field: Field) -> Attr<bool> {
-        self.field(field, to_block)
+        let mut attr = self.field(field, to_block);
+        if let Some((at, _)) = self.r.props.entry("dynamic") {
+            for alt in attr.alts.iter_mut().filter(|a| matches!(a.value, Value::Absent)) {
+                alt.value = Value::Unknown("a dynamic block".into());
+                alt.origin = self.origin(at);
+            }
+        }
+        attr
     }
 }
 
