@@ -76,7 +76,9 @@ impl Module<'_> {
                         esm.push((input, v.clone()));
                     }
                 }
-                if let Some((_, dest)) = mapping.entry("destination_arn_on_failure") {
+                // The module writes the block only for a destination that
+                // is not null.
+                if let Some((_, dest)) = mapping.entry("destination_arn_on_failure").filter(|(_, d)| d.v != RV::Null) {
                     let span = dest.span;
                     let on_failure = R::new(RV::Map(vec![("destination_arn".into(), span, dest.clone())]), span);
                     esm.push((
