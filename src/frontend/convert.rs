@@ -71,6 +71,29 @@ pub fn to_bool(r: &R) -> Value<bool> {
     }
 }
 
+/// A map or block: known true when it holds anything (a Terraform block
+/// is a map, or a list of them in JSON and plans), absent when empty.
+pub fn to_block(r: &R) -> Value<bool> {
+    match &r.v {
+        RV::Map(entries) if entries.is_empty() => Value::Absent,
+        RV::Map(_) => Value::Known(true),
+        RV::List(items) if items.is_empty() => Value::Absent,
+        RV::List(items) => {
+            let holds: Vec<Value<bool>> = items.iter().map(to_block).collect();
+            if holds.iter().any(|h| matches!(h, Value::Known(true))) {
+                Value::Known(true)
+            } else if let Some(Value::Unknown(why)) = holds.iter().find(|h| matches!(h, Value::Unknown(_))) {
+                Value::Unknown(why.clone())
+            } else {
+                Value::Absent
+            }
+        }
+        RV::Null | RV::NoValue => Value::Absent,
+        RV::Unknown(why) => Value::Unknown(why.clone()),
+        _ => Value::Unknown("not a mapping known before deployment".into()),
+    }
+}
+
 pub fn to_string(r: &R) -> Value<String> {
     match (&r.v, r.literal()) {
         (_, Some(s)) => Value::Known(s),

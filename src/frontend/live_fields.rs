@@ -93,6 +93,12 @@ impl ReadFields for Attributes<'_> {
         }
     }
 
+    /// A queue has no map attribute but its RedrivePolicy (read apart):
+    /// any other is not understood, never absent.
+    fn block(&self, field: Field) -> Attr<bool> {
+        Attr::single(Value::Unknown(format!("{} is not a queue attribute", API.name(field))), self.origin.clone())
+    }
+
     /// The queue's name is the end of its URL (set by [`load`]).
     fn name(&self, _: Field) -> Attr<Name> {
         Attr::absent(self.origin.clone())

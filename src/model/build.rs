@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{Alarm, AlarmMetric, Attr, Consumer, Field, Function, Name, Origin, Queue, Target, Value, Via};
+use super::{
+    Alarm, AlarmMetric, Attr, Consumer, Field, Function, Name, Origin, Queue, StreamParameters, Target, Value, Via,
+};
 
 /// How a front-end reads the fields of the table from what it parsed, each
 /// in its own vocabulary. A field the table places inside another
@@ -20,6 +22,9 @@ pub trait ReadFields {
     fn text(&self, field: Field) -> Attr<String>;
     fn name(&self, field: Field) -> Attr<Name>;
     fn list(&self, field: Field) -> Attr<Vec<String>>;
+    /// A map (or Terraform block) field: known true when it holds
+    /// anything, absent when it is empty or not written.
+    fn block(&self, field: Field) -> Attr<bool>;
 }
 
 impl Field {
@@ -133,6 +138,10 @@ impl ReadFields for Facts {
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.get(field, |f| if let Fact::List(a) = f { Some(a) } else { None })
     }
+
+    fn block(&self, field: Field) -> Attr<bool> {
+        self.boolean(field)
+    }
 }
 
 impl Queue {
@@ -228,6 +237,16 @@ impl Consumer {
             response_types: fields.list(Field::FunctionResponseTypes),
             maximum_concurrency: fields.int(Field::MaximumConcurrency),
             enabled: fields.boolean(Field::MappingEnabled),
+            stream: StreamParameters {
+                starting_position: fields.text(Field::StartingPosition),
+                starting_position_timestamp: fields.text(Field::StartingPositionTimestamp),
+                destination_config: fields.block(Field::DestinationConfig),
+                maximum_retry_attempts: fields.int(Field::MappingRetryAttempts),
+                maximum_record_age: fields.int(Field::MaximumRecordAge),
+                bisect_batch: fields.boolean(Field::BisectBatch),
+                parallelization_factor: fields.int(Field::ParallelizationFactor),
+                tumbling_window: fields.int(Field::TumblingWindow),
+            },
         }
     }
 }

@@ -3,6 +3,10 @@
 //! accepts. Front-ends read attributes by these names, the audit reads the
 //! API's, rules phrase findings with them, SQS012 checks the ranges and the
 //! generator sizes what it writes from the same numbers.
+//!
+//! It is over 400 lines because the table is one: every attribute is named
+//! in one place, in the order of [`Field`] (a test keeps them aligned), so
+//! a new attribute is a variant and a row here, not a file of its own.
 
 use std::ops::RangeInclusive;
 
@@ -36,6 +40,17 @@ pub enum Field {
     MaximumConcurrency,
     /// Whether Lambda polls the queue (the API reports it as `State`).
     MappingEnabled,
+    // Mapping parameters that apply only to streams and Kafka (SQS024).
+    StartingPosition,
+    StartingPositionTimestamp,
+    /// `DestinationConfig` (its `OnFailure`): read as whether it holds anything.
+    DestinationConfig,
+    /// A mapping's `MaximumRetryAttempts` (EventBridge's is inside `RetryPolicy`).
+    MappingRetryAttempts,
+    MaximumRecordAge,
+    BisectBatch,
+    ParallelizationFactor,
+    TumblingWindow,
     // Functions.
     FunctionName,
     Timeout,
@@ -104,10 +119,16 @@ const fn row(
     FieldSpec { field, cloudformation, terraform, api, serverless, default, range }
 }
 
+/// A mapping parameter of streams and Kafka: the API names it as
+/// CloudFormation does; no default, no range.
+const fn stream(field: Field, cloudformation: &'static str, terraform: &'static str) -> FieldSpec {
+    row(field, cloudformation, terraform, cloudformation, None, None, None)
+}
+
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 39] = [
+pub static FIELDS: [FieldSpec; 47] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -189,6 +210,16 @@ pub static FIELDS: [FieldSpec; 39] = [
     ),
     // A mapping polls unless told not to.
     row(MappingEnabled, "Enabled", "enabled", "Enabled", Some("enabled"), Some(1), None),
+    // Stream and Kafka parameters: no default or range a rule of a queue's
+    // mapping may assume (SQS024 reads only whether they are set).
+    stream(StartingPosition, "StartingPosition", "starting_position"),
+    stream(StartingPositionTimestamp, "StartingPositionTimestamp", "starting_position_timestamp"),
+    stream(DestinationConfig, "DestinationConfig", "destination_config"),
+    stream(MappingRetryAttempts, "MaximumRetryAttempts", "maximum_retry_attempts"),
+    stream(MaximumRecordAge, "MaximumRecordAgeInSeconds", "maximum_record_age_in_seconds"),
+    stream(BisectBatch, "BisectBatchOnFunctionError", "bisect_batch_on_function_error"),
+    stream(ParallelizationFactor, "ParallelizationFactor", "parallelization_factor"),
+    stream(TumblingWindow, "TumblingWindowInSeconds", "tumbling_window_in_seconds"),
     row(FunctionName, "FunctionName", "function_name", "FunctionName", None, None, None),
     // Lambda's default timeout.
     row(Timeout, "Timeout", "timeout", "Timeout", Some("timeout"), Some(3), Some(1..=900)),

@@ -239,6 +239,22 @@ pub struct Consumer {
     pub maximum_concurrency: Attr<i64>,
     /// Whether Lambda polls the queue (absent: it does).
     pub enabled: Attr<bool>,
+    /// The parameters that apply only to streams and Kafka (SQS024).
+    pub stream: StreamParameters,
+}
+
+/// A mapping's parameters that apply only to stream and Kafka sources.
+#[derive(Clone, Debug)]
+pub struct StreamParameters {
+    pub starting_position: Attr<String>,
+    pub starting_position_timestamp: Attr<String>,
+    /// Known true when `DestinationConfig` holds anything.
+    pub destination_config: Attr<bool>,
+    pub maximum_retry_attempts: Attr<i64>,
+    pub maximum_record_age: Attr<i64>,
+    pub bisect_batch: Attr<bool>,
+    pub parallelization_factor: Attr<i64>,
+    pub tumbling_window: Attr<i64>,
 }
 
 /// A CloudWatch alarm; only the parts the rules read.

@@ -333,3 +333,29 @@ fn a_rule_alone_finds_what_the_catalog_finds_for_it() {
         assert!(codes.contains(code), "{code} in {codes:?}");
     }
 }
+
+#[test]
+fn sqs024_a_stream_only_parameter_on_a_queues_mapping() {
+    use sqsguard::model::{Attr, Origin, Value};
+    let at = || Origin::live("M", None, None);
+    let with = |set: &dyn Fn(&mut sqsguard::model::StreamParameters)| {
+        let mut model = consumed(180, 30).build();
+        set(&mut model.consumers[0].stream);
+        run(&model, "SQS024").into_iter().map(|f| f.severity).collect::<Vec<_>>()
+    };
+    assert!(with(&|_| {}).is_empty(), "nothing set");
+    assert_eq!(with(&|s| s.starting_position = Attr::known("LATEST".into(), at())), [Severity::Error]);
+    assert_eq!(with(&|s| s.destination_config = Attr::known(true, at())), [Severity::Error]);
+    assert_eq!(with(&|s| s.maximum_retry_attempts = Attr::known(2, at())), [Severity::Warning]);
+    assert_eq!(
+        with(&|s| {
+            s.starting_position_timestamp = Attr::known("1700000000".into(), at());
+            s.tumbling_window = Attr::known(60, at());
+            s.bisect_batch = Attr::known(false, at());
+        }),
+        [Severity::Error, Severity::Warning, Severity::Warning],
+        "any value set counts, a stream's default too"
+    );
+    let unknown = with(&|s| s.parallelization_factor = Attr::single(Value::Unknown("a parameter".into()), at()));
+    assert!(unknown.is_empty(), "unknown is never a finding");
+}

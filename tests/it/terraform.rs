@@ -139,6 +139,59 @@ fn registry_sqs_module_v3_outputs_link_queues() {
     assert!(outcome.notes.is_empty(), "{:?}", outcome.notes);
 }
 
+/// A `destination_config` the module may write as a `dynamic` block is
+/// unknown, never absent; one written as a block is known beside it.
+#[test]
+fn a_dynamic_destination_config_is_unknown() {
+    use sqsguard::model::Value;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS024/bad_destination/main.tf"))
+        .unwrap();
+    let destination = |main: &str| {
+        fs::write(dir.path().join("main.tf"), main).unwrap();
+        let loaded = sqsguard::frontend::terraform::load_module(dir.path(), &[], &Default::default());
+        loaded.model.consumers[0].stream.destination_config.alts[0].value.clone()
+    };
+    assert_eq!(destination(&bad), Value::Known(true));
+    let dynamic = bad.replace(
+        "  destination_config {",
+        "  dynamic \"destination_config\" {\n    for_each = var.dest\n    content {",
+    ) + "\nvariable \"dest\" {\n  type = list(string)\n}\n";
+    let dynamic = dynamic.replacen("    }\n  }\n}", "    }\n  }\n  }\n}", 1);
+    assert!(matches!(destination(&dynamic), Value::Unknown(_)), "{dynamic}");
+    let written_beside = dynamic.replace("  dynamic \"destination_config\"", "  destination_config {\n    on_failure {\n      destination_arn = \"arn:aws:sqs:us-east-1:123456789012:x\"\n    }\n  }\n\n  dynamic \"scaling_config\"");
+    assert_eq!(destination(&written_beside), Value::Known(true));
+}
+
+/// A plan carries the stream-only parameters of a queue's mapping
+/// (SQS024): the two the API refuses as errors, the two it ignores as
+/// warnings, each at its value in the plan; the computed ones the mapping
+/// does not set (`parallelization_factor`, ...) and the null ones are no
+/// finding.
+#[test]
+fn plan_json_stream_parameters_on_a_queues_mapping() {
+    let plan = common::root().join("tests/fixtures/terraform/plan/stream_parameters/plan.json");
+    let outcome = common::lint(&plan);
+    let text = fs::read_to_string(&plan).unwrap();
+    let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let mut found: Vec<(&str, String, usize)> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.code(), f.severity.as_str().to_string(), sqsguard::report::location(f).unwrap().line))
+        .collect();
+    found.sort_by_key(|f| f.2);
+    let at = |key: &str, severity: &str| ("SQS024", severity.to_string(), line_of(&format!("\"{key}\": ")));
+    assert_eq!(
+        found,
+        [
+            at("bisect_batch_on_function_error", "warning"),
+            at("destination_config", "error"),
+            at("maximum_retry_attempts", "warning"),
+            at("starting_position", "error"),
+        ]
+    );
+}
+
 #[test]
 fn plan_json_links_through_configuration_and_child_modules() {
     let plans = common::root().join("tests/fixtures/terraform/plan");

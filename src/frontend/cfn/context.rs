@@ -3,7 +3,7 @@
 
 use super::resolve::{R, Resolver, Text};
 use super::template::{Resource, Template};
-use crate::frontend::convert::{to_bool, to_int, to_name, to_string, to_string_list};
+use crate::frontend::convert::{to_block, to_bool, to_int, to_name, to_string, to_string_list};
 use crate::frontend::link::Linker;
 use crate::frontend::value::values_at;
 use crate::model::{Attr, Dialect, Field, Name, Origin, ReadFields, Target, Value, Via, When};
@@ -197,5 +197,9 @@ impl ReadFields for Properties<'_, '_, '_> {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.get(field, to_string_list)
+    }
+
+    fn block(&self, field: Field) -> Attr<bool> {
+        self.get(field, to_block)
     }
 }

@@ -6,7 +6,7 @@ use super::context::Properties;
 use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::frontend::convert::{to_bool, to_int, to_name, to_string, to_string_list};
+use crate::frontend::convert::{to_block, to_bool, to_int, to_name, to_string, to_string_list};
 use crate::model::build::Links;
 use crate::model::code::{CodePlace, CodeRef, EnvVar};
 use crate::model::{Attr, Consumer, Dialect, Facts, Field, Function, Model, Name, ReadFields, Target, Value, Via};
@@ -239,5 +239,9 @@ impl ReadFields for FunctionFields<'_, '_, '_> {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.read(field, self.props.list(field), to_string_list)
+    }
+
+    fn block(&self, field: Field) -> Attr<bool> {
+        self.read(field, self.props.block(field), to_block)
     }
 }

@@ -302,6 +302,10 @@ impl ReadFields for Settings<'_, '_, '_> {
     fn list(&self, f: Field) -> Attr<Vec<String>> {
         self.ctx.attr_named(self.map, field(f), self.at, one_or_many)
     }
+
+    fn block(&self, f: Field) -> Attr<bool> {
+        self.ctx.attr_named(self.map, field(f), self.at, super::convert::to_block)
+    }
 }
 
 /// Where a function's code is (a function of `functions`, or Lift's

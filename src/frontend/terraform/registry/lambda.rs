@@ -64,12 +64,21 @@ impl Module<'_> {
                     "function_response_types",
                     "scaling_config",
                     "enabled",
+                    "starting_position",
+                    "starting_position_timestamp",
+                    "maximum_retry_attempts",
+                    "maximum_record_age_in_seconds",
+                    "bisect_batch_on_function_error",
+                    "parallelization_factor",
+                    "tumbling_window_in_seconds",
                 ] {
                     if let Some((_, v)) = mapping.entry(input) {
                         esm.push((input, v.clone()));
                     }
                 }
-                if let Some((_, dest)) = mapping.entry("destination_arn_on_failure") {
+                // The module writes the block only for a destination that
+                // is not null.
+                if let Some((_, dest)) = mapping.entry("destination_arn_on_failure").filter(|(_, d)| d.v != RV::Null) {
                     let span = dest.span;
                     let on_failure = R::new(RV::Map(vec![("destination_arn".into(), span, dest.clone())]), span);
                     esm.push((

@@ -213,6 +213,14 @@ pub fn arguments(kind: &str) -> Vec<&'static str> {
             Field::BatchSize,
             Field::BatchingWindow,
             Field::FunctionResponseTypes,
+            Field::StartingPosition,
+            Field::StartingPositionTimestamp,
+            Field::DestinationConfig,
+            Field::MappingRetryAttempts,
+            Field::MaximumRecordAge,
+            Field::BisectBatch,
+            Field::ParallelizationFactor,
+            Field::TumblingWindow,
         ]),
         "aws_cloudwatch_metric_alarm" => {
             vec!["metric_name", "namespace", "dimensions", "metric_query", "comparison_operator", "threshold"]

@@ -1,7 +1,7 @@
 //! How one evaluated Terraform resource reads as the model's queue,
 //! consumer, alarm or policy: its arguments by their Terraform names.
 
-use crate::frontend::convert::{to_bool, to_f64, to_int, to_name, to_string, to_string_list};
+use crate::frontend::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::frontend::fields::attr;
 use crate::frontend::link::Linker;
 use crate::frontend::terraform::eval::Resource;
@@ -41,6 +41,19 @@ impl ReadFields for Reader<'_> {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.field(field, to_string_list)
+    }
+
+    /// Not written as a block but beside a `dynamic` block, which may be
+    /// it (its type is not kept): unknown, never absent.
+    fn block(&self, field: Field) -> Attr<bool> {
+        let mut attr = self.field(field, to_block);
+        if let Some((at, _)) = self.r.props.entry("dynamic") {
+            for alt in attr.alts.iter_mut().filter(|a| matches!(a.value, Value::Absent)) {
+                alt.value = Value::Unknown("a dynamic block".into());
+                alt.origin = self.origin(at);
+            }
+        }
+        attr
     }
 }
 
