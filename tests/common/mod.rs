@@ -22,6 +22,17 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A folder inside the repository (code outside it is refused, and the
+/// repository's own files stay untouched), removed when dropped. The
+/// folder under it is made here: it does not exist in a checkout whose
+/// builds go to another CARGO_TARGET_DIR.
+#[allow(dead_code)] // not every test binary makes one
+pub fn scratch() -> tempfile::TempDir {
+    let base = root().join("target/test-scratch");
+    std::fs::create_dir_all(&base).unwrap_or_else(|e| panic!("{}: {e}", base.display()));
+    tempfile::tempdir_in(base).unwrap_or_else(|e| panic!("a scratch folder: {e}"))
+}
+
 /// The path relative to the crate root, so output and snapshots don't
 /// depend on where the repository is checked out.
 pub fn relative(path: &Path) -> PathBuf {

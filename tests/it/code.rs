@@ -117,7 +117,7 @@ const ONE_CONSUMER: &str = "Transform: AWS::Serverless-2016-10-31\nResources:\n 
 /// path tried, and the template is still linted.
 #[test]
 fn a_missing_handler_is_a_note() {
-    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let dir = common::scratch();
     let template = dir.path().join("template.yaml");
     std::fs::write(&template, ONE_CONSUMER).unwrap();
     let outcome = common::lint(&template);
@@ -131,7 +131,7 @@ fn a_missing_handler_is_a_note() {
 /// the rest is still linted.
 #[test]
 fn a_handler_that_does_not_parse_is_a_note() {
-    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let dir = common::scratch();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::write(dir.path().join("src/app.py"), "def handler(event, context:\n    return {\n").unwrap();
     let template = dir.path().join("template.yaml");
@@ -167,7 +167,7 @@ fn a_named_handler_brings_in_its_template() {
 /// its line or the line above, as a template's is.
 #[test]
 fn code_findings_are_suppressed_by_comments_in_the_code() {
-    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let dir = common::scratch();
     let project = common::root().join("tests/fixtures/code/SQS201/python/bad_sam");
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::copy(project.join("template.yaml"), dir.path().join("template.yaml")).unwrap();
@@ -189,7 +189,7 @@ fn code_findings_are_suppressed_by_comments_in_the_code() {
 /// each, in a run that still lints the rest, without a panic or a hang.
 #[test]
 fn hostile_code_files_are_notes() {
-    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let dir = common::scratch();
     let root = dir.path();
     // Each mentions the SQS API, so the pre-filter lets it through.
     let mut bundle = String::from("const c=new SQSClient({});c.send(new SendMessageCommand({QueueUrl:u}));");
@@ -255,7 +255,7 @@ fn every_format_carries_code_findings() {
 /// that sqsguard does not read makes) is a note, not silence.
 #[test]
 fn a_handler_that_cannot_be_judged_is_a_note() {
-    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let dir = common::scratch();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::write(
         dir.path().join("src/index.mjs"),

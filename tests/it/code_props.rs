@@ -89,7 +89,7 @@ proptest! {
         reports in any::<bool>(),
         flag in any::<bool>(),
     ) {
-        let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+        let dir = common::scratch();
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
         let (file, runtime, handler, code) = match language {
             0 => ("app.py", "python3.12", "app.handler", python(style, is_async, early, reports)),

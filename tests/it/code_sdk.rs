@@ -9,13 +9,7 @@ use crate::common;
 use sqsguard::config::Config;
 use sqsguard::session::Session;
 
-/// A folder inside the repository (code outside it is refused), removed
-/// when dropped.
-fn scratch() -> tempfile::TempDir {
-    let base = common::root().join("target/test-scratch");
-    std::fs::create_dir_all(&base).unwrap();
-    tempfile::tempdir_in(base).unwrap()
-}
+use common::scratch;
 
 const WORKER: &str = "import boto3\n\nsqs = boto3.client(\"sqs\")\n\n\nclass Worker:\n    def run(self):\n        while True:\n            sqs.receive_message(QueueUrl=\"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\")\n\n\ndef poll():\n    sqs.receive_message(QueueUrl=\"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\", WaitTimeSeconds=0)\n";
 

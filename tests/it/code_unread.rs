@@ -22,8 +22,7 @@ fn write(root: &Path, files: &[(&str, &str)]) {
 }
 
 fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    std::fs::create_dir_all(common::root().join("target")).unwrap();
-    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let dir = common::scratch();
     write(dir.path(), files);
     dir
 }

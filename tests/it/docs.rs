@@ -65,7 +65,7 @@ fn examples(page: &str) -> Vec<Example> {
 
 #[test]
 fn rule_page_examples_lint_as_they_say() {
-    let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+    let dir = common::scratch();
     let mut checked = 0;
     for rule in sqsguard::rules::ALL
         .iter()
@@ -208,7 +208,7 @@ fn repository_path(word: &str) -> Option<&str> {
 #[test]
 fn every_command_a_page_shows_on_repository_files_runs_as_shown() {
     let root = common::root();
-    let scratch = tempfile::tempdir_in(root.join("target")).unwrap();
+    let scratch = common::scratch();
     let mut ran = 0;
     let mut failed = Vec::new();
     for page in pages::all(root) {
@@ -318,7 +318,7 @@ fn the_config_and_spec_examples_are_valid() {
             else {
                 continue;
             };
-            let dir = tempfile::tempdir_in(common::root().join("target")).unwrap();
+            let dir = common::scratch();
             let text = block.body.join("\n") + "\n";
             let at = page.at(block.line);
             if schema == ".sqsguard.schema.json" {
