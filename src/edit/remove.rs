@@ -8,13 +8,17 @@ use hcl_edit::Span as _;
 use super::Edit;
 use super::insert::flow_close;
 use super::terraform::Parsed;
+use crate::model::{Dialect, Field};
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
 
 /// The edit that removes the member whose value is `value`, found in `root`
 /// (a YAML or JSON tree).
-pub fn node(file: &Source, value: &Node, root: &Node) -> Option<Edit> {
+pub fn node(file: &Source, value: &Node, root: &Node, named: impl Fn(&str) -> bool) -> Option<Edit> {
     let (map, i) = holder(root, value.span)?;
+    if !named(&map.as_map()?.get(i)?.key) {
+        return None;
+    }
     let entries = map.as_map()?;
     let text = &file.text;
     let entry = entries.get(i)?;
@@ -48,6 +52,14 @@ pub fn node(file: &Source, value: &Node, root: &Node) -> Option<Edit> {
     }
     let end = lines::next_line(text, value_end(text, &entry.value)).unwrap_or(text.len());
     Some(edit(start, end, ""))
+}
+
+/// Whether `key` names `field` (in any dialect): the member removed must
+/// be the field itself. A value read through a Parameter's or variable's
+/// `default` is written under another key and is never removed (other
+/// resources may read it): such a fix is refused.
+pub fn names(field: Field, key: &str) -> bool {
+    [Dialect::CloudFormation, Dialect::Serverless, Dialect::Terraform].iter().any(|d| d.name(field) == key)
 }
 
 /// Where a value ends, its closing bracket included: a YAML flow
@@ -92,11 +104,14 @@ fn contains(node: &Node, span: Span) -> bool {
 
 /// The edit that removes the attribute whose value is at `at` in a `.tf`
 /// file, with its line: only an attribute alone on its lines.
-pub fn hcl(file: &Source, parsed: &Parsed, at: Span) -> Option<Edit> {
+pub fn hcl(file: &Source, parsed: &Parsed, at: Span, named: impl Fn(&str) -> bool) -> Option<Edit> {
     let text = &file.text;
     let block = parsed.block_at_value(at.start)?;
     let attr =
         block.body.attributes().find(|a| a.value.span().is_some_and(|s| s.start == at.start && s.end == at.end))?;
+    if !named(attr.key.as_str()) {
+        return None;
+    }
     let span = attr.span()?;
     let start = lines::line_start(text, span.start);
     if !text.get(start..span.start)?.chars().all(|c| c == ' ' || c == '\t') {
@@ -135,7 +150,7 @@ mod tests {
             }
         }
         let value = find(&root, key).unwrap_or_else(|| panic!("no {key}"));
-        let out = apply(text, node(&file, value, &root))?;
+        let out = apply(text, node(&file, value, &root, |_| true))?;
         // Still a document of the same kind.
         let again: Source = SourceFile::new(path, out.clone());
         parse(&again).unwrap_or_else(|e| panic!("{out}: {}", e.message));
@@ -175,10 +190,15 @@ mod tests {
         let body: hcl_edit::structure::Body = t.parse().unwrap_or_else(|e| panic!("{e}"));
         let parsed = Parsed::new(body);
         let at = Span::new(t.find("5 #").unwrap_or(0), t.find("5 #").unwrap_or(0) + 1);
-        let out = apply(t, hcl(&file, &parsed, at)).unwrap_or_else(|| panic!("no edit"));
+        let out = apply(t, hcl(&file, &parsed, at, |_| true)).unwrap_or_else(|| panic!("no edit"));
         assert_eq!(out, "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n  fifo_queue = true\n}\n");
         assert!(out.parse::<hcl_edit::structure::Body>().is_ok());
         // Not a value's span: nothing.
-        assert!(hcl(&file, &parsed, Span::new(0, 3)).is_none());
+        assert!(hcl(&file, &parsed, Span::new(0, 3), |_| true).is_none());
+        // Another key than the field's (a variable's default): nothing.
+        assert!(hcl(&file, &parsed, at, |k| names(Field::FifoQueue, k)).is_none());
+        assert!(names(Field::BatchingWindow, "maximum_batching_window_in_seconds"));
+        assert!(names(Field::BatchingWindow, "maximumBatchingWindow"));
+        assert!(!names(Field::BatchingWindow, "Default"));
     }
 }
