@@ -122,7 +122,70 @@ pub fn hcl(file: &Source, parsed: &Parsed, at: Span, named: impl Fn(&str) -> boo
         return None;
     }
     let end = lines::next_line(text, span.end).unwrap_or(text.len());
-    Some(Edit { file: file.clone(), span: Span::new(start, end), replacement: String::new() })
+    let removed = Span::new(start, end);
+    Some(realigned(file, block, removed).unwrap_or(Edit {
+        file: file.clone(),
+        span: removed,
+        replacement: String::new(),
+    }))
+}
+
+/// A one-line attribute of an HCL block: where its line starts and ends
+/// (its line break included), its key's end and its `=`.
+struct Line {
+    start: usize,
+    end: usize,
+    key_end: usize,
+    eq: usize,
+}
+
+/// The removal of `removed` from a run of one-line attributes whose `=`
+/// are aligned as `terraform fmt` aligns them, the others padded again to
+/// the longest key left (the removed key may have been the longest), so a
+/// canonical file stays canonical. `None`: no such run, or one not
+/// aligned before (then only the line goes).
+fn realigned(file: &Source, block: &hcl_edit::structure::Block, removed: Span) -> Option<Edit> {
+    let text = &file.text;
+    let mut run: Vec<Line> = Vec::new();
+    let mut found = false;
+    for attr in block.body.attributes() {
+        let (Some(key), Some(span)) = (attr.key.span(), attr.span()) else { return None };
+        let start = lines::line_start(text, span.start);
+        let end = lines::next_line(text, span.end).unwrap_or(text.len());
+        let one_line = !text.get(span.start..span.end)?.contains(['\n', '\r']);
+        let eq = key.end + text.get(key.end..span.end)?.find('=')?;
+        let line = Line { start, end, key_end: key.end, eq };
+        if !one_line || run.last().is_some_and(|l| l.end != start) {
+            // A multi-line value, a blank or comment line: a new run.
+            if found {
+                break;
+            }
+            run.clear();
+        }
+        if one_line {
+            found |= start == removed.start;
+            run.push(line);
+        }
+    }
+    if !found || run.len() < 2 {
+        return None;
+    }
+    let column = |l: &Line| l.eq - l.start;
+    let width = |l: &Line| l.key_end - l.start;
+    let aligned = run.iter().all(|l| column(l) == run.iter().map(width).max().unwrap_or(0) + 1);
+    if !aligned {
+        return None;
+    }
+    let kept: Vec<&Line> = run.iter().filter(|l| l.start != removed.start).collect();
+    let want = kept.iter().map(|l| width(l)).max()? + 1;
+    let (from, to) = (run.first()?.start, run.last()?.end);
+    let mut out = String::new();
+    for l in &kept {
+        out.push_str(text.get(l.start..l.key_end)?);
+        out.push_str(&" ".repeat(want - width(l)));
+        out.push_str(text.get(l.eq..l.end)?);
+    }
+    Some(Edit { file: file.clone(), span: Span::new(from, to), replacement: out })
 }
 
 #[cfg(test)]
@@ -193,6 +256,18 @@ mod tests {
         let out = apply(t, hcl(&file, &parsed, at, |_| true)).unwrap_or_else(|| panic!("no edit"));
         assert_eq!(out, "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n  fifo_queue = true\n}\n");
         assert!(out.parse::<hcl_edit::structure::Body>().is_ok());
+        // Aligned as terraform fmt aligns: the longest key goes, the
+        // others close up to the longest left.
+        let t = "resource \"aws_sqs_queue\" \"q\" {\n  name                        = \"q\"\n  content_based_deduplication = true\n  delay_seconds               = 5\n\n  tags = {}\n}\n";
+        let aligned: Source = SourceFile::new("main.tf", t.to_string());
+        let parsed_aligned = Parsed::new(t.parse().unwrap_or_else(|e| panic!("{e}")));
+        let dedup = t.find("true").unwrap_or(0);
+        let out = apply(t, hcl(&aligned, &parsed_aligned, Span::new(dedup, dedup + 4), |_| true))
+            .unwrap_or_else(|| panic!("no edit"));
+        assert_eq!(
+            out,
+            "resource \"aws_sqs_queue\" \"q\" {\n  name          = \"q\"\n  delay_seconds = 5\n\n  tags = {}\n}\n"
+        );
         // Not a value's span: nothing.
         assert!(hcl(&file, &parsed, Span::new(0, 3), |_| true).is_none());
         // Another key than the field's (a variable's default): nothing.
