@@ -107,7 +107,10 @@ pub enum Op {
     /// it is absent.
     SetWithin { map: Field, value: Scalar },
     /// The field goes: a YAML key with its lines, an HCL attribute with
-    /// its line, a JSON member with its comma.
+    /// its line (the run of aligned attributes around it padded again, as
+    /// `terraform fmt` would), a JSON member with its comma. Only a
+    /// literal written under the field's own key: a reference or an
+    /// expression, or a Parameter's or variable's default, is refused.
     Remove,
     /// A new resource beside the remedy's, and the field pointing at it.
     AddResource(NewResource),

@@ -8,13 +8,17 @@ use hcl_edit::Span as _;
 use super::Edit;
 use super::insert::flow_close;
 use super::terraform::Parsed;
+use crate::model::{Dialect, Field};
 use crate::source::{Source, Span, lines};
 use crate::syntax::{Entry, Kind, Node};
 
 /// The edit that removes the member whose value is `value`, found in `root`
 /// (a YAML or JSON tree).
-pub fn node(file: &Source, value: &Node, root: &Node) -> Option<Edit> {
+pub fn node(file: &Source, value: &Node, root: &Node, named: impl Fn(&str) -> bool) -> Option<Edit> {
     let (map, i) = holder(root, value.span)?;
+    if !named(&map.as_map()?.get(i)?.key) {
+        return None;
+    }
     let entries = map.as_map()?;
     let text = &file.text;
     let entry = entries.get(i)?;
@@ -48,6 +52,14 @@ pub fn node(file: &Source, value: &Node, root: &Node) -> Option<Edit> {
     }
     let end = lines::next_line(text, value_end(text, &entry.value)).unwrap_or(text.len());
     Some(edit(start, end, ""))
+}
+
+/// Whether `key` names `field` (in any dialect): the member removed must
+/// be the field itself. A value read through a Parameter's or variable's
+/// `default` is written under another key and is never removed (other
+/// resources may read it): such a fix is refused.
+pub fn names(field: Field, key: &str) -> bool {
+    [Dialect::CloudFormation, Dialect::Serverless, Dialect::Terraform].iter().any(|d| d.name(field) == key)
 }
 
 /// Where a value ends, its closing bracket included: a YAML flow
@@ -92,11 +104,14 @@ fn contains(node: &Node, span: Span) -> bool {
 
 /// The edit that removes the attribute whose value is at `at` in a `.tf`
 /// file, with its line: only an attribute alone on its lines.
-pub fn hcl(file: &Source, parsed: &Parsed, at: Span) -> Option<Edit> {
+pub fn hcl(file: &Source, parsed: &Parsed, at: Span, named: impl Fn(&str) -> bool) -> Option<Edit> {
     let text = &file.text;
     let block = parsed.block_at_value(at.start)?;
     let attr =
         block.body.attributes().find(|a| a.value.span().is_some_and(|s| s.start == at.start && s.end == at.end))?;
+    if !named(attr.key.as_str()) {
+        return None;
+    }
     let span = attr.span()?;
     let start = lines::line_start(text, span.start);
     if !text.get(start..span.start)?.chars().all(|c| c == ' ' || c == '\t') {
@@ -107,7 +122,70 @@ pub fn hcl(file: &Source, parsed: &Parsed, at: Span) -> Option<Edit> {
         return None;
     }
     let end = lines::next_line(text, span.end).unwrap_or(text.len());
-    Some(Edit { file: file.clone(), span: Span::new(start, end), replacement: String::new() })
+    let removed = Span::new(start, end);
+    Some(realigned(file, block, removed).unwrap_or(Edit {
+        file: file.clone(),
+        span: removed,
+        replacement: String::new(),
+    }))
+}
+
+/// A one-line attribute of an HCL block: where its line starts and ends
+/// (its line break included), its key's end and its `=`.
+struct Line {
+    start: usize,
+    end: usize,
+    key_end: usize,
+    eq: usize,
+}
+
+/// The removal of `removed` from a run of one-line attributes whose `=`
+/// are aligned as `terraform fmt` aligns them, the others padded again to
+/// the longest key left (the removed key may have been the longest), so a
+/// canonical file stays canonical. `None`: no such run, or one not
+/// aligned before (then only the line goes).
+fn realigned(file: &Source, block: &hcl_edit::structure::Block, removed: Span) -> Option<Edit> {
+    let text = &file.text;
+    let mut run: Vec<Line> = Vec::new();
+    let mut found = false;
+    for attr in block.body.attributes() {
+        let (Some(key), Some(span)) = (attr.key.span(), attr.span()) else { return None };
+        let start = lines::line_start(text, span.start);
+        let end = lines::next_line(text, span.end).unwrap_or(text.len());
+        let one_line = !text.get(span.start..span.end)?.contains(['\n', '\r']);
+        let eq = key.end + text.get(key.end..span.end)?.find('=')?;
+        let line = Line { start, end, key_end: key.end, eq };
+        if !one_line || run.last().is_some_and(|l| l.end != start) {
+            // A multi-line value, a blank or comment line: a new run.
+            if found {
+                break;
+            }
+            run.clear();
+        }
+        if one_line {
+            found |= start == removed.start;
+            run.push(line);
+        }
+    }
+    if !found || run.len() < 2 {
+        return None;
+    }
+    let column = |l: &Line| l.eq - l.start;
+    let width = |l: &Line| l.key_end - l.start;
+    let aligned = run.iter().all(|l| column(l) == run.iter().map(width).max().unwrap_or(0) + 1);
+    if !aligned {
+        return None;
+    }
+    let kept: Vec<&Line> = run.iter().filter(|l| l.start != removed.start).collect();
+    let want = kept.iter().map(|l| width(l)).max()? + 1;
+    let (from, to) = (run.first()?.start, run.last()?.end);
+    let mut out = String::new();
+    for l in &kept {
+        out.push_str(text.get(l.start..l.key_end)?);
+        out.push_str(&" ".repeat(want - width(l)));
+        out.push_str(text.get(l.eq..l.end)?);
+    }
+    Some(Edit { file: file.clone(), span: Span::new(from, to), replacement: out })
 }
 
 #[cfg(test)]
@@ -135,7 +213,7 @@ mod tests {
             }
         }
         let value = find(&root, key).unwrap_or_else(|| panic!("no {key}"));
-        let out = apply(text, node(&file, value, &root))?;
+        let out = apply(text, node(&file, value, &root, |_| true))?;
         // Still a document of the same kind.
         let again: Source = SourceFile::new(path, out.clone());
         parse(&again).unwrap_or_else(|e| panic!("{out}: {}", e.message));
@@ -175,10 +253,27 @@ mod tests {
         let body: hcl_edit::structure::Body = t.parse().unwrap_or_else(|e| panic!("{e}"));
         let parsed = Parsed::new(body);
         let at = Span::new(t.find("5 #").unwrap_or(0), t.find("5 #").unwrap_or(0) + 1);
-        let out = apply(t, hcl(&file, &parsed, at)).unwrap_or_else(|| panic!("no edit"));
+        let out = apply(t, hcl(&file, &parsed, at, |_| true)).unwrap_or_else(|| panic!("no edit"));
         assert_eq!(out, "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n  fifo_queue = true\n}\n");
         assert!(out.parse::<hcl_edit::structure::Body>().is_ok());
+        // Aligned as terraform fmt aligns: the longest key goes, the
+        // others close up to the longest left.
+        let t = "resource \"aws_sqs_queue\" \"q\" {\n  name                        = \"q\"\n  content_based_deduplication = true\n  delay_seconds               = 5\n\n  tags = {}\n}\n";
+        let aligned: Source = SourceFile::new("main.tf", t.to_string());
+        let parsed_aligned = Parsed::new(t.parse().unwrap_or_else(|e| panic!("{e}")));
+        let dedup = t.find("true").unwrap_or(0);
+        let out = apply(t, hcl(&aligned, &parsed_aligned, Span::new(dedup, dedup + 4), |_| true))
+            .unwrap_or_else(|| panic!("no edit"));
+        assert_eq!(
+            out,
+            "resource \"aws_sqs_queue\" \"q\" {\n  name          = \"q\"\n  delay_seconds = 5\n\n  tags = {}\n}\n"
+        );
         // Not a value's span: nothing.
-        assert!(hcl(&file, &parsed, Span::new(0, 3)).is_none());
+        assert!(hcl(&file, &parsed, Span::new(0, 3), |_| true).is_none());
+        // Another key than the field's (a variable's default): nothing.
+        assert!(hcl(&file, &parsed, at, |k| names(Field::FifoQueue, k)).is_none());
+        assert!(names(Field::BatchingWindow, "maximum_batching_window_in_seconds"));
+        assert!(names(Field::BatchingWindow, "maximumBatchingWindow"));
+        assert!(!names(Field::BatchingWindow, "Default"));
     }
 }

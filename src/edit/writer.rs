@@ -195,10 +195,15 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
             }
             Tree::Json(_) => None,
         }),
+        // Only a literal goes: a reference or an expression (`!Ref P`,
+        // `var.w`) would leave what it reads unused, and is the author's.
+        Op::Remove if !render::literal_at(file, span)?.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => None,
         Op::Remove => one(match tree {
-            Tree::Template { root, .. } => remove::node(file, keys.node_at(root, span)?, root),
-            Tree::Hcl(parsed) => remove::hcl(file, parsed, span),
-            Tree::Json(root) => remove::node(file, keys.node_at(root, span)?, root),
+            Tree::Template { root, .. } => {
+                remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(remedy.field, k))
+            }
+            Tree::Hcl(parsed) => remove::hcl(file, parsed, span, |k| remove::names(remedy.field, k)),
+            Tree::Json(root) => remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(remedy.field, k)),
         }),
         Op::AppendStatement(Statement { service, source, sid, policy }) => {
             let grant = statement::Grant { queue: &remedy.resource, service: *service, source, sid };

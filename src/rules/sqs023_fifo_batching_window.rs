@@ -3,6 +3,7 @@
 
 use super::helpers::{all_of, given_words};
 use super::{Context, Findings, Link, LiveInput};
+use crate::finding::{Applicability, Op, Remedy};
 use crate::model::{Field, Scalar};
 
 rule! {
@@ -39,7 +40,22 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 );
                 let run = cx.run(Field::BatchingWindow, &consumer.resource, &Scalar::Int(0));
                 let fix = format!("remove {window_name}{run}");
-                findings.push(RULE.finding(&consumer.resource, &window.origin, message, fix));
+                // Any window fails, so the key goes, safely: where it is
+                // written in the mapping. A value given for the run, one
+                // branch of a condition, or one read through a Parameter's
+                // or variable's default (which other resources may share)
+                // is refused by the writer, with its reason.
+                let remedy = Remedy {
+                    resource: consumer.resource.clone(),
+                    field: Field::BatchingWindow,
+                    ops: vec![Op::Remove],
+                    at: window.written_at().clone(),
+                    absent: false,
+                    conditional: !window.when.is_always(),
+                    given: window.given.clone(),
+                    applicability: Applicability::Safe,
+                };
+                findings.push(RULE.finding(&consumer.resource, &window.origin, message, fix).with_remedy(remedy));
             }
         }
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::helpers::{all_of, given_words};
 use super::{Context, Findings, LiveInput};
+use crate::finding::{Applicability, Op, Remedy};
 use crate::model::{Alt, Field, Origin, Queue, Scalar, When};
 
 rule! {
@@ -24,6 +25,8 @@ struct Set<'q> {
     field: Field,
     shown: &'static str,
     origin: &'q Origin,
+    /// Where the fix removes it: where the value is written.
+    written: &'q Origin,
     when: &'q When,
     given: Option<&'q Arc<str>>,
 }
@@ -37,13 +40,27 @@ fn fifo_only(queue: &Queue) -> Vec<Set<'_>> {
         alts: impl Iterator<Item = &'q Alt<String>>,
     ) {
         for alt in alts.filter(|a| a.value.known().map(String::as_str) == Some(fifo_value)) {
-            out.push(Set { field, shown: fifo_value, origin: &alt.origin, when: &alt.when, given: alt.given.as_ref() });
+            out.push(Set {
+                field,
+                shown: fifo_value,
+                origin: &alt.origin,
+                written: alt.written_at(),
+                when: &alt.when,
+                given: alt.given.as_ref(),
+            });
         }
     }
     let mut out = Vec::new();
     for alt in queue.content_based_dedup.iter().filter(|a| a.value.known() == Some(&true)) {
         let given = alt.given.as_ref();
-        out.push(Set { field: Field::ContentBasedDedup, shown: "true", origin: &alt.origin, when: &alt.when, given });
+        out.push(Set {
+            field: Field::ContentBasedDedup,
+            shown: "true",
+            origin: &alt.origin,
+            written: alt.written_at(),
+            when: &alt.when,
+            given,
+        });
     }
     text(&mut out, Field::DeduplicationScope, "messageGroup", queue.deduplication_scope.iter());
     text(&mut out, Field::FifoThroughputLimit, "perMessageGroupId", queue.fifo_throughput_limit.iter());
@@ -71,7 +88,21 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                     "remove {name}, or, if a FIFO queue was meant, set {} (its name then ends in \".fifo\")",
                     cx.dialect().assign(Field::FifoQueue, &Scalar::Bool(true))
                 );
-                findings.push(RULE.finding(&queue.resource, s.origin, message, fix));
+                // The attribute goes: unsafe, since the author may have
+                // meant a FIFO queue. Only a literal written in the queue
+                // (the writer refuses a reference, a value given for the
+                // run or one branch of a condition, with its reason).
+                let remedy = Remedy {
+                    resource: queue.resource.clone(),
+                    field: s.field,
+                    ops: vec![Op::Remove],
+                    at: s.written.clone(),
+                    absent: false,
+                    conditional: !s.when.is_always(),
+                    given: s.given.cloned(),
+                    applicability: Applicability::Unsafe,
+                };
+                findings.push(RULE.finding(&queue.resource, s.origin, message, fix).with_remedy(remedy));
             }
         }
     }
