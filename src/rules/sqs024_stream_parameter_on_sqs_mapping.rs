@@ -4,7 +4,7 @@
 
 use super::helpers::given_words;
 use super::{Context, Findings, Link, LiveInput};
-use crate::finding::Severity;
+use crate::finding::{Applicability, Op, Remedy, Severity};
 use crate::model::{Alt, Attr, Consumer, Dialect, Field, Value};
 
 rule! {
@@ -102,7 +102,23 @@ impl Out<'_, '_, '_> {
                     Severity::Warning,
                 ),
             };
-            self.findings.push(finding(consumer, alt, message, format!("remove {name}")).with_severity(severity));
+            // The parameter does nothing for a queue, or stops the mapping:
+            // removing it is safe. The writer takes away only a literal
+            // written under the parameter's own key in the mapping (a
+            // DestinationConfig map, a reference or a value given for the
+            // run keeps the hint, with the writer's reason).
+            let remedy = Remedy {
+                resource: consumer.resource.clone(),
+                field,
+                ops: vec![Op::Remove],
+                at: alt.written_at().clone(),
+                absent: false,
+                conditional: !alt.when.is_always(),
+                given: alt.given.clone(),
+                applicability: Applicability::Safe,
+            };
+            let finding = finding(consumer, alt, message, format!("remove {name}"));
+            self.findings.push(finding.with_severity(severity).with_remedy(remedy));
         }
     }
 }
