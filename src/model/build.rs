@@ -237,7 +237,7 @@ impl Consumer {
             response_types: fields.list(Field::FunctionResponseTypes),
             maximum_concurrency: fields.int(Field::MaximumConcurrency),
             enabled: fields.boolean(Field::MappingEnabled),
-            stream: StreamParameters {
+            stream: Some(Box::new(StreamParameters {
                 starting_position: fields.text(Field::StartingPosition),
                 starting_position_timestamp: fields.text(Field::StartingPositionTimestamp),
                 destination_config: fields.block(Field::DestinationConfig),
@@ -246,7 +246,8 @@ impl Consumer {
                 bisect_batch: fields.boolean(Field::BisectBatch),
                 parallelization_factor: fields.int(Field::ParallelizationFactor),
                 tumbling_window: fields.int(Field::TumblingWindow),
-            },
+            }))
+            .filter(|s| s.any()),
         }
     }
 }

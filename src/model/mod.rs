@@ -239,8 +239,11 @@ pub struct Consumer {
     pub maximum_concurrency: Attr<i64>,
     /// Whether Lambda polls the queue (absent: it does).
     pub enabled: Attr<bool>,
-    /// The parameters that apply only to streams and Kafka (SQS024).
-    pub stream: StreamParameters,
+    /// The parameters that apply only to streams and Kafka (SQS024);
+    /// `None` when the mapping sets none of them, as nearly every mapping
+    /// of a queue does (eight attributes kept for each mapping cost 5% of
+    /// a 24,000-mapping lint's time and memory).
+    pub stream: Option<Box<StreamParameters>>,
 }
 
 /// A mapping's parameters that apply only to stream and Kafka sources.
@@ -255,6 +258,24 @@ pub struct StreamParameters {
     pub bisect_batch: Attr<bool>,
     pub parallelization_factor: Attr<i64>,
     pub tumbling_window: Attr<i64>,
+}
+
+impl StreamParameters {
+    /// Whether any of them is written or unknown: otherwise the mapping
+    /// sets none and keeps no copy of them.
+    pub fn any(&self) -> bool {
+        fn set<T>(attr: &Attr<T>) -> bool {
+            attr.alts.iter().any(|alt| !matches!(alt.value, Value::Absent))
+        }
+        set(&self.starting_position)
+            || set(&self.starting_position_timestamp)
+            || set(&self.destination_config)
+            || set(&self.maximum_retry_attempts)
+            || set(&self.maximum_record_age)
+            || set(&self.bisect_batch)
+            || set(&self.parallelization_factor)
+            || set(&self.tumbling_window)
+    }
 }
 
 /// A CloudWatch alarm; only the parts the rules read.

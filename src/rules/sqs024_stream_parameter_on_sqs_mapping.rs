@@ -51,7 +51,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
     let window = format!("SQS batches have no tumbling window; {} gathers a batch", n(Field::BatchingWindow));
     let (refused, show, hide) = (&Effect::Refused, true, false);
     for consumer in &cx.model.consumers {
-        let s = &consumer.stream;
+        let Some(s) = consumer.stream.as_deref() else { continue };
         let mut out = Out { cx, consumer, findings: &mut *findings };
         out.report(Field::StartingPosition, &s.starting_position, show, refused);
         out.report(Field::StartingPositionTimestamp, &s.starting_position_timestamp, show, refused);

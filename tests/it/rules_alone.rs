@@ -339,8 +339,25 @@ fn sqs024_a_stream_only_parameter_on_a_queues_mapping() {
     use sqsguard::model::{Attr, Origin, Value};
     let at = || Origin::live("M", None, None);
     let with = |set: &dyn Fn(&mut sqsguard::model::StreamParameters)| {
+        fn absent<T>() -> Attr<T> {
+            Attr::single(Value::Absent, Origin::live("M", None, None))
+        }
         let mut model = consumed(180, 30).build();
-        set(&mut model.consumers[0].stream);
+        // A mapping that sets none of them keeps none.
+        assert!(model.consumers[0].stream.is_none());
+        let stream = model.consumers[0].stream.get_or_insert_with(|| {
+            Box::new(sqsguard::model::StreamParameters {
+                starting_position: absent(),
+                starting_position_timestamp: absent(),
+                destination_config: absent(),
+                maximum_retry_attempts: absent(),
+                maximum_record_age: absent(),
+                bisect_batch: absent(),
+                parallelization_factor: absent(),
+                tumbling_window: absent(),
+            })
+        });
+        set(stream);
         run(&model, "SQS024").into_iter().map(|f| f.severity).collect::<Vec<_>>()
     };
     assert!(with(&|_| {}).is_empty(), "nothing set");

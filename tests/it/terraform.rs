@@ -150,7 +150,7 @@ fn a_dynamic_destination_config_is_unknown() {
     let destination = |main: &str| {
         fs::write(dir.path().join("main.tf"), main).unwrap();
         let loaded = sqsguard::frontend::terraform::load_module(dir.path(), &[], &Default::default());
-        loaded.model.consumers[0].stream.destination_config.alts[0].value.clone()
+        loaded.model.consumers[0].stream.as_ref().unwrap().destination_config.alts[0].value.clone()
     };
     assert_eq!(destination(&bad), Value::Known(true));
     let dynamic = bad.replace(
