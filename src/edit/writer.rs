@@ -196,8 +196,14 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
             Tree::Json(_) => None,
         }),
         // Only a literal goes: a reference or an expression (`!Ref P`,
-        // `var.w`) would leave what it reads unused, and is the author's.
-        Op::Remove if !render::literal_at(file, span)?.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => None,
+        // `var.w`, `${self:custom.w}`) would leave what it reads unused,
+        // and is the author's. A literal is a word, a number or a
+        // timestamp: `TRIM_HORIZON`, `2`, `2024-01-01T00:00:00Z`.
+        Op::Remove
+            if !render::literal_at(file, span)?.chars().all(|c| c.is_ascii_alphanumeric() || "-_:".contains(c)) =>
+        {
+            None
+        }
         Op::Remove => one(match tree {
             Tree::Template { root, .. } => {
                 remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(remedy.field, k))
