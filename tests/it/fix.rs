@@ -999,6 +999,8 @@ fn fixtures_fix_into_their_fixed_snapshots() {
         .collect();
     fixtures.sort();
     assert!(!fixtures.is_empty());
+    // Without cfn-lint every fix is still compared with its `.fixed`.
+    let cfn_lint = common::venv_tool("cfn-lint");
     for fixture in fixtures {
         let name = fixture.file_name().unwrap().to_string_lossy().to_string();
         let rule = name.split('-').next().unwrap().to_uppercase();
@@ -1015,8 +1017,11 @@ fn fixtures_fix_into_their_fixed_snapshots() {
         if name.ends_with(".tf") || name.ends_with(".tf.json") || name.contains("-serverless") {
             continue;
         }
-        let Some(cfn_lint) = common::venv_tool("cfn-lint") else { return common::missing("cfn-lint") };
-        let lint = Command::new(&cfn_lint).arg(&path).output().unwrap();
+        let Some(cfn_lint) = &cfn_lint else { continue };
+        let lint = Command::new(cfn_lint).arg(&path).output().unwrap();
         assert!(lint.status.success(), "{name}: cfn-lint:\n{}", String::from_utf8_lossy(&lint.stdout));
+    }
+    if cfn_lint.is_none() {
+        common::missing("cfn-lint");
     }
 }
