@@ -1,78 +1,55 @@
 //! sqsguard: keeps AWS SQS pipelines correct.
 //!
-//! Layers, each importing only from the ones above it in this list (a test,
-//! `tests/it/layers.rs`, holds the same list and fails on anything else):
+//! The code is a cargo workspace, one crate a layer; a crate depends only
+//! on the crates above it in this list, and the compiler holds it to that:
 //!
-//! 1. [`source`]: files, spans, locations.
-//! 2. [`syntax`]: spanned YAML/JSON trees and durations.
-//! 3. [`model`]: the one normalized model (queues, mappings, functions,
-//!    alarms, policies), its field table and index.
-//! 4. [`edit`]: a fix as a recipe of edit operations, and the writer that
-//!    carries each operation out in the trees a front-end parsed.
-//! 5. [`finding`]: what a rule reports, and the fix it proposes.
-//! 6. [`error`]: what can fail.
-//! 7. [`frontend`]: CloudFormation/SAM, Serverless, Terraform (HCL and
-//!    plan JSON) and live data, each one function into a
-//!    [`frontend::Loaded`] model, with the trees it parsed in an
-//!    [`edit::Writer`].
-//! 8. [`rules`]: the catalog, one rule per file.
-//! 9. [`config`], which reads `.sqsguard.yaml`.
-//! 10. [`check`]: rules and suppressions over what a front-end loaded,
-//!     and each finding's fix.
-//! 11. [`outcome`]: what a run gives; [`fingerprint`]: a finding's
-//!     identity; [`discover`]: which files a lint reads; [`graph`]: the
-//!     pipeline of checked models as a picture.
-//! 12. [`baseline`]: findings recorded to be let through.
-//! 13. [`session`]: one run's settings and inputs, ready for the commands.
-//! 14. [`lint`], [`audit`] and [`generate`]: the commands.
-//! 15. `drift` (feature `audit`): the templates' model joined with the
-//!     audit's, and what differs.
-//! 16. [`fix`]: the passes of `--fix` over lints, the diff and the write.
-//! 17. [`report`]: every output format.
-//! 18. [`server`]: the checks as a Language Server, for editors.
-//! 19. [`cli`]: arguments, the session, errors and exit statuses.
+//! 1. `sqsguard-source` ([`source`]): files, spans, locations.
+//! 2. `sqsguard-syntax` ([`syntax`]): spanned YAML/JSON trees and durations.
+//! 3. `sqsguard-model` ([`model`]): the one normalized model (queues,
+//!    mappings, functions, alarms, policies), its field table and index.
+//! 4. `sqsguard-edit` ([`edit`]): a fix as a recipe of edit operations,
+//!    and the writer that carries each operation out in the trees a
+//!    front-end parsed.
+//! 5. `sqsguard-finding` ([`finding`], [`error`]): what a rule reports and
+//!    the fix it proposes; what can fail.
+//! 6. `sqsguard-frontend` ([`frontend`]): CloudFormation/SAM, Serverless,
+//!    Terraform (HCL, JSON and plans), live data and the Lambda handlers'
+//!    code, each read into a [`frontend::Loaded`] model, with the trees it
+//!    parsed in an [`edit::Writer`].
+//! 7. `sqsguard-rules` ([`rules`]): the catalog, one rule per file.
+//! 8. `sqsguard-lint` ([`lint`]): a run's [`config`], the [`check`] of rules
+//!    and suppressions, a finding's [`fingerprint`], the [`discover`]y of
+//!    files and their [`owners`], the pipeline [`graph`], the [`baseline`],
+//!    the [`session`] (one run's settings and inputs), the [`outcome`], the
+//!    `lint` command itself and [`fix`] (`--fix`, `--diff`).
+//! 9. `sqsguard-generate` ([`generate`]): a pipeline spec into templates.
+//! 10. `sqsguard-audit` (`audit` and `drift`, feature `audit`): live queues
+//!     read-only, and the estate against its templates.
+//! 11. `sqsguard-report` ([`report`]): every output format.
+//! 12. `sqsguard-server` ([`server`]): the checks as a Language Server.
+//! 13. `sqsguard` (this crate): the command line ([`cli`]): arguments, the
+//!     session, errors and exit statuses.
+//!
+//! The re-exports below keep one path to each layer for the command line
+//! and the integration tests (`sqsguard::model::Queue`).
 
-pub mod source;
-pub mod syntax;
-
-pub mod model;
-
-pub mod edit;
-
-pub mod finding;
-
-pub mod error;
-
-pub mod frontend;
-
-pub mod rules;
-
-pub mod config;
-
-pub mod check;
-
-pub mod discover;
-pub mod fingerprint;
-pub mod graph;
-pub mod outcome;
-pub mod owners;
-
-pub mod baseline;
-
-pub mod session;
+pub use sqsguard_edit as edit;
+pub use sqsguard_finding as finding;
+pub use sqsguard_finding::error;
+pub use sqsguard_frontend as frontend;
+pub use sqsguard_generate as generate;
+pub use sqsguard_lint as lint;
+pub use sqsguard_lint::{baseline, check, config, discover, fingerprint, fix, graph, outcome, owners, session};
+pub use sqsguard_model as model;
+pub use sqsguard_report as report;
+pub use sqsguard_rules as rules;
+pub use sqsguard_server as server;
+pub use sqsguard_source as source;
+pub use sqsguard_syntax as syntax;
 
 #[cfg(feature = "audit")]
-pub mod audit;
-pub mod generate;
-pub mod lint;
-
+pub use sqsguard_audit as audit;
 #[cfg(feature = "audit")]
-pub mod drift;
-
-pub mod fix;
-
-pub mod report;
-
-pub mod server;
+pub use sqsguard_audit::drift;
 
 pub mod cli;

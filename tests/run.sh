@@ -97,7 +97,7 @@ step() { echo "tests/run.sh: $1 (at $((SECONDS - started)) s)" >&2; }
 step "rustfmt"
 # Rule files are modules of the catalog build.rs writes, which cargo fmt
 # does not follow: they are named here.
-cargo fmt --check -- src/rules/sqs*.rs
+cargo fmt --check -- crates/rules/src/sqs*.rs
 
 step "build, with clippy on this workspace's crates"
 export RUSTC_WORKSPACE_WRAPPER

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use super::formats::{AuditFormat, Format};
-use crate::finding::Severity;
+use sqsguard_finding::Severity;
 
 #[derive(Parser, Debug)]
 #[command(name = "sqsguard", version, about = "Keeps AWS SQS pipelines correct", max_term_width = 100)]

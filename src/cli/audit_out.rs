@@ -6,15 +6,15 @@ use std::path::Path;
 
 use super::console::{Console, Stop, shown};
 use super::formats::AuditFormat;
-use crate::error::Error;
-use crate::outcome::Outcome;
-use crate::report;
+use sqsguard_finding::error::Error;
+use sqsguard_lint::outcome::Outcome;
+use sqsguard_report as report;
 
 /// What the page is made from besides the outcome.
 pub(super) enum Source<'a> {
     /// A live audit's models, one per account-Region read.
     #[cfg_attr(not(feature = "audit"), allow(dead_code))]
-    Live(&'a [crate::model::Model]),
+    Live(&'a [sqsguard_model::Model]),
     /// The JSON reports merged, by name.
     Reports(&'a [std::path::PathBuf]),
 }
@@ -52,7 +52,7 @@ pub(super) fn write(
     };
     match output {
         Some(path) => {
-            crate::source::write_named(path, &bytes).map_err(|e| Error::io(path, e))?;
+            sqsguard_source::write_named(path, &bytes).map_err(|e| Error::io(path, e))?;
             console.eprintln(format_args!("wrote {}", shown(path)));
             Ok(())
         }

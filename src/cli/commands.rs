@@ -7,11 +7,11 @@ use super::args::{AuditArgs, CatalogFormat, FailOn, GenFormat, GenTarget, Genera
 use super::audit_out::Source;
 use super::console::{Console, Stop, exit_status, settings_from, shown};
 use super::formats::AuditFormat;
-use crate::error::Error;
-use crate::rules;
+use sqsguard_finding::error::Error;
+use sqsguard_rules as rules;
 
 pub(super) fn run_generate(args: GenerateArgs, console: &mut Console) -> Result<ExitCode, Stop> {
-    use crate::generate::{self, Format as F, Request, Target as T};
+    use sqsguard_generate::{self as generate, Format as F, Request, Target as T};
     let output = (args.output.as_os_str() != "-").then_some(args.output.as_path());
     // The output must pass `lint` where it goes: the config that applies
     // there (the output folder's nearest existing ancestor, else here).
@@ -53,7 +53,7 @@ pub(super) fn run_merge(
     (fail_on, require_queues): (FailOn, bool),
     console: &mut Console,
 ) -> Result<ExitCode, Stop> {
-    let outcome = crate::report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
+    let outcome = sqsguard_report::merge::merge(files).map_err(|e| Error::Usage(e.to_string()))?;
     super::audit_out::write(format, &outcome, Source::Reports(files), output, console)?;
     Ok(audit_status(fail_on, require_queues, &outcome, console))
 }
@@ -63,7 +63,7 @@ pub(super) fn run_merge(
 fn audit_status(
     fail_on: FailOn,
     require_queues: bool,
-    outcome: &crate::outcome::Outcome,
+    outcome: &sqsguard_lint::outcome::Outcome,
     console: &mut Console,
 ) -> ExitCode {
     if require_queues && outcome.files == 0 {
@@ -84,7 +84,7 @@ pub(super) fn explain(wanted: &str) -> Result<String, Error> {
         None => {
             let words = rules::ALL.iter().flat_map(|r| [r.id.code, r.id.name]);
             let near =
-                crate::syntax::suggest::did_you_mean(wanted, words).map(|d| format!(": {d}")).unwrap_or_default();
+                sqsguard_syntax::suggest::did_you_mean(wanted, words).map(|d| format!(": {d}")).unwrap_or_default();
             Err(Error::Usage(format!(
                 "no rule is called `{wanted}`{near} (`sqsguard rules` lists every code and name)"
             )))
@@ -95,8 +95,8 @@ pub(super) fn explain(wanted: &str) -> Result<String, Error> {
 /// `schema`: the JSON Schema sqsguard itself validates the file with.
 pub(super) fn schema(which: SchemaOf) -> &'static str {
     match which {
-        SchemaOf::Config => crate::config::SCHEMA,
-        SchemaOf::Pipeline => crate::generate::SCHEMA,
+        SchemaOf::Config => sqsguard_lint::config::SCHEMA,
+        SchemaOf::Pipeline => sqsguard_generate::SCHEMA,
     }
 }
 
@@ -120,7 +120,7 @@ pub(super) fn catalog(format: CatalogFormat) -> String {
         CatalogFormat::Markdown => {
             let mut out = String::from("| code | name | severity |\n|---|---|---|\n");
             for r in rules::ALL {
-                let live = if r.kind == crate::rules::Kind::Live { " (live)" } else { "" };
+                let live = if r.kind == sqsguard_rules::Kind::Live { " (live)" } else { "" };
                 out.push_str(&format!(
                     "| [{code}](rules/{code}.md) | {}{live} | {} |\n",
                     r.id.name,
@@ -142,7 +142,7 @@ pub(super) fn run_audit(_: AuditArgs, _: &mut Console) -> Result<ExitCode, Stop>
 pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     use super::console::settings;
     use std::io::IsTerminal;
-    let lookback = match crate::syntax::duration::seconds(&args.lookback) {
+    let lookback = match sqsguard_syntax::duration::seconds(&args.lookback) {
         Some(s) if s >= 60 => s,
         _ => {
             let message = format!("--lookback {}: use a duration of at least a minute (30m, 1h, 1d)", args.lookback);
@@ -151,12 +151,12 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
     };
     let usage = |message: String| -> Stop { Error::Usage(message).into() };
     let accounts = match (&args.accounts, args.organization) {
-        (Some(list), _) => crate::audit::Accounts::List(crate::audit::scope::accounts(list).map_err(usage)?),
-        (None, true) => crate::audit::Accounts::Organization,
-        (None, false) => crate::audit::Accounts::Caller,
+        (Some(list), _) => sqsguard_audit::Accounts::List(sqsguard_audit::scope::accounts(list).map_err(usage)?),
+        (None, true) => sqsguard_audit::Accounts::Organization,
+        (None, false) => sqsguard_audit::Accounts::Caller,
     };
-    let shard = args.shard.as_deref().map(crate::audit::scope::Shard::parse).transpose().map_err(usage)?;
-    let pair_deadline = match crate::syntax::duration::seconds(&args.pair_deadline) {
+    let shard = args.shard.as_deref().map(sqsguard_audit::scope::Shard::parse).transpose().map_err(usage)?;
+    let pair_deadline = match sqsguard_syntax::duration::seconds(&args.pair_deadline) {
         Some(s) if s > 0 => std::time::Duration::from_secs(s),
         _ => return Err(usage(format!("--pair-deadline {}: use a duration (90s, 10m, 1h)", args.pair_deadline))),
     };
@@ -167,11 +167,11 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
         Ok(n @ 1..=20) => n,
         _ => return Err(usage(format!("--max-attempts {}: use a number from 1 to 20", args.max_attempts))),
     };
-    let retry_budget = match crate::syntax::duration::seconds(&args.retry_budget) {
+    let retry_budget = match sqsguard_syntax::duration::seconds(&args.retry_budget) {
         Some(s) if s > 0 => std::time::Duration::from_secs(s),
         _ => return Err(usage(format!("--retry-budget {}: use a duration (10s, 30s, 2m)", args.retry_budget))),
     };
-    let opts = crate::audit::Options {
+    let opts = sqsguard_audit::Options {
         regions: args.region,
         all_regions: args.regions.is_some(),
         accounts,
@@ -194,7 +194,7 @@ pub(super) fn run_audit(args: AuditArgs, console: &mut Console) -> Result<ExitCo
         // The page lists every queue read, and draws their links.
         keep_models: args.format == AuditFormat::Html,
     };
-    let audit = crate::audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
+    let audit = sqsguard_audit::run_with_progress(&opts, &mut |line| console.eprint(line))?;
     let source = Source::Live(&audit.models);
     super::audit_out::write(args.format, &audit.outcome, source, args.output.as_deref(), console)?;
     Ok(audit_status(args.fail_on, args.require_queues, &audit.outcome, console))

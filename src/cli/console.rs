@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use super::args::FailOn;
 use super::formats::{colour, width};
-use crate::config::{self, Config};
-use crate::error::Error;
-use crate::finding::{Finding, Severity};
-use crate::model::Origin;
-use crate::outcome::Outcome;
-use crate::report::{self, pretty::Style, printable};
+use sqsguard_finding::error::Error;
+use sqsguard_finding::{Finding, Severity};
+use sqsguard_lint::config::{self, Config};
+use sqsguard_lint::outcome::Outcome;
+use sqsguard_model::Origin;
+use sqsguard_report::{self as report, pretty::Style, printable};
 
 /// Exit statuses (docs/lint.md): 0 clean, 1 findings at or above --fail-on, 2 usage.
 pub(super) const FINDINGS: u8 = 1;
@@ -144,8 +144,8 @@ pub(super) fn shown(path: &std::path::Path) -> String {
 
 /// What a config problem is reported as: no rule, a diagnostic of the
 /// config.
-pub(super) static INVALID_CONFIG: crate::finding::RuleId =
-    crate::finding::RuleId { code: "config", name: "invalid-config" };
+pub(super) static INVALID_CONFIG: sqsguard_finding::RuleId =
+    sqsguard_finding::RuleId { code: "config", name: "invalid-config" };
 
 /// An error on stderr: its located diagnostics, then one line.
 pub(super) fn say(console: &mut Console, error: &Error) {

@@ -9,8 +9,8 @@ use std::io::IsTerminal;
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
-use crate::report;
-use crate::report::pretty::Style;
+use sqsguard_report as report;
+use sqsguard_report::pretty::Style;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Format {

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use super::args::{GraphArgs, GraphFormat};
 use super::console::{Console, Stop, shown};
-use crate::error::Error;
-use crate::graph::{self, Graph, Piece};
+use sqsguard_finding::error::Error;
+use sqsguard_lint::graph::{self, Graph, Piece};
 
 pub(super) fn run(args: GraphArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     let graph = match audit_report(&args)? {
@@ -32,7 +32,7 @@ pub(super) fn run(args: GraphArgs, console: &mut Console) -> Result<ExitCode, St
     };
     match &args.output {
         Some(path) => {
-            crate::source::write_named(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
+            sqsguard_source::write_named(path, text.as_bytes()).map_err(|e| Error::io(path, e))?;
             console.eprintln(format_args!("wrote {}", shown(path)));
         }
         None => console.print(&text)?,
@@ -73,8 +73,8 @@ fn audit_report(args: &GraphArgs) -> Result<Option<(serde_json::Value, PathBuf)>
 /// linted, a link not resolved) are said on standard error.
 fn from_lint(args: &GraphArgs, console: &mut Console) -> Result<Graph, Error> {
     // The paths and inputs named, every rule.
-    let session = super::lint::reading(&args.paths, &args.input, &crate::rules::Filter::default())?;
-    let (drawn, outcome) = crate::lint::drawn(&session)?;
+    let session = super::lint::reading(&args.paths, &args.input, &sqsguard_rules::Filter::default())?;
+    let (drawn, outcome) = sqsguard_lint::drawn(&session)?;
     for note in &outcome.notes {
         match note.origin.location() {
             Some(l) if !l.file.is_empty() => console.eprintln(format_args!("note: {}: {}", l.file, note.message)),

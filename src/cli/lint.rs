@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use super::args::{InputArgs, LintArgs};
 use super::console::{Console, FINDINGS, Stop, exit_status, shown};
 use super::formats::Format;
-use crate::config;
-use crate::error::Error;
-use crate::lint;
-use crate::outcome::Outcome;
-use crate::report::text::plural;
-use crate::report::{self, printable};
-use crate::rules;
-use crate::session::{FixMode, Inputs, Session};
+use sqsguard_finding::error::Error;
+use sqsguard_lint as lint;
+use sqsguard_lint::config;
+use sqsguard_lint::outcome::Outcome;
+use sqsguard_lint::session::{FixMode, Inputs, Session};
+use sqsguard_report::text::plural;
+use sqsguard_report::{self as report, printable};
+use sqsguard_rules as rules;
 
 pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode, Stop> {
     let mut session = session(&args)?;
@@ -32,7 +32,7 @@ pub(super) fn run_lint(args: LintArgs, console: &mut Console) -> Result<ExitCode
     let baseline = session.baseline.take();
     let mut outcome = lint::lint(&session)?;
     if let Some(path) = &args.write_baseline {
-        let written = crate::baseline::write(path, &outcome, &scope(&args))?;
+        let written = sqsguard_lint::baseline::write(path, &outcome, &scope(&args))?;
         if !args.quiet {
             let entries = |n: usize, kind: &str| plural(n, &format!("{kind}entry"), &format!("{kind}entries"));
             let mut also = String::new();
@@ -63,7 +63,7 @@ pub(super) fn session(args: &LintArgs) -> Result<Session, Error> {
         ));
     }
     let mut session = reading(&args.paths, &args.input, &scope(args).rules)?;
-    session.baseline = args.baseline.as_deref().map(|b| crate::baseline::load(b, &scope(args))).transpose()?;
+    session.baseline = args.baseline.as_deref().map(|b| sqsguard_lint::baseline::load(b, &scope(args))).transpose()?;
     let unsafe_fixes = args.unsafe_fixes;
     session.fix = if args.diff {
         FixMode::Diff { unsafe_fixes }
@@ -97,7 +97,7 @@ pub(super) fn reading(paths: &[PathBuf], input: &InputArgs, filter: &rules::Filt
         }
     }
     for file in &input.var_files {
-        crate::source::open_regular(file).map_err(|e| Error::io(file, e.into()))?;
+        sqsguard_source::open_regular(file).map_err(|e| Error::io(file, e.into()))?;
     }
     // The command line's --select replaces a config's; --ignore adds to it.
     let (config, nearest) = match &input.config {
@@ -117,9 +117,9 @@ pub(super) fn reading(paths: &[PathBuf], input: &InputArgs, filter: &rules::Filt
 }
 
 /// Where a lint looks: what a baseline's stale entries are counted in.
-fn scope(args: &LintArgs) -> crate::baseline::Scope {
-    let rules = crate::rules::Filter { select: args.select.clone(), ignore: args.ignore.clone() };
-    crate::baseline::Scope { paths: args.paths.clone(), rules }
+fn scope(args: &LintArgs) -> sqsguard_lint::baseline::Scope {
+    let rules = sqsguard_rules::Filter { select: args.select.clone(), ignore: args.ignore.clone() };
+    sqsguard_lint::baseline::Scope { paths: args.paths.clone(), rules }
 }
 
 /// The report of a lint, what standard error adds to it, and the exit
@@ -161,7 +161,7 @@ pub(super) fn report_to(args: &LintArgs, outcome: &Outcome, console: &mut Consol
 pub(super) fn write_sarif(path: &std::path::Path, outcome: &Outcome) -> Result<(), Error> {
     let mut sarif = Vec::new();
     report::write(report::Format::Sarif, outcome, &mut sarif).map_err(|e| Error::io(path, e))?;
-    crate::source::write_named(path, &sarif).map_err(|e| Error::io(path, e))
+    sqsguard_source::write_named(path, &sarif).map_err(|e| Error::io(path, e))
 }
 
 /// What standard error adds to a report: Parameter values no template
@@ -184,7 +184,7 @@ fn say_aside(args: &LintArgs, outcome: &Outcome, console: &mut Console) {
 /// (the last of a key wins, as in `sam deploy`). A value that is no
 /// `KEY=VALUE`, or a samconfig that cannot be read, is a usage error.
 pub(super) fn stage(args: &InputArgs) -> Result<config::Stage, Error> {
-    use crate::frontend::stage::{key_value, sam_override};
+    use sqsguard_frontend::stage::{key_value, sam_override};
     if args.stage.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(Error::Usage("--stage needs a stage name".into()));
     }
@@ -228,7 +228,7 @@ pub(super) fn show_fixes(session: &Session, console: &mut Console, quiet: bool) 
     let fixed = fix_in_memory(session, console)?;
     console.out(|out| {
         for (path, (file, text, _)) in &fixed.files {
-            out.write_all(crate::fix::unified_diff(path, &file.text, text).as_bytes())?;
+            out.write_all(sqsguard_lint::fix::unified_diff(path, &file.text, text).as_bytes())?;
         }
         Ok(())
     })?;
@@ -241,14 +241,14 @@ pub(super) fn show_fixes(session: &Session, console: &mut Console, quiet: bool) 
 
 /// Every pass of `--fix` in memory, with a line on standard error for
 /// each file it did not fix.
-pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> Result<crate::fix::Fixed, Error> {
-    let fixed = crate::fix::passes(session)?;
+pub(super) fn fix_in_memory(session: &Session, console: &mut Console) -> Result<sqsguard_lint::fix::Fixed, Error> {
+    let fixed = sqsguard_lint::fix::passes(session)?;
     for event in &fixed.events {
         match event {
-            crate::fix::Event::Refused(path, why) => {
+            sqsguard_lint::fix::Event::Refused(path, why) => {
                 console.eprintln(format_args!("sqsguard: {}: {why}", shown(path)));
             }
-            crate::fix::Event::Reverted(path, why) => {
+            sqsguard_lint::fix::Event::Reverted(path, why) => {
                 console.eprintln(format_args!("sqsguard: {}: not fixed: {}", shown(path), printable(why)));
             }
         }
@@ -276,12 +276,12 @@ pub(super) fn apply_fixes(session: &Session, console: &mut Console, quiet: bool)
     let fixed = fix_in_memory(session, console)?;
     let (mut files, mut fixes) = (0, 0);
     for (path, (file, text, n)) in &fixed.files {
-        match crate::fix::write_fixed(path, &file.text, text) {
-            Ok(crate::fix::Written::Fixed) => {
+        match sqsguard_lint::fix::write_fixed(path, &file.text, text) {
+            Ok(sqsguard_lint::fix::Written::Fixed) => {
                 files += 1;
                 fixes += n;
             }
-            Ok(crate::fix::Written::ChangedMeanwhile) => {
+            Ok(sqsguard_lint::fix::Written::ChangedMeanwhile) => {
                 console.eprintln(format_args!("sqsguard: {}: changed since it was read; not fixed", shown(path)));
             }
             Err(e) => console.eprintln(format_args!("sqsguard: {}; not fixed", printable(&e.to_string()))),

@@ -1,6 +1,6 @@
 //! The command line (README.md and docs/ are its reference): arguments
 //! ([`args`]) become a command's ready inputs (for `lint`, a
-//! [`Session`](crate::session::Session)), the command runs, its report is
+//! [`Session`](sqsguard_lint::session::Session)), the command runs, its report is
 //! written through the [`console`], and its outcome is the exit status.
 
 mod args;
@@ -52,7 +52,7 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
             run_merge(&files, (format, output.as_deref()), (fail_on, require_queues), console)
         }
         Command::Rules { format } => console.print(&catalog(format)).map(|()| ExitCode::SUCCESS),
-        Command::Server => match crate::server::run() {
+        Command::Server => match sqsguard_server::run() {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(why) => {
                 console.eprintln(format_args!("sqsguard server: {why}"));

@@ -12,10 +12,10 @@ use std::process::ExitCode;
 use super::args::LintArgs;
 use super::console::{Console, Stop, exit_status};
 use super::lint::{fix_in_memory, fixed_line, report_lint, report_to, session, show_fixes, write_sarif};
-use crate::error::Error;
-use crate::lint;
-use crate::session::{FixMode, Session};
-use crate::source::Overlay;
+use sqsguard_finding::error::Error;
+use sqsguard_lint as lint;
+use sqsguard_lint::session::{FixMode, Session};
+use sqsguard_source::Overlay;
 
 /// The name of the document read from standard input, when PATH is `-`.
 /// `-` must be the only PATH and needs `--stdin-filename`; the name alone
@@ -52,8 +52,9 @@ pub(super) fn run(args: &LintArgs, name: &Path, console: &mut Console) -> Result
         FixMode::Diff { .. } => show_fixes(&session, console, args.quiet),
         FixMode::Write { .. } => {
             let fixed = fix_in_memory(&session, console)?;
-            let own = crate::source::lexical(name);
-            let fixed_text = fixed.files.iter().find(|(p, _)| crate::source::lexical(p) == own).map(|(_, (_, t, _))| t);
+            let own = sqsguard_source::lexical(name);
+            let fixed_text =
+                fixed.files.iter().find(|(p, _)| sqsguard_source::lexical(p) == own).map(|(_, (_, t, _))| t);
             console.print(fixed_text.unwrap_or(&text))?;
             if !args.quiet {
                 let files = usize::from(fixed_text.is_some());

@@ -77,7 +77,7 @@ print(json.dumps({'names': names, 'manifest': read('extension/package.json'), 'b
     Some((names, manifest, doc["bundle"].as_str().unwrap().to_string()))
 }
 
-/// The settings `sqsguard server` reads (src/server/settings.rs).
+/// The settings `sqsguard server` reads (crates/server/src/settings.rs).
 const SERVER_SETTINGS: [&str; 5] = ["select", "ignore", "unsafeFixes", "varFiles", "stage"];
 
 /// What is wrong with a `.vsix` of these entries, manifest and bundle.

@@ -173,7 +173,7 @@ fn every_link_and_repository_path_a_page_names_exists() {
     assert!(broken.is_empty(), "pages point at what does not exist:\n{}", broken.join("\n"));
 }
 
-/// `word` as a path of this repository (`tests/run.sh`, `src/rules/`), when
+/// `word` as a path of this repository (`tests/run.sh`, `crates/rules/src/`), when
 /// it is one and names no placeholder (`rules/CODE.md`, `*.tf`) nor what
 /// tests/run.sh installs (`node_modules`).
 fn repository_path(word: &str) -> Option<&str> {

@@ -1,5 +1,5 @@
 //! The editor server parses a large YAML template a piece at a time
-//! (src/syntax/yaml/pieces.rs); the tree must be the whole parse's, spans
+//! (crates/syntax/src/yaml/pieces.rs); the tree must be the whole parse's, spans
 //! included, or the whole text must be parsed. Held to that with every
 //! piece cut as small as it goes (no size threshold), on every corpus
 //! template and example, every prefix of them by line (what an editor

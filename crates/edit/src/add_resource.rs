@@ -1,0 +1,307 @@
+//! SQS004's fix: a new dead-letter queue beside the queue, and the
+//! RedrivePolicy that points at it (rules/SQS004.md, "Fix": `<Queue>DLQ` /
+//! `aws_sqs_queue.<name>_dlq`, the same type, a `.fifo` name when the
+//! queue has an explicit FIFO name, retention 1209600, maxReceiveCount 5).
+//!
+//! Two edits that go in together or not at all (as `fix::apply` applies them):
+//! where they meet (the queue's last property is the end of its resource)
+//! they are one edit. Only shapes whose result is certain are fixed: a
+//! queue written as a YAML block, a YAML flow mapping or in JSON, an HCL
+//! block or a `*.tf.json` object without `count`/`for_each`. No fix when the result would still be wrong or
+//! cannot be known: a name or retention that is not a literal (a FIFO flag
+//! that is an expression, `!Ref IsFifo`, is copied: the new queue is of
+//! the same type whatever it resolves to),
+//! a queue that already keeps messages 14 days (its dead-letter queue could
+//! not keep them longer, SQS007), a name already taken.
+
+use super::Edit;
+use super::insert::{block_end, flow_close, flow_member, indent_of, json_member, props_key};
+use super::locate::{Keys, line_ending};
+use sqsguard_model::{Dialect, Field};
+use sqsguard_source::{Source, Span, lines};
+use sqsguard_syntax::{Entry, Kind, Node};
+
+/// The names the queue's settings are read by (the new queue's text is
+/// written out below, as a template is).
+const CFN: Dialect = Dialect::CloudFormation;
+
+/// Whether the new queue is FIFO.
+#[derive(Debug, PartialEq, Eq)]
+enum Fifo {
+    Literal(bool),
+    /// As the queue's expression says (its text).
+    Same(String),
+}
+
+impl Fifo {
+    /// The value written in the new queue, if any (`true`, `!Ref IsFifo`).
+    fn written(&self) -> Option<&str> {
+        match self {
+            Fifo::Literal(true) => Some("true"),
+            Fifo::Literal(false) => None,
+            Fifo::Same(text) => Some(text),
+        }
+    }
+}
+
+/// What the new queue is.
+struct Dlq {
+    fifo: Fifo,
+    /// The new queue's name, when the queue's own is a literal FIFO name.
+    name: Option<String>,
+    max_receive_count: i64,
+    retention_seconds: i64,
+}
+
+/// The name of a dead-letter queue for a queue named `name`.
+pub(super) fn dlq_name(name: &str, fifo: bool) -> String {
+    let base = name.strip_suffix(".fifo").unwrap_or(name);
+    if fifo { format!("{base}-dlq.fifo") } else { format!("{base}-dlq") }
+}
+
+/// The fix in a CloudFormation/SAM template or a Serverless service's
+/// `resources`: `resources` is the mapping holding the queue's entry.
+pub fn template(
+    file: &Source,
+    keys: &mut Keys,
+    resources: &Node,
+    queue: &Entry,
+    json: bool,
+    (fifo_at, max_receive_count, retention_seconds): (Option<Span>, i64, i64),
+) -> Option<Vec<Edit>> {
+    let text = &file.text;
+    if queue.value.get("Type")?.as_str()? != "AWS::SQS::Queue" {
+        return None;
+    }
+    let id = format!("{}DLQ", queue.key);
+    if keys.entry(resources, &id).is_some() {
+        return None;
+    }
+    let props = queue.value.get("Properties");
+    // The new queue is of the queue's type whatever it resolves to: a
+    // literal is written `true`, an expression (`!Ref IsFifo`) copied.
+    let fifo = match fifo_at {
+        None => Fifo::Literal(false),
+        Some(at) => match &keys.node_at(props?, at)?.kind {
+            Kind::Bool(b) => Fifo::Literal(*b),
+            Kind::String(s) if s == "true" || s == "false" => Fifo::Literal(s == "true"),
+            // An intrinsic function, on one line so that it keeps its
+            // meaning wherever it is copied.
+            Kind::Map(_) => {
+                let written = text.get(at.start..at.end)?;
+                if written.contains(['\n', '\r']) {
+                    return None;
+                }
+                Fifo::Same(written.to_string())
+            }
+            _ => return None,
+        },
+    };
+    // A literal FIFO name gives the new queue its `.fifo` name; otherwise
+    // CloudFormation names it (with `.fifo` for a FIFO queue).
+    let name = match props.and_then(|p| p.get(CFN.name(Field::QueueName))).map(|n| &n.kind) {
+        Some(Kind::String(s)) if fifo == Fifo::Literal(true) => Some(dlq_name(s, true)),
+        // The name of a queue whose type is an expression: the suffix is
+        // not known, so CloudFormation names the new queue.
+        Some(_) if matches!(fifo, Fifo::Same(_)) => return None,
+        _ => None,
+    };
+    // The new queue must keep messages longer than this one (SQS007):
+    // not possible when this one already keeps them the longest.
+    match props.and_then(|p| p.get(CFN.name(Field::RetentionPeriod))).map(|n| &n.kind) {
+        None => {}
+        Some(Kind::Number(n) | Kind::String(n)) if n.trim().parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
+        Some(_) => return None,
+    }
+    let dlq = Dlq { fifo, name, max_receive_count, retention_seconds };
+    let condition = match queue.value.get("Condition") {
+        Some(c) => Some(c.as_str()?.to_string()),
+        None => None,
+    };
+    let nl = line_ending(text);
+    let edit = |pos: usize, replacement: String| Edit { file: file.clone(), span: Span::new(pos, pos), replacement };
+    if json {
+        let (redrive_at, redrive) = json_redrive(text, queue, &id, &dlq, nl)?;
+        let (queue_at, new_queue) = json_queue(text, queue, &id, &dlq, condition.as_deref(), nl)?;
+        return Some(vec![edit(redrive_at, redrive), edit(queue_at, new_queue)]);
+    }
+    if text[queue.value.span.start..].starts_with('{') {
+        return flow(text, resources, queue, &id, &dlq, condition.as_deref(), nl)
+            .map(|edits| edits.into_iter().map(|(pos, replacement)| edit(pos, replacement)).collect());
+    }
+    let key_indent = indent_of(text, queue.key_span.start)?;
+    let first = queue.value.as_map()?.first()?;
+    let step = indent_of(text, first.key_span.start)?.len().checked_sub(key_indent.len()).filter(|s| *s > 0)?;
+    let pad = |n: usize| format!("{key_indent}{}", " ".repeat(step * n));
+    let redrive_lines = |indent: &str| {
+        format!(
+            "{indent}RedrivePolicy:{nl}{indent}{s}deadLetterTargetArn: !GetAtt {id}.Arn{nl}{indent}{s}maxReceiveCount: {}{nl}",
+            dlq.max_receive_count,
+            s = " ".repeat(step)
+        )
+    };
+    let (redrive_at, redrive) = match props {
+        Some(p) if text[p.span.start..].starts_with('{') => flow_member(
+            text,
+            p,
+            format!(
+                "RedrivePolicy: {{deadLetterTargetArn: !GetAtt {id}.Arn, maxReceiveCount: {}}}",
+                dlq.max_receive_count
+            ),
+        )?,
+        Some(p) => {
+            let entries = p.as_map()?;
+            let indent = indent_of(text, entries.first()?.key_span.start)?;
+            let (at, end_line) = block_end(text, props_key(queue)?.start)?;
+            (at, format!("{}{}", if end_line { nl } else { "" }, redrive_lines(indent)))
+        }
+        None => {
+            let (at, end_line) = block_end(text, queue.key_span.start)?;
+            (at, format!("{}{}Properties:{nl}{}", if end_line { nl } else { "" }, pad(1), redrive_lines(&pad(2))))
+        }
+    };
+    // The new resource after the queue's block, separated as the queue is
+    // from what comes before it.
+    let (queue_end, end_line) = block_end(text, queue.key_span.start)?;
+    let line_start = lines::line_start(text, queue.key_span.start);
+    let spaced = text[..line_start].trim_end_matches(' ').ends_with(&format!("{nl}{nl}"));
+    let mut new_queue = String::new();
+    if end_line && queue_end != redrive_at {
+        new_queue.push_str(nl);
+    }
+    if spaced {
+        new_queue.push_str(nl);
+    }
+    new_queue.push_str(&format!("{key_indent}{id}:{nl}{}Type: AWS::SQS::Queue{nl}", pad(1)));
+    if let Some(c) = &condition {
+        new_queue.push_str(&format!("{}Condition: {c}{nl}", pad(1)));
+    }
+    new_queue.push_str(&format!("{}Properties:{nl}", pad(1)));
+    new_queue.push_str(&format!("{}MessageRetentionPeriod: {}{nl}", pad(2), dlq.retention_seconds));
+    if let Some(fifo) = dlq.fifo.written() {
+        new_queue.push_str(&format!("{}FifoQueue: {fifo}{nl}", pad(2)));
+    }
+    if let Some(name) = &dlq.name {
+        new_queue.push_str(&format!("{}QueueName: {}{nl}", pad(2), serde_json::Value::from(name.as_str())));
+    }
+    if queue_end == redrive_at {
+        return Some(vec![edit(redrive_at, format!("{redrive}{new_queue}"))]);
+    }
+    Some(vec![edit(redrive_at, redrive), edit(queue_end, new_queue)])
+}
+
+/// The fix of a queue written whole as a YAML flow mapping (`Jobs: {Type:
+/// AWS::SQS::Queue, Properties: {...}}`): the RedrivePolicy inside its
+/// Properties (or a new Properties), and the new queue as a flow mapping
+/// too, on a line of its own after the queue's under a block `Resources`,
+/// or as the next member of a flow one.
+fn flow(
+    text: &str,
+    resources: &Node,
+    queue: &Entry,
+    id: &str,
+    dlq: &Dlq,
+    condition: Option<&str>,
+    nl: &str,
+) -> Option<Vec<(usize, String)>> {
+    let policy =
+        format!("RedrivePolicy: {{deadLetterTargetArn: !GetAtt {id}.Arn, maxReceiveCount: {}}}", dlq.max_receive_count);
+    let redrive = match queue.value.get("Properties") {
+        Some(p) if text[p.span.start..].starts_with('{') => flow_member(text, p, policy)?,
+        Some(_) => return None,
+        None => flow_member(text, &queue.value, format!("Properties: {{{policy}}}"))?,
+    };
+    let mut props = vec![format!("MessageRetentionPeriod: {}", dlq.retention_seconds)];
+    if let Some(fifo) = dlq.fifo.written() {
+        props.push(format!("FifoQueue: {fifo}"));
+    }
+    if let Some(name) = &dlq.name {
+        props.push(format!("QueueName: {}", serde_json::Value::from(name.as_str())));
+    }
+    let condition = condition.map(|c| format!("Condition: {c}, ")).unwrap_or_default();
+    let new_queue = format!("{id}: {{Type: AWS::SQS::Queue, {condition}Properties: {{{}}}}}", props.join(", "));
+    let end = flow_close(text, &queue.value)? + 1;
+    if text[resources.span.start..].starts_with('{') {
+        return Some(vec![redrive, (end, format!(", {new_queue}"))]);
+    }
+    // A block `Resources`: a line of its own, at the queue's indentation,
+    // after a blank line when the queue has one before it.
+    let key_indent = indent_of(text, queue.key_span.start)?;
+    let line_end = lines::content_end(text, end);
+    let line_start = lines::line_start(text, queue.key_span.start);
+    let spaced = text[..line_start].trim_end_matches(' ').ends_with(&format!("{nl}{nl}"));
+    let blank = if spaced { nl } else { "" };
+    Some(vec![redrive, (line_end, format!("{nl}{blank}{key_indent}{new_queue}"))])
+}
+
+/// `"RedrivePolicy": {...}` added to the queue's JSON Properties (or a
+/// new Properties holding it).
+fn json_redrive(text: &str, queue: &Entry, id: &str, dlq: &Dlq, nl: &str) -> Option<(usize, String)> {
+    let policy = format!(
+        "{{\"deadLetterTargetArn\": {{\"Fn::GetAtt\": [\"{id}\", \"Arn\"]}}, \"maxReceiveCount\": {}}}",
+        dlq.max_receive_count
+    );
+    let entries = queue.value.as_map()?;
+    match queue.value.get("Properties") {
+        Some(props) => {
+            let inner = props.as_map()?;
+            if inner.is_empty() {
+                // `"Properties": {}`: inside the braces, on their line.
+                let open = props.span.start;
+                let body = text.get(open + 1..props.span.end.checked_sub(1)?)?;
+                return (text.get(open..open + 1) == Some("{") && body.trim().is_empty())
+                    .then(|| (open + 1, format!("\"RedrivePolicy\": {policy}")));
+            }
+            let end = inner.last()?.value.span.end;
+            Some((end, json_member(text, inner, &format!("\"RedrivePolicy\": {policy}"), nl)))
+        }
+        None => {
+            let indent = indent_of(text, entries.first()?.key_span.start)?;
+            Some((
+                entries.last()?.value.span.end,
+                format!(",{nl}{indent}\"Properties\": {{\"RedrivePolicy\": {policy}}}"),
+            ))
+        }
+    }
+}
+
+/// The new queue as a JSON member after the queue's.
+fn json_queue(
+    text: &str,
+    queue: &Entry,
+    id: &str,
+    dlq: &Dlq,
+    condition: Option<&str>,
+    nl: &str,
+) -> Option<(usize, String)> {
+    let key_indent = indent_of(text, queue.key_span.start)?;
+    let inner = indent_of(text, queue.value.as_map()?.first()?.key_span.start)?;
+    let step = inner.len().checked_sub(key_indent.len()).filter(|s| *s > 0)?;
+    let deeper = format!("{inner}{}", " ".repeat(step));
+    let mut props = vec![format!("\"MessageRetentionPeriod\": {}", dlq.retention_seconds)];
+    if let Some(fifo) = dlq.fifo.written() {
+        props.push(format!("\"FifoQueue\": {fifo}"));
+    }
+    if let Some(name) = &dlq.name {
+        props.push(format!("\"QueueName\": {}", serde_json::Value::from(name.as_str())));
+    }
+    let mut members = vec!["\"Type\": \"AWS::SQS::Queue\"".to_string()];
+    if let Some(c) = condition {
+        members.push(format!("\"Condition\": {}", serde_json::Value::from(c)));
+    }
+    let props = props.iter().map(|p| format!("{deeper}{p}")).collect::<Vec<_>>().join(&format!(",{nl}"));
+    members.push(format!("\"Properties\": {{{nl}{props}{nl}{inner}}}"));
+    let members = members.iter().map(|m| format!("{inner}{m}")).collect::<Vec<_>>().join(&format!(",{nl}"));
+    Some((queue.value.span.end, format!(",{nl}{key_indent}\"{id}\": {{{nl}{members}{nl}{key_indent}}}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_letter_queue_keeps_the_fifo_suffix_last() {
+        assert_eq!(dlq_name("orders.fifo", true), "orders-dlq.fifo");
+        assert_eq!(dlq_name("orders", false), "orders-dlq");
+    }
+}

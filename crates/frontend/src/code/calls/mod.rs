@@ -1,0 +1,231 @@
+//! The SQS API calls of a code file, read into the model's
+//! [`SdkCall`]s: which operation, the request's parameters by the API's
+//! names, the queue it calls, what becomes of a batch call's result, and
+//! the values of its message body that differ on every call.
+//!
+//! The calls, clocks, environment reads and bindings are found by the
+//! language's queries (`rules/code/LANGUAGE/{sdk-calls,nondeterministic,
+//! env-reads,assignments}.scm`); what a request holds is read here, from
+//! the tree: boto3's keyword arguments, a JavaScript object, a Go struct
+//! literal, a Java builder chain. A name is followed to what it is bound to
+//! in the same function, else in the file's top level, a few steps at most.
+//! What cannot be read stays unknown (`Value::Unknown`, `complete: false`),
+//! never a "no".
+
+use tree_sitter::Node;
+
+use super::lang::{Language, Pattern};
+use super::unit::{self, Unit};
+use sqsguard_model::code::{Arg, EnvVar, Operation, ResultUse, SdkCall};
+use sqsguard_model::{Origin, Queue, Target, Value};
+use sqsguard_source::Span;
+
+mod added;
+mod client;
+mod languages;
+mod request;
+mod result;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_flow;
+mod values;
+
+/// What the calls of a file are read against.
+pub struct Scope<'a> {
+    /// The function whose code it is (its resource), when a template owns
+    /// the file; else each call's owner is its enclosing function.
+    pub owner: Option<&'a str>,
+    /// The environment that function sets.
+    pub env: &'a [EnvVar],
+    /// The queues a literal URL, ARN or name is matched against.
+    pub queues: &'a [Queue],
+}
+
+/// How far a name is followed through what it is bound to.
+const MAX_STEPS: usize = 6;
+
+/// The request parameters the rules read, by the API's names.
+const PARAMETERS: &[&str] = &[
+    "QueueUrl",
+    "WaitTimeSeconds",
+    "MaxNumberOfMessages",
+    "VisibilityTimeout",
+    "MessageGroupId",
+    "MessageDeduplicationId",
+    "MessageBody",
+    "Entries",
+    "DelaySeconds",
+    "Id",
+    "ReceiptHandle",
+    "MessageAttributes",
+    "AttributeNames",
+    "MessageAttributeNames",
+    "MessageSystemAttributeNames",
+    "ReceiveRequestAttemptId",
+    "QueueName",
+];
+
+/// The API's name of a parameter as a language writes it (`WaitTimeSeconds`,
+/// `waitTimeSeconds`, `withWaitTimeSeconds`).
+fn api_name(written: &str) -> Option<&'static str> {
+    let written = written.trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    let plain: String = written.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
+    let find = |p: &str| PARAMETERS.iter().copied().find(|n| n.eq_ignore_ascii_case(p));
+    find(&plain).or_else(|| plain.strip_prefix("with").and_then(find))
+}
+
+/// The operation a method, command or request type names.
+fn operation(written: &str) -> Option<Operation> {
+    let plain: String = written.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
+    let plain = plain.strip_suffix("command").or_else(|| plain.strip_suffix("request")).unwrap_or(&plain);
+    let plain = plain.strip_suffix("input").unwrap_or(plain);
+    Some(match plain {
+        "receivemessage" | "receivemessages" => Operation::ReceiveMessage,
+        "sendmessage" => Operation::SendMessage,
+        "sendmessagebatch" | "sendmessages" => Operation::SendMessageBatch,
+        "deletemessagebatch" | "deletemessages" => Operation::DeleteMessageBatch,
+        "changemessagevisibilitybatch" => Operation::ChangeMessageVisibilityBatch,
+        _ => return None,
+    })
+}
+
+/// Every SQS API call of `unit`.
+pub fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
+    let reader = Reader::new(unit, scope);
+    let mut found: Vec<(Node<'_>, Node<'_>, Option<Node<'_>>)> = Vec::new();
+    let root = unit.tree.root_node();
+    unit::each_match(unit.language, Pattern::SdkCalls, root, unit.source.text.as_bytes(), |m| {
+        if let (Some(call), Some(op)) = (m.node("call"), m.node("operation")) {
+            found.push((call, op, m.node("receiver")));
+        }
+    });
+    found.sort_by_key(|(c, _, _)| c.start_byte());
+    found.dedup_by_key(|(c, _, _)| c.id());
+    found.into_iter().filter_map(|(call, op, receiver)| reader.call(call, op, receiver)).collect()
+}
+
+/// A name bound to a value.
+struct Binding<'a> {
+    name: String,
+    value: Node<'a>,
+    /// Where the binding starts.
+    at: usize,
+    /// The innermost function it is in; `None` at the top level.
+    function: Option<Span>,
+    /// `const { QUEUE_URL } = process.env`: the name is a property of the value.
+    destructure: bool,
+}
+
+/// A request's parameters as written.
+#[derive(Default)]
+struct Request<'a> {
+    /// `(API name, where it is written, its value)`.
+    params: Vec<(&'static str, Span, Node<'a>)>,
+    complete: bool,
+}
+
+struct Reader<'a> {
+    unit: &'a Unit,
+    text: &'a str,
+    scope: &'a Scope<'a>,
+    language: Language,
+    sources: Vec<Node<'a>>,
+    env_reads: Vec<(Node<'a>, String)>,
+    bindings: Vec<Binding<'a>>,
+    functions: Vec<Span>,
+    /// The file names SQS somewhere (an import, a client, a name): a call
+    /// on a client that is not known is SQS's only then.
+    uses_sqs: bool,
+    /// What is added to names (`body.update(...)`), found on the first
+    /// message body followed ([`added`]).
+    additions: std::cell::OnceCell<Vec<added::Addition<'a>>>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(unit: &'a Unit, scope: &'a Scope<'a>) -> Self {
+        let root = unit.tree.root_node();
+        let bytes = unit.source.text.as_bytes();
+        let functions: Vec<Span> = unit.defs.iter().filter(|d| d.is_function).map(|d| d.span).collect();
+        let mut reader = Reader {
+            unit,
+            text: &unit.source.text,
+            scope,
+            language: unit.language,
+            sources: Vec::new(),
+            env_reads: Vec::new(),
+            bindings: Vec::new(),
+            functions,
+            uses_sqs: bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"sqs")),
+            additions: std::cell::OnceCell::new(),
+        };
+        unit::each_match(unit.language, Pattern::Nondeterministic, root, bytes, |m| {
+            if let Some(s) = m.node("source") {
+                reader.sources.push(s);
+            }
+        });
+        unit::each_match(unit.language, Pattern::EnvReads, root, bytes, |m| {
+            if let (Some(read), Some(var)) = (m.node("read"), m.node("variable")) {
+                reader.env_reads.push((read, unquote(&m.text(var)).to_string()));
+            }
+        });
+        let mut bindings = Vec::new();
+        unit::each_match(unit.language, Pattern::Assignments, root, bytes, |m| {
+            if let (Some(a), Some(name), Some(value)) = (m.node("assignment"), m.node("name"), m.node("value")) {
+                bindings.push((a.start_byte(), m.text(name), value, m.node("destructure").is_some()));
+            }
+        });
+        reader.bindings = bindings
+            .into_iter()
+            .map(|(at, name, value, destructure)| Binding {
+                name,
+                value,
+                at,
+                function: reader.innermost(at),
+                destructure,
+            })
+            .collect();
+        reader
+    }
+
+    fn text_of(&self, node: Node<'_>) -> &'a str {
+        self.text.get(node.start_byte()..node.end_byte()).unwrap_or_default()
+    }
+
+    fn origin(&self, span: Span) -> Origin {
+        self.unit.origin(span)
+    }
+
+    /// The innermost function holding byte `at`.
+    fn innermost(&self, at: usize) -> Option<Span> {
+        self.functions.iter().filter(|f| f.start <= at && at < f.end).min_by_key(|f| f.end - f.start).copied()
+    }
+
+    /// What `name`, used at byte `at`, is bound to: the last binding before
+    /// it in a function around it, else a binding at the top level.
+    fn bound(&self, name: &str, at: usize) -> Option<&Binding<'a>> {
+        let local = self
+            .bindings
+            .iter()
+            .filter(|b| b.name == name && b.at < at)
+            .filter(|b| b.function.is_some_and(|f| f.start <= at && at < f.end))
+            .max_by_key(|b| b.at);
+        local.or_else(|| {
+            let top = || self.bindings.iter().filter(|b| b.name == name && b.function.is_none());
+            top().filter(|b| b.at < at).max_by_key(|b| b.at).or_else(|| top().next())
+        })
+    }
+}
+
+/// A string literal's text without its quotes.
+fn unquote(text: &str) -> &str {
+    let t = text.trim();
+    for q in ["\"\"\"", "'''", "\"", "'", "`"] {
+        if t.len() >= 2 * q.len()
+            && let Some(inner) = t.strip_prefix(q).and_then(|r| r.strip_suffix(q))
+        {
+            return inner;
+        }
+    }
+    t
+}

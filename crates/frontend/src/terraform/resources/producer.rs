@@ -1,0 +1,190 @@
+//! What delivers to queues in Terraform: `aws_sns_topic_subscription`
+//! (protocol `sqs`), `aws_cloudwatch_event_target`, the `queue` blocks of
+//! `aws_s3_bucket_notification` and `aws_pipes_pipe`, each linked to its
+//! queue and to the topic, rule, bucket or pipe a policy condition names.
+
+use super::Resource;
+use super::reader::Reader;
+use crate::convert::{to_bool, to_int, to_string};
+use crate::fields::{attr, nested_attr};
+use crate::policy::source_id;
+use crate::producer::{is_sqs, maybe_queue};
+use crate::value::{R, RV, values_at};
+use sqsguard_model::policy::SourceId;
+use sqsguard_model::{Alt, Attr, Dialect, Field, Model, Producer, Service, Value};
+
+const TF: Dialect = Dialect::Terraform;
+
+/// The resource type whose `fifo_topic` a subscription's topic has.
+pub const TOPIC: &str = "aws_sns_topic";
+
+/// The resource types read here, and the topics they need.
+pub const KINDS: &[&str] = &[
+    TOPIC,
+    "aws_sns_topic_subscription",
+    "aws_cloudwatch_event_target",
+    "aws_s3_bucket_notification",
+    "aws_pipes_pipe",
+];
+
+/// The block of an EventBridge target that names its dead-letter queue,
+/// and the argument there (also searched as a generic dead-letter target).
+const DEAD_LETTER: (&str, &str) = ("dead_letter_config", "arn");
+
+/// The producers resource `a.r` is (none for most kinds).
+pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
+    let r = a.r;
+    let origin = a.origin(r.header);
+    let queue_at = |map: &R, key: &str| {
+        let absent_at = if map.span.is_empty() { r.header } else { map.span };
+        attr(&r.source, Some(map), key, absent_at, |v| a.linker.queue_target(v))
+    };
+    match r.kind.as_str() {
+        "aws_sns_topic_subscription" => {
+            if !is_sqs(&r.props, TF) {
+                return Vec::new();
+            }
+            let queue = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_target(v));
+            let mut p = Producer::new(&r.address, origin, Service::Sns, queue);
+            p.queue_via = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_via(v));
+            let topic = r.props.entry(TF.name(Field::TopicArn)).map(|(_, t)| t);
+            p.source = topic.map_or(Value::Unknown("no topic_arn".into()), source_id);
+            p.fifo_source = match topic {
+                Some(t) => fifo_suffix(a, t),
+                None => Attr::absent(a.origin(r.header)),
+            };
+            p.raw_message_delivery = a.field(Field::RawMessageDelivery, to_bool);
+            vec![p]
+        }
+        "aws_cloudwatch_event_target" => {
+            let queue = a.field(Field::TargetArn, |v| a.linker.queue_target(v));
+            if !maybe_queue(&queue) {
+                return Vec::new();
+            }
+            let mut p = Producer::new(&r.address, origin, Service::EventBridge, queue);
+            p.queue_via = a.field(Field::TargetArn, |v| a.linker.queue_via(v));
+            p.label = r.props.entry("target_id").and_then(|(_, id)| id.literal());
+            p.source = named(r.props.entry("rule").map(|(_, v)| v), "rule");
+            let (outer, inner) = (TF.name(Field::SqsParameters), TF.name(Field::MessageGroupId));
+            p.message_group_id = in_block(a, outer, inner, to_string);
+            p.dead_letter = in_block(a, DEAD_LETTER.0, DEAD_LETTER.1, |v| a.linker.queue_target(v));
+            p.role = r.props.entry(TF.name(Field::RoleArn)).is_some_and(|(_, v)| v.v != RV::Null);
+            let retry = TF.name(Field::RetryPolicy);
+            p.maximum_retry_attempts = in_block(a, retry, TF.name(Field::MaximumRetryAttempts), to_int);
+            p.maximum_event_age = in_block(a, retry, TF.name(Field::MaximumEventAge), to_int);
+            vec![p]
+        }
+        "aws_s3_bucket_notification" => {
+            let source = named(r.props.entry("bucket").map(|(_, v)| v), "bucket");
+            let mut blocks = values_at(&r.props, &["queue"]);
+            blocks.retain(|(_, q)| matches!(q.v, RV::Map(_)));
+            blocks.extend(values_at(&r.props, &["queue", "*"]));
+            let mut out = Vec::new();
+            for (when, block) in blocks {
+                let mut queue = queue_at(block, "queue_arn");
+                queue.alts =
+                    queue.alts.into_iter().filter_map(|alt| Some(Alt { when: when.and(&alt.when)?, ..alt })).collect();
+                let mut p = Producer::new(&r.address, origin.clone(), Service::S3, queue);
+                p.source = source.clone();
+                out.push(p);
+            }
+            out
+        }
+        "aws_pipes_pipe" => {
+            let queue = queue_at(&r.props, "target");
+            if !maybe_queue(&queue) {
+                return Vec::new();
+            }
+            let mut p = Producer::new(&r.address, origin, Service::Pipes, queue);
+            p.queue_via = a.field(Field::PipeTarget, |v| a.linker.queue_via(v));
+            let pipe = r.address.split('[').next().unwrap_or(&r.address);
+            p.source = Value::Known(SourceId::Resource(pipe.to_string()));
+            let path = ["target_parameters", "sqs_queue_parameters"];
+            let mut found = values_at(&r.props, &path);
+            found.extend(values_at(&r.props, &["target_parameters", "*", "sqs_queue_parameters", "*"]));
+            if let Some((_, sqs)) = found.into_iter().find(|(_, s)| matches!(s.v, RV::Map(_))) {
+                p.message_group_id = attr(&r.source, Some(sqs), TF.name(Field::MessageGroupId), r.header, to_string);
+            }
+            vec![p]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `inner` of the block `outer`: a map in HCL, a list of one block (none
+/// when absent) in a plan; absent located at the resource.
+fn in_block<T>(a: &Reader<'_>, outer: &str, inner: &str, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+    let r = a.r;
+    match r.props.entry(outer).map(|(_, b)| &b.v) {
+        Some(RV::List(blocks)) if blocks.is_empty() => Attr::absent(a.origin(r.header)),
+        Some(RV::List(blocks)) if blocks.len() == 1 => attr(&r.source, blocks.first(), inner, r.header, conv),
+        _ => nested_attr(&r.source, Some(&r.props), outer, inner, r.header, conv),
+    }
+}
+
+/// The source a `rule` or `bucket` argument names: the resource it refers
+/// to; a literal name is not an ARN a condition can be compared with.
+fn named(value: Option<&R>, what: &str) -> Value<SourceId> {
+    match value {
+        None => Value::Unknown(format!("no {what}")),
+        Some(v) => match v.literal() {
+            Some(name) => Value::Unknown(format!("the {what} is named `{name}`, so its ARN is not known here")),
+            None => source_id(v),
+        },
+    }
+}
+
+/// Whether the topic is FIFO, from its ARN: a reference to a topic of the
+/// module is answered by [`fifo_topics`] once every topic is read; else a
+/// `.fifo` suffix, else unknown.
+fn fifo_suffix(a: &Reader<'_>, topic: &R) -> Attr<bool> {
+    let at = a.origin(if topic.span.is_empty() { a.r.header } else { topic.span });
+    let value = match topic.text() {
+        Some(t) if topic_reference(&topic.v).is_some() => Value::Unknown(format!("`{}` is not read", t.display())),
+        Some(t) if t.ends_literal() => Value::Known(t.display().ends_with(".fifo")),
+        _ => Value::Unknown("the topic is only known at deploy time".into()),
+    };
+    Attr::single(value, at)
+}
+
+/// The address of the `aws_sns_topic` a value refers to, without an index.
+fn topic_reference(v: &RV) -> Option<&str> {
+    let RV::Str(t) = v else { return None };
+    let (resource, _) = t.reference()?;
+    let address = resource.split('[').next().unwrap_or(resource);
+    (address.rsplit('.').nth(1) == Some(TOPIC)).then_some(address)
+}
+
+/// Each SNS producer whose topic is one of `topics` is FIFO as that
+/// topic's `fifo_topic` says (absent: standard).
+pub fn fifo_topics<'r>(topics: impl Iterator<Item = &'r Resource>, model: &mut Model) {
+    // By address, so many subscriptions and topics cost their sum.
+    let topics: std::collections::HashMap<&str, &Resource> =
+        topics.map(|t| (t.address.split('[').next().unwrap_or(&t.address), t)).collect();
+    if topics.is_empty() {
+        return;
+    }
+    for p in model.producers.iter_mut().filter(|p| p.service == Service::Sns) {
+        let Value::Known(SourceId::Resource(address)) = &p.source else { continue };
+        if !p.fifo_source.alts.iter().all(|alt| matches!(alt.value, Value::Unknown(_))) {
+            continue;
+        }
+        let Some(topic) = topics.get(address.as_str()) else { continue };
+        p.fifo_source = attr(&topic.source, Some(&topic.props), TF.name(Field::FifoTopic), topic.header, to_bool);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_topic_reference_names_the_topic_without_its_index() {
+        let part = |resource: &str| {
+            crate::value::Text(vec![crate::value::Part::Attr { resource: resource.into(), attribute: "arn".into() }])
+        };
+        assert_eq!(topic_reference(&RV::Str(part("aws_sns_topic.orders[0]"))), Some("aws_sns_topic.orders"));
+        assert_eq!(topic_reference(&RV::Str(part("module.m.aws_sns_topic.t"))), Some("module.m.aws_sns_topic.t"));
+        assert_eq!(topic_reference(&RV::Str(part("aws_sqs_queue.q"))), None);
+    }
+}

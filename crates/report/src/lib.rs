@@ -1,0 +1,249 @@
+//! Reporters: the same findings printed for people (`pretty`), one line
+//! each for terminals, problem matchers and grep (`concise`), for
+//! programs (`json`), for code scanning (`sarif`), for test dashboards
+//! (`junit`) and for GitHub Actions logs (`github`); an audit's also as
+//! one page for people to forward (`html`).
+
+pub mod concise;
+mod excerpt;
+pub mod github;
+pub mod html;
+pub mod json;
+pub mod junit;
+pub mod merge;
+pub mod pretty;
+pub mod sarif;
+pub mod statistics;
+pub mod text;
+
+pub use text::View;
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
+
+use sqsguard_finding::{Finding, Severity};
+use sqsguard_lint::outcome::Outcome;
+pub use sqsguard_source::Location;
+
+/// An output format of `lint` and `audit`.
+#[derive(Clone, Copy, Debug)]
+pub enum Format {
+    Pretty(pretty::Style),
+    /// One line per finding.
+    Concise(pretty::Style),
+    /// `--show-skipped` adds the skipped files to the document.
+    Json(View),
+    Sarif,
+    Junit,
+    Github(View),
+}
+
+/// Write the whole output of a run, in `format`.
+pub fn write(format: Format, outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let text = match format {
+        Format::Json(view) => return json::write(outcome, view, out),
+        Format::Sarif => return sarif::write(outcome, out),
+        Format::Junit => return junit::write(outcome, out),
+        Format::Pretty(style) => pretty::render(outcome, style),
+        Format::Concise(style) => concise::render(outcome, style.view),
+        Format::Github(view) => github::render(outcome, view),
+    };
+    out.write_all(text.as_bytes())
+}
+
+/// The whole output of a run, in `format`, as text.
+pub fn render(format: Format, outcome: &Outcome) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail; serialization of our own types neither.
+    let _ = write(format, outcome, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The totals every format ends with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub skipped: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub suppressed: usize,
+    /// With `--baseline`: findings the baseline absorbed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baselined: Option<usize>,
+    /// With `--baseline`: its entries the run looked for and did not find.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale_baseline: Option<usize>,
+    /// Audit only: AWS operations sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_calls: Option<usize>,
+    /// Audit only: the (account, Region) pairs it set out to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account_regions: Option<usize>,
+    /// Files named on the command line that may be infrastructure and were
+    /// not linted (they fail the run).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_linted: usize,
+    /// Audit only: operations sent with each account's credentials.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub api_calls_by_account: std::collections::BTreeMap<String, usize>,
+    /// Audit only: pairs not read, or read in part (they fail the run).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unaudited: Vec<sqsguard_lint::outcome::Unaudited>,
+    /// Audit only, with `--shard`: the slice this report is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<sqsguard_lint::outcome::ShardOf>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Summary {
+    pub fn of(outcome: &Outcome) -> Self {
+        let count = |s: Severity| outcome.findings.iter().filter(|f| f.severity == s).count();
+        Summary {
+            files: outcome.files,
+            skipped: outcome.skipped,
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+            infos: count(Severity::Info),
+            suppressed: outcome.suppressed,
+            baselined: outcome.baselined,
+            stale_baseline: outcome.stale_baseline,
+            api_calls: outcome.api_calls,
+            account_regions: outcome.account_regions,
+            not_linted: outcome.unlinted.len(),
+            api_calls_by_account: outcome.api_calls_by_account.clone(),
+            unaudited: outcome.unaudited.clone(),
+            shard: outcome.shard.clone(),
+        }
+    }
+}
+
+/// `text` as the text formats print it: every control character but tab
+/// (the rest of C0, line breaks included, DEL and C1) written as `\u{1b}`,
+/// so a file name, a message or an AWS reason cannot move the cursor,
+/// colour a CI log, forge a line of it or a workflow command. JSON and
+/// SARIF need none of this: serde escapes control characters.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let control = |c: char| c != '\t' && c.is_control();
+    if !text.contains(control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if control(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `value` as pretty JSON (`--format json` and `sarif`). serde escapes C0
+/// controls (`\u001b`); DEL and C1 (U+009B is a terminal's CSI too) are
+/// escaped the same way here, so the document holds the same strings and
+/// no control character reaches a log that shows it.
+pub fn write_json<T: Serialize>(out: &mut dyn std::io::Write, value: &T) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Escaping(PrettyFormatter::new()));
+    value.serialize(&mut serializer).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// serde_json's pretty layout, with DEL and C1 written as `\u00XX`.
+struct Escaping(PrettyFormatter<'static>);
+
+impl Formatter for Escaping {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some((at, c)) = rest.char_indices().find(|(_, c)| c.is_control()) {
+            w.write_all(&rest.as_bytes()[..at])?;
+            write!(w, "\\u{:04x}", u32::from(c))?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// What an incomplete run leaves out, one sentence each, for the formats
+/// that must say so as a failure (SARIF, JUnit, GitHub): every
+/// (account, Region) pair not read or read in part, then every file named
+/// on the command line that was not linted.
+pub struct Gaps<'a> {
+    pub unaudited: Vec<(&'a sqsguard_lint::outcome::Unaudited, String)>,
+    /// The file's display path, the sentence, and the note that says why
+    /// (its place).
+    pub unlinted: Vec<(&'a str, String, Option<&'a sqsguard_finding::Note>)>,
+}
+
+impl<'a> Gaps<'a> {
+    pub fn of(outcome: &'a Outcome) -> Self {
+        let unaudited = outcome.unaudited.iter().map(|gap| (gap, format!("unaudited: {gap}"))).collect();
+        let unlinted = outcome
+            .unlinted
+            .iter()
+            .map(|file| {
+                let note = outcome.notes.iter().find(|n| {
+                    n.origin.location().is_some_and(|l| l.file == *file) && n.message.starts_with("not linted")
+                });
+                let why = note.map(|n| n.message.trim_start_matches("not linted").trim_start_matches(": "));
+                let sentence = match why {
+                    Some(why) if !why.is_empty() => format!("{file}: named on the command line and not linted: {why}"),
+                    _ => format!("{file}: named on the command line and not linted"),
+                };
+                (file.as_str(), sentence, note)
+            })
+            .collect();
+        Gaps { unaudited, unlinted }
+    }
+
+    /// Nothing left out: the run did all it was asked.
+    pub fn is_empty(&self) -> bool {
+        self.unaudited.is_empty() && self.unlinted.is_empty()
+    }
+}
+
+/// Where a finding points, 1-based, end inclusive; `None` for a live one.
+pub fn location(f: &Finding) -> Option<Location> {
+    f.origin.location()
+}
