@@ -15,11 +15,11 @@ use super::calls::{CallLog, Counter};
 use super::collect::service_reason_or;
 
 /// The session name CloudTrail shows for the audit's calls.
-pub const SESSION_NAME: &str = "sqsguard-audit";
+pub(crate) const SESSION_NAME: &str = "sqsguard-audit";
 
 /// Why an account's credentials could not be had.
 #[derive(Debug)]
-pub enum Failed {
+pub(crate) enum Failed {
     /// STS refused (the role does not exist, does not trust the caller,
     /// or the ExternalId does not match).
     Refused(String),
@@ -28,7 +28,7 @@ pub enum Failed {
 }
 
 /// The partition of a Region's ARNs: `aws`, `aws-cn`, `aws-us-gov`.
-pub fn partition(region: &str) -> &'static str {
+pub(crate) fn partition(region: &str) -> &'static str {
     if region.starts_with("cn-") {
         "aws-cn"
     } else if region.starts_with("us-gov-") {
@@ -39,7 +39,7 @@ pub fn partition(region: &str) -> &'static str {
 }
 
 /// Assumes the audit role in each account, once while it lasts.
-pub struct Assumer {
+pub(crate) struct Assumer {
     base: aws_config::SdkConfig,
     partition: &'static str,
     role_name: String,
@@ -53,7 +53,7 @@ pub struct Assumer {
 }
 
 impl Assumer {
-    pub fn new(
+    pub(crate) fn new(
         base: aws_config::SdkConfig,
         partition: &'static str,
         role_name: String,
@@ -64,12 +64,12 @@ impl Assumer {
     }
 
     /// The role's ARN in `account`.
-    pub fn role_arn(&self, account: &str) -> String {
+    pub(crate) fn role_arn(&self, account: &str) -> String {
         format!("arn:{}:iam::{account}:role/{}", self.partition, self.role_name)
     }
 
     /// `account`'s credentials; the AssumeRole call is counted by `counter`.
-    pub async fn credentials(&self, account: &str, counter: &Counter) -> Result<Credentials, Failed> {
+    pub(crate) async fn credentials(&self, account: &str, counter: &Counter) -> Result<Credentials, Failed> {
         let slot = match self.cache.lock() {
             Ok(mut cache) => cache.entry(account.to_string()).or_default().clone(),
             Err(_) => return Err(Failed::Unreachable("the credentials cache is unusable".into())),
@@ -114,7 +114,7 @@ impl Assumer {
 }
 
 /// The caller's account (STS GetCallerIdentity: a read, and counted).
-pub async fn caller(base: &aws_config::SdkConfig, log: &Arc<CallLog>) -> Result<String, String> {
+pub(crate) async fn caller(base: &aws_config::SdkConfig, log: &Arc<CallLog>) -> Result<String, String> {
     let sts = aws_sdk_sts::Client::from_conf(
         aws_sdk_sts::config::Builder::from(base).interceptor(Counter(log.clone(), None)).build(),
     );
@@ -129,7 +129,10 @@ pub async fn caller(base: &aws_config::SdkConfig, log: &Arc<CallLog>) -> Result<
 
 /// The organization's ACTIVE accounts, sorted (organizations ListAccounts,
 /// every page; from the management account or a delegated administrator).
-pub async fn organization_accounts(base: &aws_config::SdkConfig, log: &Arc<CallLog>) -> Result<Vec<String>, String> {
+pub(crate) async fn organization_accounts(
+    base: &aws_config::SdkConfig,
+    log: &Arc<CallLog>,
+) -> Result<Vec<String>, String> {
     use aws_sdk_organizations::types::{AccountState, AccountStatus};
     let client = aws_sdk_organizations::Client::from_conf(
         aws_sdk_organizations::config::Builder::from(base).interceptor(Counter(log.clone(), None)).build(),

@@ -18,7 +18,7 @@ pub struct CallLog {
 }
 
 impl CallLog {
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.count.load(Ordering::Relaxed)
     }
 
@@ -31,7 +31,7 @@ impl CallLog {
 /// Counts into the run's log and, when accounts are named, the log of the
 /// account whose credentials send the call.
 #[derive(Debug, Clone)]
-pub struct Counter(pub Arc<CallLog>, pub Option<Arc<CallLog>>);
+pub(crate) struct Counter(pub Arc<CallLog>, pub Option<Arc<CallLog>>);
 
 impl Intercept for Counter {
     fn name(&self) -> &'static str {

@@ -17,9 +17,9 @@ use aws_sdk_sqs::types::QueueAttributeName;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use tokio::sync::Semaphore;
 
-pub use sqsguard_frontend::live::{LiveAlarm, LiveQueueData, Mapping, Region, Skipped};
+pub use sqsguard_frontend::live::{LiveAlarm, LiveQueueData, Region, Skipped};
 
-pub struct Clients {
+pub(crate) struct Clients {
     pub sqs: aws_sdk_sqs::Client,
     pub lambda: aws_sdk_lambda::Client,
     pub cloudwatch: aws_sdk_cloudwatch::Client,
@@ -29,7 +29,7 @@ pub struct Clients {
 }
 
 /// A failure that stops the whole audit (no endpoint, no credentials).
-pub fn fatal(e: impl std::error::Error + 'static) -> String {
+pub(crate) fn fatal(e: impl std::error::Error + 'static) -> String {
     chain(&e)
 }
 
@@ -50,7 +50,7 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
 
 /// Why a Region could not be read at all.
 #[derive(Debug)]
-pub enum Unread {
+pub(crate) enum Unread {
     /// AWS cannot be reached, or the credentials are not accepted by the
     /// client (no endpoint, no credentials): the same for every pair.
     Unreachable(String),
@@ -67,7 +67,7 @@ pub(super) fn skipped(api: &'static str, what: impl Into<String>, why: String) -
 
 /// Read one Region; `semaphore` bounds the queue reads of every Region
 /// read at once.
-pub async fn region(
+pub(crate) async fn region(
     c: &Clients,
     prefix: Option<&str>,
     lookback_seconds: u64,

@@ -15,19 +15,19 @@
 
 pub mod drift;
 
-pub mod assume;
-pub mod calls;
-pub mod collect;
+pub(crate) mod assume;
+pub(crate) mod calls;
+pub(crate) mod collect;
 mod keys;
 mod mapping;
 mod names;
 mod options;
 mod pair;
 mod producers;
-pub mod regions;
+pub(crate) mod regions;
 pub mod scope;
 mod sdk;
-pub mod stacks;
+pub(crate) mod stacks;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -51,7 +51,7 @@ const AWS_CN: &[&str] = &["cn-north-1", "cn-northwest-1"];
 const AWS_US_GOV: &[&str] = &["us-gov-east-1", "us-gov-west-1"];
 
 /// Every Region of `partition` (see [`super::assume::partition`]).
-pub fn of_partition(partition: &str) -> &'static [&'static str] {
+pub(crate) fn of_partition(partition: &str) -> &'static [&'static str] {
     match partition {
         "aws-cn" => AWS_CN,
         "aws-us-gov" => AWS_US_GOV,
@@ -61,7 +61,7 @@ pub fn of_partition(partition: &str) -> &'static [&'static str] {
 
 /// The Regions enabled in the account whose credentials `config` holds,
 /// sorted; `Err` says why the account would not tell.
-pub async fn enabled(config: &aws_config::SdkConfig, counter: &Counter) -> Result<Vec<String>, String> {
+pub(crate) async fn enabled(config: &aws_config::SdkConfig, counter: &Counter) -> Result<Vec<String>, String> {
     let client = aws_sdk_account::Client::from_conf(
         aws_sdk_account::config::Builder::from(config).interceptor(counter.clone()).build(),
     );
@@ -92,7 +92,7 @@ pub async fn enabled(config: &aws_config::SdkConfig, counter: &Counter) -> Resul
 
 /// How STS-issued credentials are refused in a Region that is not enabled
 /// for the account (an opt-in Region never opted into).
-pub fn means_not_enabled(reason: &str) -> bool {
+pub(crate) fn means_not_enabled(reason: &str) -> bool {
     ["InvalidClientTokenId", "UnrecognizedClientException", "AuthFailure", "OptInRequired"]
         .iter()
         .any(|code| reason.contains(code))

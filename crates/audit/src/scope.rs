@@ -6,7 +6,7 @@
 use std::fmt;
 
 /// An AWS account ID: twelve digits.
-pub fn account_id(text: &str) -> Result<String, String> {
+pub(crate) fn account_id(text: &str) -> Result<String, String> {
     let id = text.trim();
     if id.len() == 12 && id.bytes().all(|b| b.is_ascii_digit()) {
         Ok(id.to_string())
@@ -67,7 +67,7 @@ impl Shard {
 
     /// This shard's pairs of `pairs` (sorted): every N-th from the I-th,
     /// so each shard gets accounts and Regions of all kinds.
-    pub fn of<T: Clone>(&self, pairs: &[T]) -> Vec<T> {
+    pub(crate) fn of<T: Clone>(&self, pairs: &[T]) -> Vec<T> {
         pairs.iter().skip(self.index - 1).step_by(self.count).cloned().collect()
     }
 }
@@ -80,7 +80,7 @@ impl fmt::Display for Shard {
 
 /// One account in one Region: what the audit reads at once.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Pair {
+pub(crate) struct Pair {
     /// `None` for the credentials' own account when no account was named
     /// (the audit learns it from the queue URLs, without a call).
     pub account: Option<String>,
@@ -91,7 +91,7 @@ pub struct Pair {
 }
 
 /// Every (account, Region) pair, sorted by account then Region.
-pub fn pairs(accounts: &[Option<String>], regions: &[String]) -> Vec<Pair> {
+pub(crate) fn pairs(accounts: &[Option<String>], regions: &[String]) -> Vec<Pair> {
     let mut out: Vec<Pair> = accounts
         .iter()
         .flat_map(|a| regions.iter().map(move |r| Pair { account: a.clone(), region: r.clone(), enabled: true }))

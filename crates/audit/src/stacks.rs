@@ -11,7 +11,7 @@ use sqsguard_finding::error::Error;
 
 /// One resource of a stack, as CloudFormation lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StackResource {
+pub(crate) struct StackResource {
     pub stack: String,
     pub logical_id: String,
     /// `AWS::SQS::Queue`, ...
@@ -28,7 +28,7 @@ pub struct StackResource {
 /// the run with one line naming the stack and what AWS said: it was named
 /// on the command line, and joining nothing under it would quietly fall
 /// back to names, or compare nothing.
-pub fn stack_resources(opts: &Options, stacks: &[String]) -> Result<Vec<StackResource>, Error> {
+pub(crate) fn stack_resources(opts: &Options, stacks: &[String]) -> Result<Vec<StackResource>, Error> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -61,7 +61,7 @@ pub(super) fn dlq_name(name: &str, fifo: bool) -> String {
 
 /// The fix in a CloudFormation/SAM template or a Serverless service's
 /// `resources`: `resources` is the mapping holding the queue's entry.
-pub fn template(
+pub(crate) fn template(
     file: &Source,
     keys: &mut Keys,
     resources: &Node,

@@ -36,7 +36,7 @@ fn terraform_attributes(name: Option<&str>, fifo: bool, retention_seconds: i64) 
 /// answer), and `resource "aws_sqs_queue" "<name>_dlq"` after the block.
 /// `taken` says whether a resource address is already declared in the
 /// module.
-pub fn hcl(
+pub(crate) fn hcl(
     file: &Source,
     parsed: &Parsed,
     at: Span,
@@ -100,7 +100,7 @@ pub fn hcl(
 /// queue's under `resource.aws_sqs_queue`, and a `redrive_policy` member
 /// to it, written as Terraform's JSON syntax writes an expression.
 #[allow(clippy::too_many_arguments)]
-pub fn terraform_json(
+pub(crate) fn terraform_json(
     file: &Source,
     keys: &mut Keys,
     root: &Node,

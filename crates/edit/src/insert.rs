@@ -13,7 +13,14 @@ use sqsguard_syntax::{Entry, Kind, Node};
 /// `found`, when the finding points at the resource's key, or of the SAM
 /// event of `found` whose key it points at (an event has a `Type` and
 /// `Properties` as a resource has); not of a Lift construct.
-pub fn insert(file: &Source, found: &Entry, at: Span, remedy: &Remedy, value: &Scalar, json: bool) -> Option<Edit> {
+pub(crate) fn insert(
+    file: &Source,
+    found: &Entry,
+    at: Span,
+    remedy: &Remedy,
+    value: &Scalar,
+    json: bool,
+) -> Option<Edit> {
     if found.key_span != at {
         if let Some(sqs) = serverless_sqs_event(found, at) {
             return insert_serverless(file, sqs, remedy, value);
@@ -176,7 +183,7 @@ pub(super) fn flow_close(text: &str, node: &Node) -> Option<usize> {
 /// The edit that adds the member `"name": value` to the JSON object
 /// `object` (a `*.tf.json` resource), after its last member, with the
 /// first member's indentation and the file's line ending.
-pub fn insert_member(file: &Source, object: &Node, name: &str, value: &Scalar) -> Option<Edit> {
+pub(crate) fn insert_member(file: &Source, object: &Node, name: &str, value: &Scalar) -> Option<Edit> {
     let Kind::Map(entries) = &object.kind else { return None };
     // Never a second member of one name, whatever the first one holds.
     if entries.iter().any(|e| e.key == name) {

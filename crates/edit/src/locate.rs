@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 /// The `Properties` of the resource `id` when `at` is its key, or of its
 /// SAM event whose key is at `at`.
-pub fn properties_at<'n>(keys: &mut Keys, root: &'n Node, id: &str, at: Span) -> Option<&'n Node> {
+pub(crate) fn properties_at<'n>(keys: &mut Keys, root: &'n Node, id: &str, at: Span) -> Option<&'n Node> {
     let found = resource(keys, root, id)?;
     if found.key_span == at {
         return found.value.get("Properties");
@@ -31,7 +31,7 @@ pub fn is_fixable_document(root: &Node) -> bool {
 /// and size: two share them only when one is an alias's copy of the other,
 /// with the same children at the same positions.
 #[derive(Default)]
-pub struct Keys {
+pub(crate) struct Keys {
     by_key: HashMap<Span, HashMap<String, usize>>,
     /// Whether each child ends where (or before) the next one starts.
     ordered: HashMap<(Span, usize), bool>,
@@ -43,7 +43,7 @@ const INDEXED: usize = 32;
 impl Keys {
     /// The entry for `key` in `map`: the first of that key, as
     /// [`Node::entry`] finds it.
-    pub fn entry<'n>(&mut self, map: &'n Node, key: &str) -> Option<&'n Entry> {
+    pub(crate) fn entry<'n>(&mut self, map: &'n Node, key: &str) -> Option<&'n Entry> {
         let entries = map.as_map()?;
         if entries.len() < INDEXED {
             return map.entry(key);
@@ -63,7 +63,7 @@ impl Keys {
     /// of a large collection in order are not all walked: those before
     /// `span` are skipped by a binary search, and the walk stops at the
     /// first that starts after it.
-    pub fn node_at<'n>(&mut self, node: &'n Node, span: Span) -> Option<&'n Node> {
+    pub(crate) fn node_at<'n>(&mut self, node: &'n Node, span: Span) -> Option<&'n Node> {
         if node.span == span {
             return Some(node);
         }
@@ -104,7 +104,7 @@ impl Keys {
 
 /// The resource entry named `id`: under `Resources`, a Serverless
 /// service's `resources.Resources`, or its `functions`.
-pub fn resource<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n Entry> {
+pub(crate) fn resource<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n Entry> {
     if let Some(found) = root.get("Resources").and_then(|r| keys.entry(r, id)) {
         return Some(found);
     }
@@ -116,7 +116,7 @@ pub fn resource<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n Ent
 
 /// The mapping of resources that holds `id`: a template's `Resources`,
 /// or a Serverless service's `resources.Resources`.
-pub fn resources_of<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n Node> {
+pub(crate) fn resources_of<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n Node> {
     if let Some(r) = root.get("Resources").filter(|r| keys.entry(r, id).is_some()) {
         return Some(r);
     }
@@ -127,7 +127,7 @@ pub fn resources_of<'n>(keys: &mut Keys, root: &'n Node, id: &str) -> Option<&'n
 pub use sqsguard_source::lines::ending as line_ending;
 
 /// The `Default` of the parameter that `node` (`{Ref: Name}`) names.
-pub fn parameter_default<'n>(keys: &mut Keys, root: &'n Node, node: &Node) -> Option<&'n Node> {
+pub(crate) fn parameter_default<'n>(keys: &mut Keys, root: &'n Node, node: &Node) -> Option<&'n Node> {
     let reference = node.single_entry().filter(|e| e.key == "Ref")?;
     keys.entry(root.get("Parameters")?, reference.value.as_str()?)?.value.get("Default")
 }

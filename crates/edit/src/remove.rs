@@ -14,7 +14,7 @@ use sqsguard_syntax::{Entry, Kind, Node};
 
 /// The edit that removes the member whose value is `value`, found in `root`
 /// (a YAML or JSON tree).
-pub fn node(file: &Source, value: &Node, root: &Node, named: impl Fn(&str) -> bool) -> Option<Edit> {
+pub(crate) fn node(file: &Source, value: &Node, root: &Node, named: impl Fn(&str) -> bool) -> Option<Edit> {
     let (map, i) = holder(root, value.span)?;
     if !named(&map.as_map()?.get(i)?.key) {
         return None;
@@ -58,7 +58,7 @@ pub fn node(file: &Source, value: &Node, root: &Node, named: impl Fn(&str) -> bo
 /// be the field itself. A value read through a Parameter's or variable's
 /// `default` is written under another key and is never removed (other
 /// resources may read it): such a fix is refused.
-pub fn names(field: Field, key: &str) -> bool {
+pub(crate) fn names(field: Field, key: &str) -> bool {
     [Dialect::CloudFormation, Dialect::Serverless, Dialect::Terraform].iter().any(|d| d.name(field) == key)
 }
 
@@ -104,7 +104,7 @@ fn contains(node: &Node, span: Span) -> bool {
 
 /// The edit that removes the attribute whose value is at `at` in a `.tf`
 /// file, with its line: only an attribute alone on its lines.
-pub fn hcl(file: &Source, parsed: &Parsed, at: Span, named: impl Fn(&str) -> bool) -> Option<Edit> {
+pub(crate) fn hcl(file: &Source, parsed: &Parsed, at: Span, named: impl Fn(&str) -> bool) -> Option<Edit> {
     let text = &file.text;
     let block = parsed.block_at_value(at.start)?;
     let attr =

@@ -10,7 +10,7 @@ use sqsguard_syntax::Node;
 /// The scalar written at `span`, without its quotes: what an
 /// [`Op::Replace`](super::Op::Replace) compares with the value the model
 /// resolved.
-pub fn literal_at(file: &Source, span: Span) -> Option<&str> {
+pub(crate) fn literal_at(file: &Source, span: Span) -> Option<&str> {
     let text = file.text.get(span.start..span.end)?.trim();
     Some(text.strip_prefix(['"', '\'']).and_then(|t| t.strip_suffix(['"', '\''])).unwrap_or(text))
 }
@@ -18,7 +18,7 @@ pub fn literal_at(file: &Source, span: Span) -> Option<&str> {
 /// `value` written where `node` is, in the style of what is there: a
 /// quoted scalar stays quoted (`"60"` becomes `"180"`). A mapping or a
 /// block sequence is not replaced (its span is not one token).
-pub fn render(file: &Source, node: &Node, value: &Scalar, json: bool) -> Option<String> {
+pub(crate) fn render(file: &Source, node: &Node, value: &Scalar, json: bool) -> Option<String> {
     use sqsguard_syntax::Kind;
     let old = file.text.get(node.span.start..node.span.end)?;
     // The node must be the value itself, not a document that holds it (a
@@ -66,7 +66,7 @@ fn plain(value: &Scalar) -> String {
 
 /// The value as a YAML or JSON literal: strings quoted unless YAML reads
 /// them plain as the same string; lists in flow style.
-pub fn literal(value: &Scalar, json: bool) -> String {
+pub(crate) fn literal(value: &Scalar, json: bool) -> String {
     match value {
         Scalar::Int(_) | Scalar::Bool(_) => plain(value),
         Scalar::Str(s) if !json && is_plain_yaml(s) => s.clone(),
@@ -88,7 +88,7 @@ fn is_plain_yaml(s: &str) -> bool {
 /// The edit of a number or bool literal at `span` inside a string of a
 /// `*.tf.json` file: the front-end located it there only where the
 /// string's text is the expression's, without escapes.
-pub fn in_template(file: &Source, span: Span, value: &Scalar) -> Option<Edit> {
+pub(crate) fn in_template(file: &Source, span: Span, value: &Scalar) -> Option<Edit> {
     let text = file.text.get(span.start..span.end)?;
     let replacement = match value {
         Scalar::Int(n) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'-') => n.to_string(),
@@ -98,7 +98,7 @@ pub fn in_template(file: &Source, span: Span, value: &Scalar) -> Option<Edit> {
     Some(Edit { file: file.clone(), span, replacement })
 }
 
-pub fn key(remedy: &Remedy) -> &'static str {
+pub(crate) fn key(remedy: &Remedy) -> &'static str {
     Dialect::CloudFormation.name(remedy.field)
 }
 

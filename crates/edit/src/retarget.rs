@@ -14,7 +14,7 @@ use sqsguard_syntax::Node;
 
 /// The edit in a CloudFormation, SAM or Serverless file whose value at
 /// `span` is the node `node`.
-pub fn template(file: &Source, node: &Node, json: bool) -> Option<Edit> {
+pub(crate) fn template(file: &Source, node: &Node, json: bool) -> Option<Edit> {
     let mut span = node.span;
     let old = file.text.get(span.start..span.end)?;
     let entry = node.single_entry()?;
@@ -61,7 +61,7 @@ pub fn template(file: &Source, node: &Node, json: bool) -> Option<Edit> {
 /// (`aws_sqs_queue.q.url`, `"${aws_sqs_queue.q.id}"`,
 /// `module.q.queue_url`). `registry_sqs` says whether a module call of
 /// that name is terraform-aws-modules/sqs/aws, which has the ARN outputs.
-pub fn terraform(file: &Source, span: Span, registry_sqs: impl Fn(&str) -> bool) -> Option<Edit> {
+pub(crate) fn terraform(file: &Source, span: Span, registry_sqs: impl Fn(&str) -> bool) -> Option<Edit> {
     let old = file.text.get(span.start..span.end)?;
     // The reference itself, or the one reference of a `"${...}"`.
     let (start, inner) = match old.strip_prefix("\"${").and_then(|t| t.strip_suffix("}\"")) {

@@ -20,7 +20,7 @@ use sqsguard_source::{Source, Span, lines};
 use sqsguard_syntax::{Entry, Kind, Node};
 
 /// What the new statement allows, as a template writes it.
-pub struct Grant<'a> {
+pub(crate) struct Grant<'a> {
     pub queue: &'a str,
     pub service: Service,
     pub source: &'a SourceId,
@@ -97,7 +97,13 @@ fn append_flow(file: &Source, list: &Node, grant: &Grant<'_>, json: bool) -> Opt
 
 /// SQS019 in a template whose queue has no policy: `<Queue>Policy` after
 /// the queue, in a block `Resources`.
-pub fn new_policy(file: &Source, keys: &mut Keys, resources: &Node, queue: &Entry, grant: &Grant<'_>) -> Option<Edit> {
+pub(crate) fn new_policy(
+    file: &Source,
+    keys: &mut Keys,
+    resources: &Node,
+    queue: &Entry,
+    grant: &Grant<'_>,
+) -> Option<Edit> {
     let text = &file.text;
     if text[resources.span.start..].starts_with('{') || text[queue.value.span.start..].starts_with('{') {
         return None;
@@ -135,7 +141,7 @@ pub fn new_policy(file: &Source, keys: &mut Keys, resources: &Node, queue: &Entr
 /// SQS019 in a template whose queue has one `AWS::SQS::QueuePolicy`: the
 /// statement appended to its `PolicyDocument.Statement` list, a block
 /// list, a flow list or JSON's.
-pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>, json: bool) -> Option<Edit> {
+pub(crate) fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>, json: bool) -> Option<Edit> {
     let text = &file.text;
     if policy.value.get("Type")?.as_str()? != "AWS::SQS::QueuePolicy" {
         return None;
@@ -182,7 +188,13 @@ pub fn add_statement(file: &Source, policy: &Entry, grant: &Grant<'_>, json: boo
 /// SQS019 in a `.tf` file whose queue has no policy: an
 /// `aws_sqs_queue_policy` after the queue's block, laid out as `terraform
 /// fmt` writes it. `taken` says whether an address is declared.
-pub fn hcl(file: &Source, parsed: &Parsed, at: Span, grant: &Grant<'_>, taken: impl Fn(&str) -> bool) -> Option<Edit> {
+pub(crate) fn hcl(
+    file: &Source,
+    parsed: &Parsed,
+    at: Span,
+    grant: &Grant<'_>,
+    taken: impl Fn(&str) -> bool,
+) -> Option<Edit> {
     let text = &file.text;
     let block = parsed.block_at(at.start)?;
     if block.ident.as_str() != "resource" || block.labels.len() != 2 || block.labels[0].as_str() != "aws_sqs_queue" {

@@ -25,7 +25,7 @@ use sqsguard_syntax::{Kind, Node};
 
 /// The fix of `remedy` in a `.tf` file parsed as `body`: the edit, and
 /// whether the value lies outside the resource's block.
-pub fn hcl(file: &Source, parsed: &Parsed, at: Span, remedy: &Remedy, value: &Scalar) -> Option<(Edit, bool)> {
+pub(crate) fn hcl(file: &Source, parsed: &Parsed, at: Span, remedy: &Remedy, value: &Scalar) -> Option<(Edit, bool)> {
     let block = parsed.resource_block(&remedy.resource);
     let text = &file.text;
     let edit = |span: Span, replacement: String| Edit { file: file.clone(), span, replacement };
@@ -56,7 +56,7 @@ pub fn hcl(file: &Source, parsed: &Parsed, at: Span, remedy: &Remedy, value: &Sc
 }
 
 /// Where a new last line of an HCL block goes, and how it is written.
-pub struct BlockTail<'t> {
+pub(crate) struct BlockTail<'t> {
     /// The start of the closing brace's line: the new line goes there.
     pub at: usize,
     /// The block header's indentation, and its body's (two more spaces).
@@ -73,7 +73,7 @@ impl<'t> BlockTail<'t> {
     /// The tail of the block spanning `span` in `text`, when its closing
     /// brace stands alone on its line (not `resource "x" "y" {}`) and its
     /// header is indented with spaces only.
-    pub fn of(text: &'t str, span: std::ops::Range<usize>) -> Option<Self> {
+    pub(crate) fn of(text: &'t str, span: std::ops::Range<usize>) -> Option<Self> {
         let close = span.end.checked_sub(1).filter(|&c| text.as_bytes().get(c) == Some(&b'}'))?;
         let at = lines::line_start(text, close);
         if at == 0 {
@@ -120,7 +120,7 @@ fn literal_replacement(old: &str, value: &Scalar) -> Option<String> {
 /// once: a module of 18,000 resources has about as many findings, and
 /// scanning the blocks for each one's made the fixes that `--format json`
 /// shows quadratic in the module.
-pub struct Parsed {
+pub(crate) struct Parsed {
     pub body: Body,
     /// `TYPE.NAME` -> the block's position among the body's structures
     /// (the first block of that address).
@@ -131,7 +131,7 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    pub fn new(body: Body) -> Self {
+    pub(crate) fn new(body: Body) -> Self {
         let mut resources = std::collections::HashMap::new();
         let mut starts = std::collections::HashMap::new();
         for (i, structure) in body.iter().enumerate() {
@@ -147,12 +147,12 @@ impl Parsed {
     }
 
     /// The top-level block that starts at byte `start`.
-    pub fn block_at(&self, start: usize) -> Option<&Block> {
+    pub(crate) fn block_at(&self, start: usize) -> Option<&Block> {
         self.body.get(*self.starts.get(&start)?)?.as_block()
     }
 
     /// The top-level block whose text holds byte `pos`.
-    pub fn block_at_value(&self, pos: usize) -> Option<&Block> {
+    pub(crate) fn block_at_value(&self, pos: usize) -> Option<&Block> {
         self.body.blocks().find(|b| b.span().is_some_and(|s| s.start <= pos && pos < s.end))
     }
 
@@ -178,7 +178,7 @@ fn resource_labels(address: &str) -> Option<(&str, &str)> {
 
 /// The resource object of `address` in a `*.tf.json` document:
 /// `{"resource": {"type": {"name": {...}}}}`.
-pub fn json_resource<'n>(keys: &mut Keys, root: &'n Node, address: &str) -> Option<&'n sqsguard_syntax::Entry> {
+pub(crate) fn json_resource<'n>(keys: &mut Keys, root: &'n Node, address: &str) -> Option<&'n sqsguard_syntax::Entry> {
     let (kind, name) = resource_labels(address)?;
     let types = root.get("resource")?;
     let by_type = match &types.kind {

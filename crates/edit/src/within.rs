@@ -15,7 +15,7 @@ use sqsguard_syntax::{Kind, Node};
 
 /// `inner: value` in the map `outer` of the map `node`, the map added when
 /// absent: block, flow or JSON, as `node` is written.
-pub fn within(file: &Source, node: &Node, json: bool, outer: &str, inner: &str, value: &Scalar) -> Option<Edit> {
+pub(crate) fn within(file: &Source, node: &Node, json: bool, outer: &str, inner: &str, value: &Scalar) -> Option<Edit> {
     let text = &file.text;
     let v = literal(value, json);
     let (at, replacement) = match node.get(outer) {
@@ -64,7 +64,14 @@ fn add(
 /// SQS021 in a `.tf` file: `outer { inner = value }` added as the last
 /// block of the resource block at `at` (an `aws_cloudwatch_event_target`
 /// without one), after a blank line as `terraform fmt` leaves it.
-pub fn hcl_block(file: &Source, parsed: &Parsed, at: Span, outer: &str, inner: &str, value: &Scalar) -> Option<Edit> {
+pub(crate) fn hcl_block(
+    file: &Source,
+    parsed: &Parsed,
+    at: Span,
+    outer: &str,
+    inner: &str,
+    value: &Scalar,
+) -> Option<Edit> {
     let text = &file.text;
     let block = parsed.block_at(at.start)?;
     if block.ident.as_str() != "resource" || block.labels.len() != 2 {

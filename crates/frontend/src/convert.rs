@@ -9,7 +9,7 @@ use sqsguard_source::Span;
 /// AWS range that past it a number is reported rather than held.
 const EXACT: f64 = 9.0e15;
 
-pub fn to_int(r: &R) -> Value<i64> {
+pub(crate) fn to_int(r: &R) -> Value<i64> {
     match &r.v {
         RV::Num(n) if n.fract() == 0.0 && n.abs() < EXACT => Value::Known(*n as i64),
         RV::Num(n) if !n.is_finite() || n.abs() >= EXACT => Value::unrepresentable_number(&format_num(*n)),
@@ -26,7 +26,7 @@ pub fn to_int(r: &R) -> Value<i64> {
     }
 }
 
-pub fn to_f64(r: &R) -> Value<f64> {
+pub(crate) fn to_f64(r: &R) -> Value<f64> {
     match &r.v {
         RV::Num(n) if n.is_finite() => Value::Known(*n),
         RV::Num(n) => Value::unrepresentable_number(&format_num(*n)),
@@ -58,7 +58,7 @@ fn unrepresentable(s: &str) -> bool {
     numeric && s.parse::<f64>().is_ok_and(|n| !n.is_finite() || (n.fract() == 0.0 && n.abs() >= EXACT))
 }
 
-pub fn to_bool(r: &R) -> Value<bool> {
+pub(crate) fn to_bool(r: &R) -> Value<bool> {
     match &r.v {
         RV::Bool(b) => Value::Known(*b),
         RV::Str(t) => match t.literal().map(|s| s.to_ascii_lowercase()).as_deref() {
@@ -73,7 +73,7 @@ pub fn to_bool(r: &R) -> Value<bool> {
 
 /// A map or block: known true when it holds anything (a Terraform block
 /// is a map, or a list of them in JSON and plans), absent when empty.
-pub fn to_block(r: &R) -> Value<bool> {
+pub(crate) fn to_block(r: &R) -> Value<bool> {
     match &r.v {
         RV::Map(entries) if entries.is_empty() => Value::Absent,
         RV::Map(_) => Value::Known(true),
@@ -94,7 +94,7 @@ pub fn to_block(r: &R) -> Value<bool> {
     }
 }
 
-pub fn to_string(r: &R) -> Value<String> {
+pub(crate) fn to_string(r: &R) -> Value<String> {
     match (&r.v, r.literal()) {
         (_, Some(s)) => Value::Known(s),
         (RV::Unknown(why), _) => Value::Unknown(why.clone()),
@@ -102,7 +102,7 @@ pub fn to_string(r: &R) -> Value<String> {
     }
 }
 
-pub fn to_name(r: &R) -> Value<Name> {
+pub(crate) fn to_name(r: &R) -> Value<Name> {
     match &r.v {
         RV::Str(t) => Value::Known(Name { text: t.display(), suffix_known: t.ends_literal() }),
         RV::Num(_) => Value::Known(Name { text: r.literal().unwrap_or_default(), suffix_known: true }),
@@ -111,7 +111,7 @@ pub fn to_name(r: &R) -> Value<Name> {
     }
 }
 
-pub fn to_string_list(r: &R) -> Value<Vec<String>> {
+pub(crate) fn to_string_list(r: &R) -> Value<Vec<String>> {
     match &r.v {
         RV::List(items) => {
             let mut out = Vec::new();
@@ -131,7 +131,7 @@ pub fn to_string_list(r: &R) -> Value<Vec<String>> {
 /// A JSON document written as a string (RedrivePolicy, PolicyDocument) as a
 /// resolved map located at the string. A `!Sub` string keeps its references:
 /// `{"deadLetterTargetArn": "${Dlq.Arn}"}` still links to the queue Dlq.
-pub fn json_string(r: &R) -> Option<R> {
+pub(crate) fn json_string(r: &R) -> Option<R> {
     let text = r.text()?;
     // Stand-ins for the references: inside a JSON string a bare token, as
     // a whole value a quoted one (`"maxReceiveCount": ${var.n}`), so the

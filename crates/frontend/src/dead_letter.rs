@@ -8,11 +8,11 @@ use super::value::{R, RV};
 use sqsguard_model::When;
 
 /// A key that holds a dead-letter target, and the key of the target in it.
-pub type Shape = (&'static str, &'static str);
+pub(crate) type Shape = (&'static str, &'static str);
 
 /// Every value in `r` found at one of the `shapes`, with its conditions.
 /// A holder written as a JSON string (a RedrivePolicy) is parsed.
-pub fn search(r: &R, shapes: &[Shape]) -> Vec<(When, R)> {
+pub(crate) fn search(r: &R, shapes: &[Shape]) -> Vec<(When, R)> {
     let mut out = Vec::new();
     walk(r, shapes, When::always(), &mut out, 0);
     out

@@ -9,7 +9,13 @@ use sqsguard_source::{Source, Span};
 
 /// Attribute `key` of `map` (following conditionals on both levels), read
 /// with `conv`. Absent alternatives are located at `absent_at`.
-pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+pub(crate) fn attr<T>(
+    file: &Source,
+    map: Option<&R>,
+    key: &str,
+    absent_at: Span,
+    conv: impl Fn(&R) -> Value<T>,
+) -> Attr<T> {
     let Some(map) = map else {
         return Attr::absent(Origin::file(file, absent_at));
     };
@@ -43,7 +49,7 @@ pub fn attr<T>(file: &Source, map: Option<&R>, key: &str, absent_at: Span, conv:
 /// (`ScalingConfig.MaximumConcurrency`), read with `conv`: absent where
 /// either is (located at `absent_at`, or at the outer map when only the
 /// inner key is missing), unknown where the outer value is no map.
-pub fn nested_attr<T>(
+pub(crate) fn nested_attr<T>(
     file: &Source,
     map: Option<&R>,
     outer: &str,
@@ -74,7 +80,7 @@ pub fn nested_attr<T>(
 }
 
 /// An attribute made of values found with [`value::values_at`].
-pub fn attr_of<T>(file: &Source, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+pub(crate) fn attr_of<T>(file: &Source, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
     Attr { alts: found.into_iter().map(|(when, r)| alt_of(file, conv(r), r, when)).collect() }
 }
 
@@ -87,7 +93,7 @@ fn alt_of<T>(file: &Source, value: Value<T>, r: &R, when: When) -> Alt<T> {
 /// A queue's redrive policy (RedrivePolicy in the dialect's words), written
 /// as a map or as a JSON string: its deadLetterTargetArn linked with
 /// `queue_target`, and how it is written read with `queue_via`.
-pub fn redrive(
+pub(crate) fn redrive(
     file: &Source,
     props: Option<&R>,
     dialect: Dialect,

@@ -17,23 +17,23 @@
 //! ([`producer`]) and suppression comments ([`comment`]). The trees they
 //! parsed go to the edit layer ([`sqsguard_edit::Writer`]).
 
-pub mod cfn;
+pub(crate) mod cfn;
 pub mod code;
-pub mod comment;
-pub mod convert;
-pub mod dead_letter;
-pub mod fields;
-pub mod link;
+pub(crate) mod comment;
+pub(crate) mod convert;
+pub(crate) mod dead_letter;
+pub(crate) mod fields;
+pub(crate) mod link;
 pub mod live;
 mod live_fields;
 pub mod live_key;
-pub mod loaded;
-pub mod policy;
-pub mod producer;
+pub(crate) mod loaded;
+pub(crate) mod policy;
+pub(crate) mod producer;
 pub mod serverless;
 pub mod stage;
 pub mod terraform;
-pub mod value;
+pub(crate) mod value;
 
 pub use loaded::{Broken, Loaded};
 

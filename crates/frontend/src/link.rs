@@ -9,7 +9,7 @@ use sqsguard_model::{FunctionIdx, QueueIdx, Target, Value, Via};
 
 /// The queues and functions of one template or module, by ID and by name.
 #[derive(Debug)]
-pub struct Linker {
+pub(crate) struct Linker {
     queue_ids: HashMap<String, QueueIdx>,
     queue_names: HashMap<String, QueueIdx>,
     function_ids: HashMap<String, FunctionIdx>,
@@ -27,7 +27,7 @@ pub struct Linker {
 }
 
 impl Linker {
-    pub fn new(queue_name_attribute: &'static str, queue_url_attributes: &'static [&'static str]) -> Self {
+    pub(crate) fn new(queue_name_attribute: &'static str, queue_url_attributes: &'static [&'static str]) -> Self {
         Linker {
             queue_ids: HashMap::new(),
             queue_names: HashMap::new(),
@@ -46,7 +46,7 @@ impl Linker {
     /// share an ID, references to it name the first.
     /// A queue with a name per instance (`"jobs-${each.key}"`) is known by
     /// each of them.
-    pub fn add_queue<'t>(&mut self, id: &str, names: impl IntoIterator<Item = &'t Text>) -> QueueIdx {
+    pub(crate) fn add_queue<'t>(&mut self, id: &str, names: impl IntoIterator<Item = &'t Text>) -> QueueIdx {
         let idx = self.queues;
         self.queues += 1;
         self.queue_ids.entry(id.to_string()).or_insert(idx);
@@ -56,7 +56,7 @@ impl Linker {
         idx
     }
 
-    pub fn add_function(&mut self, id: &str, name: Option<&Text>) -> FunctionIdx {
+    pub(crate) fn add_function(&mut self, id: &str, name: Option<&Text>) -> FunctionIdx {
         let idx = self.functions;
         self.functions += 1;
         self.function_ids.entry(id.to_string()).or_insert(idx);
@@ -68,7 +68,7 @@ impl Linker {
 
     /// Register `id` (a Lambda alias or version) as naming the function
     /// `function` refers to, so mappings through the alias reach it.
-    pub fn add_function_alias(&mut self, id: &str, function: &R) {
+    pub(crate) fn add_function_alias(&mut self, id: &str, function: &R) {
         if let Value::Known(Target::Function(i)) = self.function_target(function) {
             self.function_ids.entry(id.to_string()).or_insert(i);
         }
@@ -76,14 +76,14 @@ impl Linker {
 
     /// What a queue reference (ARN, URL, name, or a reference to the queue
     /// resource) names.
-    pub fn queue_target(&self, r: &R) -> Value<Target> {
+    pub(crate) fn queue_target(&self, r: &R) -> Value<Target> {
         target(r, &self.queue_ids, &self.queue_names, Target::Queue, last_segment)
     }
 
     /// How a queue reference is written where AWS expects an ARN: through
     /// the URL of a queue of the set, as a URL written out, or otherwise.
     /// It does not change what [`Linker::queue_target`] links.
-    pub fn queue_via(&self, r: &R) -> Value<Via> {
+    pub(crate) fn queue_via(&self, r: &R) -> Value<Via> {
         let text = match &r.v {
             RV::Str(t) => t,
             RV::Unknown(why) => return Value::Unknown(why.clone()),
@@ -104,14 +104,14 @@ impl Linker {
     }
 
     /// What a function reference (name, ARN, reference) names.
-    pub fn function_target(&self, r: &R) -> Value<Target> {
+    pub(crate) fn function_target(&self, r: &R) -> Value<Target> {
         target(r, &self.function_ids, &self.function_names, Target::Function, function_name)
     }
 
     /// What a queue *name* names (an alarm's QueueName dimension): a
     /// reference to the queue's name attribute, or the name itself. A
     /// reference to its URL or ARN names no queue's metrics.
-    pub fn queue_name_target(&self, r: &R) -> Value<Target> {
+    pub(crate) fn queue_name_target(&self, r: &R) -> Value<Target> {
         let text = match &r.v {
             RV::Str(t) => t,
             RV::Unknown(why) => return Value::Unknown(why.clone()),
@@ -203,7 +203,7 @@ fn function_name(s: &str) -> &str {
 /// A queue's ARN whose other parts are only known at deploy time
 /// (`arn:aws:sqs:${AWS::Region}:${Account}:${QueueName}`, an account from
 /// `data.aws_caller_identity`): which queue is unknown, but it is a queue.
-pub fn is_sqs_arn(r: &R) -> bool {
+pub(crate) fn is_sqs_arn(r: &R) -> bool {
     let Some(text) = r.text() else { return false };
     let Some(Part::Lit(head)) = text.0.first() else { return false };
     let mut fields = head.split(':');

@@ -27,7 +27,7 @@ pub struct LiveKey {
 /// What a queue's `KmsMasterKeyId` (`id`) is, by the keys read (`keys`,
 /// keyed by the `KmsMasterKeyId` that named them): a key whose policy was
 /// not read stays `Other`, which SQS020 does not judge.
-pub fn key_ref(keys: &std::collections::BTreeMap<String, LiveKey>, id: &str) -> KeyRef {
+pub(crate) fn key_ref(keys: &std::collections::BTreeMap<String, LiveKey>, id: &str) -> KeyRef {
     if key::is_aws_managed(id) {
         return KeyRef::AwsManaged;
     }
@@ -40,7 +40,11 @@ pub fn key_ref(keys: &std::collections::BTreeMap<String, LiveKey>, id: &str) -> 
 
 /// The customer managed keys whose policy was read, once per key ARN (an
 /// alias and the key ID may name the same key), into `model.keys`.
-pub fn load(keys: &std::collections::BTreeMap<String, LiveKey>, origin_of: &dyn Fn(&str) -> Origin, model: &mut Model) {
+pub(crate) fn load(
+    keys: &std::collections::BTreeMap<String, LiveKey>,
+    origin_of: &dyn Fn(&str) -> Origin,
+    model: &mut Model,
+) {
     let mut seen = BTreeSet::new();
     for k in keys.values().filter(|k| !k.aws_managed) {
         let Some(policy) = k.policy.as_deref() else { continue };

@@ -13,7 +13,11 @@ use sqsguard_source::Source;
 /// The statements of a policy document (a map, a JSON string, or a
 /// conditional choosing between them), and why part of it could not be
 /// read. `queue` links a `Resource` value to a queue.
-pub fn statements(file: &Source, policy: &R, queue: &dyn Fn(&R) -> Value<Target>) -> (Vec<Statement>, Option<String>) {
+pub(crate) fn statements(
+    file: &Source,
+    policy: &R,
+    queue: &dyn Fn(&R) -> Value<Target>,
+) -> (Vec<Statement>, Option<String>) {
     let mut out = Vec::new();
     let mut unreadable = None;
     for (when, doc) in policy.alternatives() {
@@ -251,7 +255,7 @@ fn conditions(c: &R) -> Vec<Condition> {
 /// Who a value names, for `aws:SourceArn`: a resource when it refers to one
 /// (`!GetAtt Rule.Arn`, `!Ref Topic`, `aws_sns_topic.t.arn`, or an ARN
 /// built around a single reference), else its literal text.
-pub fn source_id(r: &R) -> Value<SourceId> {
+pub(crate) fn source_id(r: &R) -> Value<SourceId> {
     match &r.v {
         RV::Str(t) => text_source(t),
         RV::Unknown(why) => Value::Unknown(why.clone()),

@@ -7,7 +7,7 @@ use sqsguard_model::{Attr, Dialect, Field, Model, Producer, Target, UnknownSourc
 
 /// A target that names a queue or may (its ARN is only known at deploy
 /// time); a Lambda function or a stream is none.
-pub fn maybe_queue(queue: &Attr<Target>) -> bool {
+pub(crate) fn maybe_queue(queue: &Attr<Target>) -> bool {
     queue.alts.iter().any(|a| match &a.value {
         Value::Known(Target::Queue(_)) | Value::Unknown(_) => true,
         Value::Known(Target::External(arn)) => arn.contains(":sqs:"),
@@ -17,7 +17,7 @@ pub fn maybe_queue(queue: &Attr<Target>) -> bool {
 
 /// The producer goes to the model; one whose queue is only known at deploy
 /// time is also said in a note.
-pub fn add(model: &mut Model, p: Producer) {
+pub(crate) fn add(model: &mut Model, p: Producer) {
     for alt in &p.queue.alts {
         if let Value::Unknown(why) = &alt.value {
             let (resource, origin, why) = (p.resource.clone(), alt.origin.clone(), why.clone());
@@ -29,7 +29,7 @@ pub fn add(model: &mut Model, p: Producer) {
 
 /// A subscription whose `Protocol` (in `dialect`'s words) is `sqs`, in any
 /// case; one only known at deploy time may be.
-pub fn is_sqs(subscription: &R, dialect: Dialect) -> bool {
+pub(crate) fn is_sqs(subscription: &R, dialect: Dialect) -> bool {
     match subscription.entry(dialect.name(Field::Protocol)) {
         Some((_, p)) => p.literal().is_none_or(|p| p.eq_ignore_ascii_case("sqs")),
         None => false,

@@ -35,7 +35,7 @@ pub struct Given {
 }
 
 impl Given {
-    pub fn new(key: &str, value: &str, from: &str) -> Self {
+    pub(crate) fn new(key: &str, value: &str, from: &str) -> Self {
         Given { key: key.to_string(), value: value.to_string(), from: Arc::from(format!("{from} {key}={value}")) }
     }
 }
@@ -43,18 +43,18 @@ impl Given {
 impl Stage {
     /// The stage named on the command line, and the words a finding says
     /// it with.
-    pub fn stage(&self) -> Option<(&str, Arc<str>)> {
+    pub(crate) fn stage(&self) -> Option<(&str, Arc<str>)> {
         let name = self.name.as_deref()?;
         Some((name, self.named_in.clone().unwrap_or_else(|| Arc::from(format!("--stage {name}")))))
     }
 
     /// `${param:KEY}` as given.
-    pub fn param(&self, key: &str) -> Option<&Given> {
+    pub(crate) fn param(&self, key: &str) -> Option<&Given> {
         self.params.iter().rev().find(|g| g.key == key)
     }
 
     /// The value given to a CloudFormation Parameter.
-    pub fn parameter(&self, key: &str) -> Option<&Given> {
+    pub(crate) fn parameter(&self, key: &str) -> Option<&Given> {
         self.overrides.iter().rev().find(|g| g.key == key)
     }
 }

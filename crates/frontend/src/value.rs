@@ -69,12 +69,12 @@ pub enum Part {
 }
 
 impl Text {
-    pub fn lit(s: impl Into<String>) -> Self {
+    pub(crate) fn lit(s: impl Into<String>) -> Self {
         Text(vec![Part::Lit(s.into())])
     }
 
     /// The whole string, when every part is literal.
-    pub fn literal(&self) -> Option<String> {
+    pub(crate) fn literal(&self) -> Option<String> {
         let mut out = String::new();
         for p in &self.0 {
             match p {
@@ -86,7 +86,7 @@ impl Text {
     }
 
     /// The resource and attribute, when the string is exactly one reference.
-    pub fn reference(&self) -> Option<(&str, &str)> {
+    pub(crate) fn reference(&self) -> Option<(&str, &str)> {
         match self.0.as_slice() {
             [Part::Attr { resource, attribute }] => Some((resource, attribute)),
             _ => None,
@@ -94,7 +94,7 @@ impl Text {
     }
 
     /// The text with non-literal parts written as `${...}`.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         self.0
             .iter()
             .map(|p| match p {
@@ -108,7 +108,7 @@ impl Text {
             .collect()
     }
 
-    pub fn ends_literal(&self) -> bool {
+    pub(crate) fn ends_literal(&self) -> bool {
         matches!(self.0.last(), Some(Part::Lit(_)))
     }
 
@@ -130,18 +130,18 @@ impl Text {
 }
 
 impl R {
-    pub fn new(v: RV, span: Span) -> Self {
+    pub(crate) fn new(v: RV, span: Span) -> Self {
         R { v, span, written: None, given: None }
     }
 
-    pub fn unknown(why: impl Into<String>, span: Span) -> Self {
+    pub(crate) fn unknown(why: impl Into<String>, span: Span) -> Self {
         R::new(RV::Unknown(why.into()), span)
     }
 
     /// Every branch this value can take, with the conditions that lead to it;
     /// the end of a per-instance chain, which no instance reaches
     /// ([`When::is_no_instance`]), is none.
-    pub fn alternatives(&self) -> Vec<(When, &R)> {
+    pub(crate) fn alternatives(&self) -> Vec<(When, &R)> {
         let mut out = Vec::new();
         self.collect_alternatives(When::always(), &mut out);
         out
@@ -159,14 +159,14 @@ impl R {
     }
 
     /// The entry `key` of a map, with its key span.
-    pub fn entry(&self, key: &str) -> Option<(Span, &R)> {
+    pub(crate) fn entry(&self, key: &str) -> Option<(Span, &R)> {
         match &self.v {
             RV::Map(entries) => entries.iter().find(|(k, _, _)| k == key).map(|(_, ks, v)| (*ks, v)),
             _ => None,
         }
     }
 
-    pub fn text(&self) -> Option<&Text> {
+    pub(crate) fn text(&self) -> Option<&Text> {
         match &self.v {
             RV::Str(t) => Some(t),
             _ => None,
@@ -174,7 +174,7 @@ impl R {
     }
 
     /// A literal string (numbers and booleans written as text count).
-    pub fn literal(&self) -> Option<String> {
+    pub(crate) fn literal(&self) -> Option<String> {
         match &self.v {
             RV::Str(t) => t.literal(),
             RV::Num(n) => Some(format_num(*n)),
@@ -190,7 +190,7 @@ pub(crate) fn format_num(n: f64) -> String {
 
 /// Every value at `path` under `r`, following conditionals; `*` steps into
 /// each item of a list.
-pub fn values_at<'r>(r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
+pub(crate) fn values_at<'r>(r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
     let mut out = Vec::new();
     collect_at(r, path, When::always(), &mut out);
     out
@@ -221,7 +221,7 @@ impl R {
     /// A value brought in from elsewhere in the same file (a parameter
     /// default, a mapping, a parenthesised expression) is reported where it
     /// is used: its top-level span moves there.
-    pub fn relocated(mut self, span: Span) -> R {
+    pub(crate) fn relocated(mut self, span: Span) -> R {
         self.span = span;
         self
     }
@@ -230,7 +230,7 @@ impl R {
     /// in it (number, bool, whole string) remembers its place there, unless
     /// it already came from further away (a default passed on as a module
     /// argument is written in the default).
-    pub fn written_in(mut self, file: &sqsguard_source::Source) -> R {
+    pub(crate) fn written_in(mut self, file: &sqsguard_source::Source) -> R {
         fn walk(r: &mut R, file: &sqsguard_source::Source, depth: usize) {
             if depth > sqsguard_syntax::MAX_DEPTH {
                 return;
@@ -256,7 +256,7 @@ impl R {
 
     /// A value another resource sets, used here: reported where it is used,
     /// and never edited from here (it belongs to that resource).
-    pub fn derived(self, span: Span) -> R {
+    pub(crate) fn derived(self, span: Span) -> R {
         fn forget(r: &mut R, depth: usize) {
             r.written = None;
             if depth > sqsguard_syntax::MAX_DEPTH {
@@ -280,7 +280,7 @@ impl R {
     /// A value brought in from another file (a Terraform variable default,
     /// a module input) is reported where it is used: every span in it moves
     /// there, since spans inside it would point into the wrong file.
-    pub fn relocated_deep(self, span: Span) -> R {
+    pub(crate) fn relocated_deep(self, span: Span) -> R {
         relocate_deep(self, span)
     }
 }
@@ -309,7 +309,7 @@ fn relocate_deep(mut r: R, span: Span) -> R {
 }
 
 /// A parsed document as plain values, no intrinsics (plan JSON, tfvars JSON).
-pub fn from_node(node: &sqsguard_syntax::Node, depth: usize) -> R {
+pub(crate) fn from_node(node: &sqsguard_syntax::Node, depth: usize) -> R {
     let v = match &node.kind {
         _ if depth > sqsguard_syntax::MAX_DEPTH => RV::Unknown("nested too deeply".into()),
         sqsguard_syntax::Kind::Null => RV::Null,

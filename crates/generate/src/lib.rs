@@ -13,12 +13,12 @@
 //! 6. files are written atomically, never over existing ones without --force
 //!    (or printed, by the command line).
 
-pub mod literal;
-pub mod plan;
-pub mod produce;
-pub mod refuse;
-pub mod render;
-pub mod spec;
+pub(crate) mod literal;
+pub(crate) mod plan;
+pub(crate) mod produce;
+pub(crate) mod refuse;
+pub(crate) mod render;
+pub(crate) mod spec;
 
 use std::path::{Path, PathBuf};
 
@@ -40,7 +40,7 @@ pub enum Target {
 
 impl Target {
     /// The vocabulary of its files, which refusals speak too.
-    pub fn dialect(self) -> Dialect {
+    pub(crate) fn dialect(self) -> Dialect {
         match self {
             Target::CloudFormation => Dialect::CloudFormation,
             Target::Terraform => Dialect::Terraform,

@@ -7,20 +7,20 @@ use serde_json::Value;
 
 /// Text for inside an HCL quoted string or comment: quotes, backslashes,
 /// newlines, `${` and `%{` escaped.
-pub fn hcl_inner(s: &str) -> String {
+pub(crate) fn hcl_inner(s: &str) -> String {
     let quoted = serde_json::to_string(s).unwrap_or_default();
     quoted[1..quoted.len() - 1].replace("${", "$${").replace("%{", "%%{")
 }
 
 /// A YAML flow value. Strings are always double-quoted (JSON escapes are
 /// valid YAML), so no string can turn into a boolean, a number or a tag.
-pub fn yaml(v: &Value) -> String {
+pub(crate) fn yaml(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
 /// An HCL value: strings quoted with `${` and `%{` escaped so a value can
 /// never become an interpolation or a directive.
-pub fn hcl(v: &Value) -> String {
+pub(crate) fn hcl(v: &Value) -> String {
     match v {
         Value::String(s) => {
             let quoted = serde_json::to_string(s).unwrap_or_default();

@@ -12,12 +12,12 @@ use sqsguard_rules::Options;
 /// VisibilityTimeout for a worker (ECS or other) is this multiple of its
 /// p99 processing time: a message in flight twice as long as the slowest
 /// usual message is assumed lost. Workers extend it with heartbeats.
-pub const WORKER_VISIBILITY_MULTIPLIER: u64 = 2;
+pub(crate) const WORKER_VISIBILITY_MULTIPLIER: u64 = 2;
 /// Long polling: the longest wait SQS allows.
 const WAIT_TIME_SECONDS: u64 = guidance::LONG_POLL_SECONDS as u64;
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub pipeline: String,
     /// Resource name stem: `McpProbeResults` for CloudFormation logical IDs.
     pub logical: String,
@@ -94,20 +94,20 @@ pub struct Plan {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct PayloadField {
+pub(crate) struct PayloadField {
     pub name: String,
     pub kind: String,
     pub deterministic: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Tag {
+pub(crate) struct Tag {
     pub key: String,
     pub value: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Lambda {
+pub(crate) struct Lambda {
     pub timeout: u64,
     pub batch_size: u64,
     pub batching_window: u64,
@@ -119,7 +119,7 @@ pub struct Lambda {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Worker {
+pub(crate) struct Worker {
     pub kind: String,
     pub p99: u64,
     pub heartbeat_interval: u64,
@@ -131,7 +131,7 @@ pub struct Worker {
 /// The plan for a spec, sized with the options of the rules the output
 /// will be linted with. Values may be out of range for a spec that breaks a
 /// rule (saturating, never wrapping): `refuse` says so before rendering.
-pub fn plan(spec: &Spec, options: &Options) -> Plan {
+pub(crate) fn plan(spec: &Spec, options: &Options) -> Plan {
     let multiplier = u64::try_from(options.visibility_multiplier).unwrap_or(0);
     let name = spec.pipeline.value.clone();
     let fifo = spec.fifo.value;

@@ -8,7 +8,7 @@ use super::spec::{ProducerKind, Spec};
 use sqsguard_model::Service;
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Producer {
+pub(crate) struct Producer {
     /// `sns`, `eventbridge` or `s3`, with one flag per kind for the templates.
     pub kind: &'static str,
     /// How comments name it: `SNS`, `EventBridge`, `S3`.
@@ -42,7 +42,7 @@ pub struct Producer {
 }
 
 impl Producer {
-    pub fn service(&self) -> Service {
+    pub(crate) fn service(&self) -> Service {
         match self.kind {
             "sns" => Service::Sns,
             "eventbridge" => Service::EventBridge,
@@ -52,7 +52,7 @@ impl Producer {
 }
 
 /// The producers of `spec`, for a pipeline named `name`.
-pub fn plan(spec: &Spec, name: &str) -> Vec<Producer> {
+pub(crate) fn plan(spec: &Spec, name: &str) -> Vec<Producer> {
     let fifo = spec.fifo.value;
     let mut counts = [0usize; 3];
     spec.producers

@@ -42,7 +42,7 @@ const REPORT_FAILURES: &str = "ReportBatchItemFailures";
 
 /// Where the model's values are decided: spans of the spec, with the
 /// spec's name for each, or the generator.
-pub struct Places {
+pub(crate) struct Places {
     spec: Source,
     generator: Source,
     /// The spec's words for what is at a span, first given first.
@@ -50,7 +50,7 @@ pub struct Places {
 }
 
 impl Places {
-    pub fn new(spec: &Source) -> Self {
+    pub(crate) fn new(spec: &Source) -> Self {
         Places {
             spec: spec.clone(),
             generator: SourceFile::new("(chosen by sqsguard generate)", String::new()),
@@ -90,7 +90,7 @@ fn int(n: u64) -> i64 {
 }
 
 /// The model of what `plan` emits for `spec`, located in the spec.
-pub fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) -> Model {
+pub(crate) fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Places) -> Model {
     let named = |text: &str| Name { text: text.to_string(), suffix_known: true };
     let pipeline = places.at(&spec.pipeline, "pipeline");
     // The generator derives VisibilityTimeout from the consumer's timing:
@@ -304,7 +304,7 @@ const NEW_KEY: &str = "QueueKey";
 /// The findings of the rules `config` keeps on the model of `plan`, each
 /// located at the spec value that causes it and phrased in `dialect` (the
 /// output's): the spec's refusals.
-pub fn refusals(spec: &Spec, plan: &Plan, file: &Source, config: &Config, dialect: Dialect) -> Vec<Finding> {
+pub(crate) fn refusals(spec: &Spec, plan: &Plan, file: &Source, config: &Config, dialect: Dialect) -> Vec<Finding> {
     let mut places = Places::new(file);
     let model = model(spec, plan, dialect, &mut places);
     sqsguard_rules::check(&model, &config.options)

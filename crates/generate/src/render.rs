@@ -32,7 +32,7 @@ const BUILTIN: &[(&str, &str)] = &[
 ];
 
 /// The templates: built in, or `NAME.hbs` files of `dir` where present.
-pub fn registry(dir: Option<&Path>) -> Result<Handlebars<'static>, String> {
+pub(crate) fn registry(dir: Option<&Path>) -> Result<Handlebars<'static>, String> {
     let mut hb = Handlebars::new();
     hb.set_strict_mode(true);
     hb.register_escape_fn(handlebars::no_escape);
@@ -50,13 +50,13 @@ pub fn registry(dir: Option<&Path>) -> Result<Handlebars<'static>, String> {
     Ok(hb)
 }
 
-pub fn render(hb: &Handlebars<'_>, template: &str, plan: &Plan) -> Result<String, String> {
+pub(crate) fn render(hb: &Handlebars<'_>, template: &str, plan: &Plan) -> Result<String, String> {
     hb.render(template, plan).map_err(|e| format!("template {template}: {e}"))
 }
 
 /// The JSON form of a rendered CloudFormation YAML template: the same
 /// document (short tags in their long form), so the two never drift apart.
-pub fn cloudformation_json(yaml_text: &str) -> Result<String, String> {
+pub(crate) fn cloudformation_json(yaml_text: &str) -> Result<String, String> {
     let file = sqsguard_source::SourceFile::new("cloudformation.yaml", yaml_text.to_string());
     let root =
         sqsguard_syntax::yaml::parse(&file).map_err(|e| format!("the rendered template is not YAML: {}", e.message))?;

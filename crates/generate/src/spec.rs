@@ -16,7 +16,7 @@ fn aws_default(field: Attribute) -> u64 {
 
 /// A value and where the spec set it (the spec's root for defaults).
 #[derive(Clone, Debug, PartialEq)]
-pub struct At<T> {
+pub(crate) struct At<T> {
     pub value: T,
     pub span: Span,
     /// False when the value is the default.
@@ -30,7 +30,7 @@ impl<T> At<T> {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Encryption {
+pub(crate) enum Encryption {
     SqsManaged,
     Kms(String),
     /// A customer managed key created with the pipeline.
@@ -39,7 +39,7 @@ pub enum Encryption {
 
 /// Something that sends to the queue, created with the pipeline.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ProducerKind {
+pub(crate) enum ProducerKind {
     /// A topic name (created) or the ARN of an existing topic.
     Sns { topic: String, raw: bool },
     /// A new rule on the default bus: its schedule or event pattern (JSON).
@@ -49,14 +49,14 @@ pub enum ProducerKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum ConsumerKind {
+pub(crate) enum ConsumerKind {
     Lambda,
     Ecs,
     Other,
 }
 
 #[derive(Clone, Debug)]
-pub struct Spec {
+pub(crate) struct Spec {
     pub pipeline: At<String>,
     pub fifo: At<bool>,
     pub retention: At<u64>,
@@ -83,7 +83,7 @@ pub struct Spec {
 }
 
 #[derive(Clone, Debug)]
-pub struct Payload {
+pub(crate) struct Payload {
     pub span: Span,
     /// `(name, type, deterministic)` in spec order.
     pub fields: Vec<Field>,
@@ -93,18 +93,18 @@ pub struct Payload {
 }
 
 #[derive(Clone, Debug)]
-pub struct Field {
+pub(crate) struct Field {
     pub name: String,
     pub kind: String,
     pub deterministic: bool,
 }
 
 /// Field types whose value differs between two sends of one event.
-pub const NON_DETERMINISTIC: &[&str] = &["uuid", "timestamp", "random"];
+pub(crate) const NON_DETERMINISTIC: &[&str] = &["uuid", "timestamp", "random"];
 
 impl Payload {
     /// Why the payload is not deterministic (empty when it is).
-    pub fn non_deterministic(&self) -> Vec<String> {
+    pub(crate) fn non_deterministic(&self) -> Vec<String> {
         let mut reasons: Vec<String> =
             self.fields.iter().filter(|f| !f.deterministic).map(|f| format!("{} is {}", f.name, f.kind)).collect();
         if self.key_order_unstable {
@@ -115,7 +115,7 @@ impl Payload {
 }
 
 /// Read a spec the schema already accepted. Errors are (message, span).
-pub fn read(root: &Node) -> Result<Spec, (String, Span)> {
+pub(crate) fn read(root: &Node) -> Result<Spec, (String, Span)> {
     let whole = root.span;
     let get = |path: &[&str]| -> Option<&Node> {
         let mut n = root;

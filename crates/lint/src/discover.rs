@@ -11,7 +11,7 @@ use sqsguard_source::{has_infra_extension, is_serverless_code};
 
 /// A file to consider.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub path: PathBuf,
     /// Named on the command line (linted whatever its extension), rather
     /// than found in a folder (only infrastructure-looking extensions).
@@ -20,7 +20,7 @@ pub struct Candidate {
 
 /// What a walk could not enter or follow.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Unwalked {
+pub(crate) struct Unwalked {
     pub path: PathBuf,
     /// The note's words: "not linted: the folder cannot be read: permission denied".
     pub message: String,
@@ -31,7 +31,7 @@ pub struct Unwalked {
 
 /// The files under `paths`, and what could not be walked.
 #[derive(Debug, Default)]
-pub struct Found {
+pub(crate) struct Found {
     pub candidates: Vec<Candidate>,
     pub unwalked: Vec<Unwalked>,
     /// The code files found in folders (`.py`, `.js`, `.ts`, `.go`,
@@ -67,7 +67,7 @@ fn is_own_code(path: &Path, under: &Path) -> bool {
 /// Every candidate under `paths`, in a stable order. A FIFO, socket or
 /// device found with a template's name is a candidate too: reading it
 /// (which refuses it unopened) says what it is.
-pub fn candidates(paths: &[PathBuf]) -> Found {
+pub(crate) fn candidates(paths: &[PathBuf]) -> Found {
     let mut out = Found::default();
     for path in paths {
         if !path.is_dir() {

@@ -36,7 +36,7 @@ impl Identity {
     }
 
     /// The identity, with the file given as `file` (`/`-separated).
-    pub fn with_file(f: &Finding, file: String) -> Self {
+    pub(crate) fn with_file(f: &Finding, file: String) -> Self {
         Identity { rule: f.code().to_string(), file, resource: f.resource.clone(), subject: subject(&f.message) }
     }
 
@@ -77,7 +77,7 @@ fn relative_to_cwd(path: &std::path::Path) -> String {
 /// A path that is not on disk (an editor's buffer) is made absolute
 /// without `.` and `..`; one with no root in common with `base` (another
 /// drive) stays absolute.
-pub fn relative_to(path: &std::path::Path, base: &std::path::Path) -> String {
+pub(crate) fn relative_to(path: &std::path::Path, base: &std::path::Path) -> String {
     use std::path::Component;
     let absolute = absolute(path);
     let common = absolute.components().zip(base.components()).take_while(|(a, b)| a == b).count();
@@ -91,7 +91,7 @@ pub fn relative_to(path: &std::path::Path, base: &std::path::Path) -> String {
 
 /// `path` canonical, or when it is not on disk, absolute without `.` and
 /// `..`.
-pub fn absolute(path: &std::path::Path) -> std::path::PathBuf {
+pub(crate) fn absolute(path: &std::path::Path) -> std::path::PathBuf {
     path.canonicalize()
         .unwrap_or_else(|_| sqsguard_source::lexical(&std::env::current_dir().unwrap_or_default().join(path)))
 }

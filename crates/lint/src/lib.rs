@@ -296,7 +296,7 @@ impl Run {
     /// Lint again, with `session` (its overlay holding the changed texts),
     /// the jobs that read one of `changed` or a file beside one: a
     /// template, or the module of a changed `.tf` or variables file.
-    pub fn relint(&mut self, changed: &[PathBuf], session: &Session) {
+    pub(crate) fn relint(&mut self, changed: &[PathBuf], session: &Session) {
         let folder = |p: &Path| match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -331,7 +331,7 @@ impl Run {
     }
 
     /// What the run found so far.
-    pub fn outcome(&self, session: &Session) -> Outcome {
+    pub(crate) fn outcome(&self, session: &Session) -> Outcome {
         let walked = self.walked.iter().cloned();
         let results = self.results.iter().map(|(dir, done)| (dir.clone(), done.clone()));
         outcome(walked, results, session)

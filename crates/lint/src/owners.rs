@@ -21,7 +21,7 @@ const MAX_ENTRIES: usize = 2000;
 /// own up to its repository's root, nearest first. Which of them read
 /// `code` is known only once they are linted. Outside a repository, an
 /// editor's `workspace` folder (when it holds `code`) is the top.
-pub fn candidates_above(code: &Path, workspace: Option<&Path>) -> Vec<PathBuf> {
+pub(crate) fn candidates_above(code: &Path, workspace: Option<&Path>) -> Vec<PathBuf> {
     let dir = match code.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

@@ -70,7 +70,7 @@ pub enum FixMode {
 
 impl FixMode {
     /// Whether unsafe fixes are applied too (`--unsafe-fixes`).
-    pub fn unsafe_fixes(self) -> bool {
+    pub(crate) fn unsafe_fixes(self) -> bool {
         match self {
             FixMode::Report => false,
             FixMode::Write { unsafe_fixes } | FixMode::Diff { unsafe_fixes } => unsafe_fixes,
@@ -81,7 +81,7 @@ impl FixMode {
 impl Inputs {
     /// The stage a file governed by `config` is linted with: the one
     /// named here, else the config's `stage:`.
-    pub fn stage_for(&self, config: &Config) -> std::borrow::Cow<'_, Stage> {
+    pub(crate) fn stage_for(&self, config: &Config) -> std::borrow::Cow<'_, Stage> {
         if self.stage.name.is_some() || config.stage.name.is_none() {
             return std::borrow::Cow::Borrowed(&self.stage);
         }

@@ -89,7 +89,10 @@ pub enum Scalar {
 
 /// One row of the table.
 #[derive(Debug)]
-pub struct FieldSpec {
+pub(crate) struct FieldSpec {
+    /// The row's own field: the table's test checks that each row sits at
+    /// its field's index, which is how `spec` finds it without a search.
+    #[cfg_attr(not(test), allow(dead_code, reason = "only the table's test reads it"))]
     pub field: Field,
     /// CloudFormation property (SAM event properties use the same names).
     pub cloudformation: &'static str,
@@ -128,7 +131,7 @@ const fn stream(field: Field, cloudformation: &'static str, terraform: &'static 
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub static FIELDS: [FieldSpec; 47] = [
+pub(crate) static FIELDS: [FieldSpec; 47] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -282,7 +285,7 @@ pub const QUEUE_SETTINGS: [Field; 9] = [
 ];
 
 impl Field {
-    pub fn spec(self) -> &'static FieldSpec {
+    pub(crate) fn spec(self) -> &'static FieldSpec {
         &FIELDS[self as usize]
     }
 

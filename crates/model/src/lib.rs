@@ -15,7 +15,7 @@ pub mod key;
 pub mod module;
 pub mod payload;
 pub mod policy;
-pub mod producer;
+pub(crate) mod producer;
 pub mod statements;
 mod suppression;
 mod value;
@@ -34,7 +34,7 @@ pub type QueueIdx = usize;
 /// Index of a function in [`Model::functions`].
 pub type FunctionIdx = usize;
 /// Index of a consumer in [`Model::consumers`].
-pub type ConsumerIdx = usize;
+pub(crate) type ConsumerIdx = usize;
 
 /// What a reference points at, once resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -263,7 +263,7 @@ pub struct StreamParameters {
 impl StreamParameters {
     /// Whether any of them is written or unknown: otherwise the mapping
     /// sets none and keeps no copy of them.
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         fn set<T>(attr: &Attr<T>) -> bool {
             attr.alts.iter().any(|alt| !matches!(alt.value, Value::Absent))
         }

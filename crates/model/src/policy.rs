@@ -245,7 +245,7 @@ fn source_matches(condition: &Value<SourceId>, producer: &Value<SourceId>) -> Ve
 }
 
 /// IAM's `*` and `?` wildcards; action names compare without case.
-pub fn wildcard(pattern: &str, text: &str, ignore_case: bool) -> bool {
+pub(crate) fn wildcard(pattern: &str, text: &str, ignore_case: bool) -> bool {
     let mut glob = String::new();
     for c in pattern.chars() {
         match c {

@@ -29,7 +29,7 @@ impl Service {
     }
 
     /// How findings name it.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Service::Sns => "SNS subscription",
             Service::EventBridge => "EventBridge target",

@@ -97,7 +97,7 @@ impl Origin {
 pub struct When(pub Vec<(Arc<str>, bool)>);
 
 /// The variable and keys of an instance condition (see [`When`]).
-pub fn instance_condition(cond: &str) -> Option<(&'static str, Vec<serde_json::Value>)> {
+pub(crate) fn instance_condition(cond: &str) -> Option<(&'static str, Vec<serde_json::Value>)> {
     ["each.key", "count.index"].into_iter().find_map(|var| {
         let rest = cond.strip_prefix(var)?;
         if let Some(key) = rest.strip_prefix(" == ") {
@@ -195,19 +195,6 @@ pub enum Value<T> {
 }
 
 impl<T> Value<T> {
-    /// The value, with `default` standing in for an absent one; `None` when
-    /// unknown.
-    pub fn or_default(&self, default: T) -> Option<T>
-    where
-        T: Clone,
-    {
-        match self {
-            Value::Known(v) => Some(v.clone()),
-            Value::Absent => Some(default),
-            Value::Unknown(_) => None,
-        }
-    }
-
     pub fn known(&self) -> Option<&T> {
         match self {
             Value::Known(v) => Some(v),
@@ -330,7 +317,6 @@ mod tests {
         let v: Value<i64> = Value::unrepresentable_number("1e400");
         assert_eq!(v.unrepresentable(), Some("1e400"));
         assert_eq!(v.known(), None);
-        assert_eq!(v.or_default(5), None, "no rule may take it for a default");
         assert_eq!(Value::<i64>::Unknown("only known at deploy time".into()).unrepresentable(), None);
         assert_eq!(Value::Known(3).unrepresentable(), None);
     }

@@ -9,7 +9,7 @@ use sqsguard_finding::Finding;
 use sqsguard_lint::outcome::Outcome;
 use sqsguard_model::Origin;
 
-pub fn render(outcome: &Outcome, view: View) -> String {
+pub(crate) fn render(outcome: &Outcome, view: View) -> String {
     let mut out = String::new();
     for finding in &outcome.findings {
         out.push_str(&line(finding, view.marked(finding)));
@@ -25,7 +25,7 @@ pub fn render(outcome: &Outcome, view: View) -> String {
 /// One finding on one line; `fixable` marks it `[*]`. A live finding has
 /// no file: its account and Region take the file's place, and the queue
 /// (or consumer) it is about follows by name unless the message names it.
-pub fn line(f: &Finding, fixable: bool) -> String {
+pub(crate) fn line(f: &Finding, fixable: bool) -> String {
     let mark = if fixable { " [*]" } else { "" };
     let place = match (&f.origin, location(f)) {
         (Origin::File { .. }, Some(l)) => format!("{}:{}:{}", l.file, l.line, l.column),

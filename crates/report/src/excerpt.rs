@@ -7,7 +7,7 @@
 use sqsguard_source::SourceFile;
 
 /// The most of one line a code frame shows, in bytes.
-pub const WIDEST: usize = 200;
+pub(crate) const WIDEST: usize = 200;
 
 /// How much of the finding's own span is underlined, at most.
 const UNDERLINED: usize = 100;
@@ -15,7 +15,7 @@ const UNDERLINED: usize = 100;
 /// A cut line: its text (with `…` marks), the file offset its first byte
 /// stands for, its line and the finding's column (0-based), and the span
 /// to underline.
-pub struct Excerpt {
+pub(crate) struct Excerpt {
     pub text: String,
     pub start: usize,
     pub line: usize,
@@ -29,7 +29,7 @@ const END_MARK: &str = " …";
 /// The excerpt of the span `start..start + len` of `file`, when the line
 /// it starts on is longer than [`WIDEST`]; `None` when the whole line is
 /// shown.
-pub fn of(file: &SourceFile, start: usize, len: usize) -> Option<Excerpt> {
+pub(crate) fn of(file: &SourceFile, start: usize, len: usize) -> Option<Excerpt> {
     let text = file.text_with_lf_breaks();
     let start = start.min(text.len());
     let line = file.line_index(start);

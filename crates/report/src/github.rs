@@ -10,7 +10,7 @@ use super::{Gaps, Location, Summary, location, printable};
 use sqsguard_finding::{Finding, Severity};
 use sqsguard_lint::outcome::Outcome;
 
-pub fn render(outcome: &Outcome, view: View) -> String {
+pub(crate) fn render(outcome: &Outcome, view: View) -> String {
     let mut out = String::new();
     for f in &outcome.findings {
         out.push_str(&super::concise::line(f, view.marked(f)));
@@ -89,12 +89,12 @@ fn command(name: &str, props: &[(&str, String)], message: &str) -> String {
 /// The message of a workflow command: `%`, CR and LF are encoded as the
 /// runner expects, then any other control character is written out
 /// ([`printable`]) so none reaches the log raw.
-pub fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     printable(&s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")).into_owned()
 }
 
 /// A property value: as data, and `:` and `,` too, which would end it.
-pub fn escape_property(s: &str) -> String {
+pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

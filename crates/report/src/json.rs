@@ -140,7 +140,7 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
 }
 
 /// The document, written as it is serialized.
-pub fn write(outcome: &Outcome, view: View, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(crate) fn write(outcome: &Outcome, view: View, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let notes = outcome
         .notes
         .iter()

@@ -16,7 +16,7 @@ use sqsguard_lint::outcome::Outcome;
 use sqsguard_model::Origin;
 
 /// The name of the passing testcase of a file without findings.
-pub const CLEAN_CASE: &str = "no findings";
+pub(crate) const CLEAN_CASE: &str = "no findings";
 
 /// A suite: files first (by path), then live groups.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,7 +42,7 @@ struct Cases<'a> {
     gaps: Vec<(&'static str, String)>,
 }
 
-pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(crate) fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut suites: BTreeMap<Suite, Cases> = BTreeMap::new();
     for file in &outcome.linted {
         suites.entry(Suite::File(file.clone())).or_default();

@@ -4,12 +4,12 @@
 //! (`junit`) and for GitHub Actions logs (`github`); an audit's also as
 //! one page for people to forward (`html`).
 
-pub mod concise;
+pub(crate) mod concise;
 mod excerpt;
-pub mod github;
+pub(crate) mod github;
 pub mod html;
-pub mod json;
-pub mod junit;
+pub(crate) mod json;
+pub(crate) mod junit;
 pub mod merge;
 pub mod pretty;
 pub mod sarif;
@@ -63,7 +63,7 @@ pub fn render(format: Format, outcome: &Outcome) -> String {
 
 /// The totals every format ends with.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub files: usize,
     pub skipped: usize,
     pub errors: usize,
@@ -102,7 +102,7 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl Summary {
-    pub fn of(outcome: &Outcome) -> Self {
+    pub(crate) fn of(outcome: &Outcome) -> Self {
         let count = |s: Severity| outcome.findings.iter().filter(|f| f.severity == s).count();
         Summary {
             files: outcome.files,
@@ -148,7 +148,7 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 /// controls (`\u001b`); DEL and C1 (U+009B is a terminal's CSI too) are
 /// escaped the same way here, so the document holds the same strings and
 /// no control character reaches a log that shows it.
-pub fn write_json<T: Serialize>(out: &mut dyn std::io::Write, value: &T) -> std::io::Result<()> {
+pub(crate) fn write_json<T: Serialize>(out: &mut dyn std::io::Write, value: &T) -> std::io::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Escaping(PrettyFormatter::new()));
     value.serialize(&mut serializer).map_err(std::io::Error::from)?;
     out.write_all(b"\n")
@@ -209,7 +209,7 @@ impl Formatter for Escaping {
 /// that must say so as a failure (SARIF, JUnit, GitHub): every
 /// (account, Region) pair not read or read in part, then every file named
 /// on the command line that was not linted.
-pub struct Gaps<'a> {
+pub(crate) struct Gaps<'a> {
     pub unaudited: Vec<(&'a sqsguard_lint::outcome::Unaudited, String)>,
     /// The file's display path, the sentence, and the note that says why
     /// (its place).
@@ -217,7 +217,7 @@ pub struct Gaps<'a> {
 }
 
 impl<'a> Gaps<'a> {
-    pub fn of(outcome: &'a Outcome) -> Self {
+    pub(crate) fn of(outcome: &'a Outcome) -> Self {
         let unaudited = outcome.unaudited.iter().map(|gap| (gap, format!("unaudited: {gap}"))).collect();
         let unlinted = outcome
             .unlinted
@@ -238,7 +238,7 @@ impl<'a> Gaps<'a> {
     }
 
     /// Nothing left out: the run did all it was asked.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.unaudited.is_empty() && self.unlinted.is_empty()
     }
 }

@@ -9,7 +9,7 @@ use sqsguard_lint::outcome::Outcome;
 
 /// One rule's count.
 #[derive(Serialize, Debug, PartialEq, Eq)]
-pub struct Count {
+pub(crate) struct Count {
     pub code: &'static str,
     pub name: &'static str,
     pub count: usize,
@@ -18,7 +18,7 @@ pub struct Count {
 }
 
 /// The counts of the rules with findings, most first.
-pub fn counts(outcome: &Outcome, view: View) -> Vec<Count> {
+pub(crate) fn counts(outcome: &Outcome, view: View) -> Vec<Count> {
     let mut by_code: std::collections::BTreeMap<&'static str, Count> = std::collections::BTreeMap::new();
     for f in &outcome.findings {
         let entry = by_code.entry(f.code()).or_insert(Count { code: f.code(), name: f.name(), count: 0, fixable: 0 });

@@ -22,7 +22,7 @@ pub struct View {
 impl View {
     /// Whether `--fix` (with this run's `--unsafe-fixes`) would fix the
     /// finding: its `[*]` mark.
-    pub fn marked(&self, finding: &Finding) -> bool {
+    pub(crate) fn marked(&self, finding: &Finding) -> bool {
         match finding.fix_edits().map(|fix| fix.applicability) {
             Some(Applicability::Safe) => true,
             Some(Applicability::Unsafe) => self.unsafe_fixes,
@@ -32,7 +32,7 @@ impl View {
 
     /// Everything after the findings: notes, skipped files, what was not
     /// audited, the summary and the fixable line; nothing with `--quiet`.
-    pub fn tail(&self, outcome: &Outcome) -> String {
+    pub(crate) fn tail(&self, outcome: &Outcome) -> String {
         if self.quiet {
             return String::new();
         }
@@ -57,7 +57,7 @@ impl View {
 }
 
 /// One line per note, `note: file:line:col: message`, then a blank line.
-pub fn notes(outcome: &Outcome) -> String {
+pub(crate) fn notes(outcome: &Outcome) -> String {
     let mut out = String::new();
     for note in &outcome.notes {
         let message = printable(&note.message);
@@ -79,7 +79,7 @@ pub fn notes(outcome: &Outcome) -> String {
 
 /// `--show-skipped`: `skipped: file: why`, one line each, then a blank
 /// line.
-pub fn skipped(outcome: &Outcome) -> String {
+pub(crate) fn skipped(outcome: &Outcome) -> String {
     let mut out = String::new();
     for skip in &outcome.skips {
         out.push_str(&format!("skipped: {}: {}\n", printable(&skip.file), printable(&skip.why)));
@@ -103,14 +103,14 @@ pub fn live_place(live: &Live) -> Option<String> {
 
 /// What a live finding is about, by name (`jobs`, `jobs-worker on jobs`),
 /// when its message does not already name it: the one place it is said.
-pub fn live_subject(f: &Finding) -> Option<String> {
+pub(crate) fn live_subject(f: &Finding) -> Option<String> {
     let name = live_name(f)?;
     (!name.is_empty() && !names(&f.message, &name)).then(|| printable(&name).into_owned())
 }
 
 /// What a live finding is about, by name, whether or not its message
 /// names it; `None` for a finding in a file.
-pub fn live_name(f: &Finding) -> Option<String> {
+pub(crate) fn live_name(f: &Finding) -> Option<String> {
     let Origin::Live(live) = &f.origin else { return None };
     Some(match &live.name {
         Some(name) => name.clone(),
@@ -124,7 +124,7 @@ pub fn live_name(f: &Finding) -> Option<String> {
 /// code: its account and Region first, where a file finding has its path,
 /// and the name of what it is about after it unless the message says it.
 /// A file finding's message as it is.
-pub fn live_message(f: &Finding) -> String {
+pub(crate) fn live_message(f: &Finding) -> String {
     let Origin::Live(live) = &f.origin else { return f.message.clone() };
     let place = live_locator(live).map(|l| format!("{l}: ")).unwrap_or_default();
     let subject = live_subject(f).map(|s| format!(" ({s})")).unwrap_or_default();
@@ -150,7 +150,7 @@ fn names(text: &str, name: &str) -> bool {
 
 /// `account/Region` of a live finding, the place `--format concise` gives
 /// it: `123456789012/us-east-1`, as far as it is known.
-pub fn live_locator(live: &Live) -> Option<String> {
+pub(crate) fn live_locator(live: &Live) -> Option<String> {
     let parts: Vec<&str> = [live.account.as_deref(), live.region.as_deref()].into_iter().flatten().collect();
     (!parts.is_empty()).then(|| printable(&parts.join("/")).into_owned())
 }
@@ -175,7 +175,7 @@ fn fixable_line(fixable: usize, hidden: usize) -> String {
 }
 
 /// The totals: `sqsguard: 1 error, 2 warnings, 0 infos in 3 files (1 skipped)`.
-pub fn summary_line(s: &Summary) -> String {
+pub(crate) fn summary_line(s: &Summary) -> String {
     let calls = s.api_calls.map(|n| format!(", {n} API calls")).unwrap_or_default();
     let suppressed = if s.suppressed > 0 { format!(", {} suppressed", s.suppressed) } else { String::new() };
     let baselined = s.baselined.map(|n| format!(", {n} in the baseline")).unwrap_or_default();

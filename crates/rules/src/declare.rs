@@ -103,7 +103,7 @@ pub struct Rule {
 impl Rule {
     /// What a declaration leaves out (`rule!` sets code, name, severity,
     /// summary, kind, check and page over it).
-    pub const DEFAULT: Rule = Rule {
+    pub(crate) const DEFAULT: Rule = Rule {
         id: RuleId { code: "", name: "" },
         severity: Severity::Warning,
         summary: "",

@@ -42,18 +42,18 @@ pub struct Context<'m> {
 }
 
 impl Context<'_> {
-    pub fn dialect(&self) -> Dialect {
+    pub(crate) fn dialect(&self) -> Dialect {
         self.model.dialect
     }
 
     /// A field's name as the user wrote it.
-    pub fn name(&self, field: Field) -> &'static str {
+    pub(crate) fn name(&self, field: Field) -> &'static str {
         self.model.dialect.name(field)
     }
 
     /// ` (aws ...)`: on a live account, the command that sets `field` to
     /// `value` on `resource`; nothing in a file.
-    pub fn run(&self, field: Field, resource: &str, value: &Scalar) -> String {
+    pub(crate) fn run(&self, field: Field, resource: &str, value: &Scalar) -> String {
         live_fix::run(self.dialect(), field, resource, value)
     }
 }
@@ -75,7 +75,7 @@ pub fn by_code_or_name(token: &str) -> Option<&'static Rule> {
 
 /// Whether `selector`, a code or code prefix in any case (`SQS00`), selects
 /// `code`: what --select, --ignore and the config's lists mean.
-pub fn selects(selector: &str, code: &str) -> bool {
+pub(crate) fn selects(selector: &str, code: &str) -> bool {
     !selector.is_empty() && code.len() >= selector.len() && code[..selector.len()].eq_ignore_ascii_case(selector)
 }
 
@@ -152,7 +152,7 @@ pub struct Findings {
 impl Findings {
     /// Add a finding. Alternatives that land on the same spot with the
     /// same words are one finding.
-    pub fn push(&mut self, finding: Finding) {
+    pub(crate) fn push(&mut self, finding: Finding) {
         let mut h = std::hash::DefaultHasher::new();
         identity(&finding).hash(&mut h);
         let hash = h.finish();

@@ -8,7 +8,7 @@ use sqsguard_model::{Dialect, Field, Scalar};
 /// ` (aws ...)`, the command that sets `field` to `value` on the live
 /// `resource`, for a finding of a live account; empty for a file's, or for
 /// a field no single command sets.
-pub fn run(dialect: Dialect, field: Field, resource: &str, value: &Scalar) -> String {
+pub(crate) fn run(dialect: Dialect, field: Field, resource: &str, value: &Scalar) -> String {
     if dialect != Dialect::Api {
         return String::new();
     }
@@ -16,7 +16,7 @@ pub fn run(dialect: Dialect, field: Field, resource: &str, value: &Scalar) -> St
 }
 
 /// The command itself.
-pub fn command(field: Field, resource: &str, value: &Scalar) -> Option<String> {
+pub(crate) fn command(field: Field, resource: &str, value: &Scalar) -> Option<String> {
     use Field::*;
     let text = match value {
         Scalar::Int(n) => n.to_string(),

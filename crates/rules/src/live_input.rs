@@ -24,7 +24,7 @@ pub enum LiveInput {
 
 impl LiveInput {
     /// The operation that reads it.
-    pub fn api(self) -> &'static str {
+    pub(crate) fn api(self) -> &'static str {
         match self {
             LiveInput::QueueAttributes => "GetQueueAttributes",
             LiveInput::EventSourceMappings => "ListEventSourceMappings",

@@ -11,8 +11,8 @@ rule! {
     check: check,
 }
 
-pub const STANDARD_LIMIT: u64 = 120_000;
-pub const FIFO_LIMIT: u64 = 20_000;
+pub(crate) const STANDARD_LIMIT: u64 = 120_000;
+pub(crate) const FIFO_LIMIT: u64 = 20_000;
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for queue in &cx.model.queues {

@@ -150,7 +150,7 @@ impl SourceFile {
     /// A file of `len` bytes not read into memory (a plan, which its
     /// front-end reads itself), with the `head` that was read to tell what
     /// it is. It locates nothing until read.
-    pub fn unread(path: impl Into<PathBuf>, head: String, len: usize) -> Source {
+    pub(crate) fn unread(path: impl Into<PathBuf>, head: String, len: usize) -> Source {
         Arc::new(SourceFile {
             path: path.into(),
             text: head,
@@ -199,17 +199,14 @@ impl SourceFile {
         at > start + (through - before)
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// The path as printed in findings: forward slashes, as given.
     pub fn display_path(&self) -> String {
         display_path(&self.path)
     }
 
     /// Byte offset of the start of a 1-based line (clamped to the text).
-    pub fn line_start(&self, line: usize) -> usize {
+    #[cfg(test)]
+    fn line_start(&self, line: usize) -> usize {
         let idx = line.saturating_sub(1).min(self.line_starts.len() - 1);
         self.line_starts[idx]
     }
@@ -228,8 +225,10 @@ impl SourceFile {
     }
 
     /// Byte offset of the character at a 1-based line and 0-based character
-    /// column, as YAML parsers report them.
-    pub fn offset_of_char_column(&self, line: usize, char_col: usize) -> usize {
+    /// column, as YAML parsers report them: the inverse of `position`,
+    /// which the tests check it against.
+    #[cfg(test)]
+    fn offset_of_char_column(&self, line: usize, char_col: usize) -> usize {
         let start = self.line_start(line);
         let line_idx = line.saturating_sub(1).min(self.line_starts.len() - 1);
         // The line's last character: before its break (LF, CRLF or CR).
@@ -282,7 +281,7 @@ impl SourceFile {
     /// Start and end positions of a span. The end is inclusive of the last
     /// character, as `end_column` in the JSON output (an empty span ends
     /// where it starts).
-    pub fn range(&self, span: Span) -> (Position, Position) {
+    pub(crate) fn range(&self, span: Span) -> (Position, Position) {
         let start = self.position(span.start);
         if span.is_empty() {
             return (start, start);

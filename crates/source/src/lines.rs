@@ -5,7 +5,7 @@
 //! with the parser about which line a byte is on.
 
 /// Whether `b` is a line-break byte (LF or CR).
-pub const fn is_break(b: u8) -> bool {
+pub(crate) const fn is_break(b: u8) -> bool {
     b == b'\n' || b == b'\r'
 }
 
@@ -19,7 +19,7 @@ pub fn break_ends(text: &str) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// Whether `text` holds a CR that is not part of a CRLF.
-pub fn has_lone_cr(text: &str) -> bool {
+pub(crate) fn has_lone_cr(text: &str) -> bool {
     let bytes = text.as_bytes();
     memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
@@ -62,7 +62,7 @@ pub fn ends_with_break(text: &str) -> bool {
 /// `text` with every lone CR made an LF, the same length: what readers
 /// that know only LF (the code frames' renderer) are given, so that their
 /// lines are these lines.
-pub fn with_lf_breaks(text: &str) -> String {
+pub(crate) fn with_lf_breaks(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut last = 0;

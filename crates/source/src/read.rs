@@ -217,7 +217,7 @@ impl From<NotOpened> for std::io::Error {
 
 /// The most sqsguard reads of a small file named to it (a config, a
 /// baseline, an accounts list, a payload schema, a generator template).
-pub const MAX_NAMED_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_NAMED_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The text of a small file a user named (see [`MAX_NAMED_BYTES`]): a
 /// regular file only, so a FIFO or a device named by mistake is an error

@@ -101,7 +101,7 @@ impl Node {
     }
 
     /// Number of nodes in this subtree (used to bound alias expansion).
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         match &self.kind {
             Kind::Seq(items) => 1 + items.iter().map(Node::count).sum::<usize>(),
             Kind::Map(entries) => 1 + entries.iter().map(|e| 1 + e.value.count()).sum::<usize>(),
@@ -113,7 +113,7 @@ impl Node {
 /// A key written twice in one mapping, located at the second. Tools
 /// disagree on which value wins (most keep the last, sqsguard kept the
 /// first, cfn-lint refuses the file), so the file is refused.
-pub fn duplicate_key(key: &str, first_line: usize, second: Span) -> ParseError {
+pub(crate) fn duplicate_key(key: &str, first_line: usize, second: Span) -> ParseError {
     ParseError {
         message: format!(
             "duplicate key \"{key}\": it is already set on line {first_line}, and a key may appear only once in a mapping"
@@ -135,7 +135,7 @@ pub fn is_json(path: &std::path::Path, text: &str) -> bool {
 }
 
 /// The long-form key for a CloudFormation short-form tag, if it is one.
-pub fn intrinsic_for_tag(tag: &str) -> Option<&'static str> {
+pub(crate) fn intrinsic_for_tag(tag: &str) -> Option<&'static str> {
     Some(match tag {
         "Ref" => "Ref",
         "Condition" => "Condition",

@@ -6,7 +6,7 @@
 /// when that distance is small for the word's length (one edit in a short
 /// word, up to a third of the letters in a long one). Empty when nothing is
 /// near: a guess far off helps less than none.
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let lower = word.to_lowercase();
     let mut best: Vec<&'a str> = Vec::new();
     let mut best_distance = usize::MAX;

@@ -25,7 +25,7 @@ enum Absent<T> {
 
 /// Where a comparison's findings and notes go, and the functions already
 /// compared (a function with two mappings is compared once).
-pub struct Out<'o> {
+pub(crate) struct Out<'o> {
     pub findings: &'o mut Vec<Finding>,
     pub notes: &'o mut Vec<Note>,
     pub functions: HashSet<(usize, usize)>,
@@ -127,7 +127,7 @@ fn target_name(joined: &Joined<'_>, model: (usize, &Model), target: &Value<Targe
     }
 }
 
-pub fn queue(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
+pub(crate) fn queue(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
     let (t, l) = (&joined.templates[pair.template.0], &joined.live[pair.live.0]);
     let (tq, lq) = (&t.queues[pair.template.1], &l.queues[pair.live.1]);
     let live_name = names::queue(l, pair.live.1).to_string();
@@ -220,7 +220,7 @@ fn redrive(sides: &Sides<'_>, pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_
     }
 }
 
-pub fn consumer(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
+pub(crate) fn consumer(pair: &Pair, joined: &Joined<'_>, out: &mut Out<'_>) {
     let (t, l) = (&joined.templates[pair.template.0], &joined.live[pair.live.0]);
     let (tc, lc) = (&t.consumers[pair.template.1], &l.consumers[pair.live.1]);
     let live_name = names::mapping(l, pair.live.1);

@@ -20,12 +20,12 @@ use sqsguard_model::{Dialect, Model, Target, Value};
 /// A resource of a template model and the live resource it deploys to:
 /// (template model, index) and (live model, index).
 #[derive(Clone, Copy, Debug)]
-pub struct Pair {
+pub(crate) struct Pair {
     pub template: (usize, usize),
     pub live: (usize, usize),
 }
 
-pub struct Joined<'a> {
+pub(crate) struct Joined<'a> {
     pub templates: &'a [Model],
     pub live: &'a [Model],
     pub queues: Vec<Pair>,
@@ -45,7 +45,7 @@ pub struct Joined<'a> {
 }
 
 impl<'a> Joined<'a> {
-    pub fn new(templates: &'a [Model], live: &'a [Model]) -> Self {
+    pub(crate) fn new(templates: &'a [Model], live: &'a [Model]) -> Self {
         Joined {
             templates,
             live,
@@ -62,28 +62,28 @@ impl<'a> Joined<'a> {
     }
 
     /// The live queue a template queue was joined to.
-    pub fn live_of(&self, template: (usize, usize)) -> Option<(usize, usize)> {
+    pub(crate) fn live_of(&self, template: (usize, usize)) -> Option<(usize, usize)> {
         self.by_template.get(&template).copied()
     }
 
-    pub fn pair_queue(&mut self, template: (usize, usize), live: (usize, usize)) {
+    pub(crate) fn pair_queue(&mut self, template: (usize, usize), live: (usize, usize)) {
         self.taken_queues.insert(live);
         self.by_template.insert(template, live);
         self.queues.push(Pair { template, live });
     }
 
-    pub fn pair_consumer(&mut self, template: (usize, usize), live: (usize, usize)) {
+    pub(crate) fn pair_consumer(&mut self, template: (usize, usize), live: (usize, usize)) {
         self.taken_consumers.insert(live);
         self.consumers.push(Pair { template, live });
     }
 
     /// A live mapping already said (by its stack): no further note.
-    pub fn said_consumer(&mut self, live: (usize, usize)) {
+    pub(crate) fn said_consumer(&mut self, live: (usize, usize)) {
         self.taken_consumers.insert(live);
     }
 
     /// Whether a live mapping was joined.
-    pub fn consumer_taken(&self, live: (usize, usize)) -> bool {
+    pub(crate) fn consumer_taken(&self, live: (usize, usize)) -> bool {
         self.taken_consumers.contains(&live)
     }
 }
@@ -159,7 +159,7 @@ fn wanted(model: &Model, queue: usize) -> Vec<Wanted> {
 
 /// Join by name what no stack joined, then note what is live and joined
 /// to nothing.
-pub fn join(out: &mut Joined<'_>) {
+pub(crate) fn join(out: &mut Joined<'_>) {
     let (templates, live) = (out.templates, out.live);
     let live_queues: Vec<(usize, usize, &str)> = live
         .iter()
@@ -265,7 +265,7 @@ pub fn join(out: &mut Joined<'_>) {
 }
 
 /// The live mappings of each live queue.
-pub fn live_on(live: &[Model]) -> HashMap<(usize, usize), Vec<usize>> {
+pub(crate) fn live_on(live: &[Model]) -> HashMap<(usize, usize), Vec<usize>> {
     let mut on: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
     for (m, model) in live.iter().enumerate() {
         for c in 0..model.consumers.len() {
@@ -278,7 +278,7 @@ pub fn live_on(live: &[Model]) -> HashMap<(usize, usize), Vec<usize>> {
 }
 
 /// The queue a mapping reads, when it is one of its model's.
-pub fn queue_of(model: &Model, consumer: usize) -> Option<usize> {
+pub(crate) fn queue_of(model: &Model, consumer: usize) -> Option<usize> {
     let alts = &model.consumers[consumer].queue.alts;
     match alts.as_slice() {
         [alt] => match alt.value {
@@ -291,7 +291,7 @@ pub fn queue_of(model: &Model, consumer: usize) -> Option<usize> {
 
 /// The function's name as a template or the account says it: a live
 /// ARN's last part, a template function's logical ID, a name written.
-pub fn function_name(model: &Model, consumer: usize) -> Option<&str> {
+pub(crate) fn function_name(model: &Model, consumer: usize) -> Option<&str> {
     match model.consumers[consumer].function.alts.first().map(|a| &a.value) {
         Some(Value::Known(Target::Function(f))) => Some(last_part(&model.functions[*f].resource)),
         Some(Value::Known(Target::External(name))) => Some(last_part(name)),

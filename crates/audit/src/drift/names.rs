@@ -6,21 +6,21 @@
 use sqsguard_model::{Model, Target, Value};
 
 /// The end of a queue URL or an ARN: the name.
-pub fn last_part(id: &str) -> &str {
+pub(crate) fn last_part(id: &str) -> &str {
     id.rsplit(['/', ':']).next().unwrap_or(id)
 }
 
-pub fn queue(live: &Model, q: usize) -> &str {
+pub(crate) fn queue(live: &Model, q: usize) -> &str {
     last_part(&live.queues[q].resource)
 }
 
-pub fn function(live: &Model, f: usize) -> &str {
+pub(crate) fn function(live: &Model, f: usize) -> &str {
     last_part(&live.functions[f].resource)
 }
 
 /// `jobs-worker on jobs`; `the mapping UUID on jobs` when its function
 /// is not known, `the mapping UUID` when neither is.
-pub fn mapping(live: &Model, c: usize) -> String {
+pub(crate) fn mapping(live: &Model, c: usize) -> String {
     let m = &live.consumers[c];
     let one = |alts: &[sqsguard_model::Alt<Target>]| match alts {
         [alt] => match &alt.value {

@@ -72,7 +72,7 @@ fn physical<'s>(index: &Index<'s>, what: &str, logical: &str, kind: &str) -> Res
 }
 
 /// Join the templates the stacks hold; mark them in `out.stacked`.
-pub fn join(out: &mut Joined<'_>, stacks: &[StackResource]) {
+pub(crate) fn join(out: &mut Joined<'_>, stacks: &[StackResource]) {
     let index = Index::of(stacks);
     let (templates, live) = (out.templates, out.live);
     let in_stack = |model: &Model| {

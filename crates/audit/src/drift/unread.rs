@@ -18,7 +18,7 @@ const COMPARED: &[LiveInput] = &[
 
 /// The failed reads of one drift run.
 #[derive(Default)]
-pub struct Unread {
+pub(crate) struct Unread {
     /// Why an account-Region was not read at all (the first such).
     whole: Option<String>,
     /// Queues whose attributes were not read: (name, why).
@@ -28,7 +28,7 @@ pub struct Unread {
 }
 
 impl Unread {
-    pub fn of(unaudited: &[Unaudited], skipped: &[Skipped]) -> Self {
+    pub(crate) fn of(unaudited: &[Unaudited], skipped: &[Skipped]) -> Self {
         let whole = unaudited.iter().find(|g| !g.partial).map(|g| format!("{}: {}", g.region, g.reason));
         let queues = skipped
             .iter()
@@ -45,27 +45,27 @@ impl Unread {
     /// that fits was read; then an account-Region not read at all says
     /// nothing of it (it is compared), only a failed read of a queue that
     /// fits does (that one may be the queue meant).
-    pub fn queue(&self, fits: impl Fn(&str) -> bool, found: bool) -> Option<String> {
+    pub(crate) fn queue(&self, fits: impl Fn(&str) -> bool, found: bool) -> Option<String> {
         let named = self.queues.iter().find(|(name, _)| fits(name)).map(|(_, why)| why.clone());
         if found { named } else { self.whole.clone().or(named) }
     }
 
     /// The queue at the end of `url` (a stack's physical ID), not found
     /// live: why, if a read failed.
-    pub fn queue_at(&self, url: &str) -> Option<String> {
+    pub(crate) fn queue_at(&self, url: &str) -> Option<String> {
         let name = super::names::last_part(url);
         self.queue(|n| n == name, false)
     }
 
     /// Why the live mappings were not all read, if so.
-    pub fn mappings(&self) -> Option<String> {
+    pub(crate) fn mappings(&self) -> Option<String> {
         self.whole.clone().or_else(|| self.mappings.clone())
     }
 }
 
 /// SQS105 among the rules a partial read blinded, where one of the reads
 /// drift compares failed.
-pub fn blind_sqs105(unaudited: &mut [Unaudited]) {
+pub(crate) fn blind_sqs105(unaudited: &mut [Unaudited]) {
     let code = sqsguard_rules::LIVE_DIFFERS.id.code;
     for gap in unaudited.iter_mut().filter(|g| g.partial) {
         let compared = gap.apis.iter().any(|api| COMPARED.iter().any(|input| input.read_by(api)));

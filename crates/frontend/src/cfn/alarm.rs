@@ -7,7 +7,7 @@ use super::template::Resource;
 use crate::convert::{to_f64, to_string};
 use sqsguard_model::{Alarm, AlarmMetric, Model, Value};
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let at = res.entry.key_span;
     let mut metrics = Vec::new();

@@ -9,7 +9,7 @@ use crate::value::values_at;
 use sqsguard_model::{Attr, Dialect, Field, Name, Origin, ReadFields, Target, Value, Via, When};
 use sqsguard_source::{Source, Span};
 
-pub struct Ctx<'t, 'a> {
+pub(crate) struct Ctx<'t, 'a> {
     pub file: Source,
     pub template: &'t Template<'a>,
     pub resolver: Resolver<'t, 'a>,
@@ -19,21 +19,21 @@ pub struct Ctx<'t, 'a> {
     linker: Linker,
 }
 
-pub const QUEUE: &str = "AWS::SQS::Queue";
-pub const FUNCTION: &str = "AWS::Lambda::Function";
+pub(crate) const QUEUE: &str = "AWS::SQS::Queue";
+pub(crate) const FUNCTION: &str = "AWS::Lambda::Function";
 pub use super::template::SAM_FUNCTION;
 
 impl<'t, 'a> Ctx<'t, 'a> {
     /// Index queues and functions (in template order) so references to them
     /// resolve wherever they appear.
     #[cfg(test)]
-    pub fn new(file: Source, template: &'t Template<'a>) -> Self {
+    pub(crate) fn new(file: Source, template: &'t Template<'a>) -> Self {
         Self::with_resolver(file, template, Resolver::new(template))
     }
 
     /// [`Ctx::new`], resolving with the stage's values (see
     /// [`Resolver::for_stage`]).
-    pub fn for_stage(
+    pub(crate) fn for_stage(
         file: Source,
         template: &'t Template<'a>,
         stage: &'t crate::stage::Stage,
@@ -72,71 +72,83 @@ impl<'t, 'a> Ctx<'t, 'a> {
     /// Register a function declared outside `Resources` (a Serverless
     /// Framework function), after the template's own: its index in the
     /// model follows theirs.
-    pub fn add_function(&mut self, id: &str, name: Option<&Text>) -> usize {
+    pub(crate) fn add_function(&mut self, id: &str, name: Option<&Text>) -> usize {
         self.linker.add_function(id, name)
     }
 
     /// The model index of the queue SAM creates for `function`'s SNS event
     /// `event`, if it creates one.
-    pub fn sam_queue(&self, function: &str, event: &str) -> Option<usize> {
+    pub(crate) fn sam_queue(&self, function: &str, event: &str) -> Option<usize> {
         let k = self.template.sam_queues.iter().position(|q| q.function == function && q.event == event)?;
         Some(self.sam_queue_base + k)
     }
 
-    pub fn origin(&self, span: Span) -> Origin {
+    pub(crate) fn origin(&self, span: Span) -> Origin {
         Origin::file(&self.file, span)
     }
 
     /// The resolved Properties of a resource.
-    pub fn properties(&self, res: &Resource<'_>) -> Option<R> {
+    pub(crate) fn properties(&self, res: &Resource<'_>) -> Option<R> {
         res.properties.map(|p| self.resolver.resolve(p))
     }
 
     /// A field of `map` under its CloudFormation name; see [`crate::fields::attr`].
-    pub fn attr<T>(&self, map: Option<&R>, field: Field, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+    pub(crate) fn attr<T>(
+        &self,
+        map: Option<&R>,
+        field: Field,
+        absent_at: Span,
+        conv: impl Fn(&R) -> Value<T>,
+    ) -> Attr<T> {
         crate::fields::attr(&self.file, map, Dialect::CloudFormation.name(field), absent_at, conv)
     }
 
     /// The fields of `props` (a resource's Properties, a SAM event's),
     /// absent ones located at `at`.
-    pub fn fields<'c>(&'c self, props: Option<&'c R>, at: Span) -> Properties<'c, 't, 'a> {
+    pub(crate) fn fields<'c>(&'c self, props: Option<&'c R>, at: Span) -> Properties<'c, 't, 'a> {
         Properties { ctx: self, props, at }
     }
 
     /// A property that is not in the field table (alarm settings, SAM's
     /// event `Queue`).
-    pub fn attr_named<T>(&self, map: Option<&R>, key: &str, absent_at: Span, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+    pub(crate) fn attr_named<T>(
+        &self,
+        map: Option<&R>,
+        key: &str,
+        absent_at: Span,
+        conv: impl Fn(&R) -> Value<T>,
+    ) -> Attr<T> {
         crate::fields::attr(&self.file, map, key, absent_at, conv)
     }
 
-    pub fn values_at<'r>(&self, r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
+    pub(crate) fn values_at<'r>(&self, r: &'r R, path: &[&str]) -> Vec<(When, &'r R)> {
         values_at(r, path)
     }
 
-    pub fn attr_of<T>(&self, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+    pub(crate) fn attr_of<T>(&self, found: Vec<(When, &R)>, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
         crate::fields::attr_of(&self.file, found, conv)
     }
 
     /// The template's queues and functions, as references link to them.
-    pub fn linker(&self) -> &Linker {
+    pub(crate) fn linker(&self) -> &Linker {
         &self.linker
     }
 
-    pub fn queue_target(&self, r: &R) -> Value<Target> {
+    pub(crate) fn queue_target(&self, r: &R) -> Value<Target> {
         self.linker.queue_target(r)
     }
 
-    pub fn queue_via(&self, r: &R) -> Value<Via> {
+    pub(crate) fn queue_via(&self, r: &R) -> Value<Via> {
         self.linker.queue_via(r)
     }
 
-    pub fn queue_name_target(&self, r: &R) -> Value<Target> {
+    pub(crate) fn queue_name_target(&self, r: &R) -> Value<Target> {
         self.linker.queue_name_target(r)
     }
 
     /// What a function reference names, following an AWS::Lambda::Alias or
     /// Version to its function.
-    pub fn function_target(&self, r: &R) -> Value<Target> {
+    pub(crate) fn function_target(&self, r: &R) -> Value<Target> {
         let via = r.text().and_then(Text::reference).and_then(|(res, _)| self.template.resource(res));
         if let Some(alias) = via.filter(|a| matches!(a.kind, "AWS::Lambda::Alias" | "AWS::Lambda::Version"))
             && let Some(function) = alias.properties.and_then(|p| p.get("FunctionName"))
@@ -152,7 +164,7 @@ impl<'t, 'a> Ctx<'t, 'a> {
 }
 
 /// A resource's Properties (or a SAM event's), read by CloudFormation names.
-pub struct Properties<'c, 't, 'a> {
+pub(crate) struct Properties<'c, 't, 'a> {
     ctx: &'c Ctx<'t, 'a>,
     props: Option<&'c R>,
     /// The resource's key: where absent attributes are reported.

@@ -19,7 +19,7 @@ const SHAPES: &[Shape] = &[
     ("OnFailure", "Destination"),
 ];
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let found = search(&props, SHAPES);
     if found.is_empty() {

@@ -13,7 +13,7 @@ use sqsguard_model::{Attr, Consumer, Dialect, Facts, Field, Function, Model, Nam
 use sqsguard_source::Span;
 use sqsguard_syntax::Node;
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, index: usize, model: &mut Model) {
     let props = ctx.properties(res);
     let props = props.as_ref();
     let at = res.entry.key_span;

@@ -15,7 +15,7 @@ use sqsguard_model::{Dialect, Field, Model, Value};
 const KEY: &str = "AWS::KMS::Key";
 const ALIAS: &str = "AWS::KMS::Alias";
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let props = ctx.properties(res);
     let (found, unreadable) = match props.as_ref().and_then(|p| p.entry("KeyPolicy")) {
         // A key policy names no queue: its Resource is the key itself.
@@ -31,7 +31,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
 }
 
 /// Set each declared queue's `key` from its `KmsMasterKeyId`.
-pub fn link(ctx: &Ctx<'_, '_>, model: &mut Model) {
+pub(crate) fn link(ctx: &Ctx<'_, '_>, model: &mut Model) {
     let template = ctx.template;
     let mut aliases: HashMap<String, R> = HashMap::new();
     for res in template.resources.iter().filter(|r| r.kind == ALIAS) {

@@ -9,7 +9,7 @@ use sqsguard_model::{Consumer, Field, Model, Target, UnknownSource, Value, Via};
 /// The mapping's source, as CloudFormation names it.
 const CFN_SOURCE: &str = "EventSourceArn"; // Dialect::CloudFormation.name(Field::EventSource)
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let at = res.entry.key_span;
 

@@ -15,8 +15,8 @@ pub(crate) mod payload;
 mod policy;
 mod producer;
 mod queue;
-pub mod resolve;
-pub mod template;
+pub(crate) mod resolve;
+pub(crate) mod template;
 
 use context::{Ctx, FUNCTION, QUEUE, SAM_FUNCTION};
 use template::Template;
@@ -29,7 +29,7 @@ use sqsguard_syntax::Node;
 
 /// The template in `root`, or `None` when it is not a CloudFormation/SAM
 /// template.
-pub fn load(file: &Source, root: &Node, stage: &Stage) -> Option<Loaded> {
+pub(crate) fn load(file: &Source, root: &Node, stage: &Stage) -> Option<Loaded> {
     let template = Template::find(root)?;
     let given = std::collections::HashMap::new();
     let ctx = Ctx::for_stage(file.clone(), &template, stage, &given);

@@ -7,7 +7,7 @@ use super::resolve::R;
 use super::template::Resource;
 use sqsguard_model::{PayloadDecl, Value, payload};
 
-pub fn declared(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: Option<&R>) -> Option<PayloadDecl> {
+pub(crate) fn declared(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: Option<&R>) -> Option<PayloadDecl> {
     if let Some(meta) = res.metadata.and_then(|m| m.get("sqsguard")) {
         if let Some(meta_payload) = meta.get("payload") {
             return Some(PayloadDecl {

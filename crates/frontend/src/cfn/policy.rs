@@ -7,7 +7,7 @@ use super::template::Resource;
 use crate::policy::statements;
 use sqsguard_model::{Model, QueuePolicy};
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     let Some(props) = ctx.properties(res) else { return };
     let path: &[&str] = if res.kind == "AWS::SQS::QueueInlinePolicy" { &["Queue"] } else { &["Queues", "*"] };
     let queues = ctx.values_at(&props, path).into_iter().map(|(_, q)| ctx.queue_target(q)).collect();

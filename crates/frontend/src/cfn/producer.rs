@@ -22,7 +22,7 @@ const CFN: Dialect = Dialect::CloudFormation;
 const KINDS: &[&str] =
     &["AWS::SNS::Subscription", "AWS::SNS::Topic", "AWS::Events::Rule", "AWS::S3::Bucket", "AWS::Pipes::Pipe"];
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     if !KINDS.contains(&res.kind) {
         return;
     }
@@ -115,7 +115,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
 
 /// A SAM SNS event whose `SqsSubscription` names a queue: SAM subscribes
 /// it and writes its policy.
-pub fn sam_subscription(ctx: &Ctx<'_, '_>, function: &str, event_at: Span, event: &R, model: &mut Model) {
+pub(crate) fn sam_subscription(ctx: &Ctx<'_, '_>, function: &str, event_at: Span, event: &R, model: &mut Model) {
     let Some((sub_at, sub)) = event.entry("SqsSubscription") else { return };
     if !matches!(sub.v, RV::Map(_)) {
         return;
@@ -132,7 +132,7 @@ pub fn sam_subscription(ctx: &Ctx<'_, '_>, function: &str, event_at: Span, event
 /// `Type: AWS::Serverless::Connector` (or a resource's embedded
 /// `Connectors`) with `Write` permission from a source to a queue: SAM
 /// writes the queue policy for that source.
-pub fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
+pub(crate) fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
     let mut pairs: Vec<(String, String)> = Vec::new();
     // `Source: {Id: ...}`; `Destination` may be a list of them.
     let ids = |r: &R, key: &str| -> Vec<String> {

@@ -6,7 +6,7 @@ use super::resolve::R;
 use super::template::{Resource, SamQueue};
 use sqsguard_model::{Attr, Dialect, Queue};
 
-pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
+pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
     let props = ctx.properties(res);
     let props = props.as_ref();
     let at = res.entry.key_span;
@@ -26,7 +26,7 @@ pub fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
 /// A queue SAM creates for an SNS event: every setting at its default,
 /// located at the event's `SqsSubscription`, but `FifoQueue: true` when
 /// the topic is a FIFO topic of the template (as SAM writes it).
-pub fn sam_created(ctx: &Ctx<'_, '_>, created: &SamQueue<'_>) -> Queue {
+pub(crate) fn sam_created(ctx: &Ctx<'_, '_>, created: &SamQueue<'_>) -> Queue {
     let at = created.at;
     let mut queue = Queue::new(&created.id, ctx.origin(at));
     queue.created = Some(

@@ -9,7 +9,7 @@ use sqsguard_syntax::{Entry, Kind, Node};
 pub const SAM_FUNCTION: &str = "AWS::Serverless::Function";
 
 /// A template's sections, borrowed from its tree.
-pub struct Template<'a> {
+pub(crate) struct Template<'a> {
     pub mappings: Option<&'a Node>,
     pub globals: Option<&'a Node>,
     pub resources: Vec<Resource<'a>>,
@@ -33,7 +33,7 @@ pub struct Resource<'a> {
 /// A queue SAM creates for a function's `SNS` event with
 /// `SqsSubscription: true`: logical ID `<Function><Event>Queue`, default
 /// settings, and a mapping to the function with `BatchSize: 10`.
-pub struct SamQueue<'a> {
+pub(crate) struct SamQueue<'a> {
     pub id: String,
     pub function: String,
     pub event: String,
@@ -46,7 +46,7 @@ pub struct SamQueue<'a> {
 impl<'a> Template<'a> {
     /// The template in `root`, or `None` when the document is not a
     /// CloudFormation or SAM template (a workflow, a k8s manifest, ...).
-    pub fn find(root: &'a Node) -> Option<Self> {
+    pub(crate) fn find(root: &'a Node) -> Option<Self> {
         root.get("Resources")?.as_map()?;
         let declared = root.get("AWSTemplateFormatVersion").is_some() || root.get("Transform").is_some();
         let template = Template::sections(root);
@@ -57,7 +57,7 @@ impl<'a> Template<'a> {
 
     /// The sections of `root` as a template, whatever else it holds (the
     /// `resources` of a Serverless Framework service; empty when absent).
-    pub fn sections(root: &'a Node) -> Self {
+    pub(crate) fn sections(root: &'a Node) -> Self {
         let resources = root.get("Resources").and_then(Node::as_map).unwrap_or_default();
         let resources: Vec<Resource<'a>> = resources
             .iter()
@@ -92,18 +92,18 @@ impl<'a> Template<'a> {
         }
     }
 
-    pub fn resource(&self, id: &str) -> Option<&Resource<'a>> {
+    pub(crate) fn resource(&self, id: &str) -> Option<&Resource<'a>> {
         self.by_id.get(id).map(|&i| &self.resources[i])
     }
 
     /// Whether the template declares `id`, or SAM creates it from the
     /// template (so `!Ref`/`!GetAtt` of it refer to a resource).
-    pub fn declares(&self, id: &str) -> bool {
+    pub(crate) fn declares(&self, id: &str) -> bool {
         self.by_id.contains_key(id) || self.sam_queues.iter().any(|q| q.id == id)
     }
 
     /// A parameter's declaration.
-    pub fn parameter(&self, name: &str) -> Option<&'a Node> {
+    pub(crate) fn parameter(&self, name: &str) -> Option<&'a Node> {
         self.parameters_by_name.get(name).copied()
     }
 }

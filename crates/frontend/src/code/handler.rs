@@ -6,15 +6,12 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::lang::Language;
-use super::program::{DefAt, Program};
-use super::unit::Unit;
-use super::wrapped;
 use sqsguard_model::FunctionIdx;
 use sqsguard_model::code::{Handler, Misspelt, Reports, WrongIdentifier};
 use sqsguard_source::Span;
 
 use super::response::{BATCH_ITEM_FAILURES, Key, classify, from_message_id, serialized, utility_words};
+use super::{lang::Language, program::DefAt, program::Program, unit::Unit, wrapped};
 
 /// The most definitions a handler's body is followed into.
 const MAX_BODY: usize = 5000;
@@ -31,11 +28,15 @@ pub fn read(unit: &Unit, function: &str, index: FunctionIdx) -> Result<Handler, 
     read_in(&mut program, &path, function, index)
 }
 
-/// The handler `function` of `file` (for Go, empty: the function its
-/// package passes to `lambda.Start`), as the handler of function `index`.
-/// The file is loaded in `program`; what it imports is loaded as the body
-/// is followed.
-pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: FunctionIdx) -> Result<Handler, String> {
+/// The handler `function` of `file` (for Go, empty: the function its package passes to
+/// `lambda.Start`), as the handler of function `index`. The file is loaded in `program`;
+/// what it imports is loaded as the body is followed.
+pub(crate) fn read_in(
+    program: &mut Program,
+    file: &Path,
+    function: &str,
+    index: FunctionIdx,
+) -> Result<Handler, String> {
     let language =
         program.unit(file).map(|u| u.language).ok_or_else(|| format!("{} was not read", super::shown(file)))?;
     let name = if language == Language::Go { wrapped::started(program, file)? } else { function.to_string() };

@@ -23,7 +23,7 @@ impl Host {
     /// either a whole line after its indentation, or (a one-line value)
     /// anywhere in the span. A line written otherwise (escaped in a JSON
     /// string, folded) and those after it point at the value.
-    pub fn new(source: &Source, at: Span, text: &str) -> Host {
+    pub(crate) fn new(source: &Source, at: Span, text: &str) -> Host {
         let written = source.text.get(at.start..at.end).unwrap_or_default();
         let mut lines = Vec::new();
         let mut cursor = 0usize;
@@ -54,7 +54,7 @@ impl Host {
 
     /// A span of the code, in `source`: the code's whole place when it
     /// cannot be placed exactly.
-    pub fn span(&self, code: &Source, span: Span) -> Span {
+    pub(crate) fn span(&self, code: &Source, span: Span) -> Span {
         match (self.offset(code, span.start), self.offset(code, span.end)) {
             (Some(start), Some(end)) if start <= end => Span::new(start, end),
             _ => Span::new(self.at.start, self.at.start),

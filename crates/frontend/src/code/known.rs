@@ -43,7 +43,7 @@ impl KnownQueues {
     }
 
     /// What a literal URL, ARN or name is matched against.
-    pub fn queues(&self) -> &[Queue] {
+    pub(crate) fn queues(&self) -> &[Queue] {
         &self.queues
     }
 
@@ -51,7 +51,7 @@ impl KnownQueues {
     /// `Target::Queue` (an index into [`KnownQueues::queues`]) becomes an
     /// index into the list returned, so a file's model holds only the
     /// queues its calls name, not the run's.
-    pub fn adopt(&self, calls: &mut [SdkCall]) -> Vec<Queue> {
+    pub(crate) fn adopt(&self, calls: &mut [SdkCall]) -> Vec<Queue> {
         let mut taken: HashMap<usize, usize> = HashMap::new();
         let mut adopted = Vec::new();
         for call in calls {

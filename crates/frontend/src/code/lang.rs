@@ -17,7 +17,7 @@ pub use sqsguard_model::code::Language;
 /// What a query finds. Each names the captures it sets in its file's
 /// header comment; the readers read them by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pattern {
+pub(crate) enum Pattern {
     /// Function and method definitions: `@definition`, `@name`.
     Definitions,
     /// Calls of a function or method: `@call`, `@callee` (the last name).
@@ -97,7 +97,7 @@ fn sources(language: Language) -> [&'static str; 10] {
 }
 
 /// The grammar of a language.
-pub fn grammar(language: Language) -> tree_sitter::Language {
+pub(crate) fn grammar(language: Language) -> tree_sitter::Language {
     match language {
         Language::Python => tree_sitter_python::LANGUAGE.into(),
         Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
@@ -123,7 +123,7 @@ fn compiled(language: Language) -> &'static [Option<Query>] {
 }
 
 /// The query of `pattern` for `language`.
-pub fn query(language: Language, pattern: Pattern) -> Option<&'static Query> {
+pub(crate) fn query(language: Language, pattern: Pattern) -> Option<&'static Query> {
     let i = PATTERNS.iter().position(|&p| p == pattern)?;
     compiled(language).get(i)?.as_ref()
 }
@@ -144,7 +144,7 @@ pub fn of_path(path: &Path) -> Option<Language> {
 
 /// The language family a Lambda runtime runs: Python, JavaScript (whose
 /// handler may be TypeScript before the build), Java or Go.
-pub fn of_runtime(runtime: &str) -> Option<Language> {
+pub(crate) fn of_runtime(runtime: &str) -> Option<Language> {
     let r = runtime.to_ascii_lowercase();
     if r.starts_with("python") {
         Some(Language::Python)

@@ -13,7 +13,7 @@ use super::lang::Language;
 
 /// Where a handler was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Found {
+pub(crate) struct Found {
     pub file: PathBuf,
     /// The function (or method) to look for in it; for Go, empty: the
     /// function passed to `lambda.Start`.
@@ -27,7 +27,7 @@ const NODE_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "ts", "mts", "cts", "tsx"
 
 /// The file and function of `handler` in `folder`, for a runtime of
 /// `language`.
-pub fn find(folder: &Path, handler: &str, language: Language, root: &Path) -> Result<Found, String> {
+pub(crate) fn find(folder: &Path, handler: &str, language: Language, root: &Path) -> Result<Found, String> {
     match language {
         Language::Python => {
             let (module, function) = handler.rsplit_once('.').ok_or_else(|| format!("`{handler}` names no module"))?;
@@ -246,7 +246,7 @@ fn exists(file: &Path) -> Result<(), String> {
 
 /// `path`, when it stays inside `root` (after following symlinks, when
 /// it exists); a reason when it leaves it.
-pub fn inside(path: &Path, root: &Path) -> Result<PathBuf, String> {
+pub(crate) fn inside(path: &Path, root: &Path) -> Result<PathBuf, String> {
     let leaves =
         || format!("{} is outside the repository ({}): it is not read", super::shown(path), super::shown(root));
     match path.canonicalize() {

@@ -12,13 +12,13 @@
 //! found, read or parsed is a note naming the function and the path tried,
 //! never a finding and never SQS000: code is not infrastructure.
 
-pub mod calls;
+pub(crate) mod calls;
 pub mod handler;
-pub mod host;
+pub(crate) mod host;
 mod known;
 pub mod lang;
 pub mod locate;
-pub mod program;
+pub(crate) mod program;
 mod resolve;
 mod response;
 pub mod unit;
@@ -44,7 +44,7 @@ pub use known::KnownQueues;
 /// `Environment.Variables`, the Framework's `environment`, Terraform's
 /// `environment { variables }`), each with the queue it names: a reference
 /// to a queue's URL or ARN, or its name.
-pub fn env_vars(vars: &R, linker: &Linker) -> Vec<EnvVar> {
+pub(crate) fn env_vars(vars: &R, linker: &Linker) -> Vec<EnvVar> {
     let RV::Map(entries) = &vars.v else { return Vec::new() };
     entries
         .iter()
@@ -233,7 +233,7 @@ const MENTIONS: &[&str] = &[
 
 /// Whether a file's bytes mention the SQS API: the fast path that keeps a
 /// repository of source files that never call SQS from being parsed.
-pub fn mentions_sqs(bytes: &[u8]) -> bool {
+pub(crate) fn mentions_sqs(bytes: &[u8]) -> bool {
     matcher().is_none_or(|m| m.is_match(bytes))
 }
 

@@ -20,23 +20,23 @@ use super::unit::{Binding, Unit};
 use sqsguard_source::{Overlay, Source};
 
 /// The most files one handler's code is read from.
-pub const MAX_FILES: usize = 200;
+pub(crate) const MAX_FILES: usize = 200;
 
 /// The most syntax nodes of all the files of one handler's code: each
 /// file is bounded ([`super::unit::MAX_NODES`]), and so is their sum.
-pub const MAX_UNIT_NODES: usize = 1_000_000;
+pub(crate) const MAX_UNIT_NODES: usize = 1_000_000;
 
 /// How deep a chain of imports and re-exports is followed.
 const MAX_DEPTH: usize = 16;
 
 /// Every file parsed in a run, or why it was not.
-pub type Units = HashMap<PathBuf, Result<Unit, String>>;
+pub(crate) type Units = HashMap<PathBuf, Result<Unit, String>>;
 
 /// A definition: its file and its place in that file's `defs`.
-pub type DefAt = (PathBuf, usize);
+pub(crate) type DefAt = (PathBuf, usize);
 
 /// The files of one handler's code, as names are looked up in them.
-pub struct Program<'a> {
+pub(crate) struct Program<'a> {
     pub units: &'a mut Units,
     overlay: &'a Overlay,
     /// The repository: nothing outside it is read.
@@ -65,7 +65,7 @@ pub struct Program<'a> {
 }
 
 impl<'a> Program<'a> {
-    pub fn new(units: &'a mut Units, overlay: &'a Overlay, root: &'a Path, base: PathBuf) -> Self {
+    pub(crate) fn new(units: &'a mut Units, overlay: &'a Overlay, root: &'a Path, base: PathBuf) -> Self {
         Program {
             units,
             overlay,
@@ -82,22 +82,22 @@ impl<'a> Program<'a> {
     }
 
     /// The files already in `units`, and no other.
-    pub fn closed(units: &'a mut Units, overlay: &'a Overlay, root: &'a Path) -> Self {
+    pub(crate) fn closed(units: &'a mut Units, overlay: &'a Overlay, root: &'a Path) -> Self {
         Program { closed: true, ..Program::new(units, overlay, root, PathBuf::new()) }
     }
 
     /// The unit of `file`, parsed.
     /// The files opened for this handler.
-    pub fn opened(&self) -> impl Iterator<Item = &PathBuf> {
+    pub(crate) fn opened(&self) -> impl Iterator<Item = &PathBuf> {
         self.opened.iter()
     }
 
-    pub fn unit(&self, file: &Path) -> Option<&Unit> {
+    pub(crate) fn unit(&self, file: &Path) -> Option<&Unit> {
         self.units.get(file).and_then(|u| u.as_ref().ok())
     }
 
     /// Parse `file` (once per run) as `language`; why not, when it cannot be.
-    pub fn load(&mut self, file: &Path, language: Language) -> Result<(), String> {
+    pub(crate) fn load(&mut self, file: &Path, language: Language) -> Result<(), String> {
         if self.closed && !self.units.contains_key(file) {
             return Err(format!("{} is not read", super::shown(file)));
         }
@@ -129,14 +129,9 @@ impl<'a> Program<'a> {
         self.load(file, language).is_ok()
     }
 
-    /// Make `files` see each other's names (after loading them).
-    pub fn set_family(&mut self, files: Vec<PathBuf>) {
-        self.family = files.into_iter().filter(|f| self.load_quiet(f)).collect();
-    }
-
     /// A Go handler's package: the `.go` files (tests aside) of the folder
     /// of `file` that name its package.
-    pub fn go_package(&mut self, file: &Path) {
+    pub(crate) fn go_package(&mut self, file: &Path) {
         let folder = file.parent().unwrap_or(Path::new("")).to_path_buf();
         let package = self.unit(file).and_then(|u| u.package.clone());
         let mut files: Vec<PathBuf> =
@@ -158,7 +153,7 @@ impl<'a> Program<'a> {
 
     /// A Java handler's class and the classes it extends, in the folder of
     /// `file` (its package).
-    pub fn java_chain(&mut self, file: &Path) {
+    pub(crate) fn java_chain(&mut self, file: &Path) {
         let mut chain = vec![file.to_path_buf()];
         let mut at = file.to_path_buf();
         while chain.len() < MAX_DEPTH {
@@ -186,7 +181,7 @@ impl<'a> Program<'a> {
     /// that defines it), what it re-exports whole; its own other bindings
     /// last. With `called`, also a function of a module it imports whole
     /// (`m.f()` calls `f` of `m`).
-    pub fn lookup(&mut self, file: &Path, name: &str, called: bool) -> Vec<DefAt> {
+    pub(crate) fn lookup(&mut self, file: &Path, name: &str, called: bool) -> Vec<DefAt> {
         self.lookup_at(file, name, called, 0)
     }
 
@@ -304,7 +299,7 @@ impl<'a> Program<'a> {
 }
 
 /// Read and parse one code file; why not, when it cannot be.
-pub fn parse_file(path: &Path, language: Language, overlay: &Overlay) -> Result<Unit, String> {
+pub(crate) fn parse_file(path: &Path, language: Language, overlay: &Overlay) -> Result<Unit, String> {
     let source: Source =
         overlay.read(path).map_err(|e| format!("{} cannot be read: {}", super::shown(path), e.message))?;
     Unit::parse(&source, language).map_err(|e| {

@@ -84,7 +84,7 @@ const SERIALIZERS: &[&str] = &["stringify", "dumps", "Marshal", "writeValueAsStr
 /// Whether a span of `unit` is inside what a serializing call is given: a
 /// key of an API Gateway response's `body: JSON.stringify({batchItemFailures})`
 /// is no key of the response Lambda reads.
-pub fn serialized(unit: &super::unit::Unit) -> impl Fn(sqsguard_source::Span) -> bool {
+pub(crate) fn serialized(unit: &super::unit::Unit) -> impl Fn(sqsguard_source::Span) -> bool {
     let calls: Vec<sqsguard_source::Span> =
         unit.calls.iter().filter(|(_, callee)| SERIALIZERS.contains(&callee.as_str())).map(|(s, _)| *s).collect();
     move |span| calls.iter().any(|s| s.start <= span.start && span.end <= s.end)

@@ -17,10 +17,10 @@ use sqsguard_source::{Source, Span};
 
 /// The most sqsguard parses of one code file: handlers and workers are
 /// far smaller; past it is a bundle or generated code.
-pub const MAX_CODE_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_CODE_BYTES: usize = 1024 * 1024;
 
 /// Why a code file of `len` bytes is not parsed.
-pub fn too_large(len: u64) -> String {
+pub(crate) fn too_large(len: u64) -> String {
     format!(
         "it is {:.1} MiB, more than the {} MiB sqsguard reads of a code file (a bundle or generated code?)",
         len as f64 / 1048576.0,
@@ -40,7 +40,7 @@ const MAX_DEPTH: usize = 400;
 /// handler or worker of thousands of lines has tens of thousands; a file
 /// of 262,000 lines `x = 1` has over a million). Past it is generated
 /// code, said in a note.
-pub const MAX_NODES: usize = 150_000;
+pub(crate) const MAX_NODES: usize = 150_000;
 
 /// A function, method or bound name the code defines.
 #[derive(Clone, Debug)]
@@ -180,7 +180,7 @@ impl Unit {
 
     /// Where a span of the code is, as findings point at it: in the file,
     /// or (inline code) in the file that holds it.
-    pub fn origin(&self, span: Span) -> Origin {
+    pub(crate) fn origin(&self, span: Span) -> Origin {
         match &self.host {
             Some(host) => Origin::file(&host.source, host.span(&self.source, span)),
             None => Origin::file(&self.source, span),
@@ -188,7 +188,7 @@ impl Unit {
     }
 
     /// The text of a span.
-    pub fn text(&self, span: Span) -> &str {
+    pub(crate) fn text(&self, span: Span) -> &str {
         self.source.text.get(span.start..span.end).unwrap_or_default()
     }
 
@@ -247,33 +247,28 @@ impl Unit {
         self.keys.dedup_by_key(|k| k.span);
         self.calls.sort_by_key(|c| c.0.start);
     }
-
-    /// The definitions named `name`.
-    pub fn defs_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Def> + 'a {
-        self.defs.iter().filter(move |d| d.name == name)
-    }
 }
 
 /// One match of a query, its captures by name.
-pub struct Match<'a, 'tree> {
+pub(crate) struct Match<'a, 'tree> {
     query: &'a Query,
     captures: &'a [tree_sitter::QueryCapture<'tree>],
     text: &'a [u8],
 }
 
 impl<'tree> Match<'_, 'tree> {
-    pub fn node(&self, name: &str) -> Option<Node<'tree>> {
+    pub(crate) fn node(&self, name: &str) -> Option<Node<'tree>> {
         let index = self.query.capture_index_for_name(name)?;
         self.captures.iter().find(|c| c.index == index).map(|c| c.node)
     }
 
-    pub fn text(&self, node: Node<'_>) -> String {
+    pub(crate) fn text(&self, node: Node<'_>) -> String {
         String::from_utf8_lossy(self.text.get(node.start_byte()..node.end_byte()).unwrap_or_default()).into_owned()
     }
 }
 
 /// Run the query of `pattern` over `root`, calling `each` on every match.
-pub fn each_match<'tree>(
+pub(crate) fn each_match<'tree>(
     language: Language,
     pattern: Pattern,
     root: Node<'tree>,
@@ -290,7 +285,7 @@ pub fn each_match<'tree>(
     }
 }
 
-pub fn span(node: Node<'_>) -> Span {
+pub(crate) fn span(node: Node<'_>) -> Span {
     Span::new(node.start_byte(), node.end_byte())
 }
 

@@ -27,7 +27,7 @@ const DEFAULT_BATCH_SIZE: i64 = 1;
 const VISIBILITY_MULTIPLIER: i64 = 6;
 
 /// Add a `queue` construct to the model.
-pub fn read(
+pub(crate) fn read(
     ctx: &Ctx<'_, '_>,
     name: &str,
     key_span: Span,

@@ -15,7 +15,7 @@
 //! names (`batchSize`, `functionResponseType`).
 
 mod lift;
-pub mod vars;
+pub(crate) mod vars;
 
 use super::cfn;
 use super::cfn::context::Ctx;
@@ -36,7 +36,7 @@ pub(crate) const DEFAULT_TIMEOUT: i64 = 6;
 
 /// The service in `root`, or `None` when it is not a Serverless Framework
 /// service for AWS.
-pub fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
+pub(crate) fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
     if provider_for(root, run) != Some(Provider::Aws) {
         return None;
     }
@@ -199,7 +199,7 @@ pub fn provider_for(root: &Node, stage: &Stage) -> Option<Provider> {
 /// both `service` and `provider` at its top, the provider a string or a
 /// mapping with a `name`. The same keys deeper (a workflow step's `with:`,
 /// an Ansible task) are no service.
-pub fn provider(root: &Node) -> Option<Provider> {
+pub(crate) fn provider(root: &Node) -> Option<Provider> {
     root.get("service")?;
     let provider = root.get("provider")?;
     let name = match &provider.kind {

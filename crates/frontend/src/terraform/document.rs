@@ -15,7 +15,7 @@ use crate::value::{Part, R, RV, Text};
 use sqsguard_source::Span;
 
 /// `data "archive_file"`: the zip a Lambda function's code is packaged in.
-pub const ARCHIVE: &str = "archive_file";
+pub(crate) const ARCHIVE: &str = "archive_file";
 
 /// The data source of the deploying account.
 const CALLER_IDENTITY: &str = "aws_caller_identity";
@@ -78,7 +78,7 @@ impl Scope {
 }
 
 /// The document a data source's evaluated body renders.
-pub fn document(body: &R, span: Span) -> Result<R, String> {
+pub(crate) fn document(body: &R, span: Span) -> Result<R, String> {
     if !matches!(body.v, RV::Map(_)) {
         return Err("its arguments are only known at plan time".into());
     }
@@ -110,7 +110,7 @@ pub fn document(body: &R, span: Span) -> Result<R, String> {
 /// as an IAM statement: `effect` (Allow when absent), actions, resources,
 /// `principals { type identifiers }` and `condition { test variable values }`
 /// (the registry module also takes `conditions`).
-pub fn statement(s: &R) -> Result<R, String> {
+pub(crate) fn statement(s: &R) -> Result<R, String> {
     if !matches!(s.v, RV::Map(_)) {
         return Err("a statement only known at plan time".into());
     }

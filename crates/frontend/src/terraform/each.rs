@@ -57,13 +57,13 @@ impl Scope {
 
     /// A resource block's props, its `count.index` / `each.*` evaluated for
     /// its instances.
-    pub fn resource(&self, body: &Body, file: usize, span: Span) -> R {
+    pub(crate) fn resource(&self, body: &Body, file: usize, span: Span) -> R {
         self.for_instances_of(body, file, |s| s.block(body, file, span))
     }
 
     /// `f` evaluated for the instances of the block `body` (a resource or a
     /// module call) makes with its `count` or `for_each`.
-    pub fn for_instances_of<T>(&self, body: &Body, file: usize, f: impl FnOnce(&Self) -> T) -> T {
+    pub(crate) fn for_instances_of<T>(&self, body: &Body, file: usize, f: impl FnOnce(&Self) -> T) -> T {
         let instances = self.instances_of(body, file);
         self.within(instances, f)
     }

@@ -8,7 +8,7 @@ use crate::value::{Part, R, RV, Text};
 use sqsguard_source::Span;
 
 /// `name(args...)`, its arguments already evaluated.
-pub fn call(name: &str, args: &[R], span: Span) -> R {
+pub(crate) fn call(name: &str, args: &[R], span: Span) -> R {
     let v = match (name, args) {
         // The structure is what rules read; the JSON text is not needed.
         ("jsonencode", [x]) => return x.clone().relocated(span),
@@ -163,7 +163,7 @@ pub fn call(name: &str, args: &[R], span: Span) -> R {
 }
 
 /// `lhs op rhs`.
-pub fn binary(op: BinaryOperator, lhs: R, rhs: R) -> RV {
+pub(crate) fn binary(op: BinaryOperator, lhs: R, rhs: R) -> RV {
     use BinaryOperator as B;
     match (op, &lhs.v, &rhs.v) {
         (B::Plus, RV::Num(a), RV::Num(b)) => RV::Num(a + b),

@@ -10,7 +10,7 @@ use sqsguard_source::Span;
 
 /// The instances of a `count` / `for_each` resource, as far as they are known.
 #[derive(Clone)]
-pub enum Instances {
+pub(crate) enum Instances {
     /// Neither `count` nor `for_each`.
     One,
     /// `for_each` over a resource of the module: its instances, key for key.
@@ -25,7 +25,7 @@ pub enum Instances {
 }
 
 /// More `count` instances than this are not told apart.
-pub const MAX_COUNT: f64 = 10_000.0;
+pub(crate) const MAX_COUNT: f64 = 10_000.0;
 
 /// Distinct values beyond this many are not told apart: the value is
 /// unknown rather than a condition per instance.
@@ -34,7 +34,7 @@ const MAX_DISTINCT: usize = 16;
 /// One value per instance: the value, when every instance agrees; else an
 /// alternative per distinct value, on the condition `each.key == "a"` (or
 /// `each.key in ["a", "b"]` for instances that agree).
-pub fn per_instance(var: &str, items: &[(R, R)], pick: impl Fn(&(R, R)) -> R, span: Span) -> R {
+pub(crate) fn per_instance(var: &str, items: &[(R, R)], pick: impl Fn(&(R, R)) -> R, span: Span) -> R {
     let mut groups: Vec<(Vec<String>, R)> = Vec::new();
     for item in items {
         let key = match &item.0.v {
@@ -72,7 +72,7 @@ pub fn per_instance(var: &str, items: &[(R, R)], pick: impl Fn(&(R, R)) -> R, sp
 
 /// AWS's value of an absent numeric attribute of a resource of `kind`, from
 /// the field table.
-pub fn absent_default(kind: &str, attribute: &str) -> Option<i64> {
+pub(crate) fn absent_default(kind: &str, attribute: &str) -> Option<i64> {
     use sqsguard_model::Field;
     use sqsguard_model::field::QUEUE_SETTINGS;
     let fields: &[Field] = match kind {

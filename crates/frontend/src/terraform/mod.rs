@@ -8,15 +8,15 @@
 
 mod document;
 mod each;
-pub mod eval;
+pub(crate) mod eval;
 mod functions;
 mod instances;
-pub mod json;
-pub mod module;
+pub(crate) mod json;
+pub(crate) mod module;
 pub mod parse;
-pub mod plan;
-pub mod registry;
-pub mod resources;
+pub(crate) mod plan;
+pub(crate) mod registry;
+pub(crate) mod resources;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -22,7 +22,7 @@ const MAX_MODULE_DEPTH: usize = 8;
 const META: &[&str] = &["source", "version", "count", "for_each", "providers", "depends_on"];
 
 /// What loading a module tree gives.
-pub struct Tree {
+pub(crate) struct Tree {
     pub scope: Scope,
     /// The distinct `.tf` files read (in this module and the local modules
     /// it calls), by the first path each was reached by, in reading order.
@@ -36,7 +36,7 @@ pub struct Tree {
 }
 
 /// Load the module in `dir` with `inputs` bound to its variables.
-pub fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>, overlay: &Overlay) -> Tree {
+pub(crate) fn load(dir: &Path, prefix: String, inputs: HashMap<String, R>, overlay: &Overlay) -> Tree {
     let mut files = std::collections::HashSet::new();
     let mut paths = Vec::new();
     let mut broken = Vec::new();

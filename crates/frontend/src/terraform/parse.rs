@@ -17,7 +17,7 @@ pub fn parse(file: &SourceFile) -> Result<Body, ParseError> {
 /// Parse HCL text; error spans are offsets into `text`. A byte order mark
 /// at its start (which Terraform accepts) is read as the blanks it stands
 /// for, so every offset stays the text's own.
-pub fn parse_text(text: &str) -> Result<Body, ParseError> {
+pub(crate) fn parse_text(text: &str) -> Result<Body, ParseError> {
     let blanked;
     let text = match text.strip_prefix(BOM) {
         Some(rest) => {
@@ -35,7 +35,8 @@ pub fn parse_text(text: &str) -> Result<Body, ParseError> {
 }
 
 /// The byte span of anything hcl-edit spans, or `fallback`.
-pub fn span_of(node: &impl hcl_edit::Span, fallback: Span) -> Span {
+#[cfg(test)]
+pub(crate) fn span_of(node: &impl hcl_edit::Span, fallback: Span) -> Span {
     node.span().map(|r| Span::new(r.start, r.end)).unwrap_or(fallback)
 }
 

@@ -35,7 +35,7 @@ pub fn check(loaded: Loaded, config: &Config) -> Checked {
 
 /// Check what a front-end loaded, and keep the model checked (with the
 /// config's payload declarations): what `sqsguard graph` draws.
-pub fn check_keeping(loaded: Loaded, config: &Config) -> (Checked, Model) {
+pub(crate) fn check_keeping(loaded: Loaded, config: &Config) -> (Checked, Model) {
     let Loaded { mut model, suppressions, mut notes, broken, mut writer, .. } = loaded;
     declare_payloads(&mut model, config);
     let mut findings = rules::check(&model, &config.options);

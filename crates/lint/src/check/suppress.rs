@@ -70,7 +70,7 @@ pub type Key = (PathBuf, usize, String);
 
 /// What is left after suppressions.
 #[derive(Debug, Default)]
-pub struct Applied {
+pub(crate) struct Applied {
     pub findings: Vec<Finding>,
     pub suppressed: usize,
     /// Suppressions without a reason, or naming no rule.

@@ -75,7 +75,7 @@ impl Config {
 
     /// The payload declared for a queue with this name (or logical ID,
     /// address, URL): the first matching entry.
-    pub fn payload_for<'a>(&'a self, names: &[&str]) -> Option<&'a PayloadRule> {
+    pub(crate) fn payload_for<'a>(&'a self, names: &[&str]) -> Option<&'a PayloadRule> {
         self.payloads.iter().find(|p| names.iter().any(|n| p.pattern.is_match(n)))
     }
 }
@@ -84,7 +84,7 @@ impl FileFilter {
     /// Whether a file is linted: not excluded, and included when
     /// `include` is set (`explicit` files, named on the command line, need
     /// not match `include`).
-    pub fn keeps(&self, path: &Path, explicit: bool) -> bool {
+    pub(crate) fn keeps(&self, path: &Path, explicit: bool) -> bool {
         let Some(base) = &self.base else { return true };
         if self.include.is_none() && self.exclude.is_none() {
             return true;

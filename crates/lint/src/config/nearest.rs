@@ -57,7 +57,7 @@ pub struct Nearest {
 }
 
 impl Nearest {
-    pub fn new(overrides: &Filter) -> Self {
+    pub(crate) fn new(overrides: &Filter) -> Self {
         Nearest {
             overrides: overrides.clone(),
             canonical: HashMap::new(),
@@ -69,7 +69,7 @@ impl Nearest {
 
     /// The config governing the file (or module folder's file) at `path`.
     /// A config that cannot be read or is invalid is the error, located.
-    pub fn of(&mut self, path: &Path) -> Result<Arc<Config>, Error> {
+    pub(crate) fn of(&mut self, path: &Path) -> Result<Arc<Config>, Error> {
         let folder = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),

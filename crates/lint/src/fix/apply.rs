@@ -11,7 +11,7 @@ use sqsguard_source::Span;
 
 /// What applying a file's fixes came to.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Applied {
+pub(crate) struct Applied {
     /// The text with the fixes applied.
     pub text: String,
     /// The fixes applied, as indices into the list given.
@@ -27,7 +27,7 @@ pub struct Applied {
 /// dead-letter queue is never added without the RedrivePolicy that points
 /// at it. Two one-edit fixes of one span keep the larger number (SQS001
 /// for two consumers of a queue), and both count as applied.
-pub fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> Applied {
+pub(crate) fn apply(text: &str, fixes: Vec<Vec<Edit>>) -> Applied {
     // Taken edits by (start, end): disjoint, so a few neighbours are all
     // an edit can overlap, and a file of many fixes costs n log n.
     let mut kept: BTreeMap<(usize, usize), Edit> = BTreeMap::new();

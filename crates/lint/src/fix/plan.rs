@@ -14,13 +14,6 @@ pub struct Plan {
     pub files: BTreeMap<PathBuf, FileFix>,
 }
 
-impl Plan {
-    /// How many findings the plan fixes.
-    pub fn fixed(&self) -> usize {
-        self.files.values().map(|f| f.fixed.len()).sum()
-    }
-}
-
 /// One file's fixes of one pass.
 #[derive(Debug)]
 pub struct FileFix {

@@ -17,7 +17,7 @@ use sqsguard_source::Span;
 /// the fixes were planned from, `after` the findings of the lint of the
 /// fixed texts, `read` whether that lint read the file (a template that no
 /// longer looks like one is skipped, not linted). The error says why not.
-pub fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool) -> Result<(), String> {
+pub(crate) fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read: bool) -> Result<(), String> {
     let path = &fixed.file.path;
     let here = |f: &&Finding| matches!(&f.origin, Origin::File { file, .. } if file.path == *path);
     if !read {

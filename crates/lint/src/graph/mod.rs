@@ -70,7 +70,7 @@ pub struct Node {
 
 impl Node {
     /// Its worst finding's severity.
-    pub fn severity(&self) -> Option<Severity> {
+    pub(crate) fn severity(&self) -> Option<Severity> {
         self.findings.iter().map(|m| m.severity).max()
     }
 }

@@ -37,7 +37,7 @@ pub const REPOSITORY_URL: &str = env!("CARGO_PKG_REPOSITORY");
 /// The key of our fingerprint in `partialFingerprints`. Bump the version
 /// if [`Identity`] ever changes, so code scanning does not match old alerts
 /// against new fingerprints of another kind.
-pub const FINGERPRINT_KEY: &str = "sqsguard/v1";
+pub(crate) const FINGERPRINT_KEY: &str = "sqsguard/v1";
 
 /// The OASIS SARIF 2.1.0 schema (errata 01, the final one).
 const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -59,7 +59,7 @@ fn note_locations(note: &sqsguard_finding::Note) -> Vec<Location> {
         .collect()
 }
 
-pub fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(crate) fn write(outcome: &Outcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut notifications: Vec<Notification> = outcome
         .notes
         .iter()

@@ -14,19 +14,19 @@ use sqsguard_model::{Field, Scalar, When};
 
 /// The FunctionResponseTypes value that lets Lambda read a handler's batch
 /// item failures.
-pub const REPORT: &str = "ReportBatchItemFailures";
+pub(crate) const REPORT: &str = "ReportBatchItemFailures";
 
 /// ` (VisibilityTimeout from --stage prod; Timeout from --parameter-overrides
 /// Timeout=900)`: which of a finding's values were given for the run and
 /// how, or nothing when every one was read from a file.
-pub fn given_words(cx: &Context<'_>, values: &[(Field, Option<&std::sync::Arc<str>>)]) -> String {
+pub(crate) fn given_words(cx: &Context<'_>, values: &[(Field, Option<&std::sync::Arc<str>>)]) -> String {
     let said: Vec<String> =
         values.iter().filter_map(|(field, given)| given.map(|g| format!("{} from {g}", cx.name(*field)))).collect();
     if said.is_empty() { String::new() } else { format!(" ({})", said.join("; ")) }
 }
 
 /// The conditions under which all of `whens` hold, or `None` if they cannot.
-pub fn all_of(whens: &[&When]) -> Option<When> {
+pub(crate) fn all_of(whens: &[&When]) -> Option<When> {
     let mut acc = When::always();
     for w in whens {
         acc = acc.and(w)?;
@@ -36,7 +36,7 @@ pub fn all_of(whens: &[&When]) -> Option<When> {
 
 /// `field := value` on `resource`, written where `alt` is (or added to the
 /// resource when `alt` is absent).
-pub fn set<T>(
+pub(crate) fn set<T>(
     resource: &str,
     field: Field,
     value: Scalar,
@@ -56,6 +56,6 @@ pub fn set<T>(
 }
 
 /// `1 s`, `150 s`: seconds as messages print them.
-pub fn secs(n: i64) -> String {
+pub(crate) fn secs(n: i64) -> String {
     format!("{n} s")
 }

@@ -8,7 +8,7 @@ use sqsguard_model::{Alt, Consumer, Field, Function, Queue, Scalar, Target};
 
 /// One consistent combination of a queue's VisibilityTimeout with the
 /// timeout and batching window of a Lambda consumer reading it.
-pub struct Timing<'a> {
+pub(crate) struct Timing<'a> {
     pub queue: &'a Queue,
     pub consumer: &'a Consumer,
     pub function: &'a Function,
@@ -24,7 +24,7 @@ pub struct Timing<'a> {
 impl Timing<'_> {
     /// What of this timing was given for the run, in a finding's words
     /// (see [`given_words`]).
-    pub fn given(&self, cx: &Context<'_>) -> String {
+    pub(crate) fn given(&self, cx: &Context<'_>) -> String {
         given_words(
             cx,
             &[
@@ -37,12 +37,12 @@ impl Timing<'_> {
 
     /// The VisibilityTimeout that satisfies SQS001 for this consumer, and
     /// the fix that sets it (none above SQS's maximum).
-    pub fn needed(&self, multiplier: i64) -> i64 {
+    pub(crate) fn needed(&self, multiplier: i64) -> i64 {
         // Saturating: a template may hold any 64-bit number.
         multiplier.saturating_mul(self.timeout).saturating_add(self.window)
     }
 
-    pub fn remedy(&self, multiplier: i64) -> Option<sqsguard_finding::Remedy> {
+    pub(crate) fn remedy(&self, multiplier: i64) -> Option<sqsguard_finding::Remedy> {
         let needed = self.needed(multiplier);
         let max = Field::VisibilityTimeout.range().map_or(i64::MAX, |r| *r.end());
         (needed <= max).then(|| {

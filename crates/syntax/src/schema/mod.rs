@@ -59,7 +59,7 @@ pub fn to_json(node: &Node) -> serde_json::Value {
 
 /// The span of the value at a JSON pointer (`/consumer/batch_size`), or of
 /// the deepest node on the way.
-pub fn span_at(root: &Node, pointer: &str) -> Span {
+pub(crate) fn span_at(root: &Node, pointer: &str) -> Span {
     let mut node = root;
     for segment in pointer.split('/').filter(|s| !s.is_empty()) {
         let segment = segment.replace("~1", "/").replace("~0", "~");
@@ -77,7 +77,7 @@ pub fn span_at(root: &Node, pointer: &str) -> Span {
 }
 
 /// The span of key `key` in the map at `pointer` (for "unknown key" errors).
-pub fn key_span_at(root: &Node, pointer: &str, key: &str) -> Option<Span> {
+pub(crate) fn key_span_at(root: &Node, pointer: &str, key: &str) -> Option<Span> {
     let mut node = root;
     for segment in pointer.split('/').filter(|s| !s.is_empty()) {
         let segment = segment.replace("~1", "/").replace("~0", "~");

@@ -20,7 +20,7 @@ use crate::suggest;
 
 /// One problem: the JSON pointer of the value it is about, the key to
 /// point at when it is about a key (an unknown one), and the words.
-pub struct Said {
+pub(crate) struct Said {
     pub pointer: String,
     pub key: Option<String>,
     pub message: String,
@@ -28,7 +28,7 @@ pub struct Said {
 
 /// What is wrong, in words, for `error` found validating against `schema`.
 /// `whole` names the document ("the spec").
-pub fn say(error: &ValidationError<'_>, schema: &Value, whole: &str) -> Vec<Said> {
+pub(crate) fn say(error: &ValidationError<'_>, schema: &Value, whole: &str) -> Vec<Said> {
     let mut out = Vec::new();
     explain(error, schema, whole, &mut out, 0);
     out

@@ -10,20 +10,20 @@ use libyaml_rs as sys;
 
 /// A position libyaml reports: the byte offset into its input.
 #[derive(Clone, Copy, Debug)]
-pub struct Mark {
+pub(crate) struct Mark {
     pub index: usize,
 }
 
 /// How a scalar is written, as far as the tree cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     Plain,
     Quoted,
     /// `|` or `>`.
     Block,
 }
 
-pub enum Event {
+pub(crate) enum Event {
     Scalar {
         anchor: Option<String>,
         tag: Option<String>,
@@ -50,7 +50,7 @@ pub enum Event {
 }
 
 /// What libyaml refused, where, and in the middle of what.
-pub struct YamlError {
+pub(crate) struct YamlError {
     pub problem: String,
     pub at: Mark,
     /// The character that stopped the reader (a control character).
@@ -58,7 +58,7 @@ pub struct YamlError {
     pub context: Option<(String, Mark)>,
 }
 
-pub struct Events<'input> {
+pub(crate) struct Events<'input> {
     /// Boxed: libyaml keeps a pointer to the parser for its input.
     parser: Box<MaybeUninit<sys::yaml_parser_t>>,
     initialized: bool,
@@ -66,7 +66,7 @@ pub struct Events<'input> {
 }
 
 impl<'input> Events<'input> {
-    pub fn new(input: &'input [u8]) -> Self {
+    pub(crate) fn new(input: &'input [u8]) -> Self {
         let mut parser = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
         let p = parser.as_mut_ptr();
         // SAFETY: `p` points to memory for a parser that initialize
@@ -84,7 +84,7 @@ impl<'input> Events<'input> {
     }
 
     /// The next event and its start and end.
-    pub fn next(&mut self) -> Result<(Event, Mark, Mark), YamlError> {
+    pub(crate) fn next(&mut self) -> Result<(Event, Mark, Mark), YamlError> {
         if !self.initialized {
             let at = Mark { index: 0 };
             return Err(YamlError { problem: "out of memory".into(), at, value: None, context: None });

@@ -21,7 +21,7 @@ use sqsguard_source::Span;
 use sqsguard_syntax::{Kind, Node};
 
 /// Resolves values against one template.
-pub struct Resolver<'t, 'a> {
+pub(crate) struct Resolver<'t, 'a> {
     pub template: &'t Template<'a>,
     /// Parameter values given for the run, which win over Defaults.
     stage: Option<&'t Stage>,
@@ -33,7 +33,7 @@ pub struct Resolver<'t, 'a> {
 /// Not an intrinsic of CloudFormation: the Serverless front-end writes
 /// `{UNRESOLVED: "${ssm:/path}"}` where a variable is only known at deploy
 /// time, so that it resolves to unknown like any deploy-time value.
-pub const UNRESOLVED: &str = "Fn::SqsguardUnresolved";
+pub(crate) const UNRESOLVED: &str = "Fn::SqsguardUnresolved";
 
 const PSEUDO: &[&str] = &[
     "AWS::AccountId",
@@ -46,17 +46,18 @@ const PSEUDO: &[&str] = &[
 ];
 
 impl<'t, 'a> Resolver<'t, 'a> {
-    pub fn new(template: &'t Template<'a>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn new(template: &'t Template<'a>) -> Self {
         Resolver { template, stage: None, given: None }
     }
 
     /// A resolver that reads the stage's Parameter values, and knows which
     /// places hold a value given on the command line.
-    pub fn for_stage(template: &'t Template<'a>, stage: &'t Stage, given: &'t HashMap<Span, Arc<str>>) -> Self {
+    pub(crate) fn for_stage(template: &'t Template<'a>, stage: &'t Stage, given: &'t HashMap<Span, Arc<str>>) -> Self {
         Resolver { template, stage: Some(stage), given: (!given.is_empty()).then_some(given) }
     }
 
-    pub fn resolve(&self, node: &Node) -> R {
+    pub(crate) fn resolve(&self, node: &Node) -> R {
         let mut r = self.resolve_node(node);
         if let Some(given) = self.given.and_then(|g| g.get(&node.span))
             && r.given.is_none()

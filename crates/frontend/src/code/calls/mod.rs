@@ -91,7 +91,7 @@ fn operation(written: &str) -> Option<Operation> {
 }
 
 /// Every SQS API call of `unit`.
-pub fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
+pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
     let reader = Reader::new(unit, scope);
     let mut found: Vec<(Node<'_>, Node<'_>, Option<Node<'_>>)> = Vec::new();
     let root = unit.tree.root_node();

@@ -45,13 +45,13 @@ const MAX_TEXT: usize = 64 * 1024;
 /// The file with every variable resolved for `stage`; every value keeps
 /// the span of the place it is used. `${file(...)}` is unknown: see
 /// [`resolve_in`].
-pub fn resolve(root: &Node, stage: &Stage) -> Resolved {
+pub(crate) fn resolve(root: &Node, stage: &Stage) -> Resolved {
     resolve_with(root, stage, Includes::default())
 }
 
 /// [`resolve`] for the service file `file`, whose `${file(...)}` reads the
 /// files of its repository (a value from one keeps its place there).
-pub fn resolve_in(root: &Node, stage: &Stage, file: &SourceFile) -> Resolved {
+pub(crate) fn resolve_in(root: &Node, stage: &Stage, file: &SourceFile) -> Resolved {
     resolve_with(root, stage, Includes::of(file))
 }
 
@@ -74,7 +74,7 @@ fn resolve_with(root: &Node, stage: &Stage, includes: Includes) -> Resolved {
 }
 
 /// A service with its variables resolved.
-pub struct Resolved {
+pub(crate) struct Resolved {
     pub root: Node,
     /// The places whose value depends on a value given on the command
     /// line (`--stage`, `--param`), with that input's words.

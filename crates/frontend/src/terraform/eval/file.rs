@@ -25,7 +25,7 @@ pub struct File {
 impl File {
     /// The span of an HCL node in `source`, or `fallback` (already in
     /// `source`) when the node has none.
-    pub fn span(&self, node: &impl hcl_edit::Span, fallback: Span) -> Span {
+    pub(crate) fn span(&self, node: &impl hcl_edit::Span, fallback: Span) -> Span {
         match node.span() {
             Some(r) => {
                 let span = Span::new(r.start, r.end);

@@ -32,7 +32,7 @@ use hcl_edit::expr::{Expression, FuncCall, ObjectKey, TraversalOperator, UnaryOp
 use hcl_edit::structure::{Body, Structure};
 use hcl_edit::template::{Element, Template};
 
-pub mod file;
+pub(crate) mod file;
 mod scope;
 
 use super::functions::{self, binary};
@@ -54,7 +54,7 @@ impl Scope {
 
     /// A block's body as a map: attributes by key, nested blocks by type
     /// (a list when the type repeats). `dynamic` blocks are unknown.
-    pub fn block(&self, body: &Body, file: usize, span: Span) -> R {
+    pub(crate) fn block(&self, body: &Body, file: usize, span: Span) -> R {
         let mut entries: Vec<(String, Span, R)> = Vec::new();
         for structure in body.iter() {
             match structure {
@@ -89,7 +89,7 @@ impl Scope {
     /// `expr` of file `file`, evaluated for use elsewhere (a variable's
     /// default, a local, an output, a module argument): its literals
     /// remember that they are written here.
-    pub fn eval_written(&self, expr: &Expression, file: usize) -> R {
+    pub(crate) fn eval_written(&self, expr: &Expression, file: usize) -> R {
         let value = self.eval(expr, file);
         match self.files.get(file) {
             Some(f) => value.written_in(&f.source),
@@ -97,7 +97,7 @@ impl Scope {
         }
     }
 
-    pub fn eval(&self, expr: &Expression, file: usize) -> R {
+    pub(crate) fn eval(&self, expr: &Expression, file: usize) -> R {
         let span = self.span(file, expr, Span::default());
         let v = match expr {
             Expression::Null(_) => RV::Null,

@@ -48,7 +48,7 @@ pub struct Scope {
 }
 
 impl Scope {
-    pub fn new(files: Vec<File>, prefix: String, inputs: HashMap<String, R>) -> Self {
+    pub(crate) fn new(files: Vec<File>, prefix: String, inputs: HashMap<String, R>) -> Self {
         let mut scope = Scope {
             files: Vec::new(),
             prefix,
@@ -96,7 +96,7 @@ impl Scope {
 
     /// The suppressions of the files of this module and of the local
     /// modules it calls.
-    pub fn all_suppressions(&self) -> Vec<sqsguard_model::Suppression> {
+    pub(crate) fn all_suppressions(&self) -> Vec<sqsguard_model::Suppression> {
         let mut out: Vec<_> = self
             .files
             .iter()

@@ -29,7 +29,7 @@ pub use remap::Remap;
 
 /// The HCL text of a `.tf.json` file, how to map its spans back, and the
 /// suppressions its `"//"` keys hold.
-pub struct Converted {
+pub(crate) struct Converted {
     pub hcl: String,
     pub remap: Remap,
     pub suppressions: Vec<Suppression>,
@@ -37,7 +37,7 @@ pub struct Converted {
     pub root: sqsguard_syntax::Node,
 }
 
-pub fn convert(source: &Source) -> Result<Converted, ParseError> {
+pub(crate) fn convert(source: &Source) -> Result<Converted, ParseError> {
     let root = sqsguard_syntax::json::parse(source)?;
     let Some(entries) = root.as_map() else {
         return Err(ParseError {

@@ -31,7 +31,7 @@ impl Remap {
         if into >= p.hcl_len { p.json + p.json_len } else { p.json + into.min(p.json_len) }
     }
 
-    pub fn span(&self, span: Span) -> Span {
+    pub(crate) fn span(&self, span: Span) -> Span {
         let start = self.offset(span.start);
         Span::new(start, self.offset(span.end).max(start))
     }

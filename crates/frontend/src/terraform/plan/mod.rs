@@ -40,7 +40,7 @@ use sqsguard_source::{Source, SourceFile, Span, plain_io_error, text_of};
 /// The plan in `file`: `None` when it is not a plan document, `Some(Err)`
 /// when it is one that cannot be read (truncated, say). A plan too large
 /// to hold beside its model ([`SourceFile::unread`]) is read from its path.
-pub fn load(file: &Source) -> Option<Result<Loaded, Broken>> {
+pub(crate) fn load(file: &Source) -> Option<Result<Loaded, Broken>> {
     if file.is_detached() {
         return load_unread(file);
     }

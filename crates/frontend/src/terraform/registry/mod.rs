@@ -28,7 +28,7 @@ use sqsguard_source::{Source, Span};
 
 /// The resources and outputs of a known registry module, `None` for any
 /// other source.
-pub fn model(
+pub(crate) fn model(
     source: &ModuleSource,
     prefix: &str,
     args: &HashMap<String, R>,
@@ -48,6 +48,6 @@ pub use sqsguard_model::module::{LAMBDA, SQS};
 
 /// Whether a module `source` is terraform-aws-modules/sqs/aws (whose
 /// outputs include each URL's ARN twin).
-pub fn is_sqs_module(source: &str) -> bool {
+pub(crate) fn is_sqs_module(source: &str) -> bool {
     ModuleSource::parse(source).is_registry(SQS)
 }

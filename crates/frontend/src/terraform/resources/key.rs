@@ -13,9 +13,9 @@ use crate::value::{R, RV};
 use sqsguard_model::key::{Key, KeyRef, is_aws_managed};
 use sqsguard_model::{Model, Origin, Value};
 
-pub const KEY: &str = "aws_kms_key";
-pub const KEY_POLICY: &str = "aws_kms_key_policy";
-pub const ALIAS: &str = "aws_kms_alias";
+pub(crate) const KEY: &str = "aws_kms_key";
+pub(crate) const KEY_POLICY: &str = "aws_kms_key_policy";
+pub(crate) const ALIAS: &str = "aws_kms_alias";
 
 /// A resource's address without its instance key.
 fn base(address: &str) -> &str {
@@ -28,7 +28,7 @@ fn referenced(r: &R) -> Option<&str> {
 }
 
 /// What a `kms_master_key_id` value names, before aliases are followed.
-pub fn key_ref(r: &R) -> Value<KeyRef> {
+pub(crate) fn key_ref(r: &R) -> Value<KeyRef> {
     let RV::Str(text) = &r.v else {
         return match &r.v {
             RV::Unknown(why) => Value::Unknown(why.clone()),
@@ -54,7 +54,7 @@ pub fn key_ref(r: &R) -> Value<KeyRef> {
 
 /// The keys of `resources` into the model, and each queue's key reference
 /// followed through the aliases to the key it names.
-pub fn read<'r>(resources: impl Iterator<Item = &'r Resource>, model: &mut Model) {
+pub(crate) fn read<'r>(resources: impl Iterator<Item = &'r Resource>, model: &mut Model) {
     let (mut keys, mut policies, mut aliases) = (Vec::new(), Vec::new(), HashMap::new());
     for r in resources {
         match r.kind.as_str() {

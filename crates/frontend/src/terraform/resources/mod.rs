@@ -23,17 +23,17 @@ const TF: Dialect = Dialect::Terraform;
 
 /// The attributes of an aws_sqs_queue that are its URL: `id` and `url`
 /// (a registry module's `queue_url` and `queue_id` are references to them).
-pub const QUEUE_URL_ATTRIBUTES: &[&str] = &["id", "url"];
+pub(crate) const QUEUE_URL_ATTRIBUTES: &[&str] = &["id", "url"];
 use sqsguard_source::Span;
 
 pub use super::eval::Resource;
 pub use producer::{KINDS as PRODUCER_KINDS, TOPIC, fifo_topics};
 
 /// The KMS resource types SQS020 reads.
-pub const KEY_KINDS: &[&str] = &[key::KEY, key::KEY_POLICY, key::ALIAS];
+pub(crate) const KEY_KINDS: &[&str] = &[key::KEY, key::KEY_POLICY, key::ALIAS];
 
 /// Every resource of a module and of the modules it calls.
-pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
+pub(crate) fn collect_tree(scope: &Scope) -> Vec<Resource> {
     let mut out = collect(scope);
     // Local modules stay, for the writer to take their files' trees.
     let mut local = Vec::new();
@@ -52,7 +52,7 @@ pub fn collect_tree(scope: &Scope) -> Vec<Resource> {
 
 /// Evaluate every resource block of a module instance. A resource whose
 /// `count` or `for_each` is known to create nothing is left out.
-pub fn collect(scope: &Scope) -> Vec<Resource> {
+pub(crate) fn collect(scope: &Scope) -> Vec<Resource> {
     let mut out = Vec::new();
     // Override files (override.tf, *_override.tf) merge into the blocks
     // they name. What they set is not evaluated here: it becomes unknown
@@ -140,7 +140,7 @@ fn is_override(path: &std::path::Path) -> bool {
 }
 
 /// Index the queues and functions (model indices follow this order).
-pub fn link(resources: &[Resource]) -> Linker {
+pub(crate) fn link(resources: &[Resource]) -> Linker {
     // An aws_sqs_queue's `id` is its URL, as is its `url`.
     let mut linker = Linker::new(TF.name(Field::QueueName), QUEUE_URL_ATTRIBUTES);
     let name_of = |r: &Resource| name_argument(&r.kind).and_then(|n| r.props.entry(n)).map(|(_, v)| v.clone());
@@ -157,7 +157,7 @@ const ALIAS: &str = "aws_lambda_alias";
 
 /// The argument that names a resource others refer to by name (a queue's
 /// `name`, a function's or alias's `function_name`).
-pub fn name_argument(kind: &str) -> Option<&'static str> {
+pub(crate) fn name_argument(kind: &str) -> Option<&'static str> {
     match kind {
         "aws_sqs_queue" => Some(TF.name(Field::QueueName)),
         "aws_lambda_function" | ALIAS => Some(TF.name(Field::FunctionName)),
@@ -169,7 +169,7 @@ pub fn name_argument(kind: &str) -> Option<&'static str> {
 /// every function). Indices follow registration order; references name a
 /// resource without its count/for_each index, so instances register under
 /// the resource's address.
-pub fn register(linker: &mut Linker, kind: &str, address: &str, name: Option<&R>) {
+pub(crate) fn register(linker: &mut Linker, kind: &str, address: &str, name: Option<&R>) {
     let id = address.split('[').next().unwrap_or(address);
     match kind {
         "aws_sqs_queue" => {
@@ -192,7 +192,7 @@ pub fn register(linker: &mut Linker, kind: &str, address: &str, name: Option<&R>
 /// The arguments the readers below look at for a resource of `kind`
 /// (besides dead-letter targets, which are searched in every resource):
 /// what a plan keeps of each resource's values.
-pub fn arguments(kind: &str) -> Vec<&'static str> {
+pub(crate) fn arguments(kind: &str) -> Vec<&'static str> {
     let names = |fields: &[Field]| fields.iter().map(|f| TF.name(*f)).collect::<Vec<_>>();
     let mut out = match kind {
         "aws_sqs_queue" => {
@@ -243,11 +243,6 @@ pub fn arguments(kind: &str) -> Vec<&'static str> {
     out
 }
 
-/// Whether `key` holds a dead-letter target below it (`dead_letter_config`).
-pub fn holds_dead_letter(key: &str) -> bool {
-    DEAD_LETTER_SHAPES.iter().any(|(holder, _)| *holder == key)
-}
-
 const DEAD_LETTER_SHAPES: &[Shape] = &[
     ("dead_letter_config", "target_arn"),
     ("dead_letter_config", "arn"),
@@ -258,10 +253,10 @@ const DEAD_LETTER_SHAPES: &[Shape] = &[
 
 /// The kind under which a `data "archive_file"` is collected: what a
 /// Lambda function's `filename` may name (no model resource of its own).
-pub const ARCHIVE_KIND: &str = "data.archive_file";
+pub(crate) const ARCHIVE_KIND: &str = "data.archive_file";
 
 /// Fill `model` from the resources of one module instance.
-pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
+pub(crate) fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
     let archives: Vec<&Resource> = resources.iter().filter(|r| r.kind == ARCHIVE_KIND).collect();
     for r in resources.iter().filter(|r| r.kind != ARCHIVE_KIND) {
         read_with(r, linker, &archives).add_to(model);
@@ -273,11 +268,11 @@ pub fn read(resources: &[Resource], linker: &Linker, model: &mut Model) {
 
 /// The resource type that sets the RedrivePolicy of a queue declared
 /// elsewhere: read once every queue is in the model.
-pub const REDRIVE_POLICY: &str = "aws_sqs_queue_redrive_policy";
+pub(crate) const REDRIVE_POLICY: &str = "aws_sqs_queue_redrive_policy";
 
 /// What one resource adds to the model.
 #[derive(Default)]
-pub struct Parts {
+pub(crate) struct Parts {
     queue: Option<Queue>,
     /// The queue's own `policy` (it applies to the queue above).
     queue_policy: Option<QueuePolicy>,
@@ -291,7 +286,7 @@ pub struct Parts {
 }
 
 impl Parts {
-    pub fn add_to(self, model: &mut Model) {
+    pub(crate) fn add_to(self, model: &mut Model) {
         if let Some(queue) = self.queue {
             if let Some(mut policy) = self.queue_policy {
                 policy.queues = vec![Value::Known(Target::Queue(model.queues.len()))];
@@ -313,7 +308,7 @@ impl Parts {
 
 /// What one resource is in the model (the queue of an
 /// `aws_sqs_queue_redrive_policy` is set by [`read_redrive_policies`]).
-pub fn read_one(r: &Resource, linker: &Linker) -> Parts {
+pub(crate) fn read_one(r: &Resource, linker: &Linker) -> Parts {
     read_with(r, linker, &[])
 }
 
@@ -359,7 +354,11 @@ fn read_with(r: &Resource, linker: &Linker, archives: &[&Resource]) -> Parts {
 
 /// `aws_sqs_queue_redrive_policy` sets the RedrivePolicy of a queue
 /// declared elsewhere.
-pub fn read_redrive_policies<'r>(resources: impl Iterator<Item = &'r Resource>, linker: &Linker, model: &mut Model) {
+pub(crate) fn read_redrive_policies<'r>(
+    resources: impl Iterator<Item = &'r Resource>,
+    linker: &Linker,
+    model: &mut Model,
+) {
     for r in resources {
         let a = Reader { r, linker };
         let Some((_, url)) = r.props.entry("queue_url") else { continue };
