@@ -22,14 +22,16 @@ mod filter;
 pub(crate) mod helpers;
 mod live_fix;
 mod live_input;
+#[macro_use]
 mod options;
 mod unresolved;
 
 pub use declare::{Kind, Link, Rule};
 pub use filter::Filter;
 pub use live_input::LiveInput;
-pub use options::{OptionKind, OptionSpec, Options};
+pub use options::{OptionKind, OptionSpec, OptionValue, Options, RuleOptions};
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
+pub use sqs001_visibility_timeout_below_6x::VisibilityOptions;
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
 pub use sqs105_live_differs_from_template::RULE as LIVE_DIFFERS;
 pub use unresolved::notes as unresolved_links;
