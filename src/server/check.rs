@@ -101,8 +101,8 @@ pub(super) fn diagnostic(finding: &Finding, encoding: Encoding) -> Diagnostic {
         Severity::Info => DiagnosticSeverity::INFORMATION,
     };
     let message = match finding.resource.as_str() {
-        "" => finding.message.clone(),
-        resource => format!("{} ({resource})", finding.message),
+        "" => finding.full_message().into_owned(),
+        resource => format!("{} ({resource})", finding.full_message()),
     };
     Diagnostic {
         range: range_of(&finding.origin, encoding),
