@@ -8,7 +8,7 @@ use super::args::FailOn;
 use super::formats::{colour, width};
 use crate::config::{self, Config};
 use crate::error::Error;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Finding, FindingContext, Severity};
 use crate::model::Origin;
 use crate::outcome::Outcome;
 use crate::report::{self, pretty::Style, printable};
@@ -162,6 +162,7 @@ pub(super) fn say(console: &mut Console, error: &Error) {
                 fix: config::HELP.to_string(),
                 remedy: None,
                 autofix: None,
+                context: FindingContext::default(),
             })
             .collect(),
         other => other.findings().to_vec(),

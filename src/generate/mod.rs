@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use crate::check;
 use crate::config::Config;
 use crate::error::Error;
-use crate::finding::{Finding, Severity};
+use crate::finding::{Finding, FindingContext, Severity};
 use crate::frontend::{self, Document, terraform};
 use crate::model::{Dialect, Field, Origin};
 use crate::source::{Source, SourceFile, Span};
@@ -261,6 +261,7 @@ fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
             fix,
             remedy: None,
             autofix: None,
+            context: FindingContext::default(),
         })
         .collect();
     Error::Spec { findings, message: None }

@@ -3,7 +3,7 @@
 
 use super::options::OptionSpec;
 use super::{Context, Findings, LiveInput, RuleId};
-use crate::finding::{Finding, Severity};
+use crate::finding::{Finding, FindingContext, Severity};
 use crate::model::Origin;
 
 /// A rule's declaration, in its own file: its code, name, severity,
@@ -143,6 +143,7 @@ impl Rule {
             fix,
             remedy: None,
             autofix: None,
+            context: FindingContext::default(),
         }
     }
 }

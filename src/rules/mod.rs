@@ -12,8 +12,8 @@ use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
-use crate::finding::Finding;
 pub use crate::finding::RuleId;
+use crate::finding::{Finding, Given};
 use crate::model::{Dialect, Field, Index, Model, Origin, Scalar};
 
 #[macro_use]
@@ -121,7 +121,7 @@ fn say_given(model: &Model, findings: &mut [Finding]) {
         let Some(remedy) = &finding.remedy else { continue };
         let Some(given) = &remedy.given else { continue };
         if !finding.message.contains(given.as_ref()) {
-            finding.message.push_str(&format!(" ({} from {given})", model.dialect.name(remedy.field)));
+            finding.context.given = Some(Given { field: model.dialect.name(remedy.field), from: given.clone() });
         }
     }
 }
@@ -129,14 +129,14 @@ fn say_given(model: &Model, findings: &mut [Finding]) {
 /// A fix to a queue no one declared (SAM's for an SNS subscription) starts
 /// with getting hold of its settings: the finding says how.
 fn explain_created(model: &Model, findings: &mut [Finding]) {
-    let created: HashMap<&str, &str> =
+    let created: HashMap<&str, &'static str> =
         model.queues.iter().filter_map(|q| Some((q.resource.as_str(), q.created?))).collect();
     if created.is_empty() {
         return;
     }
     for finding in findings {
-        if let Some(how) = created.get(finding.resource.as_str()) {
-            finding.fix = format!("{how}; then {}", finding.fix);
+        if let Some(&how) = created.get(finding.resource.as_str()) {
+            finding.context.created_by = Some(how);
         }
     }
 }

@@ -289,7 +289,7 @@ fn handler_rules_judge_a_mapping_whose_queue_is_unresolved() {
         let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code()).collect();
         assert!(codes.contains(&rule), "{project}: {}", common::render(&outcome));
         let finding = outcome.findings.iter().find(|f| f.code() == rule).unwrap();
-        assert!(finding.message.contains("of a queue only known at deploy time"), "{}", finding.message);
+        assert!(finding.full_message().contains("of a queue only known at deploy time"), "{}", finding.full_message());
         assert!(
             // The rules a queue link blinds come from the catalog: a new
             // rule that reads the link joins the list.

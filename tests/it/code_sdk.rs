@@ -24,7 +24,7 @@ fn a_loose_worker_is_linted_as_its_own_job() {
         outcome.findings.iter().map(|f| (f.code(), f.resource.as_str(), f.origin.location().unwrap().line)).collect();
     assert_eq!(found, [("SQS204", "Worker.run", 9), ("SQS204", "poll", 13)], "{}", common::render(&outcome));
     assert!(found.iter().all(|_| true));
-    assert!(outcome.findings[0].message.contains("https://sqs.us-east-1.amazonaws.com/123456789012/jobs"));
+    assert!(outcome.findings[0].full_message().contains("https://sqs.us-east-1.amazonaws.com/123456789012/jobs"));
     // The literal 0 is where the finding points.
     assert!(common::render(&outcome).contains("WaitTimeSeconds=0"));
     assert_eq!(outcome.files, 1, "the file that does not mention SQS is not read");
@@ -178,7 +178,7 @@ fn a_worker_s_literal_url_names_the_run_s_queue_of_that_name() {
     let worker = "import boto3\n\nsqs = boto3.client(\"sqs\")\n\n\ndef poll():\n    while True:\n        sqs.receive_message(QueueUrl=\"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\", MaxNumberOfMessages=10)\n";
     std::fs::write(dir.path().join("workers/poll.py"), worker).unwrap();
     let codes = |outcome: &sqsguard::outcome::Outcome| -> Vec<(String, String)> {
-        outcome.findings.iter().map(|f| (f.code().to_string(), f.message.clone())).collect()
+        outcome.findings.iter().map(|f| (f.code().to_string(), f.full_message().into_owned())).collect()
     };
 
     let long = common::lint(dir.path());

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
-use sqsguard::finding::{Finding, Note, Severity};
+use sqsguard::finding::{Finding, FindingContext, Note, Severity};
 use sqsguard::model::Origin;
 use sqsguard::outcome::Outcome;
 use sqsguard::report::{self, Format, sarif::REPOSITORY_URL};
@@ -451,6 +451,7 @@ fn live_outcome() -> Outcome {
             fix: "fix it".into(),
             remedy: None,
             autofix: None,
+            context: FindingContext::default(),
         }
     };
     Outcome {

@@ -17,6 +17,7 @@ mod code_props;
 mod code_sdk;
 mod code_unread;
 mod config;
+mod context;
 mod corpus;
 mod docs;
 mod explain_schema;

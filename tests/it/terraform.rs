@@ -736,8 +736,11 @@ fn lint_module(main_tf: &str) -> (Vec<(String, String, String)>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("main.tf"), main_tf).unwrap();
     let outcome = lint_dir(dir.path());
-    let mut found: Vec<_> =
-        outcome.findings.iter().map(|f| (f.code().to_string(), f.resource.clone(), f.message.clone())).collect();
+    let mut found: Vec<_> = outcome
+        .findings
+        .iter()
+        .map(|f| (f.code().to_string(), f.resource.clone(), f.full_message().into_owned()))
+        .collect();
     found.sort();
     (found, outcome.notes.iter().map(|n| n.message.clone()).collect())
 }
@@ -975,7 +978,7 @@ fn producer_findings_point_at_the_queue_and_name_the_producer() {
         summary_of(&s3),
         vec![("SQS019".into(), "aws_sqs_queue.jobs".into(), file("SQS019/bad_s3_notification"), 3)]
     );
-    let message = &s3.findings[0].message;
+    let message = &s3.findings[0].full_message();
     assert!(message.contains("S3 bucket notification aws_s3_bucket_notification.uploads"), "{message}");
     assert!(
         message
@@ -988,7 +991,7 @@ fn producer_findings_point_at_the_queue_and_name_the_producer() {
         summary_of(&target),
         vec![("SQS021".into(), "aws_sqs_queue.jobs".into(), file("SQS021/bad_eventbridge_no_group"), 5)]
     );
-    let message = &target.findings[0].message;
+    let message = &target.findings[0].full_message();
     assert!(message.contains("EventBridge target aws_cloudwatch_event_target.jobs (Id jobs)"), "{message}");
     assert!(message.contains("no sqs_target.message_group_id"), "{message}");
 
@@ -997,7 +1000,9 @@ fn producer_findings_point_at_the_queue_and_name_the_producer() {
         let mut found: Vec<(String, String, String)> = o
             .findings
             .iter()
-            .map(|f| (f.code().to_string(), f.resource.clone(), f.message.split(':').next().unwrap().to_string()))
+            .map(|f| {
+                (f.code().to_string(), f.resource.clone(), f.full_message().split(':').next().unwrap().to_string())
+            })
             .collect();
         found.sort();
         found
@@ -1126,11 +1131,11 @@ resource "aws_sqs_queue" "plain" {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("main.tf"), main).unwrap();
     let outcome = lint_dir(dir.path());
-    let mut sqs004: Vec<(&str, &str)> = outcome
+    let mut sqs004: Vec<(&str, String)> = outcome
         .findings
         .iter()
         .filter(|f| f.code() == "SQS004")
-        .map(|f| (f.resource.as_str(), f.fix.as_str()))
+        .map(|f| (f.resource.as_str(), f.full_fix().into_owned()))
         .collect();
     sqs004.sort();
     let create_dlq = |call: &str| {
@@ -1139,7 +1144,7 @@ resource "aws_sqs_queue" "plain" {
         )
     };
     assert_eq!(
-        sqs004,
+        sqs004.iter().map(|(resource, fix)| (*resource, fix.as_str())).collect::<Vec<_>>(),
         vec![
             (
                 "aws_sqs_queue.plain",
@@ -1163,7 +1168,7 @@ fn sqs007_on_the_registry_modules_dlq_names_dlq_message_retention_seconds() {
     let modules = common::root().join("tests/fixtures/terraform/modules");
     let input = modules.join("registry_dlq_retention_input");
     let outcome = lint_dir(&input);
-    let fixes: Vec<&str> = outcome.findings.iter().map(|f| f.fix.as_str()).collect();
+    let fixes: Vec<String> = outcome.findings.iter().map(|f| f.full_fix().into_owned()).collect();
     assert_eq!(
         fixes,
         [
@@ -1174,7 +1179,7 @@ fn sqs007_on_the_registry_modules_dlq_names_dlq_message_retention_seconds() {
     assert!(fixed.text.contains("dlq_message_retention_seconds = 1209600\n"), "{}", fixed.text);
 
     let falls_back = lint_dir(&modules.join("registry_dlq_retention_falls_back"));
-    let fixes: Vec<&str> = falls_back.findings.iter().map(|f| f.fix.as_str()).collect();
+    let fixes: Vec<String> = falls_back.findings.iter().map(|f| f.full_fix().into_owned()).collect();
     assert_eq!(
         fixes,
         [
