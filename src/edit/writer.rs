@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use hcl_edit::structure::Body;
 
 use super::locate::{self, Keys, is_fixable_document};
+use super::statement_terraform;
 use super::{Applicability, Edit, Fix, NewResource, Op, Remedy, Statement, Unfixable};
 use super::{add_resource, add_resource_terraform, insert, remove, render, retarget, statement, terraform, within};
 use crate::model::{Dialect, Origin, Scalar};
@@ -225,6 +226,10 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
                 (Tree::Hcl(parsed), None) => {
                     let declared = module.and_then(|m| m.declared.as_ref())?;
                     statement::hcl(file, parsed, span, &grant, |a| declared.contains(a))
+                }
+                (Tree::Hcl(parsed), Some(policy)) => {
+                    let declared = module.and_then(|m| m.declared.as_ref())?;
+                    statement_terraform::append(file, parsed, span, &grant, policy, |a| declared.contains(a))
                 }
                 _ => None,
             })

@@ -1025,3 +1025,75 @@ fn fixtures_fix_into_their_fixed_snapshots() {
         common::missing("cfn-lint");
     }
 }
+
+/// SQS019 appends its statement to a Terraform policy only where the
+/// policy is written as `jsonencode({... Statement = [...]})` or as an
+/// `aws_iam_policy_document` in the file: one built any other way (a
+/// local, `concat`, `merge`, a heredoc) is still reported, with the hint
+/// and no edit, and `--fix --unsafe-fixes` leaves the file as it was.
+#[test]
+fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
+    let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-jsonencode.tf")).unwrap();
+    let at = fixture.find("resource \"aws_sqs_queue_policy\"").unwrap();
+    let (head, policy) = fixture.split_at(at);
+    let document = policy.find("jsonencode(").unwrap() + "jsonencode(".len();
+    let object = &policy[document..policy.rfind(')').unwrap()];
+    let statement = policy.find("Statement = [").unwrap();
+    let variants = [
+        ("jsonencode", fixture.clone(), true),
+        (
+            "a local",
+            format!(
+                "{head}resource \"aws_sqs_queue_policy\" \"jobs\" {{\n  queue_url = aws_sqs_queue.jobs.id\n  policy    = local.jobs_policy\n}}\n\nlocals {{\n  jobs_policy = jsonencode({object})\n}}\n"
+            ),
+            false,
+        ),
+        (
+            "concat",
+            format!(
+                "{head}{}{}",
+                &policy[..statement],
+                policy[statement..].replacen("Statement = [", "Statement = concat([", 1).replacen(
+                    "    ]\n",
+                    "    ], [])\n",
+                    1
+                )
+            ),
+            false,
+        ),
+        (
+            "merge",
+            format!(
+                "{head}{}",
+                policy
+                    .replacen("jsonencode({", "jsonencode(merge({ Id = \"jobs\" }, {", 1)
+                    .replacen("  })\n}", "  }))\n}", 1)
+            ),
+            false,
+        ),
+        (
+            "a heredoc",
+            format!(
+                "{head}resource \"aws_sqs_queue_policy\" \"jobs\" {{\n  queue_url = aws_sqs_queue.jobs.id\n  policy    = <<EOF\n{{\"Version\": \"2012-10-17\", \"Statement\": [{{\"Effect\": \"Allow\", \"Principal\": {{\"Service\": \"events.amazonaws.com\"}}, \"Action\": \"sqs:SendMessage\", \"Resource\": \"${{aws_sqs_queue.jobs.arn}}\"}}]}}\nEOF\n}}\n"
+            ),
+            false,
+        ),
+    ];
+    for (what, text, fixed) in variants {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main.tf");
+        fs::write(&main, &text).unwrap();
+        let out =
+            sqsguard_in(dir.path(), &["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let found = doc["findings"].as_array().unwrap();
+        assert_eq!(found.len(), 1, "{what}: {doc:#}");
+        assert_eq!(found[0]["rule"], "SQS019", "{what}: {doc:#}");
+        assert_eq!(found[0].get("edits").is_some(), fixed, "{what}: {:#}", found[0]);
+        if !fixed {
+            assert!(found[0]["fix"].as_str().unwrap().contains("sqs:SendMessage"), "{what}: no hint");
+            sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+            assert_eq!(fs::read_to_string(&main).unwrap(), text, "{what}: the file was edited");
+        }
+    }
+}
