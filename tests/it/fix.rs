@@ -1029,8 +1029,9 @@ fn fixtures_fix_into_their_fixed_snapshots() {
 /// SQS019 appends its statement to a Terraform policy only where the
 /// policy is written as `jsonencode({... Statement = [...]})` or as an
 /// `aws_iam_policy_document` in the file: one built any other way (a
-/// local, `concat`, `merge`, a heredoc) is still reported, with the hint
-/// and no edit, and `--fix --unsafe-fixes` leaves the file as it was.
+/// local, `concat`, `merge`, a heredoc; a comment after the last item the
+/// new one would land before) is still reported, with the hint and no
+/// edit, and `--fix --unsafe-fixes` leaves the file as it was.
 #[test]
 fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
     let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-jsonencode.tf")).unwrap();
@@ -1039,8 +1040,18 @@ fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
     let document = policy.find("jsonencode(").unwrap() + "jsonencode(".len();
     let object = &policy[document..policy.rfind(')').unwrap()];
     let statement = policy.find("Statement = [").unwrap();
+    let last = "      }\n    ]";
+    let one_line = "      { Sid = \"AllowNightly\", Effect = \"Allow\", Principal = { Service = \"events.amazonaws.com\" }, Action = \"sqs:SendMessage\", Resource = aws_sqs_queue.jobs.arn, Condition = { ArnEquals = { \"aws:SourceArn\" = aws_cloudwatch_event_rule.nightly.arn } } }\n";
+    let items = policy.find("      {\n").unwrap()..policy.find(last).unwrap() + last.len() - "    ]".len();
     let variants = [
         ("jsonencode", fixture.clone(), true),
+        ("a trailing comma", format!("{head}{}", policy.replacen(last, "      },\n    ]", 1)), true),
+        ("one-line items", format!("{head}{}{one_line}{}", &policy[..items.start], &policy[items.end..]), true),
+        (
+            "a comment after the last item",
+            format!("{head}{}", policy.replacen(last, "      } # nightly\n    ]", 1)),
+            false,
+        ),
         (
             "a local",
             format!(
@@ -1090,7 +1101,12 @@ fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
         assert_eq!(found.len(), 1, "{what}: {doc:#}");
         assert_eq!(found[0]["rule"], "SQS019", "{what}: {doc:#}");
         assert_eq!(found[0].get("edits").is_some(), fixed, "{what}: {:#}", found[0]);
-        if !fixed {
+        if fixed {
+            // The statement appended lets SNS in: nothing left to report.
+            sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+            assert_ne!(fs::read_to_string(&main).unwrap(), text, "{what}: not fixed");
+            assert!(findings(dir.path(), &["--select", "SQS019", "main.tf"]).is_empty(), "{what}: still reported");
+        } else {
             assert!(found[0]["fix"].as_str().unwrap().contains("sqs:SendMessage"), "{what}: no hint");
             sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
             assert_eq!(fs::read_to_string(&main).unwrap(), text, "{what}: the file was edited");
