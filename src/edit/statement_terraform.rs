@@ -5,7 +5,8 @@
 //! `Statement` list, and one written as
 //! `data.aws_iam_policy_document.NAME.json`, that data source declared in
 //! the same file, one more `statement {}` block, both laid out as
-//! `terraform fmt` writes them.
+//! `terraform fmt` writes them. In `*.tf.json` the data source's
+//! `statement` list gets one more object.
 //!
 //! Anything else keeps the hint: a policy built by a function other than
 //! `jsonencode` (`templatefile`, `merge`, `concat`), a variable, a heredoc,
@@ -17,10 +18,12 @@ use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
 use hcl_edit::structure::{Block, Body};
 
 use super::Edit;
+use super::locate::Keys;
 use super::statement::Grant;
 use super::terraform::Parsed;
 use crate::model::policy::SourceId;
 use crate::source::{Source, Span, lines};
+use crate::syntax::Node;
 
 /// Data source arguments that merge other documents into its own.
 const MERGED: &[&str] = &["source_json", "override_json", "source_policy_documents", "override_policy_documents"];
@@ -131,12 +134,7 @@ pub fn append(
     policy: &str,
     declared: impl Fn(&str) -> bool,
 ) -> Option<Edit> {
-    let local = |a: &str| local_address(a) && declared(a);
-    let source_local = match grant.source {
-        SourceId::Resource(a) => local(a),
-        SourceId::Text(_) => true,
-    };
-    if !local(policy) || !local(grant.queue) || !source_local {
+    if !all_local(grant, policy, declared) {
         return None;
     }
     let block = parsed.block_at(at.start)?;
@@ -167,6 +165,86 @@ pub fn append(
         }
         _ => None,
     }
+}
+
+/// The policy, the queue and the producer are resources of the module
+/// the file is in, so the new statement can name them as written.
+fn all_local(grant: &Grant<'_>, policy: &str, declared: impl Fn(&str) -> bool) -> bool {
+    let local = |a: &str| local_address(a) && declared(a);
+    let source = match grant.source {
+        SourceId::Resource(a) => local(a),
+        SourceId::Text(_) => true,
+    };
+    local(policy) && local(grant.queue) && source
+}
+
+/// SQS019 in a `*.tf.json` file whose queue's one policy (the object
+/// `policy` names, whose key is at `at`) is
+/// `"${data.aws_iam_policy_document.NAME.json}"` and that data source is in
+/// the file: one more object in its `statement` list, after the last,
+/// indented as it is. A `"${jsonencode(...)}"` string and a list on one
+/// line keep the hint.
+pub fn append_json(
+    file: &Source,
+    keys: &mut Keys,
+    root: &Node,
+    at: Span,
+    grant: &Grant<'_>,
+    policy: &str,
+    declared: impl Fn(&str) -> bool,
+) -> Option<Edit> {
+    let text = &file.text;
+    let (kind, _) = policy.split_once('.')?;
+    let own = kind == "aws_sqs_queue";
+    if !all_local(grant, policy, declared) || !(own || kind == "aws_sqs_queue_policy") || (own && policy != grant.queue)
+    {
+        return None;
+    }
+    let found = super::terraform::json_resource(keys, root, policy).filter(|e| e.key_span == at)?;
+    let repeated = |n: &Node| ["count", "for_each", "dynamic"].iter().any(|k| n.get(k).is_some());
+    if repeated(&found.value) {
+        return None;
+    }
+    let name = found.value.get("policy")?.as_str()?.strip_prefix("${data.aws_iam_policy_document.")?;
+    let name = name.strip_suffix(".json}").or_else(|| name.strip_suffix(".minified_json}"))?;
+    let data = root.get("data")?.get("aws_iam_policy_document")?.get(name)?;
+    if repeated(data) || MERGED.iter().any(|k| data.get(k).is_some()) {
+        return None;
+    }
+    let items = data.get("statement")?.as_seq()?;
+    let last = items.last()?;
+    let first = last.as_map()?.first()?;
+    let arn = |address: &str| format!("${{{address}.arn}}");
+    let queue = if own { "*".to_string() } else { arn(grant.queue) };
+    let source = match grant.source {
+        SourceId::Resource(address) => arn(address),
+        SourceId::Text(literal) if !literal.contains("${") && !literal.contains("%{") => literal.clone(),
+        SourceId::Text(_) => return None,
+    };
+    let statement = serde_json::json!({
+        "sid": grant.sid,
+        "effect": "Allow",
+        "actions": ["sqs:SendMessage"],
+        "resources": [queue],
+        "principals": [{"type": "Service", "identifiers": [grant.service.principal()?]}],
+        "condition": [{"test": "ArnEquals", "variable": "aws:SourceArn", "values": [source]}],
+    });
+    let nl = lines::ending(text);
+    let item_line = lines::line_start(text, last.span.start);
+    let indent = text.get(item_line..last.span.start)?;
+    // Items over lines of their own, members one step deeper than the item.
+    let spans_lines = text.get(last.span.start..last.span.end)?.contains(['\n', '\r']);
+    let inner = text.get(lines::line_start(text, first.key_span.start)..first.key_span.start)?;
+    let step = inner.strip_prefix(indent).filter(|s| !s.is_empty() && s.chars().all(|c| c == ' '))?;
+    if !spans_lines || !indent.chars().all(|c| c == ' ') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(step.as_bytes());
+    serde::Serialize::serialize(&statement, &mut serde_json::Serializer::with_formatter(&mut out, formatter)).ok()?;
+    let pretty = String::from_utf8(out).ok()?;
+    let object = format!(",{nl}{indent}{}", pretty.replace('\n', &format!("{nl}{indent}")));
+    Some(Edit { file: file.clone(), span: Span::new(last.span.end, last.span.end), replacement: object })
 }
 
 fn resource_kind(block: &Block) -> Option<&str> {

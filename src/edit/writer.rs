@@ -214,6 +214,8 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
         }),
         Op::AppendStatement(Statement { service, source, sid, policy }) => {
             let grant = statement::Grant { queue: &remedy.resource, service: *service, source, sid };
+            // Declared in the module (nothing is when a file of it did not parse).
+            let known = |a: &str| module.and_then(|m| m.declared.as_ref()).is_some_and(|d| d.contains(a));
             one(match (&*tree, policy) {
                 (Tree::Template { root, json: false }, None) => {
                     let resources = locate::resources_of(keys, root, &remedy.resource)?;
@@ -227,9 +229,9 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
                     let declared = module.and_then(|m| m.declared.as_ref())?;
                     statement::hcl(file, parsed, span, &grant, |a| declared.contains(a))
                 }
-                (Tree::Hcl(parsed), Some(policy)) => {
-                    let declared = module.and_then(|m| m.declared.as_ref())?;
-                    statement_terraform::append(file, parsed, span, &grant, policy, |a| declared.contains(a))
+                (Tree::Hcl(parsed), Some(p)) => statement_terraform::append(file, parsed, span, &grant, p, known),
+                (Tree::Json(root), Some(p)) => {
+                    statement_terraform::append_json(file, keys, root, span, &grant, p, known)
                 }
                 _ => None,
             })

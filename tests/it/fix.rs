@@ -1113,3 +1113,24 @@ fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
         }
     }
 }
+
+/// In `*.tf.json` the statement goes into an `aws_iam_policy_document`'s
+/// `statement` list (the fixture `sqs019-policy-document.tf.json`); a
+/// policy written as a `"${jsonencode(...)}"` string keeps the hint.
+#[test]
+fn sqs019_keeps_the_hint_on_a_jsonencode_string_in_tf_json() {
+    let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-policy-document.tf.json")).unwrap();
+    let policy = "\"${jsonencode({Version = \\\"2012-10-17\\\", Statement = [{Effect = \\\"Allow\\\", Principal = {Service = \\\"events.amazonaws.com\\\"}, Action = \\\"sqs:SendMessage\\\", Resource = aws_sqs_queue.jobs.arn}]})}\"";
+    let text = fixture.replacen("\"${data.aws_iam_policy_document.jobs.json}\"", policy, 1);
+    assert_ne!(text, fixture);
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.tf.json");
+    fs::write(&main, &text).unwrap();
+    let args = ["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "main.tf.json"];
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir.path(), &args).stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{doc:#}");
+    assert!(found[0].get("edits").is_none(), "{:#}", found[0]);
+    sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf.json"]);
+    assert_eq!(fs::read_to_string(&main).unwrap(), text);
+}
