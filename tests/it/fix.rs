@@ -1029,8 +1029,9 @@ fn fixtures_fix_into_their_fixed_snapshots() {
 /// SQS019 appends its statement to a Terraform policy only where the
 /// policy is written as `jsonencode({... Statement = [...]})` or as an
 /// `aws_iam_policy_document` in the file: one built any other way (a
-/// local, `concat`, `merge`, a heredoc; a comment after the last item the
-/// new one would land before) is still reported, with the hint and no
+/// local, `concat`, `merge`, a heredoc, `count`, a data source in another
+/// file; a comment after the last item the new one would land before) is
+/// still reported, with the hint and no
 /// edit, and `--fix --unsafe-fixes` leaves the file as it was.
 #[test]
 fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
@@ -1047,6 +1048,11 @@ fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
         ("jsonencode", fixture.clone(), true),
         ("a trailing comma", format!("{head}{}", policy.replacen(last, "      },\n    ]", 1)), true),
         ("one-line items", format!("{head}{}{one_line}{}", &policy[..items.start], &policy[items.end..]), true),
+        (
+            "count on the policy",
+            format!("{head}{}", policy.replacen("  queue_url", "  count     = 1\n  queue_url", 1)),
+            false,
+        ),
         (
             "a comment after the last item",
             format!("{head}{}", policy.replacen(last, "      } # nightly\n    ]", 1)),
@@ -1112,6 +1118,19 @@ fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
             assert_eq!(fs::read_to_string(&main).unwrap(), text, "{what}: the file was edited");
         }
     }
+    // An aws_iam_policy_document in another file of the module than the
+    // policy is read, and keeps the hint.
+    let document = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-policy-document.tf")).unwrap();
+    let data = document.find("data \"aws_iam_policy_document\"").unwrap();
+    let resource = document.find("resource \"aws_sqs_queue_policy\"").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), format!("{}{}", &document[..data], &document[resource..])).unwrap();
+    fs::write(dir.path().join("policy.tf"), &document[data..resource]).unwrap();
+    let args = ["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "."];
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir.path(), &args).stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "another file: {doc:#}");
+    assert!(found[0].get("edits").is_none(), "another file: {:#}", found[0]);
 }
 
 /// In `*.tf.json` the statement goes into an `aws_iam_policy_document`'s
