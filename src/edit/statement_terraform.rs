@@ -309,8 +309,9 @@ fn jsonencode(file: &Source, call: &hcl_edit::expr::FuncCall, values: &Values) -
     }
     let nl = lines::ending(text);
     let item_start = lines::line_start(text, item.start);
-    let own_line = text.get(item_start..item.start)?.chars().all(|c| c == ' ');
-    let sep = if own_line { format!("{nl}{}", &text[item_start..item.start]) } else { " ".to_string() };
+    let lead = text.get(item_start..item.start)?;
+    let own_line = lead.chars().all(|c| c == ' ');
+    let sep = if own_line { format!("{nl}{lead}") } else { " ".to_string() };
     let spans_lines = text.get(item.clone())?.contains(['\n', '\r']);
     if !spans_lines {
         let object = values.object(None);

@@ -233,7 +233,7 @@ fn terraform_validate_accepts_the_fixed_sqs019_modules() {
         dirs.push(dir);
     }
     dirs.sort();
-    assert!(dirs.len() >= 4, "the SQS019 Terraform fixtures are gone: {dirs:?}");
+    assert!(dirs.len() >= 5, "the SQS019 Terraform fixtures are gone: {dirs:?}");
     terraform_validate(&dirs, true);
 }
 
