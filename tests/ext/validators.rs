@@ -210,6 +210,33 @@ fn terraform_validate_accepts_the_json_fixture_twins() {
     terraform_validate(&dirs, false);
 }
 
+/// SQS019's Terraform fixes (`tests/fixtures/fix/sqs019-*.tf.fixed` and
+/// `.tf.json.fixed`: a statement appended to a `jsonencode` policy or an
+/// `aws_iam_policy_document`) give modules terraform accepts and `terraform
+/// fmt` leaves as they are.
+#[test]
+fn terraform_validate_accepts_the_fixed_sqs019_modules() {
+    let fix = common::root().join("tests/fixtures/fix");
+    let scratch = tempfile::tempdir().unwrap();
+    let mut dirs = Vec::new();
+    for e in std::fs::read_dir(&fix).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(fixture) = name.strip_suffix(".fixed").filter(|s| s.starts_with("sqs019-")) else { continue };
+        let main = match fixture.strip_suffix(".tf.json") {
+            Some(_) => "main.tf.json",
+            None if fixture.ends_with(".tf") => "main.tf",
+            None => continue,
+        };
+        let dir = scratch.path().join(fixture);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(e.path(), dir.join(main)).unwrap();
+        dirs.push(dir);
+    }
+    dirs.sort();
+    assert!(dirs.len() >= 5, "the SQS019 Terraform fixtures are gone: {dirs:?}");
+    terraform_validate(&dirs, true);
+}
+
 /// The audit's member-account role (docs/audit.md, "Auditing many accounts"):
 /// sqsguard lints it clean, cfn-lint reports nothing, checkov fails nothing.
 #[test]

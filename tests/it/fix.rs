@@ -1025,3 +1025,131 @@ fn fixtures_fix_into_their_fixed_snapshots() {
         common::missing("cfn-lint");
     }
 }
+
+/// SQS019 appends its statement to a Terraform policy only where the
+/// policy is written as `jsonencode({... Statement = [...]})` or as an
+/// `aws_iam_policy_document` in the file: one built any other way (a
+/// local, `concat`, `merge`, a heredoc, `count`, a data source in another
+/// file; a comment after the last item the new one would land before) is
+/// still reported, with the hint and no
+/// edit, and `--fix --unsafe-fixes` leaves the file as it was.
+#[test]
+fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
+    let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-jsonencode.tf")).unwrap();
+    let at = fixture.find("resource \"aws_sqs_queue_policy\"").unwrap();
+    let (head, policy) = fixture.split_at(at);
+    let document = policy.find("jsonencode(").unwrap() + "jsonencode(".len();
+    let object = &policy[document..policy.rfind(')').unwrap()];
+    let statement = policy.find("Statement = [").unwrap();
+    let last = "      }\n    ]";
+    let one_line = "      { Sid = \"AllowNightly\", Effect = \"Allow\", Principal = { Service = \"events.amazonaws.com\" }, Action = \"sqs:SendMessage\", Resource = aws_sqs_queue.jobs.arn, Condition = { ArnEquals = { \"aws:SourceArn\" = aws_cloudwatch_event_rule.nightly.arn } } }\n";
+    let items = policy.find("      {\n").unwrap()..policy.find(last).unwrap() + last.len() - "    ]".len();
+    let variants = [
+        ("jsonencode", fixture.clone(), true),
+        ("a trailing comma", format!("{head}{}", policy.replacen(last, "      },\n    ]", 1)), true),
+        ("one-line items", format!("{head}{}{one_line}{}", &policy[..items.start], &policy[items.end..]), true),
+        (
+            "count on the policy",
+            format!("{head}{}", policy.replacen("  queue_url", "  count     = 1\n  queue_url", 1)),
+            false,
+        ),
+        (
+            "a comment after the last item",
+            format!("{head}{}", policy.replacen(last, "      } # nightly\n    ]", 1)),
+            false,
+        ),
+        (
+            "a local",
+            format!(
+                "{head}resource \"aws_sqs_queue_policy\" \"jobs\" {{\n  queue_url = aws_sqs_queue.jobs.id\n  policy    = local.jobs_policy\n}}\n\nlocals {{\n  jobs_policy = jsonencode({object})\n}}\n"
+            ),
+            false,
+        ),
+        (
+            "concat",
+            format!(
+                "{head}{}{}",
+                &policy[..statement],
+                policy[statement..].replacen("Statement = [", "Statement = concat([", 1).replacen(
+                    "    ]\n",
+                    "    ], [])\n",
+                    1
+                )
+            ),
+            false,
+        ),
+        (
+            "merge",
+            format!(
+                "{head}{}",
+                policy
+                    .replacen("jsonencode({", "jsonencode(merge({ Id = \"jobs\" }, {", 1)
+                    .replacen("  })\n}", "  }))\n}", 1)
+            ),
+            false,
+        ),
+        (
+            "a heredoc",
+            format!(
+                "{head}resource \"aws_sqs_queue_policy\" \"jobs\" {{\n  queue_url = aws_sqs_queue.jobs.id\n  policy    = <<EOF\n{{\"Version\": \"2012-10-17\", \"Statement\": [{{\"Effect\": \"Allow\", \"Principal\": {{\"Service\": \"events.amazonaws.com\"}}, \"Action\": \"sqs:SendMessage\", \"Resource\": \"${{aws_sqs_queue.jobs.arn}}\"}}]}}\nEOF\n}}\n"
+            ),
+            false,
+        ),
+    ];
+    for (what, text, fixed) in variants {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main.tf");
+        fs::write(&main, &text).unwrap();
+        let out =
+            sqsguard_in(dir.path(), &["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let found = doc["findings"].as_array().unwrap();
+        assert_eq!(found.len(), 1, "{what}: {doc:#}");
+        assert_eq!(found[0]["rule"], "SQS019", "{what}: {doc:#}");
+        assert_eq!(found[0].get("edits").is_some(), fixed, "{what}: {:#}", found[0]);
+        if fixed {
+            // The statement appended lets SNS in: nothing left to report.
+            sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+            assert_ne!(fs::read_to_string(&main).unwrap(), text, "{what}: not fixed");
+            assert!(findings(dir.path(), &["--select", "SQS019", "main.tf"]).is_empty(), "{what}: still reported");
+        } else {
+            assert!(found[0]["fix"].as_str().unwrap().contains("sqs:SendMessage"), "{what}: no hint");
+            sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+            assert_eq!(fs::read_to_string(&main).unwrap(), text, "{what}: the file was edited");
+        }
+    }
+    // An aws_iam_policy_document in another file of the module than the
+    // policy is read, and keeps the hint.
+    let document = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-policy-document.tf")).unwrap();
+    let data = document.find("data \"aws_iam_policy_document\"").unwrap();
+    let resource = document.find("resource \"aws_sqs_queue_policy\"").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), format!("{}{}", &document[..data], &document[resource..])).unwrap();
+    fs::write(dir.path().join("policy.tf"), &document[data..resource]).unwrap();
+    let args = ["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "."];
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir.path(), &args).stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "another file: {doc:#}");
+    assert!(found[0].get("edits").is_none(), "another file: {:#}", found[0]);
+}
+
+/// In `*.tf.json` the statement goes into an `aws_iam_policy_document`'s
+/// `statement` list (the fixture `sqs019-policy-document.tf.json`); a
+/// policy written as a `"${jsonencode(...)}"` string keeps the hint.
+#[test]
+fn sqs019_keeps_the_hint_on_a_jsonencode_string_in_tf_json() {
+    let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-policy-document.tf.json")).unwrap();
+    let policy = "\"${jsonencode({Version = \\\"2012-10-17\\\", Statement = [{Effect = \\\"Allow\\\", Principal = {Service = \\\"events.amazonaws.com\\\"}, Action = \\\"sqs:SendMessage\\\", Resource = aws_sqs_queue.jobs.arn}]})}\"";
+    let text = fixture.replacen("\"${data.aws_iam_policy_document.jobs.json}\"", policy, 1);
+    assert_ne!(text, fixture);
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.tf.json");
+    fs::write(&main, &text).unwrap();
+    let args = ["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "main.tf.json"];
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir.path(), &args).stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{doc:#}");
+    assert!(found[0].get("edits").is_none(), "{:#}", found[0]);
+    sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf.json"]);
+    assert_eq!(fs::read_to_string(&main).unwrap(), text);
+}
