@@ -50,23 +50,71 @@ pub fn lint_only(path: &Path, code: &str) -> Outcome {
     lint::lint_paths(&[relative(path)], &config)
 }
 
-/// What the snapshots hold: one line per finding with its exact location,
-/// then the pretty report as a terminal without colours shows it.
+/// What a fixture's snapshot holds: its findings as the linter made them,
+/// without any reporter's drawing, so a change of the pretty report
+/// touches the reporter's snapshots (tests/it/pretty.rs) and none of the
+/// rules'. Each finding is one line with its rule, severity, exact
+/// location and resource, then its message, its help, its fix (`safe`,
+/// `unsafe`, `none`, or `unfixable: why`) and the resources it is also
+/// about; then the notes, and how many files were linted and skipped.
+pub fn findings(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for f in &outcome.findings {
+        out.push_str(&finding_line(f));
+        out.push_str(&format!("  message: {}\n", f.message));
+        if !f.fix.is_empty() {
+            out.push_str(&format!("  help: {}\n", f.fix));
+        }
+        let fix = match &f.autofix {
+            None => "none".to_string(),
+            Some(Ok(fix)) => match fix.applicability {
+                sqsguard::finding::Applicability::Safe => "safe".to_string(),
+                sqsguard::finding::Applicability::Unsafe => "unsafe".to_string(),
+            },
+            Some(Err(why)) => format!("unfixable: {}", why.0),
+        };
+        out.push_str(&format!("  fix: {fix}\n"));
+        if !f.related.is_empty() {
+            out.push_str(&format!("  related: {}\n", f.related.join(", ")));
+        }
+    }
+    for note in &outcome.notes {
+        match note.origin.location() {
+            Some(l) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
+            None => out.push_str(&format!("note: {}\n", note.message)),
+        }
+    }
+    out.push_str(&format!(
+        "files: {} linted, {} skipped, {} suppressed\n",
+        outcome.files, outcome.skipped, outcome.suppressed
+    ));
+    out
+}
+
+/// A finding's first line in the snapshots: `CODE severity
+/// file:line:col-end_line:end_col resource`.
+fn finding_line(f: &sqsguard::finding::Finding) -> String {
+    let l = location(f).expect("file finding");
+    format!(
+        "{} {} {}:{}:{}-{}:{} {}\n",
+        f.code(),
+        f.severity.as_str(),
+        l.file,
+        l.line,
+        l.column,
+        l.end_line,
+        l.end_column,
+        f.resource
+    )
+}
+
+/// The pretty report as a terminal without colours shows it, after one
+/// line per finding with its exact location: what the reporter's own
+/// snapshots hold, and what a failed assertion prints.
 pub fn render(outcome: &Outcome) -> String {
     let mut out = String::new();
     for f in &outcome.findings {
-        let l = location(f).expect("file finding");
-        out.push_str(&format!(
-            "{} {} {}:{}:{}-{}:{} {}\n",
-            f.code(),
-            f.severity.as_str(),
-            l.file,
-            l.line,
-            l.column,
-            l.end_line,
-            l.end_column,
-            f.resource
-        ));
+        out.push_str(&finding_line(f));
     }
     out.push('\n');
     out.push_str(&report::pretty::render(outcome, Style { color: false, width: 100, ..Style::default() }));

@@ -50,7 +50,7 @@ fn bad_projects_fire_their_rule() {
         let outcome = common::assert_bad_fixture(&project, &rule);
         // Every handler and call of a fixture is read: nothing is left unsaid.
         assert!(outcome.notes.is_empty(), "{}: {:#?}", project.display(), outcome.notes);
-        insta::assert_snapshot!(format!("{rule}_{language}_{}", name(&project)), common::render(&outcome));
+        insta::assert_snapshot!(format!("{rule}_{language}_{}", name(&project)), common::findings(&outcome));
     }
 }
 

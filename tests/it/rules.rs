@@ -1,8 +1,9 @@
 //! Per-rule fixtures: tests/fixtures/rules/CODE/bad*.{yaml,json} must make
 //! CODE fire, and no other rule but those the fixture declares (`# also:
 //! SQS004 (why)` in its opening comments); good*.{yaml,json} must give no
-//! finding, with every rule on and with only CODE selected. Each bad fixture's diagnostics are
-//! snapshotted (exact locations + pretty report).
+//! finding, with every rule on and with only CODE selected. Each bad
+//! fixture's findings are snapshotted (`common::findings`: exact locations,
+//! messages, help, fixes, notes); tests/it/pretty.rs snapshots the drawing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
@@ -18,7 +19,7 @@ fn code_of(path: &Path) -> String {
 fn bad_fixtures_fire_their_rule() {
     insta::glob!("..", "fixtures/rules/*/bad*.{yaml,json}", |path| {
         let outcome = common::assert_bad_fixture(path, &code_of(path));
-        insta::assert_snapshot!(common::render(&outcome));
+        insta::assert_snapshot!(common::findings(&outcome));
     });
 }
 

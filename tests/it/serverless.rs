@@ -27,7 +27,7 @@ fn outline(outcome: &sqsguard::outcome::Outcome) -> Vec<String> {
 fn bad_fixtures_fire_their_rule() {
     insta::glob!("..", "fixtures/serverless/rules/*/bad*.yml", |path| {
         let outcome = common::assert_bad_fixture(path, &code_of(path));
-        insta::assert_snapshot!(common::render(&outcome));
+        insta::assert_snapshot!(common::findings(&outcome));
     });
 }
 

@@ -35,7 +35,7 @@ fn rule_fixture_modules_fire_their_rule() {
     insta::glob!("..", "fixtures/terraform/rules/*/bad*/main.tf", |path| {
         let dir = path.parent().unwrap();
         let outcome = common::assert_bad_fixture(dir, &rule_of(dir));
-        insta::assert_snapshot!(common::render(&outcome));
+        insta::assert_snapshot!(common::findings(&outcome));
     });
 }
 
@@ -93,7 +93,7 @@ fn local_modules_bind_their_arguments_and_tfvars_override_defaults() {
         "{}",
         common::render(&outcome)
     );
-    insta::assert_snapshot!(common::render(&outcome));
+    insta::assert_snapshot!(common::findings(&outcome));
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn registry_modules_are_modelled_and_other_remote_modules_noted() {
     }
     assert_eq!(outcome.notes.len(), 1);
     assert!(outcome.notes[0].message.contains("module.other"), "{}", outcome.notes[0].message);
-    insta::assert_snapshot!(common::render(&outcome));
+    insta::assert_snapshot!(common::findings(&outcome));
 }
 
 /// v3 of terraform-aws-modules/sqs named its outputs `sqs_queue_*`: a
@@ -218,7 +218,7 @@ fn plan_json_links_through_configuration_and_child_modules() {
     }
     // jobs has a redrive policy (unknown until apply): never "missing DLQ".
     assert!(!codes.contains(&("SQS004", "aws_sqs_queue.jobs")));
-    insta::assert_snapshot!("plan_root_bad", common::render(&bad));
+    insta::assert_snapshot!("plan_root_bad", common::findings(&bad));
 
     let nested = common::lint(&plans.join("nested_modules/plan.json"));
     let codes: Vec<(&str, &str)> = nested.findings.iter().map(|f| (f.code(), f.resource.as_str())).collect();
@@ -613,7 +613,7 @@ fn json_bad_fixtures_fire_their_rule_at_a_location_in_the_json() {
             let at = sqsguard::report::location(finding).unwrap();
             assert!(at.file.ends_with(".json") || at.file.ends_with(".tfvars"), "{at:?}");
         }
-        insta::assert_snapshot!(common::render(&outcome));
+        insta::assert_snapshot!(common::findings(&outcome));
     });
 }
 
