@@ -21,10 +21,13 @@ keep=${4:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-# Every unit linted alone: each file or folder inside a fixture folder,
-# each corpus project, each example.
+# Every unit linted alone: each rule's fixture (tests/rules/CODE/FRONT_END/
+# NAME, a file or a module's or project's folder; not its snapshots), each
+# file or folder inside another fixture folder, each corpus project, each
+# example.
 units() {
     local d
+    find tests/rules -mindepth 3 -maxdepth 3 ! -name '*.snap' | sort
     for d in tests/fixtures/*/*; do
         if [ -d "$d" ]; then
             find "$d" -mindepth 1 -maxdepth 1 | sort

@@ -203,6 +203,61 @@ pub fn skipped(why: &str) {
     eprintln!("\n*** SKIPPED: {why} ***\n");
 }
 
+/// The per-rule fixtures: `tests/rules/CODE/FRONT_END/`, one folder per
+/// front-end (`cloudformation`, `sam`, `serverless`, `terraform`,
+/// `terraform-json`, and a code rule's languages), each fixture's
+/// snapshots beside it (tests/rules/README.md).
+pub fn rules_dir() -> PathBuf {
+    root().join("tests/rules")
+}
+
+/// The rule a fixture is for: `tests/rules/SQS001/terraform/bad/main.tf`
+/// (a file of a module), `.../terraform/bad` (a module or a code
+/// project) and `.../cloudformation/bad.yaml` are all SQS001.
+pub fn rule_of(path: &Path) -> String {
+    let relative =
+        path.strip_prefix(rules_dir()).unwrap_or_else(|_| panic!("{} is not in tests/rules", path.display()));
+    relative.components().next().expect("a rule's folder").as_os_str().to_string_lossy().into_owned()
+}
+
+/// The fixtures of `front_end` whose names start with `kind` (`bad`,
+/// `good`), each with its rule, sorted: files, or a module's or project's
+/// folder, never a snapshot.
+pub fn rule_fixtures(front_end: &str, kind: &str) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for rule in std::fs::read_dir(rules_dir()).expect("tests/rules").map(|e| e.expect("tests/rules").path()) {
+        let Ok(entries) = std::fs::read_dir(rule.join(front_end)) else { continue };
+        for path in entries.map(|e| e.expect("a fixture").path()) {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if name.starts_with(kind) && !name.ends_with(".snap") {
+                out.push((rule_of(&path), path));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Compares `text` with the snapshot beside `fixture` (a file, or a
+/// module's or project's folder): `NAME.snap` for its findings, or
+/// `NAME.KIND.snap` (`fixed`, `unsafe_fixed`), NAME being the fixture's
+/// file or folder name. A rule's fixtures and what they give are read and
+/// reviewed together, and moved together.
+pub fn assert_snapshot_beside(fixture: &Path, kind: Option<&str>, text: &str) {
+    let folder = fixture.parent().expect("a fixture's folder");
+    let name = fixture.file_name().expect("a fixture's name").to_string_lossy();
+    let name = match kind {
+        Some(kind) => format!("{name}.{kind}"),
+        None => name.into_owned(),
+    };
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(folder);
+    settings.set_prepend_module_to_snapshot(false);
+    settings.remove_snapshot_suffix();
+    settings.set_input_file(fixture);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
 /// A bad fixture for rule `code` at `path` (a file, or a Terraform module's
 /// folder): linted with every rule on, `code` fires, and every other rule
 /// that fires is one the fixture declares (see [`declared_others`]), each
@@ -425,7 +480,9 @@ fn lint_json(path: &Path, code: &str) -> Vec<serde_json::Value> {
     findings.into_iter().filter(|f| f["rule"] == code).collect()
 }
 
-/// Every file under `dir`, relative to it, sorted.
+/// Every file under `dir`, relative to it, sorted; not the snapshots of
+/// the fixtures beside one another (`.snap`, and the `.snap.new` and
+/// `.pending-snap` insta writes), which are no part of a fixture.
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -433,7 +490,10 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
         for e in std::fs::read_dir(&d).expect("read fixture folder").flatten() {
             if e.path().is_dir() {
                 stack.push(e.path());
-            } else {
+            } else if ![".snap", ".snap.new", ".pending-snap"]
+                .iter()
+                .any(|end| e.file_name().to_string_lossy().ends_with(end))
+            {
                 out.push(e.path().strip_prefix(dir).expect("under dir").to_path_buf());
             }
         }

@@ -192,17 +192,17 @@ fn terraform_validate_accepts_the_json_fixture_twins() {
     // JSON front-end reads: nested blocks, count, a local module call,
     // a module split over files, tfvars JSON, an override file, heredocs,
     // an aws_iam_policy_document's nested blocks.
-    let json = common::root().join("tests/fixtures/terraform/json");
+    let json = common::rules_dir();
     let dirs: Vec<PathBuf> = [
-        "SQS001/bad",
-        "SQS001/bad_count_index",
-        "SQS001/bad_module_input",
-        "SQS001/bad_split_module",
-        "SQS001/bad_tfvars_json",
-        "SQS001/good_override_file",
-        "SQS007/bad_heredoc",
-        "SQS017/bad_heredoc_policy",
-        "SQS019/good_policy_document",
+        "SQS001/terraform-json/bad",
+        "SQS001/terraform-json/bad_count_index",
+        "SQS001/terraform-json/bad_module_input",
+        "SQS001/terraform-json/bad_split_module",
+        "SQS001/terraform-json/bad_tfvars_json",
+        "SQS001/terraform-json/good_override_file",
+        "SQS007/terraform-json/bad_heredoc",
+        "SQS017/terraform-json/bad_heredoc_policy",
+        "SQS019/terraform-json/good_policy_document",
     ]
     .iter()
     .map(|d| json.join(d))

@@ -16,17 +16,17 @@ use crate::common;
 const CASES: [(&str, &str, &[&str]); 5] = [
     (
         "label_help_note_safe_fix",
-        "tests/fixtures/rules/SQS001/bad_sam.yaml",
+        "tests/rules/SQS001/sam/bad_sam.yaml",
         &["╰── in OrdersQueue", "  help: ", "\nnote: ", "SQS001 [*] ", "[*] 1 fixable with"],
     ),
     (
         "resource_key_unsafe_fix",
-        "tests/fixtures/rules/SQS004/bad.json",
+        "tests/rules/SQS004/cloudformation/bad.json",
         &["    ─────────────\n", "1 fixable only with"],
     ),
-    ("multi_line_span", "tests/fixtures/rules/SQS024/bad_destination.yaml", &["╭─▶", "├─▶"]),
+    ("multi_line_span", "tests/rules/SQS024/cloudformation/bad_destination.yaml", &["╭─▶", "├─▶"]),
     ("every_severity_and_a_long_line", "tests/fixtures/terraform/plan/root_bad/plan.json", &["  × ", "  ⚠ ", "…"]),
-    ("handler_code", "tests/fixtures/code/SQS204/python/bad", &["│     resp = sqs.receive_message("]),
+    ("handler_code", "tests/rules/SQS204/python/bad", &["│     resp = sqs.receive_message("]),
 ];
 
 #[test]
