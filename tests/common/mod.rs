@@ -17,6 +17,7 @@ pub mod model;
 pub mod pages;
 pub mod rng;
 pub mod stdio;
+pub mod terraform_json;
 
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

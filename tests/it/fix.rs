@@ -179,7 +179,14 @@ fn fix_the_corpus(unsafe_too: bool) {
     copy_tree(&common::corpus(), &root.join("corpus"));
     copy_tree(&common::root().join("tests/fixtures/serverless"), &root.join("serverless"));
     // The template rules' fixtures, in every template front-end.
-    copy_rule_fixtures(&["cloudformation", "sam", "serverless", "terraform", "terraform-json"], &root.join("rules"));
+    copy_rule_fixtures(&["cloudformation", "sam", "serverless", "terraform"], &root.join("rules"));
+    // and the Terraform JSON twin of each HCL module.
+    for (code, module) in
+        [common::rule_fixtures("terraform", "bad"), common::rule_fixtures("terraform", "good")].concat()
+    {
+        let twin = root.join("rules").join(code).join("terraform-json").join(module.file_name().unwrap());
+        common::terraform_json::write_twin(&module, &twin);
+    }
     let before_texts = texts(root);
     let before = findings(root, &["."]);
     // The lines the first pass's edits replace, by file: a value written

@@ -158,7 +158,8 @@ fn the_bad_fixture_check_fails_on_an_undeclared_or_stale_other_rule() {
 
 /// Every snapshot under tests/rules is the findings (`NAME.snap`) or the
 /// fixed text (`NAME.fixed.snap`, `NAME.unsafe_fixed.snap`) of a bad
-/// fixture beside it: one left by a fixture renamed or removed is an
+/// fixture beside it, or of a Terraform module's JSON twin
+/// (`NAME.json.snap`, `NAME.json.fixed.snap`, ...): one left by a fixture renamed or removed is an
 /// error, as insta leaves it in place.
 #[test]
 fn every_snapshot_has_its_fixture() {
@@ -171,6 +172,9 @@ fn every_snapshot_has_its_fixture() {
                 let Some(stem) = name.strip_suffix(".snap") else { continue };
                 snapshots += 1;
                 let fixture = [".unsafe_fixed", ".fixed"].iter().find_map(|k| stem.strip_suffix(k)).unwrap_or(stem);
+                // A Terraform module's JSON twin's, beside the module.
+                let fixture =
+                    fixture.strip_suffix(".json").filter(|_| front_end.ends_with("terraform")).unwrap_or(fixture);
                 if !fixture.starts_with("bad") || !front_end.join(fixture).exists() {
                     orphans.push(common::relative(&file));
                 }
