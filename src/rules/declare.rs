@@ -41,7 +41,7 @@ pub enum Kind {
     /// Live data only (`sqsguard audit`, `sqsguard drift`), never a file.
     Live,
     /// Handlers and SDK calls: its fixtures are projects of a template and
-    /// code (tests/fixtures/code), not templates alone.
+    /// code (tests/rules/CODE/LANGUAGE), not templates alone.
     Code,
     /// About the run itself (SQS000: a file that could not be read).
     Meta,

@@ -187,25 +187,29 @@ fn terraform_validate_accepts_every_generated_module() {
 
 #[test]
 fn terraform_validate_accepts_the_json_fixture_twins() {
-    // All 213 twins were validated when they were made (their README says
-    // how); at ~9 s a module, the suite checks one of each construct the
-    // JSON front-end reads: nested blocks, count, a local module call,
+    // The twins are made at test time from the HCL modules
+    // (tests/common/terraform_json.rs); at ~9 s a module, the suite checks
+    // one of each construct the JSON front-end reads: nested blocks, count, a local module call,
     // a module split over files, tfvars JSON, an override file, heredocs,
     // an aws_iam_policy_document's nested blocks.
-    let json = common::root().join("tests/fixtures/terraform/json");
+    let twins = tempfile::tempdir().unwrap();
     let dirs: Vec<PathBuf> = [
-        "SQS001/bad",
-        "SQS001/bad_count_index",
-        "SQS001/bad_module_input",
-        "SQS001/bad_split_module",
-        "SQS001/bad_tfvars_json",
-        "SQS001/good_override_file",
-        "SQS007/bad_heredoc",
-        "SQS017/bad_heredoc_policy",
-        "SQS019/good_policy_document",
+        "SQS001/terraform/bad",
+        "SQS001/terraform/bad_count_index",
+        "SQS001/terraform/bad_module_input",
+        "SQS001/terraform/bad_split_module",
+        "SQS001/terraform/bad_tfvars_json",
+        "SQS001/terraform/good_override_file",
+        "SQS007/terraform/bad_heredoc",
+        "SQS017/terraform/bad_heredoc_policy",
+        "SQS019/terraform/good_policy_document",
     ]
     .iter()
-    .map(|d| json.join(d))
+    .map(|module| {
+        let twin = twins.path().join(module.replace('/', "-"));
+        common::terraform_json::write_twin(&common::rules_dir().join(module), &twin);
+        twin
+    })
     .collect();
     terraform_validate(&dirs, false);
 }

@@ -34,7 +34,7 @@ fn a_loose_worker_is_linted_as_its_own_job() {
 fn no_code_reads_no_code() {
     let dir = scratch();
     std::fs::write(dir.path().join("poll.py"), WORKER).unwrap();
-    let fixture = common::root().join("tests/fixtures/code/SQS204/python/bad");
+    let fixture = common::root().join("tests/rules/SQS204/python/bad");
     let paths = [common::relative(dir.path()), common::relative(&fixture)];
     let mut session = Session::of(&paths, &Config::default());
     session.inputs.no_code = true;
@@ -48,7 +48,7 @@ fn no_code_reads_no_code() {
 #[test]
 fn code_that_does_not_parse_is_a_note_and_the_template_beside_it_is_linted() {
     let dir = scratch();
-    let fixture = common::root().join("tests/fixtures/code/SQS206/python/bad");
+    let fixture = common::root().join("tests/rules/SQS206/python/bad");
     std::fs::copy(fixture.join("template.yaml"), dir.path().join("template.yaml")).unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::copy(fixture.join("src/app.py"), dir.path().join("src/app.py")).unwrap();
@@ -68,7 +68,7 @@ fn code_that_does_not_parse_is_a_note_and_the_template_beside_it_is_linted() {
 fn a_handler_file_is_read_once_as_its_function_s_code() {
     // The template's job reads src/app.py with the function's environment;
     // the walk finds the same file, and skips it.
-    let fixture = common::root().join("tests/fixtures/code/SQS204/python/good_queue_waits");
+    let fixture = common::root().join("tests/rules/SQS204/python/good_queue_waits");
     let outcome = common::lint(&fixture);
     assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
 }

@@ -34,14 +34,29 @@ fn findings(dir: &Path, args: &[&str]) -> Vec<(String, String, String)> {
     out
 }
 
+/// Copies `from` into `to`, without the snapshots that sit beside the
+/// rules' fixtures (no part of what is linted or fixed).
 fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for e in fs::read_dir(from).unwrap().flatten() {
         let target = to.join(e.file_name());
         if e.file_type().unwrap().is_dir() {
             copy_tree(&e.path(), &target);
-        } else {
+        } else if !e.file_name().to_string_lossy().ends_with(".snap") {
             fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// The fixtures of every rule in `front_ends`, copied into
+/// `to/CODE/FRONT_END/` without their snapshots.
+fn copy_rule_fixtures(front_ends: &[&str], to: &Path) {
+    for rule in fs::read_dir(common::rules_dir()).unwrap().flatten() {
+        for front_end in front_ends {
+            let from = rule.path().join(front_end);
+            if from.is_dir() {
+                copy_tree(&from, &to.join(rule.file_name()).join(front_end));
+            }
         }
     }
 }
@@ -162,10 +177,16 @@ fn fix_the_corpus(unsafe_too: bool) {
     let work = tempfile::tempdir().unwrap();
     let root = work.path();
     copy_tree(&common::corpus(), &root.join("corpus"));
-    copy_tree(&common::root().join("tests/fixtures/rules"), &root.join("rules"));
     copy_tree(&common::root().join("tests/fixtures/serverless"), &root.join("serverless"));
-    copy_tree(&common::root().join("tests/fixtures/terraform/rules"), &root.join("terraform"));
-    copy_tree(&common::root().join("tests/fixtures/terraform/json"), &root.join("terraform-json"));
+    // The template rules' fixtures, in every template front-end.
+    copy_rule_fixtures(&["cloudformation", "sam", "serverless", "terraform"], &root.join("rules"));
+    // and the Terraform JSON twin of each HCL module.
+    for (code, module) in
+        [common::rule_fixtures("terraform", "bad"), common::rule_fixtures("terraform", "good")].concat()
+    {
+        let twin = root.join("rules").join(code).join("terraform-json").join(module.file_name().unwrap());
+        common::terraform_json::write_twin(&module, &twin);
+    }
     let before_texts = texts(root);
     let before = findings(root, &["."]);
     // The lines the first pass's edits replace, by file: a value written
@@ -486,7 +507,7 @@ fn the_diff_of_an_absolute_path_applies_from_the_root() {
 #[test]
 fn a_symlink_is_not_written_through() {
     let dir = tempfile::tempdir().unwrap();
-    let good = common::root().join("tests/fixtures/rules/SQS006/bad.yaml");
+    let good = common::root().join("tests/rules/SQS006/cloudformation/bad.yaml");
     fs::copy(&good, dir.path().join("real.yaml")).unwrap();
     std::os::unix::fs::symlink(dir.path().join("real.yaml"), dir.path().join("link.yaml")).unwrap();
     let out = sqsguard_in(dir.path(), &["lint", "link.yaml", "--fix"]);
@@ -527,16 +548,9 @@ fn apply_positions(text: &str, mut edits: Vec<(u64, u64, u64, u64, String)>) -> 
 #[test]
 fn the_edits_in_json_and_sarif_fix_their_finding() {
     let mut files = vec![common::root().join("examples/cloudformation/legacy-worker.yaml")];
-    for dir in ["tests/fixtures/rules", "tests/fixtures/serverless"] {
-        for rule in fs::read_dir(common::root().join(dir)).unwrap().flatten() {
-            for e in fs::read_dir(rule.path()).into_iter().flatten().flatten() {
-                let name = e.file_name().to_string_lossy().into_owned();
-                if name.starts_with("bad")
-                    && (name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json"))
-                {
-                    files.push(e.path());
-                }
-            }
+    for front_end in ["cloudformation", "sam", "serverless"] {
+        for (_, path) in common::rule_fixtures(front_end, "bad") {
+            files.push(path);
         }
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -618,7 +632,7 @@ fn the_edits_in_json_and_sarif_fix_their_finding() {
 fn read_only_files_and_files_outside_the_linted_paths_are_left_alone() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let bad = fs::read_to_string(common::root().join("tests/fixtures/rules/SQS006/bad.yaml")).unwrap();
+    let bad = fs::read_to_string(common::root().join("tests/rules/SQS006/cloudformation/bad.yaml")).unwrap();
     fs::write(dir.path().join("ro.yaml"), &bad).unwrap();
     fs::write(dir.path().join("ok.yaml"), &bad).unwrap();
     fs::set_permissions(dir.path().join("ro.yaml"), fs::Permissions::from_mode(0o444)).unwrap();
@@ -825,7 +839,6 @@ fn a_terraform_value_is_fixed_where_it_is_written_as_an_unsafe_fix() {
 /// byte for byte, and no fix is refused.
 #[test]
 fn every_fix_is_byte_exact_whatever_ends_the_lines() {
-    let root = common::root().join("tests/fixtures");
     let fixed_with = |from: &Path, breaks: &str| -> BTreeMap<PathBuf, String> {
         let dir = tempfile::tempdir().unwrap();
         copy_tree(from, dir.path());
@@ -838,8 +851,13 @@ fn every_fix_is_byte_exact_whatever_ends_the_lines() {
         assert!(stderr.contains("fixed "), "{breaks:?}: {stderr}");
         texts(dir.path())
     };
-    for (fixtures, styles) in [("rules", &["\r\n", "\r"][..]), ("terraform/rules", &["\r\n"][..])] {
-        let from = root.join(fixtures);
+    for (front_ends, styles) in
+        [(&["cloudformation", "sam"][..], &["\r\n", "\r"][..]), (&["terraform"][..], &["\r\n"][..])]
+    {
+        let fixtures = front_ends.join("+");
+        let copy = tempfile::tempdir().unwrap();
+        copy_rule_fixtures(front_ends, copy.path());
+        let from = copy.path().to_path_buf();
         let original = texts(&from);
         assert!(original.values().all(|t| !t.contains('\r')), "a fixture already holds a CR");
         let lf = fixed_with(&from, "\n");
@@ -895,9 +913,9 @@ fn a_lone_cr_in(text: &str) {
 fn a_fix_that_cannot_clear_its_finding_is_not_offered() {
     let root = common::root();
     for fixture in [
-        "tests/fixtures/rules/SQS007/bad_source_keeps_the_maximum.yaml",
-        "tests/fixtures/rules/SQS007/bad_shared_parameter.yaml",
-        "tests/fixtures/terraform/rules/SQS007/bad_shared_variable/main.tf",
+        "tests/rules/SQS007/cloudformation/bad_source_keeps_the_maximum.yaml",
+        "tests/rules/SQS007/cloudformation/bad_shared_parameter.yaml",
+        "tests/rules/SQS007/terraform/bad_shared_variable/main.tf",
         "tests/fixtures/terraform/modules/registry_dlq_retention_falls_back/main.tf",
     ] {
         let tmp = tempfile::tempdir().unwrap();
@@ -937,7 +955,7 @@ fn a_fix_that_cannot_clear_its_finding_is_not_offered() {
 #[test]
 fn sqs005_has_no_fix_where_the_handler_is_known_not_to_report() {
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(&common::root().join("tests/fixtures/code/SQS202/python/bad_sam"), dir.path());
+    copy_tree(&common::root().join("tests/rules/SQS202/python/bad_sam"), dir.path());
     let template = dir.path().join("template.yaml");
     let text = fs::read_to_string(&template)
         .unwrap()
@@ -968,7 +986,7 @@ fn sqs005_has_no_fix_where_the_handler_is_known_not_to_report() {
 fn the_fixable_count_is_what_fix_applies() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let bad = fs::read_to_string(common::root().join("tests/fixtures/rules/SQS006/bad.yaml")).unwrap();
+    let bad = fs::read_to_string(common::root().join("tests/rules/SQS006/cloudformation/bad.yaml")).unwrap();
     fs::write(dir.path().join("real.yaml"), &bad).unwrap();
     std::os::unix::fs::symlink("real.yaml", dir.path().join("link.yaml")).unwrap();
     fs::write(dir.path().join("ro.yaml"), &bad).unwrap();

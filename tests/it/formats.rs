@@ -25,7 +25,7 @@ use common::{sqsguard, stdout};
 const LEGACY: &str = "examples/cloudformation/legacy-worker.yaml";
 const CLEAN: &str = "examples/cloudformation/orders-sam.yaml";
 /// A module of four files; one finding, in main.tf.
-const MODULE: &str = "tests/fixtures/terraform/rules/SQS001/bad_split_module";
+const MODULE: &str = "tests/rules/SQS001/terraform/bad_split_module";
 /// A module with a remote module call sqsguard notes as not analysed.
 const NOTED: &str = "tests/fixtures/terraform/modules/registry";
 

@@ -35,6 +35,7 @@ mod layers;
 mod live_rules;
 mod monorepo;
 mod output;
+mod pretty;
 mod producers;
 mod reliability_files;
 mod reliability_output;
