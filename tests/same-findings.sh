@@ -21,10 +21,21 @@ keep=${4:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-# Every unit linted alone: each file or folder inside a fixture folder,
-# each corpus project, each example.
+# The Terraform JSON twins of the HCL rule modules are made by the tests,
+# not kept: written here first (cargo, as in CONTRIBUTING.md).
+twins=target/same-findings-twins
+rm -rf "$twins"
+SQSGUARD_JSON_TWINS="$root/$twins" cargo test --quiet --features audit --locked --test it \
+    terraform::write_json_twins -- --ignored --exact >/dev/null
+
+# Every unit linted alone: each rule's fixture (tests/rules/CODE/FRONT_END/
+# NAME, a file or a module's or project's folder; not its snapshots) and
+# each JSON twin, each file or folder inside another fixture folder, each
+# corpus project, each example.
 units() {
     local d
+    find tests/rules -mindepth 3 -maxdepth 3 ! -name '*.snap' | sort
+    find "$twins" -mindepth 2 -maxdepth 2 | sort
     for d in tests/fixtures/*/*; do
         if [ -d "$d" ]; then
             find "$d" -mindepth 1 -maxdepth 1 | sort

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use super::args::FailOn;
 use super::formats::{colour, width};
 use sqsguard_finding::error::Error;
-use sqsguard_finding::{Finding, Severity};
+use sqsguard_finding::{Finding, FindingContext, Severity};
 use sqsguard_lint::config::{self, Config};
 use sqsguard_lint::outcome::Outcome;
 use sqsguard_model::Origin;
@@ -162,6 +162,7 @@ pub(super) fn say(console: &mut Console, error: &Error) {
                 fix: config::HELP.to_string(),
                 remedy: None,
                 autofix: None,
+                context: FindingContext::default(),
             })
             .collect(),
         other => other.findings().to_vec(),

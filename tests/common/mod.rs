@@ -17,6 +17,7 @@ pub mod model;
 pub mod pages;
 pub mod rng;
 pub mod stdio;
+pub mod terraform_json;
 
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,23 +51,71 @@ pub fn lint_only(path: &Path, code: &str) -> Outcome {
     lint::lint_paths(&[relative(path)], &config)
 }
 
-/// What the snapshots hold: one line per finding with its exact location,
-/// then the pretty report as a terminal without colours shows it.
+/// What a fixture's snapshot holds: its findings as the linter made them,
+/// without any reporter's drawing, so a change of the pretty report
+/// touches the reporter's snapshots (tests/it/pretty.rs) and none of the
+/// rules'. Each finding is one line with its rule, severity, exact
+/// location and resource, then its message, its help, its fix (`safe`,
+/// `unsafe`, `none`, or `unfixable: why`) and the resources it is also
+/// about; then the notes, and how many files were linted and skipped.
+pub fn findings(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for f in &outcome.findings {
+        out.push_str(&finding_line(f));
+        out.push_str(&format!("  message: {}\n", f.message));
+        if !f.fix.is_empty() {
+            out.push_str(&format!("  help: {}\n", f.fix));
+        }
+        let fix = match &f.autofix {
+            None => "none".to_string(),
+            Some(Ok(fix)) => match fix.applicability {
+                sqsguard::finding::Applicability::Safe => "safe".to_string(),
+                sqsguard::finding::Applicability::Unsafe => "unsafe".to_string(),
+            },
+            Some(Err(why)) => format!("unfixable: {}", why.0),
+        };
+        out.push_str(&format!("  fix: {fix}\n"));
+        if !f.related.is_empty() {
+            out.push_str(&format!("  related: {}\n", f.related.join(", ")));
+        }
+    }
+    for note in &outcome.notes {
+        match note.origin.location() {
+            Some(l) => out.push_str(&format!("note: {}:{}:{}: {}\n", l.file, l.line, l.column, note.message)),
+            None => out.push_str(&format!("note: {}\n", note.message)),
+        }
+    }
+    out.push_str(&format!(
+        "files: {} linted, {} skipped, {} suppressed\n",
+        outcome.files, outcome.skipped, outcome.suppressed
+    ));
+    out
+}
+
+/// A finding's first line in the snapshots: `CODE severity
+/// file:line:col-end_line:end_col resource`.
+fn finding_line(f: &sqsguard::finding::Finding) -> String {
+    let l = location(f).expect("file finding");
+    format!(
+        "{} {} {}:{}:{}-{}:{} {}\n",
+        f.code(),
+        f.severity.as_str(),
+        l.file,
+        l.line,
+        l.column,
+        l.end_line,
+        l.end_column,
+        f.resource
+    )
+}
+
+/// The pretty report as a terminal without colours shows it, after one
+/// line per finding with its exact location: what the reporter's own
+/// snapshots hold, and what a failed assertion prints.
 pub fn render(outcome: &Outcome) -> String {
     let mut out = String::new();
     for f in &outcome.findings {
-        let l = location(f).expect("file finding");
-        out.push_str(&format!(
-            "{} {} {}:{}:{}-{}:{} {}\n",
-            f.code(),
-            f.severity.as_str(),
-            l.file,
-            l.line,
-            l.column,
-            l.end_line,
-            l.end_column,
-            f.resource
-        ));
+        out.push_str(&finding_line(f));
     }
     out.push('\n');
     out.push_str(&report::pretty::render(outcome, Style { color: false, width: 100, ..Style::default() }));
@@ -153,6 +202,61 @@ pub fn missing(what: &str) {
 /// fixes (running as root, say). Unlike [`missing`], not a failure in CI.
 pub fn skipped(why: &str) {
     eprintln!("\n*** SKIPPED: {why} ***\n");
+}
+
+/// The per-rule fixtures: `tests/rules/CODE/FRONT_END/`, one folder per
+/// front-end (`cloudformation`, `sam`, `serverless`, `terraform`,
+/// `terraform-json`, and a code rule's languages), each fixture's
+/// snapshots beside it (tests/rules/README.md).
+pub fn rules_dir() -> PathBuf {
+    root().join("tests/rules")
+}
+
+/// The rule a fixture is for: `tests/rules/SQS001/terraform/bad/main.tf`
+/// (a file of a module), `.../terraform/bad` (a module or a code
+/// project) and `.../cloudformation/bad.yaml` are all SQS001.
+pub fn rule_of(path: &Path) -> String {
+    let relative =
+        path.strip_prefix(rules_dir()).unwrap_or_else(|_| panic!("{} is not in tests/rules", path.display()));
+    relative.components().next().expect("a rule's folder").as_os_str().to_string_lossy().into_owned()
+}
+
+/// The fixtures of `front_end` whose names start with `kind` (`bad`,
+/// `good`), each with its rule, sorted: files, or a module's or project's
+/// folder, never a snapshot.
+pub fn rule_fixtures(front_end: &str, kind: &str) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for rule in std::fs::read_dir(rules_dir()).expect("tests/rules").map(|e| e.expect("tests/rules").path()) {
+        let Ok(entries) = std::fs::read_dir(rule.join(front_end)) else { continue };
+        for path in entries.map(|e| e.expect("a fixture").path()) {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if name.starts_with(kind) && !name.ends_with(".snap") {
+                out.push((rule_of(&path), path));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Compares `text` with the snapshot beside `fixture` (a file, or a
+/// module's or project's folder): `NAME.snap` for its findings, or
+/// `NAME.KIND.snap` (`fixed`, `unsafe_fixed`), NAME being the fixture's
+/// file or folder name. A rule's fixtures and what they give are read and
+/// reviewed together, and moved together.
+pub fn assert_snapshot_beside(fixture: &Path, kind: Option<&str>, text: &str) {
+    let folder = fixture.parent().expect("a fixture's folder");
+    let name = fixture.file_name().expect("a fixture's name").to_string_lossy();
+    let name = match kind {
+        Some(kind) => format!("{name}.{kind}"),
+        None => name.into_owned(),
+    };
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(folder);
+    settings.set_prepend_module_to_snapshot(false);
+    settings.remove_snapshot_suffix();
+    settings.set_input_file(fixture);
+    settings.bind(|| insta::assert_snapshot!(name, text));
 }
 
 /// A bad fixture for rule `code` at `path` (a file, or a Terraform module's
@@ -377,7 +481,9 @@ fn lint_json(path: &Path, code: &str) -> Vec<serde_json::Value> {
     findings.into_iter().filter(|f| f["rule"] == code).collect()
 }
 
-/// Every file under `dir`, relative to it, sorted.
+/// Every file under `dir`, relative to it, sorted; not the snapshots of
+/// the fixtures beside one another (`.snap`, and the `.snap.new` and
+/// `.pending-snap` insta writes), which are no part of a fixture.
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -385,7 +491,10 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
         for e in std::fs::read_dir(&d).expect("read fixture folder").flatten() {
             if e.path().is_dir() {
                 stack.push(e.path());
-            } else {
+            } else if ![".snap", ".snap.new", ".pending-snap"]
+                .iter()
+                .any(|end| e.file_name().to_string_lossy().ends_with(end))
+            {
                 out.push(e.path().strip_prefix(dir).expect("under dir").to_path_buf());
             }
         }

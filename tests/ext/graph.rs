@@ -403,7 +403,7 @@ fn the_docs_example_is_what_graph_prints() {
 
 #[test]
 fn code_that_sends_is_a_producer_of_its_queue() {
-    let fixture = "tests/fixtures/code/SQS205/go/bad";
+    let fixture = "tests/rules/SQS205/go/bad";
     let doc = graph_json(&[fixture]);
     let scope = format!("{fixture}/template.yaml");
     let code = format!("{scope}#code:WorkerFunction in {fixture}/src/main.go");

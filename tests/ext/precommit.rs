@@ -90,8 +90,7 @@ fn hook_blocks_findings_passes_fixed_files_and_lints_whole_terraform_modules() {
     // module's queue is already committed; a commit that stages only the
     // consumer's file is refused for a finding in the queue's file, which
     // sqsguard read because every .tf of the folder is one module.
-    let module =
-        std::fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS002/bad/main.tf")).unwrap();
+    let module = std::fs::read_to_string(common::root().join("tests/rules/SQS002/terraform/bad/main.tf")).unwrap();
     let (queue, consumer) = module.split_at(module.find("resource \"aws_lambda_function\"").unwrap());
     write(&work, "infra/queue.tf", queue);
     ok(&git(&["add", "infra/queue.tf"]));

@@ -187,27 +187,58 @@ fn terraform_validate_accepts_every_generated_module() {
 
 #[test]
 fn terraform_validate_accepts_the_json_fixture_twins() {
-    // All 213 twins were validated when they were made (their README says
-    // how); at ~9 s a module, the suite checks one of each construct the
-    // JSON front-end reads: nested blocks, count, a local module call,
+    // The twins are made at test time from the HCL modules
+    // (tests/common/terraform_json.rs); at ~9 s a module, the suite checks
+    // one of each construct the JSON front-end reads: nested blocks, count, a local module call,
     // a module split over files, tfvars JSON, an override file, heredocs,
     // an aws_iam_policy_document's nested blocks.
-    let json = common::root().join("tests/fixtures/terraform/json");
+    let twins = tempfile::tempdir().unwrap();
     let dirs: Vec<PathBuf> = [
-        "SQS001/bad",
-        "SQS001/bad_count_index",
-        "SQS001/bad_module_input",
-        "SQS001/bad_split_module",
-        "SQS001/bad_tfvars_json",
-        "SQS001/good_override_file",
-        "SQS007/bad_heredoc",
-        "SQS017/bad_heredoc_policy",
-        "SQS019/good_policy_document",
+        "SQS001/terraform/bad",
+        "SQS001/terraform/bad_count_index",
+        "SQS001/terraform/bad_module_input",
+        "SQS001/terraform/bad_split_module",
+        "SQS001/terraform/bad_tfvars_json",
+        "SQS001/terraform/good_override_file",
+        "SQS007/terraform/bad_heredoc",
+        "SQS017/terraform/bad_heredoc_policy",
+        "SQS019/terraform/good_policy_document",
     ]
     .iter()
-    .map(|d| json.join(d))
+    .map(|module| {
+        let twin = twins.path().join(module.replace('/', "-"));
+        common::terraform_json::write_twin(&common::rules_dir().join(module), &twin);
+        twin
+    })
     .collect();
     terraform_validate(&dirs, false);
+}
+
+/// SQS019's Terraform fixes (`tests/fixtures/fix/sqs019-*.tf.fixed` and
+/// `.tf.json.fixed`: a statement appended to a `jsonencode` policy or an
+/// `aws_iam_policy_document`) give modules terraform accepts and `terraform
+/// fmt` leaves as they are.
+#[test]
+fn terraform_validate_accepts_the_fixed_sqs019_modules() {
+    let fix = common::root().join("tests/fixtures/fix");
+    let scratch = tempfile::tempdir().unwrap();
+    let mut dirs = Vec::new();
+    for e in std::fs::read_dir(&fix).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(fixture) = name.strip_suffix(".fixed").filter(|s| s.starts_with("sqs019-")) else { continue };
+        let main = match fixture.strip_suffix(".tf.json") {
+            Some(_) => "main.tf.json",
+            None if fixture.ends_with(".tf") => "main.tf",
+            None => continue,
+        };
+        let dir = scratch.path().join(fixture);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(e.path(), dir.join(main)).unwrap();
+        dirs.push(dir);
+    }
+    dirs.sort();
+    assert!(dirs.len() >= 5, "the SQS019 Terraform fixtures are gone: {dirs:?}");
+    terraform_validate(&dirs, true);
 }
 
 /// The audit's member-account role (docs/audit.md, "Auditing many accounts"):

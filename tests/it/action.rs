@@ -692,8 +692,7 @@ fn the_monorepo_example_runs_one_job_per_project() {
     let dir = tempfile::tempdir().unwrap();
     let calls = example_calls("examples/github-workflow-monorepo.yml", releases(&release));
     let work = checkout(&dir.path().join("work"), &[("services/orders/queue.yaml", "tests/fixtures/cli/clean.yaml")]);
-    let module =
-        std::fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS001/good/main.tf")).unwrap();
+    let module = std::fs::read_to_string(common::root().join("tests/rules/SQS001/terraform/good/main.tf")).unwrap();
     let module = module.replacen("visibility_timeout_seconds = 180", "visibility_timeout_seconds = var.vt", 1);
     assert!(module.contains("var.vt"), "the fixture sets visibility_timeout_seconds");
     std::fs::create_dir_all(work.join("services/billing")).unwrap();
@@ -832,7 +831,7 @@ fn the_job_summary_has_a_findings_table_and_the_pipeline_graph() {
     // `args` reach graph as far as they say how files are read: the var
     // file's value is drawn; --select, which says what is reported, is not
     // given to graph (it takes no such option).
-    let module = std::fs::read_to_string(common::root().join("tests/fixtures/terraform/rules/SQS001/good/main.tf"))
+    let module = std::fs::read_to_string(common::root().join("tests/rules/SQS001/terraform/good/main.tf"))
         .unwrap()
         .replacen("visibility_timeout_seconds = 180", "visibility_timeout_seconds = var.vt", 1);
     let tf = dir.path().join("tf");

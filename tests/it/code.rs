@@ -1,18 +1,18 @@
-//! The code rules on small projects: tests/fixtures/code/CODE/LANG/bad*/
-//! and good*/, each a template and the code it names (or a worker's code
+//! The code rules on small projects: tests/rules/CODE/LANG/bad*/ and
+//! good*/, each a template and the code it names (or a worker's code
 //! alone), LANG one of python, javascript, typescript, go, java.
 //!
 //! A bad project makes CODE fire and no other rule but those its template
 //! declares (`# also: SQS004 (why)`), and with only CODE selected only CODE
-//! fires; its findings are snapshotted, and when they have a fix, the
-//! project after `--fix` too (`.fixed`). A good project is clean with every
+//! fires; its findings are snapshotted beside it (`NAME.snap`), and when
+//! they have a fix, the project after `--fix` too (`NAME.fixed.snap`). A good project is clean with every
 //! rule on and with only its own.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const LANGUAGES: &[&str] = &["python", "javascript", "typescript", "go", "java"];
 
@@ -20,45 +20,32 @@ const LANGUAGES: &[&str] = &["python", "javascript", "typescript", "go", "java"]
 /// `kind` (`bad`, `good`): (rule, language, folder).
 fn projects(kind: &str) -> Vec<(String, String, PathBuf)> {
     let mut out = Vec::new();
-    let base = common::root().join("tests/fixtures/code");
-    for rule in sorted_dirs(&base) {
-        for language in sorted_dirs(&rule) {
-            for project in sorted_dirs(&language).into_iter().filter(|p| name(p).starts_with(kind)) {
-                out.push((name(&rule), name(&language), project));
-            }
+    for language in LANGUAGES {
+        for (rule, project) in common::rule_fixtures(language, kind).into_iter().filter(|(_, p)| p.is_dir()) {
+            out.push((rule, language.to_string(), project));
         }
     }
+    out.sort();
     out
-}
-
-fn sorted_dirs(dir: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
-    dirs.sort();
-    dirs
-}
-
-fn name(path: &Path) -> String {
-    path.file_name().unwrap().to_string_lossy().into_owned()
 }
 
 #[test]
 fn bad_projects_fire_their_rule() {
     let bad = projects("bad");
     assert!(!bad.is_empty());
-    for (rule, language, project) in bad {
+    for (rule, _, project) in bad {
         let outcome = common::assert_bad_fixture(&project, &rule);
         // Every handler and call of a fixture is read: nothing is left unsaid.
         assert!(outcome.notes.is_empty(), "{}: {:#?}", project.display(), outcome.notes);
-        insta::assert_snapshot!(format!("{rule}_{language}_{}", name(&project)), common::render(&outcome));
+        common::assert_snapshot_beside(&project, None, &common::findings(&outcome));
     }
 }
 
 #[test]
 fn bad_projects_after_fix() {
-    for (rule, language, project) in projects("bad") {
+    for (rule, _, project) in projects("bad") {
         if let Some(fixed) = common::fixed_fixture(&project, &rule) {
-            insta::assert_snapshot!(format!("{rule}_{language}_{}_{}", name(&project), fixed.name()), fixed.text);
+            common::assert_snapshot_beside(&project, Some(fixed.name()), &fixed.text);
         }
     }
 }
@@ -66,7 +53,7 @@ fn bad_projects_after_fix() {
 #[test]
 fn good_projects_are_clean() {
     for (_, _, project) in projects("good") {
-        let rule = name(project.parent().unwrap().parent().unwrap());
+        let rule = common::rule_of(&project);
         common::assert_good_fixture(&project, &rule);
         let notes = common::lint(&project).notes;
         assert!(notes.is_empty(), "{}: {notes:#?}", project.display());
@@ -90,13 +77,13 @@ fn every_code_rule_has_projects_in_every_language() {
             }
         }
     }
-    assert!(missing.is_empty(), "no project in tests/fixtures/code for: {missing:#?}");
+    assert!(missing.is_empty(), "no project in tests/rules for: {missing:#?}");
 }
 
 /// `--no-code` reads the template alone: the handler's rules are silent.
 #[test]
 fn no_code_reads_templates_only() {
-    let project = common::root().join("tests/fixtures/code/SQS201/python/bad_sam");
+    let project = common::root().join("tests/rules/SQS201/python/bad_sam");
     let relative = common::relative(&project);
     let arg = relative.to_string_lossy();
     let with = common::sqsguard(&["lint", "--format", "json", "--select", "SQS201", &arg]);
@@ -147,7 +134,7 @@ fn a_handler_that_does_not_parse_is_a_note() {
 /// template that names it, and no template that does not.
 #[test]
 fn a_named_handler_brings_in_its_template() {
-    let project = common::relative(&common::root().join("tests/fixtures/code/SQS201/python/bad_sam"));
+    let project = common::relative(&common::root().join("tests/rules/SQS201/python/bad_sam"));
     let handler = project.join("src/app.py");
     let out = common::sqsguard(&["lint", "--format", "json", "--fail-on", "never", &handler.to_string_lossy()]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -168,7 +155,7 @@ fn a_named_handler_brings_in_its_template() {
 #[test]
 fn code_findings_are_suppressed_by_comments_in_the_code() {
     let dir = common::scratch();
-    let project = common::root().join("tests/fixtures/code/SQS201/python/bad_sam");
+    let project = common::root().join("tests/rules/SQS201/python/bad_sam");
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::copy(project.join("template.yaml"), dir.path().join("template.yaml")).unwrap();
     let code = std::fs::read_to_string(project.join("src/app.py")).unwrap();
@@ -230,7 +217,7 @@ fn hostile_code_files_are_notes() {
 /// Every output format carries a code finding at its place in the code.
 #[test]
 fn every_format_carries_code_findings() {
-    let project = common::relative(&common::root().join("tests/fixtures/code/SQS201/python/bad_sam"));
+    let project = common::relative(&common::root().join("tests/rules/SQS201/python/bad_sam"));
     let arg = project.to_string_lossy().into_owned();
     let file = format!("{arg}/src/app.py");
     let json: serde_json::Value =
@@ -289,7 +276,7 @@ fn handler_rules_judge_a_mapping_whose_queue_is_unresolved() {
         let codes: Vec<&str> = outcome.findings.iter().map(|f| f.code()).collect();
         assert!(codes.contains(&rule), "{project}: {}", common::render(&outcome));
         let finding = outcome.findings.iter().find(|f| f.code() == rule).unwrap();
-        assert!(finding.message.contains("of a queue only known at deploy time"), "{}", finding.message);
+        assert!(finding.full_message().contains("of a queue only known at deploy time"), "{}", finding.full_message());
         assert!(
             // The rules a queue link blinds come from the catalog: a new
             // rule that reads the link joins the list.

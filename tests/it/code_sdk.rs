@@ -24,7 +24,7 @@ fn a_loose_worker_is_linted_as_its_own_job() {
         outcome.findings.iter().map(|f| (f.code(), f.resource.as_str(), f.origin.location().unwrap().line)).collect();
     assert_eq!(found, [("SQS204", "Worker.run", 9), ("SQS204", "poll", 13)], "{}", common::render(&outcome));
     assert!(found.iter().all(|_| true));
-    assert!(outcome.findings[0].message.contains("https://sqs.us-east-1.amazonaws.com/123456789012/jobs"));
+    assert!(outcome.findings[0].full_message().contains("https://sqs.us-east-1.amazonaws.com/123456789012/jobs"));
     // The literal 0 is where the finding points.
     assert!(common::render(&outcome).contains("WaitTimeSeconds=0"));
     assert_eq!(outcome.files, 1, "the file that does not mention SQS is not read");
@@ -34,7 +34,7 @@ fn a_loose_worker_is_linted_as_its_own_job() {
 fn no_code_reads_no_code() {
     let dir = scratch();
     std::fs::write(dir.path().join("poll.py"), WORKER).unwrap();
-    let fixture = common::root().join("tests/fixtures/code/SQS204/python/bad");
+    let fixture = common::root().join("tests/rules/SQS204/python/bad");
     let paths = [common::relative(dir.path()), common::relative(&fixture)];
     let mut session = Session::of(&paths, &Config::default());
     session.inputs.no_code = true;
@@ -48,7 +48,7 @@ fn no_code_reads_no_code() {
 #[test]
 fn code_that_does_not_parse_is_a_note_and_the_template_beside_it_is_linted() {
     let dir = scratch();
-    let fixture = common::root().join("tests/fixtures/code/SQS206/python/bad");
+    let fixture = common::root().join("tests/rules/SQS206/python/bad");
     std::fs::copy(fixture.join("template.yaml"), dir.path().join("template.yaml")).unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::copy(fixture.join("src/app.py"), dir.path().join("src/app.py")).unwrap();
@@ -68,7 +68,7 @@ fn code_that_does_not_parse_is_a_note_and_the_template_beside_it_is_linted() {
 fn a_handler_file_is_read_once_as_its_function_s_code() {
     // The template's job reads src/app.py with the function's environment;
     // the walk finds the same file, and skips it.
-    let fixture = common::root().join("tests/fixtures/code/SQS204/python/good_queue_waits");
+    let fixture = common::root().join("tests/rules/SQS204/python/good_queue_waits");
     let outcome = common::lint(&fixture);
     assert!(outcome.findings.is_empty(), "{}", common::render(&outcome));
 }
@@ -178,7 +178,7 @@ fn a_worker_s_literal_url_names_the_run_s_queue_of_that_name() {
     let worker = "import boto3\n\nsqs = boto3.client(\"sqs\")\n\n\ndef poll():\n    while True:\n        sqs.receive_message(QueueUrl=\"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\", MaxNumberOfMessages=10)\n";
     std::fs::write(dir.path().join("workers/poll.py"), worker).unwrap();
     let codes = |outcome: &sqsguard::outcome::Outcome| -> Vec<(String, String)> {
-        outcome.findings.iter().map(|f| (f.code().to_string(), f.message.clone())).collect()
+        outcome.findings.iter().map(|f| (f.code().to_string(), f.full_message().into_owned())).collect()
     };
 
     let long = common::lint(dir.path());

@@ -199,36 +199,50 @@ fn include_limits_walked_files_but_not_named_ones_and_numbers_may_be_written_1e1
     assert_eq!(summary["files"], 1, "a file named on the command line need not match include");
 }
 
-/// The config schema's `rules` section is what the rules say they take:
-/// the same codes, option names, kinds and bounds, so an option cannot be
-/// documented for editors and ignored by sqsguard, or the reverse.
+/// The config schema's `rules` section is written from the rules' own
+/// declarations (each rule's options struct: names, kinds, bounds and
+/// descriptions), so an option cannot be documented for editors and
+/// ignored by sqsguard, or the reverse. On a difference the message holds
+/// the section to paste into `schemas/config.schema.json`.
 #[test]
 fn the_schemas_rule_options_are_the_rules_own() {
+    use sqsguard::rules::OptionKind;
     let schema: Value =
         serde_json::from_str(&std::fs::read_to_string(common::root().join("schemas/config.schema.json")).unwrap())
             .unwrap();
-    let rules = &schema["properties"]["rules"]["properties"];
-    let in_schema: Vec<&String> = rules.as_object().unwrap().keys().collect();
-    let with_options: Vec<&str> =
-        sqsguard::rules::ALL.iter().filter(|r| !r.options.is_empty()).map(|r| r.id.code).collect();
-    assert_eq!(in_schema, with_options);
+    let mut declared = serde_json::Map::new();
     for rule in sqsguard::rules::ALL.iter().filter(|r| !r.options.is_empty()) {
-        let props = rules[rule.id.code]["properties"].as_object().unwrap();
-        let names: Vec<&String> = props.keys().collect();
-        let spec_names: Vec<&str> = rule.options.iter().map(|o| o.name).collect();
-        assert_eq!(names, spec_names, "{}", rule.id.code);
+        let mut properties = serde_json::Map::new();
         for spec in rule.options {
-            let p = &props[spec.name];
+            let mut option = serde_json::Map::new();
+            option.insert("description".into(), spec.description.into());
             match spec.kind {
-                sqsguard::rules::OptionKind::Integer { min, max } => {
-                    assert_eq!(p["type"], "integer", "{}.{}", rule.id.code, spec.name);
-                    assert_eq!(p["minimum"].as_u64(), Some(min), "{}.{}", rule.id.code, spec.name);
-                    assert_eq!(p["maximum"].as_u64(), max, "{}.{}", rule.id.code, spec.name);
+                OptionKind::Integer { min, max } => {
+                    option.insert("type".into(), "integer".into());
+                    option.insert("minimum".into(), min.into());
+                    if let Some(max) = max {
+                        option.insert("maximum".into(), max.into());
+                    }
                 }
-                sqsguard::rules::OptionKind::Duration => {
-                    assert_eq!(p["$ref"], "#/$defs/duration", "{}.{}", rule.id.code, spec.name)
+                OptionKind::Duration => {
+                    option.insert("$ref".into(), "#/$defs/duration".into());
                 }
             }
+            properties.insert(spec.name.into(), option.into());
         }
+        let section = serde_json::json!({"type": "object", "properties": properties, "additionalProperties": false});
+        declared.insert(rule.id.code.into(), section);
     }
+    let declared = Value::Object(declared);
+    let in_schema = &schema["properties"]["rules"];
+    // Written out in full, so that the order of codes and names is held too.
+    assert_eq!(
+        serde_json::to_string_pretty(&in_schema["properties"]).unwrap(),
+        serde_json::to_string_pretty(&declared).unwrap(),
+        "schemas/config.schema.json's rules.properties differs from the rules' declarations"
+    );
+    assert_eq!(in_schema["additionalProperties"], false, "an option no rule declares is an error");
+    assert!(
+        declared.as_object().unwrap().contains_key("SQS001") && declared["SQS102"]["properties"]["sla"].is_object()
+    );
 }

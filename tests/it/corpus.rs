@@ -51,7 +51,7 @@ fn every_corpus_template_gives_the_same_findings_alone_as_in_the_tree() {
     let mut by_file: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for f in &whole.findings {
         let l = sqsguard::report::location(f).unwrap();
-        by_file.entry(l.file).or_default().push(format!("{} {}:{} {}", f.code(), l.line, l.column, f.message));
+        by_file.entry(l.file).or_default().push(format!("{} {}:{} {}", f.code(), l.line, l.column, f.full_message()));
     }
     // Terraform files are linted as modules (and a module another one calls
     // is linted through its caller), so only templates stand alone.
@@ -62,7 +62,7 @@ fn every_corpus_template_gives_the_same_findings_alone_as_in_the_tree() {
             .iter()
             .map(|f| {
                 let l = sqsguard::report::location(f).unwrap();
-                format!("{} {}:{} {}", f.code(), l.line, l.column, f.message)
+                format!("{} {}:{} {}", f.code(), l.line, l.column, f.full_message())
             })
             .collect();
         assert_eq!(&got, expected, "{file}");

@@ -34,14 +34,29 @@ fn findings(dir: &Path, args: &[&str]) -> Vec<(String, String, String)> {
     out
 }
 
+/// Copies `from` into `to`, without the snapshots that sit beside the
+/// rules' fixtures (no part of what is linted or fixed).
 fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for e in fs::read_dir(from).unwrap().flatten() {
         let target = to.join(e.file_name());
         if e.file_type().unwrap().is_dir() {
             copy_tree(&e.path(), &target);
-        } else {
+        } else if !e.file_name().to_string_lossy().ends_with(".snap") {
             fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// The fixtures of every rule in `front_ends`, copied into
+/// `to/CODE/FRONT_END/` without their snapshots.
+fn copy_rule_fixtures(front_ends: &[&str], to: &Path) {
+    for rule in fs::read_dir(common::rules_dir()).unwrap().flatten() {
+        for front_end in front_ends {
+            let from = rule.path().join(front_end);
+            if from.is_dir() {
+                copy_tree(&from, &to.join(rule.file_name()).join(front_end));
+            }
         }
     }
 }
@@ -162,10 +177,16 @@ fn fix_the_corpus(unsafe_too: bool) {
     let work = tempfile::tempdir().unwrap();
     let root = work.path();
     copy_tree(&common::corpus(), &root.join("corpus"));
-    copy_tree(&common::root().join("tests/fixtures/rules"), &root.join("rules"));
     copy_tree(&common::root().join("tests/fixtures/serverless"), &root.join("serverless"));
-    copy_tree(&common::root().join("tests/fixtures/terraform/rules"), &root.join("terraform"));
-    copy_tree(&common::root().join("tests/fixtures/terraform/json"), &root.join("terraform-json"));
+    // The template rules' fixtures, in every template front-end.
+    copy_rule_fixtures(&["cloudformation", "sam", "serverless", "terraform"], &root.join("rules"));
+    // and the Terraform JSON twin of each HCL module.
+    for (code, module) in
+        [common::rule_fixtures("terraform", "bad"), common::rule_fixtures("terraform", "good")].concat()
+    {
+        let twin = root.join("rules").join(code).join("terraform-json").join(module.file_name().unwrap());
+        common::terraform_json::write_twin(&module, &twin);
+    }
     let before_texts = texts(root);
     let before = findings(root, &["."]);
     // The lines the first pass's edits replace, by file: a value written
@@ -486,7 +507,7 @@ fn the_diff_of_an_absolute_path_applies_from_the_root() {
 #[test]
 fn a_symlink_is_not_written_through() {
     let dir = tempfile::tempdir().unwrap();
-    let good = common::root().join("tests/fixtures/rules/SQS006/bad.yaml");
+    let good = common::root().join("tests/rules/SQS006/cloudformation/bad.yaml");
     fs::copy(&good, dir.path().join("real.yaml")).unwrap();
     std::os::unix::fs::symlink(dir.path().join("real.yaml"), dir.path().join("link.yaml")).unwrap();
     let out = sqsguard_in(dir.path(), &["lint", "link.yaml", "--fix"]);
@@ -527,16 +548,9 @@ fn apply_positions(text: &str, mut edits: Vec<(u64, u64, u64, u64, String)>) -> 
 #[test]
 fn the_edits_in_json_and_sarif_fix_their_finding() {
     let mut files = vec![common::root().join("examples/cloudformation/legacy-worker.yaml")];
-    for dir in ["tests/fixtures/rules", "tests/fixtures/serverless"] {
-        for rule in fs::read_dir(common::root().join(dir)).unwrap().flatten() {
-            for e in fs::read_dir(rule.path()).into_iter().flatten().flatten() {
-                let name = e.file_name().to_string_lossy().into_owned();
-                if name.starts_with("bad")
-                    && (name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json"))
-                {
-                    files.push(e.path());
-                }
-            }
+    for front_end in ["cloudformation", "sam", "serverless"] {
+        for (_, path) in common::rule_fixtures(front_end, "bad") {
+            files.push(path);
         }
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -618,7 +632,7 @@ fn the_edits_in_json_and_sarif_fix_their_finding() {
 fn read_only_files_and_files_outside_the_linted_paths_are_left_alone() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let bad = fs::read_to_string(common::root().join("tests/fixtures/rules/SQS006/bad.yaml")).unwrap();
+    let bad = fs::read_to_string(common::root().join("tests/rules/SQS006/cloudformation/bad.yaml")).unwrap();
     fs::write(dir.path().join("ro.yaml"), &bad).unwrap();
     fs::write(dir.path().join("ok.yaml"), &bad).unwrap();
     fs::set_permissions(dir.path().join("ro.yaml"), fs::Permissions::from_mode(0o444)).unwrap();
@@ -825,7 +839,6 @@ fn a_terraform_value_is_fixed_where_it_is_written_as_an_unsafe_fix() {
 /// byte for byte, and no fix is refused.
 #[test]
 fn every_fix_is_byte_exact_whatever_ends_the_lines() {
-    let root = common::root().join("tests/fixtures");
     let fixed_with = |from: &Path, breaks: &str| -> BTreeMap<PathBuf, String> {
         let dir = tempfile::tempdir().unwrap();
         copy_tree(from, dir.path());
@@ -838,8 +851,13 @@ fn every_fix_is_byte_exact_whatever_ends_the_lines() {
         assert!(stderr.contains("fixed "), "{breaks:?}: {stderr}");
         texts(dir.path())
     };
-    for (fixtures, styles) in [("rules", &["\r\n", "\r"][..]), ("terraform/rules", &["\r\n"][..])] {
-        let from = root.join(fixtures);
+    for (front_ends, styles) in
+        [(&["cloudformation", "sam"][..], &["\r\n", "\r"][..]), (&["terraform"][..], &["\r\n"][..])]
+    {
+        let fixtures = front_ends.join("+");
+        let copy = tempfile::tempdir().unwrap();
+        copy_rule_fixtures(front_ends, copy.path());
+        let from = copy.path().to_path_buf();
         let original = texts(&from);
         assert!(original.values().all(|t| !t.contains('\r')), "a fixture already holds a CR");
         let lf = fixed_with(&from, "\n");
@@ -895,9 +913,9 @@ fn a_lone_cr_in(text: &str) {
 fn a_fix_that_cannot_clear_its_finding_is_not_offered() {
     let root = common::root();
     for fixture in [
-        "tests/fixtures/rules/SQS007/bad_source_keeps_the_maximum.yaml",
-        "tests/fixtures/rules/SQS007/bad_shared_parameter.yaml",
-        "tests/fixtures/terraform/rules/SQS007/bad_shared_variable/main.tf",
+        "tests/rules/SQS007/cloudformation/bad_source_keeps_the_maximum.yaml",
+        "tests/rules/SQS007/cloudformation/bad_shared_parameter.yaml",
+        "tests/rules/SQS007/terraform/bad_shared_variable/main.tf",
         "tests/fixtures/terraform/modules/registry_dlq_retention_falls_back/main.tf",
     ] {
         let tmp = tempfile::tempdir().unwrap();
@@ -937,7 +955,7 @@ fn a_fix_that_cannot_clear_its_finding_is_not_offered() {
 #[test]
 fn sqs005_has_no_fix_where_the_handler_is_known_not_to_report() {
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(&common::root().join("tests/fixtures/code/SQS202/python/bad_sam"), dir.path());
+    copy_tree(&common::root().join("tests/rules/SQS202/python/bad_sam"), dir.path());
     let template = dir.path().join("template.yaml");
     let text = fs::read_to_string(&template)
         .unwrap()
@@ -968,7 +986,7 @@ fn sqs005_has_no_fix_where_the_handler_is_known_not_to_report() {
 fn the_fixable_count_is_what_fix_applies() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let bad = fs::read_to_string(common::root().join("tests/fixtures/rules/SQS006/bad.yaml")).unwrap();
+    let bad = fs::read_to_string(common::root().join("tests/rules/SQS006/cloudformation/bad.yaml")).unwrap();
     fs::write(dir.path().join("real.yaml"), &bad).unwrap();
     std::os::unix::fs::symlink("real.yaml", dir.path().join("link.yaml")).unwrap();
     fs::write(dir.path().join("ro.yaml"), &bad).unwrap();
@@ -1024,4 +1042,132 @@ fn fixtures_fix_into_their_fixed_snapshots() {
     if cfn_lint.is_none() {
         common::missing("cfn-lint");
     }
+}
+
+/// SQS019 appends its statement to a Terraform policy only where the
+/// policy is written as `jsonencode({... Statement = [...]})` or as an
+/// `aws_iam_policy_document` in the file: one built any other way (a
+/// local, `concat`, `merge`, a heredoc, `count`, a data source in another
+/// file; a comment after the last item the new one would land before) is
+/// still reported, with the hint and no
+/// edit, and `--fix --unsafe-fixes` leaves the file as it was.
+#[test]
+fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
+    let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-jsonencode.tf")).unwrap();
+    let at = fixture.find("resource \"aws_sqs_queue_policy\"").unwrap();
+    let (head, policy) = fixture.split_at(at);
+    let document = policy.find("jsonencode(").unwrap() + "jsonencode(".len();
+    let object = &policy[document..policy.rfind(')').unwrap()];
+    let statement = policy.find("Statement = [").unwrap();
+    let last = "      }\n    ]";
+    let one_line = "      { Sid = \"AllowNightly\", Effect = \"Allow\", Principal = { Service = \"events.amazonaws.com\" }, Action = \"sqs:SendMessage\", Resource = aws_sqs_queue.jobs.arn, Condition = { ArnEquals = { \"aws:SourceArn\" = aws_cloudwatch_event_rule.nightly.arn } } }\n";
+    let items = policy.find("      {\n").unwrap()..policy.find(last).unwrap() + last.len() - "    ]".len();
+    let variants = [
+        ("jsonencode", fixture.clone(), true),
+        ("a trailing comma", format!("{head}{}", policy.replacen(last, "      },\n    ]", 1)), true),
+        ("one-line items", format!("{head}{}{one_line}{}", &policy[..items.start], &policy[items.end..]), true),
+        (
+            "count on the policy",
+            format!("{head}{}", policy.replacen("  queue_url", "  count     = 1\n  queue_url", 1)),
+            false,
+        ),
+        (
+            "a comment after the last item",
+            format!("{head}{}", policy.replacen(last, "      } # nightly\n    ]", 1)),
+            false,
+        ),
+        (
+            "a local",
+            format!(
+                "{head}resource \"aws_sqs_queue_policy\" \"jobs\" {{\n  queue_url = aws_sqs_queue.jobs.id\n  policy    = local.jobs_policy\n}}\n\nlocals {{\n  jobs_policy = jsonencode({object})\n}}\n"
+            ),
+            false,
+        ),
+        (
+            "concat",
+            format!(
+                "{head}{}{}",
+                &policy[..statement],
+                policy[statement..].replacen("Statement = [", "Statement = concat([", 1).replacen(
+                    "    ]\n",
+                    "    ], [])\n",
+                    1
+                )
+            ),
+            false,
+        ),
+        (
+            "merge",
+            format!(
+                "{head}{}",
+                policy
+                    .replacen("jsonencode({", "jsonencode(merge({ Id = \"jobs\" }, {", 1)
+                    .replacen("  })\n}", "  }))\n}", 1)
+            ),
+            false,
+        ),
+        (
+            "a heredoc",
+            format!(
+                "{head}resource \"aws_sqs_queue_policy\" \"jobs\" {{\n  queue_url = aws_sqs_queue.jobs.id\n  policy    = <<EOF\n{{\"Version\": \"2012-10-17\", \"Statement\": [{{\"Effect\": \"Allow\", \"Principal\": {{\"Service\": \"events.amazonaws.com\"}}, \"Action\": \"sqs:SendMessage\", \"Resource\": \"${{aws_sqs_queue.jobs.arn}}\"}}]}}\nEOF\n}}\n"
+            ),
+            false,
+        ),
+    ];
+    for (what, text, fixed) in variants {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main.tf");
+        fs::write(&main, &text).unwrap();
+        let out =
+            sqsguard_in(dir.path(), &["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let found = doc["findings"].as_array().unwrap();
+        assert_eq!(found.len(), 1, "{what}: {doc:#}");
+        assert_eq!(found[0]["rule"], "SQS019", "{what}: {doc:#}");
+        assert_eq!(found[0].get("edits").is_some(), fixed, "{what}: {:#}", found[0]);
+        if fixed {
+            // The statement appended lets SNS in: nothing left to report.
+            sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+            assert_ne!(fs::read_to_string(&main).unwrap(), text, "{what}: not fixed");
+            assert!(findings(dir.path(), &["--select", "SQS019", "main.tf"]).is_empty(), "{what}: still reported");
+        } else {
+            assert!(found[0]["fix"].as_str().unwrap().contains("sqs:SendMessage"), "{what}: no hint");
+            sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf"]);
+            assert_eq!(fs::read_to_string(&main).unwrap(), text, "{what}: the file was edited");
+        }
+    }
+    // An aws_iam_policy_document in another file of the module than the
+    // policy is read, and keeps the hint.
+    let document = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-policy-document.tf")).unwrap();
+    let data = document.find("data \"aws_iam_policy_document\"").unwrap();
+    let resource = document.find("resource \"aws_sqs_queue_policy\"").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.tf"), format!("{}{}", &document[..data], &document[resource..])).unwrap();
+    fs::write(dir.path().join("policy.tf"), &document[data..resource]).unwrap();
+    let args = ["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "."];
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir.path(), &args).stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "another file: {doc:#}");
+    assert!(found[0].get("edits").is_none(), "another file: {:#}", found[0]);
+}
+
+/// In `*.tf.json` the statement goes into an `aws_iam_policy_document`'s
+/// `statement` list (the fixture `sqs019-policy-document.tf.json`); a
+/// policy written as a `"${jsonencode(...)}"` string keeps the hint.
+#[test]
+fn sqs019_keeps_the_hint_on_a_jsonencode_string_in_tf_json() {
+    let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-policy-document.tf.json")).unwrap();
+    let policy = "\"${jsonencode({Version = \\\"2012-10-17\\\", Statement = [{Effect = \\\"Allow\\\", Principal = {Service = \\\"events.amazonaws.com\\\"}, Action = \\\"sqs:SendMessage\\\", Resource = aws_sqs_queue.jobs.arn}]})}\"";
+    let text = fixture.replacen("\"${data.aws_iam_policy_document.jobs.json}\"", policy, 1);
+    assert_ne!(text, fixture);
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.tf.json");
+    fs::write(&main, &text).unwrap();
+    let args = ["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "main.tf.json"];
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir.path(), &args).stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{doc:#}");
+    assert!(found[0].get("edits").is_none(), "{:#}", found[0]);
+    sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "main.tf.json"]);
+    assert_eq!(fs::read_to_string(&main).unwrap(), text);
 }

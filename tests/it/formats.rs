@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
-use sqsguard::finding::{Finding, Note, Severity};
+use sqsguard::finding::{Finding, FindingContext, Note, Severity};
 use sqsguard::model::Origin;
 use sqsguard::outcome::Outcome;
 use sqsguard::report::{self, Format, sarif::REPOSITORY_URL};
@@ -25,7 +25,7 @@ use common::{sqsguard, stdout};
 const LEGACY: &str = "examples/cloudformation/legacy-worker.yaml";
 const CLEAN: &str = "examples/cloudformation/orders-sam.yaml";
 /// A module of four files; one finding, in main.tf.
-const MODULE: &str = "tests/fixtures/terraform/rules/SQS001/bad_split_module";
+const MODULE: &str = "tests/rules/SQS001/terraform/bad_split_module";
 /// A module with a remote module call sqsguard notes as not analysed.
 const NOTED: &str = "tests/fixtures/terraform/modules/registry";
 
@@ -451,6 +451,7 @@ fn live_outcome() -> Outcome {
             fix: "fix it".into(),
             remedy: None,
             autofix: None,
+            context: FindingContext::default(),
         }
     };
     Outcome {

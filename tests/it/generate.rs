@@ -342,7 +342,7 @@ fn refusals_of(text: &str, config: &sqsguard::config::Config) -> Vec<(String, us
             .map(|f| {
                 let at = f.origin.location().unwrap();
                 assert_eq!(at.file, spec.display().to_string(), "{}: located in the spec", f.code());
-                (f.code().to_string(), at.line, at.column, f.message.clone())
+                (f.code().to_string(), at.line, at.column, f.full_message().into_owned())
             })
             .collect(),
         Err(e) => panic!("not a refusal: {e}"),

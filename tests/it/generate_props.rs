@@ -119,7 +119,7 @@ proptest! {
 
 /// A failure's diagnostics and sentence, as words.
 fn text(problem: &Error) -> String {
-    let mut out: String = problem.findings().iter().map(|f| format!("{} {}\n", f.code(), f.message)).collect();
+    let mut out: String = problem.findings().iter().map(|f| format!("{} {}\n", f.code(), f.full_message())).collect();
     out.push_str(&problem.to_string());
     out
 }

@@ -37,10 +37,10 @@ fn problems(text: &str) -> Vec<(usize, usize, String)> {
             .iter()
             .map(|f| {
                 for word in JARGON {
-                    assert!(!f.message.contains(word) && !f.fix.contains(word), "{word:?} in {f:?}");
+                    assert!(!f.full_message().contains(word) && !f.full_fix().contains(word), "{word:?} in {f:?}");
                 }
                 let at = f.origin.location().unwrap();
-                (at.line, at.column, f.message.clone())
+                (at.line, at.column, f.full_message().into_owned())
             })
             .collect(),
         Err(e) => panic!("not a spec error: {e}"),

@@ -94,15 +94,18 @@ fn the_sla_and_starvation_threshold_are_options() {
         "slow",
         LiveQueue { visible: Some(150), in_flight: Some(0), oldest_age_max: Some(600.0), ..Default::default() },
     ));
-    let fired = |options: &sqsguard::rules::Options| -> Vec<&'static str> {
-        sqsguard::rules::check(&model, options)
+    let fired = |config: &str| -> Vec<&'static str> {
+        let config = sqsguard::config::load_text(std::path::Path::new(".sqsguard.yaml"), config.to_string()).unwrap();
+        sqsguard::rules::check(&model, &config.options)
             .into_iter()
             .map(|f| f.code())
             .filter(|c| c.starts_with("SQS1"))
             .collect()
     };
-    assert_eq!(fired(&Default::default()), vec!["SQS102", "SQS103"]);
-    let relaxed =
-        sqsguard::rules::Options { oldest_message_sla_seconds: 900.0, starvation_threshold: 200, ..Default::default() };
-    assert_eq!(fired(&relaxed), Vec::<&str>::new());
+    assert_eq!(fired(""), vec!["SQS102", "SQS103"]);
+    // As a config sets them: a 15-minute SLA (a duration) and 200 messages.
+    assert_eq!(fired("rules: {SQS102: {sla: 15m}, SQS103: {threshold: 200}}\n"), Vec::<&str>::new());
+    // Each option reaches its own rule only.
+    assert_eq!(fired("rules: {SQS102: {sla: 900}}\n"), vec!["SQS103"]);
+    assert_eq!(fired("rules: {SQS103: {threshold: 150}}\n"), vec!["SQS102"]);
 }

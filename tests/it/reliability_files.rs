@@ -374,7 +374,10 @@ fn registry_sqs_module_queue_policies_are_read() {
     let render = common::render(&outcome);
     // Reported on the queue, naming the policy.
     let public = |queue: &str, policy: &str| {
-        outcome.findings.iter().any(|f| f.code() == "SQS017" && f.resource == queue && f.message.contains(policy))
+        outcome
+            .findings
+            .iter()
+            .any(|f| f.code() == "SQS017" && f.resource == queue && f.full_message().contains(policy))
     };
     for (queue, policy) in [
         // queue_policy_statements with a `*` principal (v4, v5).

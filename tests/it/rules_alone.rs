@@ -117,7 +117,7 @@ fn sqs007_a_dead_letter_queue_keeping_messages_no_longer_than_its_source() {
 
 #[test]
 fn sqs008_max_receive_count_below_the_minimum() {
-    let min = Options::default().min_max_receive_count;
+    let min = sqsguard::model::field::guidance::MIN_MAX_RECEIVE_COUNT;
     let with = |n| ModelBuilder::new().queue("DLQ").queue("Q").redrive("DLQ", n);
     assert_eq!(fires(with(min - 1), "SQS008"), ["Q"]);
     assert!(fires(with(min), "SQS008").is_empty());

@@ -1,6 +1,6 @@
 //! Serverless Framework services: per-rule fixtures
-//! (tests/fixtures/serverless/rules/CODE/bad*.yml fire CODE, good*.yml are
-//! clean with every rule and with only CODE), variables, the
+//! (tests/rules/CODE/serverless/bad*.yml fire CODE, good*.yml are clean
+//! with every rule and with only CODE; snapshots beside them), variables, the
 //! serverless-lift queue construct, suppressions and broken service files.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test says what it expects by failing
@@ -8,11 +8,6 @@
 use crate::common;
 
 use std::fs;
-use std::path::Path;
-
-fn code_of(path: &Path) -> String {
-    path.parent().and_then(|p| p.file_name()).unwrap().to_string_lossy().into_owned()
-}
 
 /// `rule resource line` of each finding.
 fn outline(outcome: &sqsguard::outcome::Outcome) -> Vec<String> {
@@ -25,9 +20,9 @@ fn outline(outcome: &sqsguard::outcome::Outcome) -> Vec<String> {
 
 #[test]
 fn bad_fixtures_fire_their_rule() {
-    insta::glob!("..", "fixtures/serverless/rules/*/bad*.yml", |path| {
-        let outcome = common::assert_bad_fixture(path, &code_of(path));
-        insta::assert_snapshot!(common::render(&outcome));
+    insta::glob!("../rules", "*/serverless/bad*.yml", |path| {
+        let outcome = common::assert_bad_fixture(path, &common::rule_of(path));
+        common::assert_snapshot_beside(path, None, &common::findings(&outcome));
     });
 }
 
@@ -35,24 +30,24 @@ fn bad_fixtures_fire_their_rule() {
 /// rule: the `fixed` (or `unsafe_fixed`) snapshot, reviewed as text.
 #[test]
 fn bad_fixtures_after_fix() {
-    insta::glob!("..", "fixtures/serverless/rules/*/bad*.yml", |path| {
-        if let Some(fixed) = common::fixed_fixture(path, &code_of(path)) {
-            insta::assert_snapshot!(fixed.name(), fixed.text);
+    insta::glob!("../rules", "*/serverless/bad*.yml", |path| {
+        if let Some(fixed) = common::fixed_fixture(path, &common::rule_of(path)) {
+            common::assert_snapshot_beside(path, Some(fixed.name()), &fixed.text);
         }
     });
 }
 
 #[test]
 fn good_fixtures_are_clean() {
-    insta::glob!("..", "fixtures/serverless/rules/*/good*.yml", |path| {
-        common::assert_good_fixture(path, &code_of(path));
+    insta::glob!("../rules", "*/serverless/good*.yml", |path| {
+        common::assert_good_fixture(path, &common::rule_of(path));
     });
 }
 
 #[test]
 fn every_template_rule_has_serverless_fixtures() {
     for rule in sqsguard::rules::ALL.iter().filter(|r| r.kind == sqsguard::rules::Kind::Template) {
-        let dir = common::root().join("tests/fixtures/serverless/rules").join(rule.id.code);
+        let dir = common::rules_dir().join(rule.id.code).join("serverless");
         let names: Vec<String> = fs::read_dir(&dir)
             .unwrap_or_else(|_| panic!("{} has no Serverless fixture folder", rule.id.code))
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -102,7 +102,7 @@ fn rules_switched_off_are_not_counted_as_suppressed() {
 fn a_suppression_on_the_consumer_silences_the_sqs001_it_causes() {
     // SQS001 names the queue; the consumer's mapping is what sets the timing.
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(common::root().join("tests/fixtures/rules/SQS001/bad.yaml")).unwrap();
+    let text = std::fs::read_to_string(common::root().join("tests/rules/SQS001/cloudformation/bad.yaml")).unwrap();
     let path = dir.path().join("bad.yaml");
     std::fs::write(&path, &text).unwrap();
     let before = outline(path.to_str().unwrap(), &["--select", "SQS001"]);

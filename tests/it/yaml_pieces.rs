@@ -18,13 +18,24 @@ use sqsguard::syntax::yaml::{parse, try_pieces};
 
 fn templates() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in ["tests/corpus", "examples", "tests/fixtures/rules"] {
+    for dir in ["tests/corpus", "examples"] {
         for entry in ignore::WalkBuilder::new(common::root().join(dir)).standard_filters(false).build() {
             let path = entry.unwrap().into_path();
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
             if path.is_file() && ["yaml", "yml"].contains(&ext) {
                 files.push(path);
             }
+        }
+    }
+    // The CloudFormation and SAM fixtures of every rule.
+    for front_end in ["cloudformation", "sam"] {
+        for kind in ["bad", "good"] {
+            files.extend(
+                common::rule_fixtures(front_end, kind)
+                    .into_iter()
+                    .map(|(_, path)| path)
+                    .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml")),
+            );
         }
     }
     files.sort();

@@ -186,7 +186,7 @@ async def test_diagnostics_name_a_document_by_the_uri_it_was_opened_with(
 
 
 async def test_serverless_finding(client: LanguageClient, tmp_path: pathlib.Path):
-    bad = (REPO / "tests/fixtures/serverless/rules/SQS002/bad.yml").read_text()
+    bad = (REPO / "tests/rules/SQS002/serverless/bad.yml").read_text()
     root = make_workspace(tmp_path, {"serverless.yml": bad})
     s = await Session.start(client, root)
     s.open("serverless.yml")
@@ -278,7 +278,7 @@ async def test_handler_code_rules_follow_the_handler_and_the_template(
     client: LanguageClient, tmp_path: pathlib.Path
 ):
     # ReportBatchItemFailures on the event; the handler never reports.
-    root = copy_fixture(REPO / "tests/fixtures/code/SQS202/python/bad_sam", tmp_path)
+    root = copy_fixture(REPO / "tests/rules/SQS202/python/bad_sam", tmp_path)
     template = (root / "template.yaml").read_text()
     s = await Session.start(client, root)
     s.open("src/app.py")
@@ -331,7 +331,7 @@ async def test_each_publication_at_a_version_holds_for_that_version(
     # The handler returns batchItemFailures; the event (batches of 10)
     # lacks FunctionResponseTypes: SQS201 in the handler, SQS005 on the
     # event.
-    root = copy_fixture(REPO / "tests/fixtures/code/SQS202/python/bad_sam", tmp_path)
+    root = copy_fixture(REPO / "tests/rules/SQS202/python/bad_sam", tmp_path)
     template = (root / "template.yaml").read_text()
     frt = "            FunctionResponseTypes:\n              - ReportBatchItemFailures\n"
     assert frt in template

@@ -106,7 +106,8 @@ impl Names {
     }
 
     /// The finding's message in names, and the name of what it is about on
-    /// its origin. The fix keeps identifiers: a command it gives needs them.
+    /// its origin. The fix keeps identifiers: a command it gives needs them;
+    /// so does its context, the user's own words (a flag, a CDK path).
     pub(super) fn apply(&self, f: &mut Finding) {
         f.message = self.rewrite(&f.message);
         if let Origin::Live(live) = &mut f.origin {

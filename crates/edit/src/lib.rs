@@ -17,6 +17,7 @@ mod remove;
 mod render;
 mod retarget;
 mod statement;
+mod statement_terraform;
 mod terraform;
 mod within;
 mod writer;

@@ -3,10 +3,10 @@
 //! `aws:SourceArn`, appended to the queue's one `AWS::SQS::QueuePolicy`
 //! (its `Statement` list written as a block list, a flow list or in JSON),
 //! or in a new `<Queue>Policy` resource (Terraform:
-//! `aws_sqs_queue_policy.<name>_policy`) when the queue has none. Other
+//! `aws_sqs_queue_policy.<name>_policy`) when the queue has none; a
+//! Terraform policy that exists is [`super::statement_terraform`]'s. Other
 //! shapes keep their hint: a JSON template's queue without a policy, a
-//! Terraform `policy` argument (`jsonencode`, an `aws_iam_policy_document`),
-//! a zero-indented statement list.
+//! zero-indented statement list.
 
 use hcl_edit::Span as _;
 

@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use hcl_edit::structure::Body;
 
 use super::locate::{self, Keys, is_fixable_document};
+use super::statement_terraform;
 use super::{Applicability, Edit, Fix, NewResource, Op, Remedy, Statement, Unfixable};
 use super::{add_resource, add_resource_terraform, insert, remove, render, retarget, statement, terraform, within};
 use sqsguard_model::{Dialect, Origin, Scalar};
@@ -213,6 +214,8 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
         }),
         Op::AppendStatement(Statement { service, source, sid, policy }) => {
             let grant = statement::Grant { queue: &remedy.resource, service: *service, source, sid };
+            // Declared in the module (nothing is when a file of it did not parse).
+            let known = |a: &str| module.and_then(|m| m.declared.as_ref()).is_some_and(|d| d.contains(a));
             one(match (&*tree, policy) {
                 (Tree::Template { root, json: false }, None) => {
                     let resources = locate::resources_of(keys, root, &remedy.resource)?;
@@ -225,6 +228,10 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
                 (Tree::Hcl(parsed), None) => {
                     let declared = module.and_then(|m| m.declared.as_ref())?;
                     statement::hcl(file, parsed, span, &grant, |a| declared.contains(a))
+                }
+                (Tree::Hcl(parsed), Some(p)) => statement_terraform::append(file, parsed, span, &grant, p, known),
+                (Tree::Json(root), Some(p)) => {
+                    statement_terraform::append_json(file, keys, root, span, &grant, p, known)
                 }
                 _ => None,
             })

@@ -1,5 +1,10 @@
 //! What a rule reports: where, about which resource, in words, and, as
-//! data, what would make it go away.
+//! data, what would make it go away; and, apart from the rule's words,
+//! what the run knows about it (its [`FindingContext`]), which the reporters
+//! render.
+
+use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -50,10 +55,15 @@ pub struct Finding {
     /// consumer of an SQS001): a suppression on them silences it too.
     pub related: Vec<String>,
     pub origin: Origin,
-    /// What is wrong, with the numbers involved, in the dialect's words.
+    /// What is wrong, with the numbers involved, in the dialect's words:
+    /// as the rule wrote it. What people read is [`Finding::full_message`].
     pub message: String,
-    /// How to fix it, for people.
+    /// How to fix it, for people, as the rule wrote it. What people read
+    /// is [`Finding::full_fix`].
     pub fix: String,
+    /// What the run adds to the rule's words: where a value came from, the
+    /// queue's creator, the CDK construct.
+    pub context: FindingContext,
     /// How to fix it, for programs: `None` when it takes a design decision.
     pub remedy: Option<Remedy>,
     /// The remedy as edits of the file, made once by the writer of the
@@ -99,6 +109,60 @@ impl Finding {
     pub fn fix_edits(&self) -> Option<&Fix> {
         self.autofix.as_ref().and_then(|a| a.as_ref().ok())
     }
+
+    /// The message people read: the rule's, then where its value was given
+    /// (`(QueueName from --stage prod)`), then the CDK construct
+    /// (`(CDK construct App/Stack/Jobs)`). Every reporter, the baseline
+    /// and the fingerprint read this, never the parts.
+    pub fn full_message(&self) -> Cow<'_, str> {
+        let FindingContext { given, construct, .. } = &self.context;
+        if given.is_none() && construct.is_none() {
+            return Cow::Borrowed(&self.message);
+        }
+        let mut text = self.message.clone();
+        if let Some(Given { field, from }) = given {
+            text.push_str(&format!(" ({field} from {from})"));
+        }
+        if let Some(path) = construct {
+            text.push_str(&format!(" (CDK construct {path})"));
+        }
+        Cow::Owned(text)
+    }
+
+    /// The fix people read: how to get hold of a queue a tool created, when
+    /// one did, then the rule's fix.
+    pub fn full_fix(&self) -> Cow<'_, str> {
+        match self.context.created_by {
+            Some(how) => Cow::Owned(format!("{how}; then {}", self.fix)),
+            None => Cow::Borrowed(&self.fix),
+        }
+    }
+}
+
+/// What a finding's rule did not write but the run knows: set after the
+/// rules ran, kept apart from the rule's words so a reporter can tell them
+/// apart, and composed by [`Finding::full_message`] and
+/// [`Finding::full_fix`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FindingContext {
+    /// The value at fault was given for the run, not written in a file
+    /// (unless the rule's message already names where from).
+    pub given: Option<Given>,
+    /// The queue is not declared but created by a tool from something
+    /// else: how to get hold of its settings.
+    pub created_by: Option<&'static str>,
+    /// The path of the CDK construct the resource was synthesized from.
+    pub construct: Option<String>,
+}
+
+/// A value given for the run: the field, as the dialect names it, and
+/// where its value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Given {
+    /// `VisibilityTimeout`, `visibility_timeout_seconds`, ...
+    pub field: &'static str,
+    /// `--stage prod`, `--parameter-overrides`, `--param timeout=3`, ...
+    pub from: Arc<str>,
 }
 
 /// Something the user should know that is not a rule violation (a module

@@ -35,7 +35,7 @@ pub struct Given {
 }
 
 impl Given {
-    pub(crate) fn new(key: &str, value: &str, from: &str) -> Self {
+    pub fn new(key: &str, value: &str, from: &str) -> Self {
         Given { key: key.to_string(), value: value.to_string(), from: Arc::from(format!("{from} {key}={value}")) }
     }
 }

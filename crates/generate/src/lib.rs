@@ -23,7 +23,7 @@ pub(crate) mod spec;
 use std::path::{Path, PathBuf};
 
 use sqsguard_finding::error::Error;
-use sqsguard_finding::{Finding, Severity};
+use sqsguard_finding::{Finding, FindingContext, Severity};
 use sqsguard_frontend::{self as frontend, Document, terraform};
 use sqsguard_lint::check;
 use sqsguard_lint::config::Config;
@@ -261,6 +261,7 @@ fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
             fix,
             remedy: None,
             autofix: None,
+            context: FindingContext::default(),
         })
         .collect();
     Error::Spec { findings, message: None }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::spec::{ConsumerKind, Encryption, Spec};
 use sqsguard_model::Field;
 use sqsguard_model::field::guidance;
-use sqsguard_rules::Options;
+use sqsguard_rules::{Options, VisibilityOptions};
 
 /// VisibilityTimeout for a worker (ECS or other) is this multiple of its
 /// p99 processing time: a message in flight twice as long as the slowest
@@ -132,7 +132,7 @@ pub(crate) struct Worker {
 /// will be linted with. Values may be out of range for a spec that breaks a
 /// rule (saturating, never wrapping): `refuse` says so before rendering.
 pub(crate) fn plan(spec: &Spec, options: &Options) -> Plan {
-    let multiplier = u64::try_from(options.visibility_multiplier).unwrap_or(0);
+    let multiplier = u64::try_from(options.of::<VisibilityOptions>().multiplier).unwrap_or(0);
     let name = spec.pipeline.value.clone();
     let fifo = spec.fifo.value;
     let suffix = if fifo { ".fifo" } else { "" };

@@ -323,6 +323,7 @@ fn refusal(mut finding: Finding, places: &Places) -> Option<Finding> {
         finding.message = format!("{key}: {}", finding.message);
     }
     finding.fix = format!("`sqsguard explain {}` tells why", finding.code());
+    finding.context.created_by = None;
     finding.remedy = None;
     Some(finding.with_severity(Severity::Error))
 }
@@ -354,7 +355,7 @@ mod tests {
         for name in ["mcp-probe", "high-volume", "ecs-worker", "fifo-commands", "fan-in"] {
             let text = std::fs::read_to_string(root.join(format!("{name}.yaml"))).unwrap();
             let found = all_findings(&text, &Options::default());
-            assert!(found.is_empty(), "{name}: {:?}", found.iter().map(|f| &f.message).collect::<Vec<_>>());
+            assert!(found.is_empty(), "{name}: {:?}", found.iter().map(|f| f.full_message()).collect::<Vec<_>>());
         }
     }
 

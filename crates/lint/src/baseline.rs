@@ -108,7 +108,7 @@ pub fn write(path: &Path, outcome: &Outcome, scope: &Scope) -> Result<Written, E
                 rule: id.rule,
                 file: id.file,
                 resource: id.resource,
-                message: f.message.clone(),
+                message: f.full_message().into_owned(),
             }
         })
         .collect();

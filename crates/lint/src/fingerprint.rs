@@ -37,7 +37,7 @@ impl Identity {
 
     /// The identity, with the file given as `file` (`/`-separated).
     pub(crate) fn with_file(f: &Finding, file: String) -> Self {
-        Identity { rule: f.code().to_string(), file, resource: f.resource.clone(), subject: subject(&f.message) }
+        Identity { rule: f.code().to_string(), file, resource: f.resource.clone(), subject: subject(&f.full_message()) }
     }
 
     /// 16 hex digits of a stable 64-bit hash (FNV-1a) of the parts: the

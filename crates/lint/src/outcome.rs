@@ -143,12 +143,12 @@ impl std::fmt::Display for Unaudited {
     }
 }
 
-/// File order: by path, offset, rule and words (borrowed, not copied: a
-/// large plan has a hundred thousand findings); live findings by account,
-/// Region, then resource.
-fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, &str) {
+/// File order: by path, offset, rule and words as printed (borrowed, not
+/// copied, unless a context adds to them: a large plan has a hundred
+/// thousand findings); live findings by account, Region, then resource.
+fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, Cow<'_, str>) {
     match &f.origin {
-        Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code(), &f.message),
+        Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code(), f.full_message()),
         Origin::Live(live) => {
             let place = format!(
                 "{}\u{0}{}\u{0}{}",
@@ -156,7 +156,7 @@ fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, &str) {
                 live.region.as_deref().unwrap_or_default(),
                 live.id
             );
-            (Cow::Owned(place), 0, f.code(), &f.message)
+            (Cow::Owned(place), 0, f.code(), f.full_message())
         }
     }
 }

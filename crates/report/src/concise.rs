@@ -37,5 +37,5 @@ pub(crate) fn line(f: &Finding, fixable: bool) -> String {
         Origin::Live(_) => live_subject(f).map(|s| format!(" ({s})")).unwrap_or_default(),
         _ => String::new(),
     };
-    printable(&format!("{place}: {}{mark} {}{resource}", f.code(), f.message)).into_owned()
+    printable(&format!("{place}: {}{mark} {}{resource}", f.code(), f.full_message())).into_owned()
 }

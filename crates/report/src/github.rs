@@ -59,7 +59,7 @@ fn finding_command(f: &Finding) -> String {
     props.push(("title", format!("{} {}", f.code(), f.name())));
     // A live finding has no file: its account and Region, and the queue
     // (or consumer) by name; the URL or UUID is for programs (JSON).
-    let message = format!("{}\nfix: {}", super::text::live_message(f), f.fix);
+    let message = format!("{}\nfix: {}", super::text::live_message(f), f.full_fix());
     command(name, &props, &message)
 }
 
@@ -117,6 +117,7 @@ mod tests {
             fix: "add a RedrivePolicy".to_string(),
             remedy: None,
             autofix: None,
+            context: sqsguard_finding::FindingContext::default(),
         }
     }
 

@@ -1,5 +1,7 @@
 //! `--format json`: one document, in the shape docs/lint.md documents for scripts.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde::ser::SerializeSeq;
 
@@ -61,8 +63,8 @@ struct JsonFinding<'a> {
     /// on jobs`), so a merged report names it as the audit did.
     #[serde(skip_serializing_if = "Option::is_none")]
     resource_name: Option<&'a str>,
-    message: &'a str,
-    fix: &'a str,
+    message: Cow<'a, str>,
+    fix: Cow<'a, str>,
     /// What `--fix` would change (`--unsafe-fixes` for unsafe ones).
     #[serde(skip_serializing_if = "Option::is_none")]
     edits: Option<Vec<JsonEdit>>,
@@ -132,8 +134,8 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
         account,
         region,
         resource_name,
-        message: &f.message,
-        fix: &f.fix,
+        message: f.full_message(),
+        fix: f.full_fix(),
         edits: None,
         applicability: None,
     }

@@ -107,7 +107,8 @@ fn test_case(f: &Finding) -> TestCase {
         }
         (Origin::File { .. }, None) => (String::new(), f.resource.clone()),
     };
-    let (message, fix) = (printable(&f.message), printable(&f.fix));
+    let (message, fix) = (f.full_message(), f.full_fix());
+    let (message, fix) = (printable(&message), printable(&fix));
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
     status.set_message(message.as_ref()).set_type(f.severity.as_str()).set_description(format!(
         "{place}: {} ({})\n{message}\nfix: {fix}",

@@ -247,3 +247,96 @@ impl<'a> Gaps<'a> {
 pub fn location(f: &Finding) -> Option<Location> {
     f.origin.location()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqsguard_finding::{FindingContext, Given};
+    use sqsguard_model::Origin;
+    use sqsguard_source::{SourceFile, Span};
+
+    const GIVEN: &str = "(VisibilityTimeout from --stage prod)";
+    const CONSTRUCT: &str = "(CDK construct App/Stack/Jobs)";
+    const CREATED: &str = "declare the queue yourself";
+
+    /// A finding with every part of a context, in a run of its own.
+    fn with_context() -> Outcome {
+        let text = "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 10\n";
+        let file = SourceFile::new("template.yaml", text.to_string());
+        let at = text.find("10").unwrap();
+        let finding = Finding {
+            rule: &sqsguard_rules::by_code("SQS001").unwrap().id,
+            severity: Severity::Warning,
+            resource: "Jobs".to_string(),
+            related: Vec::new(),
+            origin: Origin::file(&file, Span::new(at, at + 2)),
+            message: "the rule words".to_string(),
+            fix: "the rule fix".to_string(),
+            remedy: None,
+            autofix: None,
+            context: FindingContext {
+                given: Some(Given { field: "VisibilityTimeout", from: "--stage prod".into() }),
+                created_by: Some(CREATED),
+                construct: Some("App/Stack/Jobs".to_string()),
+            },
+        };
+        Outcome { files: 1, findings: vec![finding], ..Outcome::default() }
+    }
+
+    /// The rule's words then its given value then its construct, each as
+    /// many times as the format says the message; how to get hold of the
+    /// queue once, before the rule's fix.
+    fn once_in_order(format: &str, out: &str, messages: usize) {
+        for part in ["the rule words", GIVEN, CONSTRUCT] {
+            assert_eq!(out.matches(part).count(), messages, "{format}: {part:?} {messages} times in\n{out}");
+        }
+        for part in [CREATED, "the rule fix"] {
+            assert_eq!(out.matches(part).count(), 1, "{format}: {part:?} once in\n{out}");
+        }
+        let message = format!("the rule words {GIVEN} {CONSTRUCT}");
+        assert!(out.contains(&message), "{format}: {message:?} in\n{out}");
+        let fix = format!("{CREATED}; then the rule fix");
+        assert!(out.contains(&fix), "{format}: {fix:?} in\n{out}");
+    }
+
+    #[test]
+    fn json_composes_the_message_and_the_fix_from_the_context() {
+        let out = render(Format::Json(View::default()), &with_context());
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let finding = &doc["findings"][0];
+        assert_eq!(finding["message"], format!("the rule words {GIVEN} {CONSTRUCT}"));
+        assert_eq!(finding["fix"], format!("{CREATED}; then the rule fix"));
+        once_in_order("json", &out, 1);
+    }
+
+    #[test]
+    fn pretty_composes_the_message_and_the_fix_from_the_context() {
+        let style = pretty::Style { color: false, width: 200, view: View::default() };
+        once_in_order("pretty", &render(Format::Pretty(style), &with_context()), 1);
+    }
+
+    #[test]
+    fn every_text_format_says_each_part_once() {
+        let outcome = with_context();
+        once_in_order("sarif", &render(Format::Sarif, &outcome), 1);
+        // The failure's message, and its text with the fix.
+        once_in_order("junit", &render(Format::Junit, &outcome), 2);
+        // The log's line, and the annotation with the fix.
+        once_in_order("github", &render(Format::Github(View::default()), &outcome), 2);
+        // One line per finding, without the fix.
+        let style = pretty::Style { color: false, width: 200, view: View::default() };
+        let concise = render(Format::Concise(style), &outcome);
+        assert_eq!(concise.matches(&format!("the rule words {GIVEN} {CONSTRUCT} (Jobs)")).count(), 1, "{concise}");
+        assert!(!concise.contains(CREATED), "{concise}");
+    }
+
+    #[test]
+    fn without_context_the_rule_words_are_all() {
+        let mut outcome = with_context();
+        outcome.findings[0].context = FindingContext::default();
+        let out = render(Format::Json(View::default()), &outcome);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["findings"][0]["message"], "the rule words");
+        assert_eq!(doc["findings"][0]["fix"], "the rule fix");
+    }
+}

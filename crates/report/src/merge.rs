@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use sqsguard_finding::{Finding, Note, Severity};
+use sqsguard_finding::{Finding, FindingContext, Note, Severity};
 use sqsguard_lint::outcome::{Outcome, ShardOf, Unaudited};
 use sqsguard_model::Origin;
 
@@ -116,10 +116,13 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
                 },
                 resource: f.resource,
                 related: Vec::new(),
+                // The text as the report printed it, context and all: a
+                // report does not keep the parts apart.
                 message: f.message,
                 fix: f.fix,
                 remedy: None,
                 autofix: None,
+                context: FindingContext::default(),
             });
         }
         for n in doc.notes {

@@ -118,17 +118,17 @@ impl<'a> Report<'a> {
             // No code frame: the message names the queue or consumer, or
             // its name follows once.
             Origin::Live(_) => match super::text::live_subject(finding) {
-                Some(subject) => format!("{} ({subject})", finding.message),
-                None => finding.message.clone(),
+                Some(subject) => format!("{} ({subject})", finding.full_message()),
+                None => finding.full_message().into_owned(),
             },
             Origin::File { file, span } if file.is_detached() => {
                 let l = file.location(*span);
-                format!("{} ({}:{}:{})", finding.message, l.file, l.line, l.column)
+                format!("{} ({}:{}:{})", finding.full_message(), l.file, l.line, l.column)
             }
-            Origin::File { .. } => finding.message.clone(),
+            Origin::File { .. } => finding.full_message().into_owned(),
         };
         let title = printable(&title).into_owned();
-        Report { finding, fixable, title, fix: printable(&finding.fix).into_owned(), source, label }
+        Report { finding, fixable, title, fix: printable(&finding.full_fix()).into_owned(), source, label }
     }
 }
 

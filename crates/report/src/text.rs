@@ -105,7 +105,7 @@ pub fn live_place(live: &Live) -> Option<String> {
 /// when its message does not already name it: the one place it is said.
 pub(crate) fn live_subject(f: &Finding) -> Option<String> {
     let name = live_name(f)?;
-    (!name.is_empty() && !names(&f.message, &name)).then(|| printable(&name).into_owned())
+    (!name.is_empty() && !names(&f.full_message(), &name)).then(|| printable(&name).into_owned())
 }
 
 /// What a live finding is about, by name, whether or not its message
@@ -125,10 +125,10 @@ pub(crate) fn live_name(f: &Finding) -> Option<String> {
 /// and the name of what it is about after it unless the message says it.
 /// A file finding's message as it is.
 pub(crate) fn live_message(f: &Finding) -> String {
-    let Origin::Live(live) = &f.origin else { return f.message.clone() };
+    let Origin::Live(live) = &f.origin else { return f.full_message().into_owned() };
     let place = live_locator(live).map(|l| format!("{l}: ")).unwrap_or_default();
     let subject = live_subject(f).map(|s| format!(" ({s})")).unwrap_or_default();
-    format!("{place}{}{subject}", f.message)
+    format!("{place}{}{subject}", f.full_message())
 }
 
 /// Whether `text` holds `name` as a whole word (not inside a longer name).

@@ -3,7 +3,7 @@
 
 use super::options::OptionSpec;
 use super::{Context, Findings, LiveInput, RuleId};
-use sqsguard_finding::{Finding, Severity};
+use sqsguard_finding::{Finding, FindingContext, Severity};
 use sqsguard_model::Origin;
 
 /// A rule's declaration, in its own file: its code, name, severity,
@@ -41,7 +41,7 @@ pub enum Kind {
     /// Live data only (`sqsguard audit`, `sqsguard drift`), never a file.
     Live,
     /// Handlers and SDK calls: its fixtures are projects of a template and
-    /// code (tests/fixtures/code), not templates alone.
+    /// code (tests/rules/CODE/LANGUAGE), not templates alone.
     Code,
     /// About the run itself (SQS000: a file that could not be read).
     Meta,
@@ -143,6 +143,7 @@ impl Rule {
             fix,
             remedy: None,
             autofix: None,
+            context: FindingContext::default(),
         }
     }
 }

@@ -12,8 +12,8 @@ use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
-use sqsguard_finding::Finding;
 pub use sqsguard_finding::RuleId;
+use sqsguard_finding::{Finding, Given};
 use sqsguard_model::{Dialect, Field, Index, Model, Origin, Scalar};
 
 #[macro_use]
@@ -22,14 +22,16 @@ mod filter;
 pub(crate) mod helpers;
 mod live_fix;
 mod live_input;
+#[macro_use]
 mod options;
 mod unresolved;
 
 pub use declare::{Kind, Link, Rule};
 pub use filter::Filter;
 pub use live_input::LiveInput;
-pub use options::{OptionKind, OptionSpec, Options};
+pub use options::{OptionKind, OptionSpec, OptionValue, Options, RuleOptions};
 pub use sqs000_unparsable_file::{RULE as UNPARSABLE_FILE, finding as unparsable};
+pub use sqs001_visibility_timeout_below_6x::VisibilityOptions;
 pub use sqs012_attribute_out_of_range::notes as unrepresentable_numbers;
 pub use sqs105_live_differs_from_template::RULE as LIVE_DIFFERS;
 pub use unresolved::notes as unresolved_links;
@@ -119,7 +121,7 @@ fn say_given(model: &Model, findings: &mut [Finding]) {
         let Some(remedy) = &finding.remedy else { continue };
         let Some(given) = &remedy.given else { continue };
         if !finding.message.contains(given.as_ref()) {
-            finding.message.push_str(&format!(" ({} from {given})", model.dialect.name(remedy.field)));
+            finding.context.given = Some(Given { field: model.dialect.name(remedy.field), from: given.clone() });
         }
     }
 }
@@ -127,14 +129,14 @@ fn say_given(model: &Model, findings: &mut [Finding]) {
 /// A fix to a queue no one declared (SAM's for an SNS subscription) starts
 /// with getting hold of its settings: the finding says how.
 fn explain_created(model: &Model, findings: &mut [Finding]) {
-    let created: HashMap<&str, &str> =
+    let created: HashMap<&str, &'static str> =
         model.queues.iter().filter_map(|q| Some((q.resource.as_str(), q.created?))).collect();
     if created.is_empty() {
         return;
     }
     for finding in findings {
-        if let Some(how) = created.get(finding.resource.as_str()) {
-            finding.fix = format!("{how}; then {}", finding.fix);
+        if let Some(&how) = created.get(finding.resource.as_str()) {
+            finding.context.created_by = Some(how);
         }
     }
 }

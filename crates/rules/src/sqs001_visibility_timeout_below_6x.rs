@@ -1,9 +1,10 @@
 //! SQS001: VisibilityTimeout < 6 x function timeout + MaximumBatchingWindowInSeconds.
 
 use super::helpers::{secs, timings};
-use super::options::{OptionKind, OptionSpec};
+use super::options::OptionKind;
 use super::{Context, Findings, Link, LiveInput};
 use sqsguard_model::Field;
+use sqsguard_model::field::guidance;
 
 rule! {
     code: "SQS001",
@@ -14,15 +15,22 @@ rule! {
     check: check,
     reads: &[Link::Consumer, Link::ConsumerQueue, Link::ConsumerFunction],
     needs: &[LiveInput::EventSourceMappings, LiveInput::FunctionConfiguration],
-    options: &[OptionSpec {
-        name: "multiplier",
-        kind: OptionKind::Integer { min: 1, max: Some(100) },
-        set: |o, n| o.visibility_multiplier = n as i64,
-    }],
+    options: VisibilityOptions::SPECS,
+}
+
+options! {
+    /// What `rules: {SQS001: {multiplier: N}}` sets. SQS002's fix and
+    /// `generate` size VisibilityTimeout with the same multiplier.
+    pub struct VisibilityOptions {
+        /// VisibilityTimeout must be at least this many times the function
+        /// timeout, plus the batching window. Default 6 (AWS's recommendation).
+        #[kind(OptionKind::Integer { min: 1, max: Some(100) })]
+        pub multiplier: i64 = guidance::VISIBILITY_MULTIPLIER,
+    }
 }
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
-    let k = cx.options.visibility_multiplier;
+    let k = cx.options.of::<VisibilityOptions>().multiplier;
     for t in timings(cx) {
         let needed = t.needed(k);
         // Below the function timeout is SQS002's (an error); don't say it twice.

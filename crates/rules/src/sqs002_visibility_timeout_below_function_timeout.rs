@@ -1,7 +1,7 @@
 //! SQS002: VisibilityTimeout < function timeout; Lambda refuses the mapping.
 
 use super::helpers::{secs, timings};
-use super::{Context, Findings, Link, LiveInput};
+use super::{Context, Findings, Link, LiveInput, VisibilityOptions};
 use sqsguard_model::Field;
 
 rule! {
@@ -33,7 +33,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             t.given(cx)
         );
         // The fix sizes it for SQS001 too (rules/SQS002.md: the same fix).
-        let k = cx.options.visibility_multiplier;
+        let k = cx.options.of::<VisibilityOptions>().multiplier;
         let fix = format!(
             "set {} to at least {} ({k} x the function timeout + {}){}",
             cx.name(Field::VisibilityTimeout),

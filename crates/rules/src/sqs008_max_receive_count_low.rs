@@ -1,7 +1,7 @@
 //! SQS008: maxReceiveCount below 3.
 
 use super::helpers::{all_of, set};
-use super::options::{OptionKind, OptionSpec};
+use super::options::OptionKind;
 use super::{Context, Findings};
 use sqsguard_finding::Applicability;
 use sqsguard_model::field::guidance;
@@ -14,15 +14,20 @@ rule! {
     summary: "RedrivePolicy maxReceiveCount is below 3",
     kind: Template,
     check: check,
-    options: &[OptionSpec {
-        name: "minimum",
-        kind: OptionKind::Integer { min: 1, max: Some(1000) },
-        set: |o, n| o.min_max_receive_count = n as i64,
-    }],
+    options: ReceiveCountOptions::SPECS,
+}
+
+options! {
+    /// What `rules: {SQS008: {minimum: N}}` sets.
+    pub struct ReceiveCountOptions {
+        /// The lowest acceptable maxReceiveCount. Default 3.
+        #[kind(OptionKind::Integer { min: 1, max: Some(1000) })]
+        pub minimum: i64 = guidance::MIN_MAX_RECEIVE_COUNT,
+    }
 }
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
-    let minimum = cx.options.min_max_receive_count;
+    let minimum = cx.options.of::<ReceiveCountOptions>().minimum;
     for queue in &cx.model.queues {
         for redrive in queue.redrive.iter() {
             let Some(policy) = redrive.value.known() else { continue };

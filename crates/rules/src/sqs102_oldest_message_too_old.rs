@@ -1,6 +1,6 @@
 //! SQS102 (live): the oldest message has waited longer than the SLA.
 
-use super::options::{OptionKind, OptionSpec};
+use super::options::OptionKind;
 use super::{Context, Findings, LiveInput};
 
 rule! {
@@ -11,16 +11,21 @@ rule! {
     kind: Live,
     check: check,
     needs: &[LiveInput::Metrics],
-    options: &[OptionSpec {
-        name: "sla",
-        kind: OptionKind::Duration,
-        set: |o, s| o.oldest_message_sla_seconds = s as f64,
-    }],
+    options: SlaOptions::SPECS,
+}
+
+options! {
+    /// What `rules: {SQS102: {sla: DURATION}}` sets.
+    pub struct SlaOptions {
+        /// How long a message may wait (ApproximateAgeOfOldestMessage):
+        /// seconds, or a duration such as 5m or 2h. Default 300 s.
+        #[kind(OptionKind::Duration)]
+        pub sla: f64 = 300.0,
+    }
 }
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
-    let options = cx.options;
-    let sla = options.oldest_message_sla_seconds;
+    let sla = cx.options.of::<SlaOptions>().sla;
     for queue in &cx.model.queues {
         let Some(live) = &queue.live else { continue };
         let Some(age) = live.oldest_age_max else { continue };

@@ -1,6 +1,6 @@
 //! SQS103 (live): messages wait and nothing is receiving them.
 
-use super::options::{OptionKind, OptionSpec};
+use super::options::OptionKind;
 use super::{Context, Findings, Link};
 
 rule! {
@@ -11,16 +11,21 @@ rule! {
     kind: Live,
     check: check,
     reads: &[Link::DeadLetterTarget],
-    options: &[OptionSpec {
-        name: "threshold",
-        kind: OptionKind::Integer { min: 0, max: None },
-        set: |o, n| o.starvation_threshold = n,
-    }],
+    options: StarvationOptions::SPECS,
+}
+
+options! {
+    /// What `rules: {SQS103: {threshold: N}}` sets.
+    pub struct StarvationOptions {
+        /// Visible messages above which a queue with nothing in flight is
+        /// starving. Default 100.
+        #[kind(OptionKind::Integer { min: 0, max: None })]
+        pub threshold: u64 = 100,
+    }
 }
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
-    let options = cx.options;
-    let threshold = options.starvation_threshold;
+    let threshold = cx.options.of::<StarvationOptions>().threshold;
     for (qi, queue) in cx.model.queues.iter().enumerate() {
         let Some(live) = &queue.live else { continue };
         let (Some(visible), Some(in_flight)) = (live.visible, live.in_flight) else { continue };

@@ -29,7 +29,7 @@ pub(super) fn fix_action(finding: &Finding, docs: &Documents, encoding: Encoding
     let safe = fix.applicability == Applicability::Safe;
     let label = if safe { "" } else { "(unsafe) " };
     Some(CodeAction {
-        title: format!("{label}Fix {}: {}", finding.code(), first_sentence(&finding.fix)),
+        title: format!("{label}Fix {}: {}", finding.code(), first_sentence(&finding.full_fix())),
         kind: Some(CodeActionKind::QUICKFIX),
         diagnostics: Some(vec![diagnostic(finding, encoding)]),
         edit: Some(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() }),

@@ -101,8 +101,8 @@ pub(super) fn diagnostic(finding: &Finding, encoding: Encoding) -> Diagnostic {
         Severity::Info => DiagnosticSeverity::INFORMATION,
     };
     let message = match finding.resource.as_str() {
-        "" => finding.message.clone(),
-        resource => format!("{} ({resource})", finding.message),
+        "" => finding.full_message().into_owned(),
+        resource => format!("{} ({resource})", finding.full_message()),
     };
     Diagnostic {
         range: range_of(&finding.origin, encoding),
@@ -165,4 +165,39 @@ pub(super) fn problem_diagnostics(error: &sqsguard_finding::error::Error, encodi
 /// Whether two ranges share a position (an empty one touching counts).
 pub(super) fn overlaps(a: &Range, b: &Range) -> bool {
     a.start <= b.end && b.start <= a.end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqsguard_finding::{FindingContext, Given};
+    use sqsguard_source::SourceFile;
+
+    /// The editor shows what the other formats print: the rule's words,
+    /// the value given for the run, the construct, each once, then the
+    /// resource.
+    #[test]
+    fn a_diagnostic_says_the_context_once() {
+        let file = SourceFile::new("template.yaml", "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n".to_string());
+        let finding = Finding {
+            rule: &sqsguard_rules::by_code("SQS006").unwrap().id,
+            severity: Severity::Warning,
+            resource: "Jobs".to_string(),
+            related: Vec::new(),
+            origin: Origin::file(&file, Span::new(2, 6)),
+            message: "short polling".to_string(),
+            fix: "poll long".to_string(),
+            remedy: None,
+            autofix: None,
+            context: FindingContext {
+                given: Some(Given { field: "ReceiveMessageWaitTimeSeconds", from: "--stage prod".into() }),
+                created_by: Some("declare it"),
+                construct: Some("App/Jobs".to_string()),
+            },
+        };
+        assert_eq!(
+            diagnostic(&finding, Encoding::Utf16).message,
+            "short polling (ReceiveMessageWaitTimeSeconds from --stage prod) (CDK construct App/Jobs) (Jobs)"
+        );
+    }
 }

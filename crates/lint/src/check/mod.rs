@@ -46,7 +46,7 @@ pub(crate) fn check_keeping(loaded: Loaded, config: &Config) -> (Checked, Model)
     // A CDK user knows the construct, not the logical ID CDK made of it.
     for f in &mut findings {
         if let Some(path) = model.construct_paths.get(&f.resource) {
-            f.message.push_str(&format!(" (CDK construct {path})"));
+            f.context.construct = Some(path.clone());
         }
     }
     notes.extend(rules::unrepresentable_numbers(&model));

@@ -169,7 +169,8 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
         config.severity.push((rule.id.code, severity));
     }
 
-    // Each rule says what options it takes and of what kind.
+    // Each rule declares what options it takes and of what kind; its check
+    // reads them back as its own struct.
     for rule in rules::ALL.iter() {
         let Some(given) = root.get("rules").and_then(|r| r.get(rule.id.code)) else { continue };
         for spec in rule.options {
@@ -177,11 +178,11 @@ fn read(file: &Source, root: &Node) -> Result<Config, Vec<(Span, String)>> {
             match spec.kind {
                 rules::OptionKind::Integer { .. } => {
                     if let Some(n) = number(node) {
-                        (spec.set)(&mut config.options, n);
+                        config.options.give(rule.id.code, spec.name, n);
                     }
                 }
                 rules::OptionKind::Duration => match duration::of_node(node) {
-                    Some(s) => (spec.set)(&mut config.options, s),
+                    Some(s) => config.options.give(rule.id.code, spec.name, s),
                     None => problems.push((node.span, "the SLA is not a duration (300, 5m, 2h)".to_string())),
                 },
             }

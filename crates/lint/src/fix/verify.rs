@@ -25,7 +25,7 @@ pub(crate) fn check(fixed: &FileFix, before: &[Finding], after: &[Finding], read
     }
     if let Some(broken) = after.iter().filter(here).find(|f| f.is(&sqsguard_rules::UNPARSABLE_FILE.id)) {
         let at = broken.origin.location().map(|l| format!(" (line {}, column {})", l.line, l.column));
-        return Err(format!("the fixed text no longer parses{}: {}", at.unwrap_or_default(), broken.message));
+        return Err(format!("the fixed text no longer parses{}: {}", at.unwrap_or_default(), broken.full_message()));
     }
     let fixed_now: HashSet<usize> = fixed.fixed.iter().copied().collect();
     let span_of = |f: &Finding| match &f.origin {
@@ -132,6 +132,7 @@ mod tests {
             fix: String::new(),
             remedy: None,
             autofix: None,
+            context: sqsguard_finding::FindingContext::default(),
         }
     }
 

@@ -250,7 +250,8 @@ impl Builder {
                 .chain(&f.related)
                 .find_map(|r| self.by_resource.get(r.as_str()).filter(|v| !v.is_empty()));
             let line = f.origin.location().map(|l| l.line).filter(|&l| l > 0);
-            let mark = Mark { rule: f.code().to_string(), severity: f.severity, message: f.message.clone(), line };
+            let mark =
+                Mark { rule: f.code().to_string(), severity: f.severity, message: f.full_message().into_owned(), line };
             match nodes {
                 Some(nodes) => {
                     for &i in nodes {
@@ -264,7 +265,7 @@ impl Builder {
                         f.code(),
                         f.severity.as_str(),
                         f.resource,
-                        f.message
+                        f.full_message()
                     ));
                 }
             }

@@ -8,6 +8,7 @@
 //! have findings, so the page lists those and says that the rest are
 //! counted, not listed. Every lookup goes through a map built once.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
@@ -80,8 +81,8 @@ pub(super) struct FindingRow<'a> {
     pub rule: &'a str,
     pub name: &'a str,
     pub severity: Severity,
-    pub message: &'a str,
-    pub fix: &'a str,
+    pub message: Cow<'a, str>,
+    pub fix: Cow<'a, str>,
     pub resource: &'a str,
     /// What people call the resource (`jobs-worker on jobs`), where the
     /// audit knew it.
@@ -259,8 +260,8 @@ fn row<'a>(f: &'a Finding, account: &'a str, region: &'a str, queue: Option<usiz
         rule: f.code(),
         name: f.name(),
         severity: f.severity,
-        message: &f.message,
-        fix: &f.fix,
+        message: f.full_message(),
+        fix: f.full_fix(),
         resource: &f.resource,
         label: match &f.origin {
             Origin::Live(live) => live.name.as_deref(),

@@ -178,8 +178,8 @@ fn result(f: &Finding) -> SarifResult {
         // is named in the text unless the message names it.
         message: Text {
             text: match live_subject(f) {
-                Some(subject) => format!("{} ({subject})\nfix: {}", f.message, f.fix),
-                None => format!("{}\nfix: {}", f.message, f.fix),
+                Some(subject) => format!("{} ({subject})\nfix: {}", f.full_message(), f.full_fix()),
+                None => format!("{}\nfix: {}", f.full_message(), f.full_fix()),
             },
         },
         locations: vec![location],
@@ -214,7 +214,7 @@ fn sarif_fix(f: &Finding, fix: &Fix) -> SarifFix {
         Applicability::Unsafe => ("unsafe", "sqsguard lint --fix --unsafe-fixes"),
     };
     SarifFix {
-        description: Text { text: format!("{} ({how})", f.fix) },
+        description: Text { text: format!("{} ({how})", f.full_fix()) },
         artifact_changes: changes,
         properties: BTreeMap::from([("applicability", applicability)]),
     }
