@@ -131,6 +131,10 @@ pub struct Worker {
 /// The plan for a spec, sized with the options of the rules the output
 /// will be linted with. Values may be out of range for a spec that breaks a
 /// rule (saturating, never wrapping): `refuse` says so before rendering.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one struct literal with a field per value the templates lay out (53 of them); what takes a decision is in the helpers below"
+)]
 pub fn plan(spec: &Spec, options: &Options) -> Plan {
     let multiplier = u64::try_from(options.visibility_multiplier).unwrap_or(0);
     let name = spec.pipeline.value.clone();

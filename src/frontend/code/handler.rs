@@ -35,6 +35,7 @@ pub fn read(unit: &Unit, function: &str, index: FunctionIdx) -> Result<Handler, 
 /// package passes to `lambda.Start`), as the handler of function `index`.
 /// The file is loaded in `program`; what it imports is loaded as the body
 /// is followed.
+#[expect(clippy::too_many_lines, reason = "one handler followed step by step; the file is at its line cap")]
 pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: FunctionIdx) -> Result<Handler, String> {
     let language =
         program.unit(file).map(|u| u.language).ok_or_else(|| format!("{} was not read", super::shown(file)))?;
