@@ -11,10 +11,10 @@ use super::program::{DefAt, Program};
 use super::unit::Unit;
 use super::wrapped;
 use crate::model::FunctionIdx;
-use crate::model::code::{Handler, Misspelt, Reports, WrongIdentifier};
+use crate::model::code::{Handler, Reports};
 use crate::source::Span;
 
-use super::response::{BATCH_ITEM_FAILURES, Key, classify, from_message_id, serialized, utility_words};
+use super::response::{read_keys, utility_words};
 
 /// The most definitions a handler's body is followed into.
 const MAX_BODY: usize = 5000;
@@ -106,32 +106,9 @@ pub fn read_in(program: &mut Program<'_>, file: &Path, function: &str, index: Fu
             yes = Some((unit.origin(*span), utility_words(unit.language, what)));
         }
     }
-    for (f, spans) in &files {
-        let Some(unit) = unit_of(f) else { continue };
-        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
-        let in_a_string = serialized(unit);
-        for key in unit.keys.iter().filter(|k| inside(k.span)) {
-            match classify(unit.language, &key.text) {
-                Some(Key::Failures) if in_a_string(key.span) => {}
-                Some(Key::Failures) => {
-                    yes.get_or_insert((unit.origin(key.span), format!("a `{BATCH_ITEM_FAILURES}` key")));
-                }
-                Some(Key::Identifier) => {
-                    if let Some((span, value)) = &key.value
-                        && !from_message_id(value)
-                    {
-                        handler
-                            .wrong_identifiers
-                            .push(WrongIdentifier { origin: unit.origin(*span), from: value.clone() });
-                    }
-                }
-                Some(Key::Misspelt(meant)) => {
-                    handler.misspelt.push(Misspelt { origin: unit.origin(key.span), written: key.text.clone(), meant });
-                }
-                None => {}
-            }
-        }
-    }
+    let body: Vec<(&Unit, &[Span])> =
+        files.iter().filter_map(|(f, spans)| Some((unit_of(f)?, spans.as_slice()))).collect();
+    read_keys(&body, &mut yes, &mut handler);
     // Behind code that was not read (a decorator, a wrapper), even a body
     // that returns batch item failures may not be what Lambda gets.
     handler.reports = match (yes, behind) {
