@@ -1056,6 +1056,10 @@ fn fixtures_fix_into_their_fixed_snapshots() {
 /// still reported, with the hint and no
 /// edit, and `--fix --unsafe-fixes` leaves the file as it was.
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one table of policy shapes, each with whether it is fixed, and the one check they all go through"
+)]
 fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
     let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-jsonencode.tf")).unwrap();
     let at = fixture.find("resource \"aws_sqs_queue_policy\"").unwrap();
