@@ -62,9 +62,12 @@ pub fn findings(outcome: &Outcome) -> String {
     let mut out = String::new();
     for f in &outcome.findings {
         out.push_str(&finding_line(f));
-        out.push_str(&format!("  message: {}\n", f.message));
+        // The words as every reporter shows them: the rule's, with the
+        // context the run learned (a stage's override, a CDK construct,
+        // what created the queue).
+        out.push_str(&format!("  message: {}\n", f.full_message()));
         if !f.fix.is_empty() {
-            out.push_str(&format!("  help: {}\n", f.fix));
+            out.push_str(&format!("  help: {}\n", f.full_fix()));
         }
         let fix = match &f.autofix {
             None => "none".to_string(),

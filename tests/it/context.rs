@@ -68,7 +68,7 @@ fn a_cdk_construct_is_context_not_words() {
 
 #[test]
 fn a_queue_sam_creates_is_context_of_the_fix() {
-    let fixture = common::root().join("tests/fixtures/rules/SQS004/bad_sam_sns_subscription.yaml");
+    let fixture = common::root().join("tests/rules/SQS004/sam/bad_sam_sns_subscription.yaml");
     let finding = only(&common::lint_only(&fixture, "SQS004"), "SQS004");
     let how = finding.context.created_by.expect("SAM created the queue");
     assert!(how.starts_with("SAM creates this queue"), "{how}");

@@ -74,10 +74,22 @@ pub(crate) async fn region(
     semaphore: Arc<Semaphore>,
 ) -> Result<Region, Unread> {
     let mut out = Region::default();
+    queues(c, prefix, &semaphore, &mut out).await?;
+    consumers(c, prefix, &mut out, &semaphore).await;
+    metrics(c, &mut out, lookback_seconds, &semaphore).await;
+    alarms(c, &mut out, &semaphore).await;
+    // In a fixed order whatever order the reads finished in.
+    out.skipped.sort_by(|a, b| (a.api, &a.what).cmp(&(b.api, &b.what)));
+    Ok(out)
+}
+
+/// The queues in scope with their attributes, in ListQueues' order, and
+/// their tags where a payload declaration matters.
+async fn queues(c: &Clients, prefix: Option<&str>, pool: &Arc<Semaphore>, out: &mut Region) -> Result<(), Unread> {
     let mut urls = Vec::new();
     let mut pages =
         c.sqs.list_queues().set_queue_name_prefix(prefix.map(str::to_string)).max_results(1000).into_paginator().send();
-    while let Some(page) = in_pool(&semaphore, pages.next()).await {
+    while let Some(page) = in_pool(pool, pages.next()).await {
         match page {
             Ok(page) => urls.extend(page.queue_urls().iter().cloned()),
             Err(e) if e.as_service_error().is_some() => return Err(Unread::Refused(service_reason_or(&e))),
@@ -90,7 +102,7 @@ pub(crate) async fn region(
     let mut urls_of = std::collections::HashMap::new();
     for (i, url) in urls.into_iter().enumerate() {
         let sqs = c.sqs.clone();
-        let permit = semaphore.clone();
+        let permit = pool.clone();
         let task_url = url.clone();
         let task = tasks.spawn(async move {
             let _permit = permit.acquire_owned().await;
@@ -142,14 +154,19 @@ pub(crate) async fn region(
         if !wants {
             continue;
         }
-        match in_pool(&semaphore, c.sqs.list_queue_tags().queue_url(&q.url).send()).await {
+        match in_pool(pool, c.sqs.list_queue_tags().queue_url(&q.url).send()).await {
             Ok(o) => q.tags = o.tags().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())).collect(),
             Err(e) => out.skipped.push(skipped("ListQueueTags", q.url.clone(), service_reason_or(&e))),
         }
     }
+    Ok(())
+}
 
+/// The event source mappings on the queues in scope, and the timeout and
+/// reserved concurrency of each function they invoke.
+async fn consumers(c: &Clients, prefix: Option<&str>, out: &mut Region, pool: &Semaphore) {
     let mut mappings = c.lambda.list_event_source_mappings().into_paginator().items().send();
-    while let Some(item) = in_pool(&semaphore, mappings.next()).await {
+    while let Some(item) = in_pool(pool, mappings.next()).await {
         match item {
             Ok(m) => {
                 let Some(source) = m.event_source_arn().filter(|a| a.contains(":sqs:")) else { continue };
@@ -170,8 +187,7 @@ pub(crate) async fn region(
     let functions: std::collections::BTreeSet<String> =
         out.mappings.iter().filter_map(|m| m.function_arn.clone()).collect();
     for arn in functions {
-        let timeout = match in_pool(&semaphore, c.lambda.get_function_configuration().function_name(&arn).send()).await
-        {
+        let timeout = match in_pool(pool, c.lambda.get_function_configuration().function_name(&arn).send()).await {
             // Every function has a timeout: an answer without one read nothing.
             Ok(f) if f.timeout().is_none() => {
                 let why = "answered without the function's configuration (Timeout missing)".to_string();
@@ -184,7 +200,7 @@ pub(crate) async fn region(
                 None
             }
         };
-        match in_pool(&semaphore, c.lambda.get_function_concurrency().function_name(&arn).send()).await {
+        match in_pool(pool, c.lambda.get_function_concurrency().function_name(&arn).send()).await {
             Ok(r) => {
                 out.reserved_concurrency.insert(arn.clone(), r.reserved_concurrent_executions());
             }
@@ -192,11 +208,12 @@ pub(crate) async fn region(
         }
         out.timeouts.insert(arn, timeout);
     }
+}
 
-    metrics(c, &mut out, lookback_seconds, &semaphore).await;
-
+/// The CloudWatch alarms of the Region, each with the metrics it watches.
+async fn alarms(c: &Clients, out: &mut Region, pool: &Semaphore) {
     let mut pages = c.cloudwatch.describe_alarms().into_paginator().send();
-    while let Some(page) = in_pool(&semaphore, pages.next()).await {
+    while let Some(page) = in_pool(pool, pages.next()).await {
         match page {
             Ok(page) => {
                 for a in page.metric_alarms() {
@@ -234,9 +251,6 @@ pub(crate) async fn region(
             }
         }
     }
-    // In a fixed order whatever order the reads finished in.
-    out.skipped.sort_by(|a, b| (a.api, &a.what).cmp(&(b.api, &b.what)));
-    Ok(out)
 }
 
 /// The queue name an SQS ARN ends with (`arn:aws:sqs:REGION:ACCOUNT:NAME`).

@@ -10,7 +10,7 @@
 //! that cannot be read, or is read only in part, is in
 //! [`Outcome::unaudited`] and fails the run: a partial audit never looks
 //! clean. `options` holds what the command is asked, `pair` the reading
-//! of one pair, and `sdk` the SDK's retries and timeouts. [`stacks`] lists
+//! of one pair and of all of them, and `sdk` the SDK's retries and timeouts. [`stacks`] lists
 //! the resources of the CloudFormation stacks `drift --stack` names.
 
 pub mod drift;
@@ -32,9 +32,7 @@ pub(crate) mod stacks;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Semaphore;
-
-use pair::{PairContext, Read, read_pair};
+use pair::{Read, read_pairs};
 use scope::Pair;
 use sdk::loader;
 use sqsguard_finding::Note;
@@ -80,202 +78,35 @@ pub fn run_with_progress(
 async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, String> {
     let log = Arc::new(calls::CallLog::default());
     let chain = loader(opts, None).load().await;
-    // STS, Organizations and Account are asked in the first Region named,
-    // else the chain's (Organizations' and Account's endpoints are global:
-    // the SDK finds them from any Region of the partition).
-    let home = match (opts.regions.first(), chain.region()) {
-        (Some(r), _) => r.clone(),
-        (None, Some(r)) => r.to_string(),
-        (None, None) if opts.all_regions => "us-east-1".to_string(),
-        (None, None) => return Err("no AWS Region: pass --region or set AWS_REGION".into()),
-    };
+    let home = home_region(opts, chain.region().map(ToString::to_string))?;
     let regions = if opts.regions.is_empty() { vec![home.clone()] } else { opts.regions.clone() };
     let partition = assume::partition(&home);
     let base = loader(opts, Some(&home)).load().await;
-    let named = opts.accounts != Accounts::Caller;
-    let (accounts, caller) = match &opts.accounts {
-        Accounts::Caller => (vec![None], None),
-        Accounts::List(ids) => (ids.iter().cloned().map(Some).collect(), Some(assume::caller(&base, &log).await?)),
-        Accounts::Organization => {
-            let ids = assume::organization_accounts(&base, &log).await?;
-            (ids.into_iter().map(Some).collect(), Some(assume::caller(&base, &log).await?))
-        }
+    let (accounts, caller) = accounts_to_read(opts, &base, &log).await?;
+    let access = Access {
+        account_logs: accounts.iter().flatten().map(|a| (a.clone(), Arc::new(calls::CallLog::default()))).collect(),
+        assumer: Arc::new(assume::Assumer::new(
+            base.clone(),
+            partition,
+            opts.role_name.clone().unwrap_or_default(),
+            opts.external_id.clone(),
+            // Fresh enough to last a whole pair.
+            opts.pair_deadline + Duration::from_secs(300),
+        )),
+        base,
+        caller,
+        log,
     };
-    if named && opts.role_name.is_none() && accounts.iter().any(|a| a.as_ref() != caller.as_ref()) {
-        return Err("--accounts and --organization need --role-name, the role to assume in each account".into());
-    }
-    let account_logs: std::collections::BTreeMap<String, Arc<calls::CallLog>> =
-        accounts.iter().flatten().map(|a| (a.clone(), Arc::new(calls::CallLog::default()))).collect();
-    let counter_of = |account: &Option<String>| {
-        calls::Counter(log.clone(), account.as_ref().and_then(|a| account_logs.get(a)).cloned())
-    };
-    let assumer = Arc::new(assume::Assumer::new(
-        base.clone(),
-        partition,
-        opts.role_name.clone().unwrap_or_default(),
-        opts.external_id.clone(),
-        // Fresh enough to last a whole pair.
-        opts.pair_deadline + Duration::from_secs(300),
-    ));
     let mut outcome = Outcome::default();
-    // With --regions all the pairs are only known account by account, and
-    // an account's answer may differ between two shards' runs: the
-    // accounts are sliced, so every shard keeps whole accounts.
-    let digest_of = |items: &[String]| sqsguard_lint::fingerprint::stable_hash(items);
-    let (accounts, sliced) = match (opts.shard, opts.all_regions) {
-        (Some(shard), true) => {
-            let names: Vec<String> = accounts.iter().map(|a| a.clone().unwrap_or_default()).collect();
-            let of = sqsguard_lint::outcome::ShardOf {
-                index: shard.index,
-                count: shard.count,
-                of: "accounts".into(),
-                digest: digest_of(&names),
-            };
-            (shard.of(&accounts), Some(of))
-        }
-        _ => (accounts, None),
-    };
+    let (accounts, sliced) = scope::shard_accounts(opts.shard, opts.all_regions, accounts);
     let all = if opts.all_regions {
-        let mut all = Vec::new();
-        for account in &accounts {
-            let counter = counter_of(account);
-            let own = account.is_none() || account == &caller;
-            let config = if own {
-                base.clone()
-            } else {
-                match assumer.credentials(account.as_deref().unwrap_or_default(), &counter).await {
-                    Ok(credentials) => loader(opts, Some(&home)).credentials_provider(credentials).load().await,
-                    Err(assume::Failed::Refused(why) | assume::Failed::Unreachable(why)) => {
-                        outcome.unaudited.push(Unaudited::whole(account.clone(), "every Region", why));
-                        continue;
-                    }
-                }
-            };
-            let (names, enabled) = match regions::enabled(&config, &counter).await {
-                Ok(names) => (names, true),
-                Err(why) => {
-                    let whose = account.as_ref().map(|a| format!("account {a}: ")).unwrap_or_default();
-                    outcome.notes.push(Note {
-                        origin: Origin::live(String::new(), account.clone(), None),
-                        message: format!(
-                            "{whose}{why}; reading every Region of the {partition} partition, and noting those not enabled"
-                        ),
-                    });
-                    (regions::of_partition(partition).iter().map(|r| r.to_string()).collect(), false)
-                }
-            };
-            all.extend(names.into_iter().map(|region| Pair { account: account.clone(), region, enabled }));
-        }
-        all.sort();
-        all
+        enabled_pairs(opts, &home, &access, &accounts, &mut outcome).await
     } else {
         scope::pairs(&accounts, &regions)
     };
-    let pairs = match (opts.shard, sliced) {
-        (_, Some(of)) => {
-            outcome.shard = Some(of);
-            all
-        }
-        (Some(shard), None) => {
-            let names: Vec<String> =
-                all.iter().map(|p| format!("{}/{}", p.account.as_deref().unwrap_or_default(), p.region)).collect();
-            outcome.shard = Some(sqsguard_lint::outcome::ShardOf {
-                index: shard.index,
-                count: shard.count,
-                of: "pairs".into(),
-                digest: digest_of(&names),
-            });
-            shard.of(&all)
-        }
-        (None, None) => all,
-    };
-    // One pool for the whole audit: every request of every pair takes a
-    // place in it, and at most as many pairs as it has places are read at once.
-    let requests = Arc::new(Semaphore::new(opts.concurrency.max(1)));
-    let pairs_at_once = Arc::new(Semaphore::new(opts.concurrency.max(1)));
-    // What every pair's task reads, copied once (tasks outlive borrows).
-    let shared = Arc::new(Options::for_pair(opts));
-    let mut tasks = tokio::task::JoinSet::new();
-    // Task -> the pair it reads, for a task that ends without an answer.
-    let mut pair_of = std::collections::HashMap::new();
-    for (i, pair) in pairs.iter().cloned().enumerate() {
-        let ctx = PairContext {
-            opts: shared.clone(),
-            caller: caller.clone(),
-            assumer: assumer.clone(),
-            counter: counter_of(&pair.account),
-            requests: requests.clone(),
-        };
-        let permit = pairs_at_once.clone();
-        let task_pair = (i, pair.clone());
-        let task = tasks.spawn(async move {
-            let _permit = permit.acquire_owned().await;
-            let deadline = ctx.opts.pair_deadline;
-            let read = match tokio::time::timeout(deadline, read_pair(&ctx, pair.clone())).await {
-                Ok(read) => read,
-                Err(_) => Read::Unaudited(Unaudited::whole(
-                    pair.account.clone(),
-                    &pair.region,
-                    format!("not read within {} s (the deadline of one account-Region)", deadline.as_secs()),
-                )),
-            };
-            (i, read)
-        });
-        pair_of.insert(task.id(), task_pair);
-    }
-    let mut reads = Vec::with_capacity(pairs.len());
-    let mut findings_so_far = 0;
-    // The progress line: shown once the run has taken `progress_after`,
-    // redrawn in place as pairs complete and, between them, as calls are
-    // sent (one large Region takes minutes), then cleared.
-    let started = std::time::Instant::now();
-    let mut shown = String::new();
-    let mut redraw = |done: usize, findings: usize, shown: &mut String| {
-        if !opts.progress || started.elapsed() < opts.progress_after {
-            return;
-        }
-        let line =
-            format!("\raudited {done}/{} account-Regions, {findings} findings, {} API calls", pairs.len(), log.count());
-        if *shown != line {
-            progress(&line);
-            *shown = line;
-        }
-    };
-    let tick = Duration::from_millis(250);
-    loop {
-        let next = match opts.progress {
-            // join_next is cancel safe: a tick loses no pair.
-            true => match tokio::time::timeout(tick, tasks.join_next_with_id()).await {
-                Ok(next) => next,
-                Err(_) => {
-                    redraw(reads.len(), findings_so_far, &mut shown);
-                    continue;
-                }
-            },
-            false => tasks.join_next_with_id().await,
-        };
-        let Some(joined) = next else { break };
-        let (i, read) = match joined {
-            Ok((_, answer)) => answer,
-            // A pair is never dropped quietly: one whose task ended
-            // without an answer (a bug, caught) is unaudited.
-            Err(e) => {
-                let Some((i, pair)) = pair_of.remove(&e.id()) else { continue };
-                let gap =
-                    Unaudited::whole(pair.account, &pair.region, format!("the read ended without an answer ({e})"));
-                (i, Read::Unaudited(gap))
-            }
-        };
-        if let Read::Checked { outcome, .. } = &read {
-            findings_so_far += outcome.findings.len();
-        }
-        reads.push((i, read));
-        redraw(reads.len(), findings_so_far, &mut shown);
-    }
-    if !shown.is_empty() {
-        progress("\r\x1b[2K");
-    }
-    reads.sort_by_key(|(i, _)| *i);
+    let (pairs, shard) = scope::shard_pairs(opts.shard, sliced, all);
+    outcome.shard = shard;
+    let reads = read_pairs(opts, &access, &pairs, progress).await;
     // Nothing reached AWS at all: one line and exit 2, not a report of
     // every pair failing the same way.
     if let Some((_, Read::Unreachable(pair, why))) = reads.first()
@@ -285,6 +116,118 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
         let whose = pair.account.as_ref().map(|a| format!("account {a}: ")).unwrap_or_default();
         return Err(format!("{whose}{why}"));
     }
+    let (models, skipped) = gather(reads, opts, &mut outcome);
+    outcome.unaudited.sort();
+    // Notes by account and Region, as report merge orders the shards'.
+    outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
+    outcome.finish();
+    outcome.api_calls = Some(access.log.count());
+    outcome.api_calls_by_account = access.account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
+    Ok(Audit { outcome, calls: access.log, models, skipped })
+}
+
+/// The Region STS, Organizations and Account are asked in: the first
+/// Region named, else the chain's (Organizations' and Account's endpoints
+/// are global: the SDK finds them from any Region of the partition).
+fn home_region(opts: &Options, chain: Option<String>) -> Result<String, String> {
+    match (opts.regions.first(), chain) {
+        (Some(r), _) => Ok(r.clone()),
+        (None, Some(r)) => Ok(r),
+        (None, None) if opts.all_regions => Ok("us-east-1".to_string()),
+        (None, None) => Err("no AWS Region: pass --region or set AWS_REGION".into()),
+    }
+}
+
+/// The accounts to read (`None`: the credentials' own, unnamed) and the
+/// caller's account when other accounts are named.
+async fn accounts_to_read(
+    opts: &Options,
+    base: &aws_config::SdkConfig,
+    log: &Arc<calls::CallLog>,
+) -> Result<(Vec<Option<String>>, Option<String>), String> {
+    let (accounts, caller) = match &opts.accounts {
+        Accounts::Caller => return Ok((vec![None], None)),
+        Accounts::List(ids) => (ids.iter().cloned().map(Some).collect(), Some(assume::caller(base, log).await?)),
+        Accounts::Organization => {
+            let ids = assume::organization_accounts(base, log).await?;
+            (ids.into_iter().map(Some).collect::<Vec<_>>(), Some(assume::caller(base, log).await?))
+        }
+    };
+    if opts.role_name.is_none() && accounts.iter().any(|a| a.as_ref() != caller.as_ref()) {
+        return Err("--accounts and --organization need --role-name, the role to assume in each account".into());
+    }
+    Ok((accounts, caller))
+}
+
+/// How every account is read: the credentials found, the caller's account,
+/// the role assumed in the others, and the calls counted in all and by
+/// account.
+struct Access {
+    base: aws_config::SdkConfig,
+    caller: Option<String>,
+    assumer: Arc<assume::Assumer>,
+    log: Arc<calls::CallLog>,
+    account_logs: std::collections::BTreeMap<String, Arc<calls::CallLog>>,
+}
+
+impl Access {
+    fn counter(&self, account: &Option<String>) -> calls::Counter {
+        calls::Counter(self.log.clone(), account.as_ref().and_then(|a| self.account_logs.get(a)).cloned())
+    }
+}
+
+/// With --regions all: every Region each account has enabled (each
+/// Region of the partition, noted, when the account cannot say), in
+/// order. An account whose role cannot be assumed is unaudited.
+async fn enabled_pairs(
+    opts: &Options,
+    home: &str,
+    access: &Access,
+    accounts: &[Option<String>],
+    outcome: &mut Outcome,
+) -> Vec<Pair> {
+    let partition = assume::partition(home);
+    let mut all = Vec::new();
+    for account in accounts {
+        let counter = access.counter(account);
+        let own = account.is_none() || account == &access.caller;
+        let config = if own {
+            access.base.clone()
+        } else {
+            match access.assumer.credentials(account.as_deref().unwrap_or_default(), &counter).await {
+                Ok(credentials) => loader(opts, Some(home)).credentials_provider(credentials).load().await,
+                Err(assume::Failed::Refused(why) | assume::Failed::Unreachable(why)) => {
+                    outcome.unaudited.push(Unaudited::whole(account.clone(), "every Region", why));
+                    continue;
+                }
+            }
+        };
+        let (names, enabled) = match regions::enabled(&config, &counter).await {
+            Ok(names) => (names, true),
+            Err(why) => {
+                let whose = account.as_ref().map(|a| format!("account {a}: ")).unwrap_or_default();
+                outcome.notes.push(Note {
+                    origin: Origin::live(String::new(), account.clone(), None),
+                    message: format!(
+                        "{whose}{why}; reading every Region of the {partition} partition, and noting those not enabled"
+                    ),
+                });
+                (regions::of_partition(partition).iter().map(|r| r.to_string()).collect(), false)
+            }
+        };
+        all.extend(names.into_iter().map(|region| Pair { account: account.clone(), region, enabled }));
+    }
+    all.sort();
+    all
+}
+
+/// Every pair's read into the audit's outcome; the models kept and the
+/// reads that failed.
+fn gather(
+    reads: Vec<(usize, Read)>,
+    opts: &Options,
+    outcome: &mut Outcome,
+) -> (Vec<sqsguard_model::Model>, Vec<collect::Skipped>) {
     // "Not enabled" is believed of a Region only when the same credentials
     // read another Region of the account; else they may simply be bad.
     let read_somewhere: std::collections::HashSet<Option<String>> = reads
@@ -332,13 +275,7 @@ async fn audit(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Audit, 
     }
     outcome.notes.extend(empty_notes(&empty, opts));
     outcome.account_regions = Some(audited);
-    outcome.unaudited.sort();
-    // Notes by account and Region, as report merge orders the shards'.
-    outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
-    outcome.finish();
-    outcome.api_calls = Some(log.count());
-    outcome.api_calls_by_account = account_logs.iter().map(|(a, l)| (a.clone(), l.count())).collect();
-    Ok(Audit { outcome, calls: log, models, skipped })
+    (models, skipped)
 }
 
 /// A Region where no queue was found is said (a wrong or misspelt Region

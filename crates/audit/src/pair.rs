@@ -1,7 +1,9 @@
 //! Reading one (account, Region) pair: its credentials, the calls, the
-//! rules on what was read, and what a read in part leaves unaudited.
+//! rules on what was read, and what a read in part leaves unaudited; and
+//! reading every pair of the audit at once, with the progress line.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
@@ -158,6 +160,116 @@ fn blind(skipped: &[collect::Skipped], findings: &mut Vec<Finding>) -> Option<Un
         n => format!("{n} reads failed, the first {}", reasons[0]),
     };
     Some(Unaudited { account: None, region: String::new(), partial: true, reason, apis, rules })
+}
+
+/// Read every pair, at most `opts.concurrency` at once, each within the
+/// pair deadline; the reads in the pairs' order.
+pub(super) async fn read_pairs(
+    opts: &Options,
+    access: &super::Access,
+    pairs: &[Pair],
+    progress: &mut dyn FnMut(&str),
+) -> Vec<(usize, Read)> {
+    // One pool for the whole audit: every request of every pair takes a
+    // place in it, and at most as many pairs as it has places are read at once.
+    let requests = Arc::new(Semaphore::new(opts.concurrency.max(1)));
+    let pairs_at_once = Arc::new(Semaphore::new(opts.concurrency.max(1)));
+    // What every pair's task reads, copied once (tasks outlive borrows).
+    let shared = Arc::new(Options::for_pair(opts));
+    let mut tasks = tokio::task::JoinSet::new();
+    // Task -> the pair it reads, for a task that ends without an answer.
+    let mut pair_of = std::collections::HashMap::new();
+    for (i, pair) in pairs.iter().cloned().enumerate() {
+        let ctx = PairContext {
+            opts: shared.clone(),
+            caller: access.caller.clone(),
+            assumer: access.assumer.clone(),
+            counter: access.counter(&pair.account),
+            requests: requests.clone(),
+        };
+        let permit = pairs_at_once.clone();
+        let task_pair = (i, pair.clone());
+        let task = tasks.spawn(async move {
+            let _permit = permit.acquire_owned().await;
+            let deadline = ctx.opts.pair_deadline;
+            let read = match tokio::time::timeout(deadline, read_pair(&ctx, pair.clone())).await {
+                Ok(read) => read,
+                Err(_) => Read::Unaudited(Unaudited::whole(
+                    pair.account.clone(),
+                    &pair.region,
+                    format!("not read within {} s (the deadline of one account-Region)", deadline.as_secs()),
+                )),
+            };
+            (i, read)
+        });
+        pair_of.insert(task.id(), task_pair);
+    }
+    let mut reads = join_reads(opts, &access.log, pairs.len(), tasks, pair_of, progress).await;
+    reads.sort_by_key(|(i, _)| *i);
+    reads
+}
+
+/// The reads as the pairs' tasks end, with the progress line: shown once
+/// the run has taken `progress_after`, redrawn in place as pairs complete
+/// and, between them, as calls are sent (one large Region takes minutes),
+/// then cleared.
+async fn join_reads(
+    opts: &Options,
+    log: &calls::CallLog,
+    total: usize,
+    mut tasks: tokio::task::JoinSet<(usize, Read)>,
+    mut pair_of: std::collections::HashMap<tokio::task::Id, (usize, Pair)>,
+    progress: &mut dyn FnMut(&str),
+) -> Vec<(usize, Read)> {
+    let mut reads = Vec::with_capacity(total);
+    let mut findings_so_far = 0;
+    let started = std::time::Instant::now();
+    let mut shown = String::new();
+    let mut redraw = |done: usize, findings: usize, shown: &mut String| {
+        if !opts.progress || started.elapsed() < opts.progress_after {
+            return;
+        }
+        let line = format!("\raudited {done}/{total} account-Regions, {findings} findings, {} API calls", log.count());
+        if *shown != line {
+            progress(&line);
+            *shown = line;
+        }
+    };
+    let tick = Duration::from_millis(250);
+    loop {
+        let next = match opts.progress {
+            // join_next is cancel safe: a tick loses no pair.
+            true => match tokio::time::timeout(tick, tasks.join_next_with_id()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    redraw(reads.len(), findings_so_far, &mut shown);
+                    continue;
+                }
+            },
+            false => tasks.join_next_with_id().await,
+        };
+        let Some(joined) = next else { break };
+        let (i, read) = match joined {
+            Ok((_, answer)) => answer,
+            // A pair is never dropped quietly: one whose task ended
+            // without an answer (a bug, caught) is unaudited.
+            Err(e) => {
+                let Some((i, pair)) = pair_of.remove(&e.id()) else { continue };
+                let gap =
+                    Unaudited::whole(pair.account, &pair.region, format!("the read ended without an answer ({e})"));
+                (i, Read::Unaudited(gap))
+            }
+        };
+        if let Read::Checked { outcome, .. } = &read {
+            findings_so_far += outcome.findings.len();
+        }
+        reads.push((i, read));
+        redraw(reads.len(), findings_so_far, &mut shown);
+    }
+    if !shown.is_empty() {
+        progress("\r\x1b[2K");
+    }
+    reads
 }
 
 #[cfg(test)]

@@ -91,56 +91,13 @@ async fn subscriptions(c: &Clients, out: &mut Region, queues: &BTreeSet<String>,
 /// The targets on `queues` of the rules of `bus`.
 async fn targets(c: &Clients, out: &mut Region, queues: &BTreeSet<String>, bus: &str, pool: &Semaphore) {
     let eb = &c.eventbridge;
-    // Rule name -> ARN.
-    let mut rules = BTreeMap::new();
-    let mut token = None;
-    loop {
-        let request = eb.list_rules().event_bus_name(bus).set_next_token(token.take()).send();
-        match in_pool(pool, request).await {
-            Ok(page) => {
-                for r in page.rules() {
-                    if let (Some(name), Some(arn)) = (r.name(), r.arn()) {
-                        rules.insert(name.to_string(), arn.to_string());
-                    }
-                }
-                token = page.next_token().map(str::to_string);
-            }
-            Err(e) => {
-                out.skipped.push(skipped("ListRules", format!("event bus {bus}"), service_reason_or(&e)));
-                return;
-            }
-        }
-        if token.is_none() {
-            break;
-        }
-    }
+    let Some(rules) = bus_rules(c, out, bus, pool).await else { return };
     // Fewer calls either way: a call per rule, or one per queue and one
     // per rule that names a queue.
     let named: Vec<String> = if rules.len() <= queues.len() {
         rules.keys().cloned().collect()
     } else {
-        let mut named = BTreeSet::new();
-        for queue in queues {
-            let mut token = None;
-            loop {
-                let request =
-                    eb.list_rule_names_by_target().target_arn(queue).event_bus_name(bus).set_next_token(token.take());
-                match in_pool(pool, request.send()).await {
-                    Ok(page) => {
-                        named.extend(page.rule_names().iter().cloned());
-                        token = page.next_token().map(str::to_string);
-                    }
-                    Err(e) => {
-                        out.skipped.push(skipped("ListRuleNamesByTarget", queue.clone(), service_reason_or(&e)));
-                        break;
-                    }
-                }
-                if token.is_none() {
-                    break;
-                }
-            }
-        }
-        named.into_iter().collect()
+        rules_targeting(c, out, queues, bus, pool).await.into_iter().collect()
     };
     for name in named {
         let Some(rule_arn) = rules.get(&name) else { continue };
@@ -177,4 +134,67 @@ async fn targets(c: &Clients, out: &mut Region, queues: &BTreeSet<String>, bus: 
             }
         }
     }
+}
+
+/// The rules of `bus`, name -> ARN; `None` when they cannot be listed
+/// (skipped, with why).
+async fn bus_rules(c: &Clients, out: &mut Region, bus: &str, pool: &Semaphore) -> Option<BTreeMap<String, String>> {
+    let eb = &c.eventbridge;
+    // Rule name -> ARN.
+    let mut rules = BTreeMap::new();
+    let mut token = None;
+    loop {
+        let request = eb.list_rules().event_bus_name(bus).set_next_token(token.take()).send();
+        match in_pool(pool, request).await {
+            Ok(page) => {
+                for r in page.rules() {
+                    if let (Some(name), Some(arn)) = (r.name(), r.arn()) {
+                        rules.insert(name.to_string(), arn.to_string());
+                    }
+                }
+                token = page.next_token().map(str::to_string);
+            }
+            Err(e) => {
+                out.skipped.push(skipped("ListRules", format!("event bus {bus}"), service_reason_or(&e)));
+                return None;
+            }
+        }
+        if token.is_none() {
+            break;
+        }
+    }
+    Some(rules)
+}
+
+/// The rules of `bus` that name one of `queues` as a target.
+async fn rules_targeting(
+    c: &Clients,
+    out: &mut Region,
+    queues: &BTreeSet<String>,
+    bus: &str,
+    pool: &Semaphore,
+) -> BTreeSet<String> {
+    let eb = &c.eventbridge;
+    let mut named = BTreeSet::new();
+    for queue in queues {
+        let mut token = None;
+        loop {
+            let request =
+                eb.list_rule_names_by_target().target_arn(queue).event_bus_name(bus).set_next_token(token.take());
+            match in_pool(pool, request.send()).await {
+                Ok(page) => {
+                    named.extend(page.rule_names().iter().cloned());
+                    token = page.next_token().map(str::to_string);
+                }
+                Err(e) => {
+                    out.skipped.push(skipped("ListRuleNamesByTarget", queue.clone(), service_reason_or(&e)));
+                    break;
+                }
+            }
+            if token.is_none() {
+                break;
+            }
+        }
+    }
+    named
 }

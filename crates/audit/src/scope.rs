@@ -5,6 +5,9 @@
 
 use std::fmt;
 
+use sqsguard_lint::fingerprint::stable_hash;
+use sqsguard_lint::outcome::ShardOf;
+
 /// An AWS account ID: twelve digits.
 pub(crate) fn account_id(text: &str) -> Result<String, String> {
     let id = text.trim();
@@ -99,6 +102,46 @@ pub(crate) fn pairs(accounts: &[Option<String>], regions: &[String]) -> Vec<Pair
     out.sort();
     out.dedup();
     out
+}
+
+/// The accounts of this shard: with `--regions all` the pairs are only
+/// known account by account, and an account's answer may differ between
+/// two shards' runs, so the accounts are sliced and every shard keeps
+/// whole accounts (`Some`: what was sliced). Otherwise all of them.
+pub(crate) fn shard_accounts(
+    shard: Option<Shard>,
+    all_regions: bool,
+    accounts: Vec<Option<String>>,
+) -> (Vec<Option<String>>, Option<ShardOf>) {
+    match (shard, all_regions) {
+        (Some(shard), true) => {
+            let names: Vec<String> = accounts.iter().map(|a| a.clone().unwrap_or_default()).collect();
+            let of =
+                ShardOf { index: shard.index, count: shard.count, of: "accounts".into(), digest: stable_hash(&names) };
+            (shard.of(&accounts), Some(of))
+        }
+        _ => (accounts, None),
+    }
+}
+
+/// The pairs of this shard, and what was sliced: all of `all` when the
+/// accounts were sliced already (`sliced`), else every N-th pair.
+pub(crate) fn shard_pairs(
+    shard: Option<Shard>,
+    sliced: Option<ShardOf>,
+    all: Vec<Pair>,
+) -> (Vec<Pair>, Option<ShardOf>) {
+    match (shard, sliced) {
+        (_, Some(of)) => (all, Some(of)),
+        (Some(shard), None) => {
+            let names: Vec<String> =
+                all.iter().map(|p| format!("{}/{}", p.account.as_deref().unwrap_or_default(), p.region)).collect();
+            let of =
+                ShardOf { index: shard.index, count: shard.count, of: "pairs".into(), digest: stable_hash(&names) };
+            (shard.of(&all), Some(of))
+        }
+        (None, None) => (all, None),
+    }
 }
 
 #[cfg(test)]

@@ -59,25 +59,19 @@ pub(super) fn dlq_name(name: &str, fifo: bool) -> String {
     if fifo { format!("{base}-dlq.fifo") } else { format!("{base}-dlq") }
 }
 
-/// The fix in a CloudFormation/SAM template or a Serverless service's
-/// `resources`: `resources` is the mapping holding the queue's entry.
-pub(crate) fn template(
-    file: &Source,
+/// The dead-letter queue to add for a queue whose `Properties` are
+/// `props`: of its type, named after it when its name is a literal FIFO
+/// name; `None` when it cannot be added safely (a type written over
+/// lines, a name whose suffix is not known, a retention not below the
+/// new queue's).
+fn planned(
+    text: &str,
     keys: &mut Keys,
-    resources: &Node,
-    queue: &Entry,
-    json: bool,
-    (fifo_at, max_receive_count, retention_seconds): (Option<Span>, i64, i64),
-) -> Option<Vec<Edit>> {
-    let text = &file.text;
-    if queue.value.get("Type")?.as_str()? != "AWS::SQS::Queue" {
-        return None;
-    }
-    let id = format!("{}DLQ", queue.key);
-    if keys.entry(resources, &id).is_some() {
-        return None;
-    }
-    let props = queue.value.get("Properties");
+    props: Option<&Node>,
+    fifo_at: Option<Span>,
+    max_receive_count: i64,
+    retention_seconds: i64,
+) -> Option<Dlq> {
     // The new queue is of the queue's type whatever it resolves to: a
     // literal is written `true`, an expression (`!Ref IsFifo`) copied.
     let fifo = match fifo_at {
@@ -113,7 +107,29 @@ pub(crate) fn template(
         Some(Kind::Number(n) | Kind::String(n)) if n.trim().parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
         Some(_) => return None,
     }
-    let dlq = Dlq { fifo, name, max_receive_count, retention_seconds };
+    Some(Dlq { fifo, name, max_receive_count, retention_seconds })
+}
+
+/// The fix in a CloudFormation/SAM template or a Serverless service's
+/// `resources`: `resources` is the mapping holding the queue's entry.
+pub(crate) fn template(
+    file: &Source,
+    keys: &mut Keys,
+    resources: &Node,
+    queue: &Entry,
+    json: bool,
+    (fifo_at, max_receive_count, retention_seconds): (Option<Span>, i64, i64),
+) -> Option<Vec<Edit>> {
+    let text = &file.text;
+    if queue.value.get("Type")?.as_str()? != "AWS::SQS::Queue" {
+        return None;
+    }
+    let id = format!("{}DLQ", queue.key);
+    if keys.entry(resources, &id).is_some() {
+        return None;
+    }
+    let props = queue.value.get("Properties");
+    let dlq = planned(text, keys, props, fifo_at, max_receive_count, retention_seconds)?;
     let condition = match queue.value.get("Condition") {
         Some(c) => Some(c.as_str()?.to_string()),
         None => None,
@@ -172,8 +188,19 @@ pub(crate) fn template(
     if spaced {
         new_queue.push_str(nl);
     }
-    new_queue.push_str(&format!("{key_indent}{id}:{nl}{}Type: AWS::SQS::Queue{nl}", pad(1)));
-    if let Some(c) = &condition {
+    new_queue.push_str(&block_queue(key_indent, step, &id, condition.as_deref(), &dlq, nl));
+    if queue_end == redrive_at {
+        return Some(vec![edit(redrive_at, format!("{redrive}{new_queue}"))]);
+    }
+    Some(vec![edit(redrive_at, redrive), edit(queue_end, new_queue)])
+}
+
+/// The new queue's entry in block YAML: its key at `key_indent`, each
+/// level `step` spaces deeper.
+fn block_queue(key_indent: &str, step: usize, id: &str, condition: Option<&str>, dlq: &Dlq, nl: &str) -> String {
+    let pad = |n: usize| format!("{key_indent}{}", " ".repeat(step * n));
+    let mut new_queue = format!("{key_indent}{id}:{nl}{}Type: AWS::SQS::Queue{nl}", pad(1));
+    if let Some(c) = condition {
         new_queue.push_str(&format!("{}Condition: {c}{nl}", pad(1)));
     }
     new_queue.push_str(&format!("{}Properties:{nl}", pad(1)));
@@ -184,10 +211,7 @@ pub(crate) fn template(
     if let Some(name) = &dlq.name {
         new_queue.push_str(&format!("{}QueueName: {}{nl}", pad(2), serde_json::Value::from(name.as_str())));
     }
-    if queue_end == redrive_at {
-        return Some(vec![edit(redrive_at, format!("{redrive}{new_queue}"))]);
-    }
-    Some(vec![edit(redrive_at, redrive), edit(queue_end, new_queue)])
+    new_queue
 }
 
 /// The fix of a queue written whole as a YAML flow mapping (`Jobs: {Type:

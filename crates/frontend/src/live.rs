@@ -156,32 +156,8 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             oldest_age_max: q.metrics.2,
             lookback_seconds,
         });
-        if let Some(policy) = text("Policy").and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok()) {
-            let file = SourceFile::new(q.url.clone(), String::new());
-            let doc = super::convert::json_string(&arn(&policy.to_string()));
-            let this = model.queues.len();
-            let queue_arn = q.attributes.get("QueueArn").cloned();
-            let link = |r: &super::value::R| match (r.literal(), &queue_arn) {
-                (Some(text), Some(arn)) if &text == arn => Value::Known(Target::Queue(this)),
-                (Some(text), _) => Value::Known(Target::External(text)),
-                (None, _) => Value::Unknown("not a literal ARN".into()),
-            };
-            let (statements, unreadable) = match doc {
-                Some(d) => super::policy::statements(&file, &d, &link),
-                None => (Vec::new(), Some("the Policy attribute is not JSON".into())),
-            };
-            let statements = statements.into_iter().map(|mut s| {
-                s.origin = origin.clone();
-                s
-            });
-            model.policies.push(QueuePolicy {
-                resource: q.url.clone(),
-                origin: origin.clone(),
-                queues: vec![Value::Known(Target::Queue(this))],
-                statements: statements.collect(),
-                unreadable,
-            });
-        }
+        let this = model.queues.len();
+        model.policies.extend(policy(q, text("Policy"), this, &origin));
         model.queues.push(queue);
     }
     let mut functions: Vec<(&String, Option<i32>)> = read.timeouts.iter().map(|(k, v)| (k, *v)).collect();
@@ -224,30 +200,64 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
     let key_origin = |arn: &str| live(arn, arn_account(arn).or_else(|| account.clone()));
     live_key::load(&read.keys, &key_origin, &mut model);
     for a in &read.alarms {
-        let origin = live(&a.name, account.clone());
-        let known = |v: &Option<String>| match v {
-            Some(s) => Value::Known(s.clone()),
-            None => Value::Absent,
-        };
-        let metrics = a
-            .metrics
-            .iter()
-            .map(|(ns, name, queue)| AlarmMetric {
-                namespace: known(ns),
-                metric_name: known(name),
-                queue: match queue {
-                    Some(q) => linker.queue_name_target(&arn(q)),
-                    None => Value::Absent,
-                },
-            })
-            .collect();
-        let fact =
-            |v: Option<String>| v.map_or_else(|| Attr::absent(origin.clone()), |v| Attr::known(v, origin.clone()));
-        let threshold = a.threshold.map_or_else(|| Attr::absent(origin.clone()), |t| Attr::known(t, origin.clone()));
-        let alarm = Alarm::new(a.name.clone(), origin.clone(), metrics, (fact(a.comparison.clone()), threshold));
-        model.alarms.push(alarm);
+        model.alarms.push(alarm(a, live(&a.name, account.clone()), &linker));
     }
     Loaded { model, ..Loaded::default() }
+}
+
+/// The queue's policy (its `Policy` attribute), when it is JSON; its
+/// statements located at the queue, as the API gives no place in it.
+fn policy(q: &LiveQueueData, policy: Option<&str>, this: usize, origin: &Origin) -> Option<QueuePolicy> {
+    let policy = serde_json::from_str::<serde_json::Value>(policy?).ok()?;
+    let arn = |text: &str| R::new(RV::Str(Text::lit(text)), Default::default());
+    let file = SourceFile::new(q.url.clone(), String::new());
+    let doc = super::convert::json_string(&arn(&policy.to_string()));
+    let queue_arn = q.attributes.get("QueueArn").cloned();
+    let link = |r: &super::value::R| match (r.literal(), &queue_arn) {
+        (Some(text), Some(arn)) if &text == arn => Value::Known(Target::Queue(this)),
+        (Some(text), _) => Value::Known(Target::External(text)),
+        (None, _) => Value::Unknown("not a literal ARN".into()),
+    };
+    let (statements, unreadable) = match doc {
+        Some(d) => super::policy::statements(&file, &d, &link),
+        None => (Vec::new(), Some("the Policy attribute is not JSON".into())),
+    };
+    let statements = statements.into_iter().map(|mut s| {
+        s.origin = origin.clone();
+        s
+    });
+    Some(QueuePolicy {
+        resource: q.url.clone(),
+        origin: origin.clone(),
+        queues: vec![Value::Known(Target::Queue(this))],
+        statements: statements.collect(),
+        unreadable,
+    })
+}
+
+/// An alarm (DescribeAlarms) with the metrics it watches, each linked to
+/// the queue its QueueName dimension names.
+fn alarm(a: &LiveAlarm, origin: Origin, linker: &Linker) -> Alarm {
+    let arn = |text: &str| R::new(RV::Str(Text::lit(text)), Default::default());
+    let known = |v: &Option<String>| match v {
+        Some(s) => Value::Known(s.clone()),
+        None => Value::Absent,
+    };
+    let metrics = a
+        .metrics
+        .iter()
+        .map(|(ns, name, queue)| AlarmMetric {
+            namespace: known(ns),
+            metric_name: known(name),
+            queue: match queue {
+                Some(q) => linker.queue_name_target(&arn(q)),
+                None => Value::Absent,
+            },
+        })
+        .collect();
+    let fact = |v: Option<String>| v.map_or_else(|| Attr::absent(origin.clone()), |v| Attr::known(v, origin.clone()));
+    let threshold = a.threshold.map_or_else(|| Attr::absent(origin.clone()), |t| Attr::known(t, origin.clone()));
+    Alarm::new(a.name.clone(), origin.clone(), metrics, (fact(a.comparison.clone()), threshold))
 }
 
 /// A mapping's settings (ListEventSourceMappings), as facts located at it.

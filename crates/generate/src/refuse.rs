@@ -16,7 +16,7 @@
 //! reaches it). The config's `payloads:` are not
 //! applied: the spec declares the payload the output records.
 
-use super::plan::Plan;
+use super::plan::{Lambda, Plan};
 use super::spec::{At, Encryption, Spec};
 use sqsguard_finding::{Finding, Severity};
 use sqsguard_lint::config::Config;
@@ -167,6 +167,18 @@ pub(crate) fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Pla
         Attr::known(int(plan.dlq_retention_seconds), places.at(&spec.dlq_retention, "dlq.retention"));
     encrypt(&mut dlq);
 
+    let alarms = alarms(spec, plan, places, watched);
+    let (functions, consumers): (Vec<_>, Vec<_>) =
+        plan.lambda.as_ref().map(|l| lambda(spec, plan, l, places)).into_iter().unzip();
+
+    let mut queues = vec![queue, dlq];
+    let (producers, policies, keys) = producers(spec, plan, places, &mut queues);
+    Model { dialect, queues, functions, consumers, alarms, producers, policies, keys, ..Model::default() }
+}
+
+/// The alarms the templates write: the dead-letter queue's depth (located
+/// at `watched`) and the queue's oldest message age, each as the spec asks.
+fn alarms(spec: &Spec, plan: &Plan, places: &mut Places, watched: Origin) -> Vec<Alarm> {
     let age_at = spec.oldest_message_age.as_ref().map(|a| places.at(a, "alarms.oldest_message_age"));
     let mut alarms = Vec::new();
     let alarm = |resource: String, origin: Origin, metric: &str, queue: usize, threshold: u64| {
@@ -179,49 +191,47 @@ pub(crate) fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Pla
     if let (Some(age), Some(origin)) = (plan.oldest_message_age, age_at) {
         alarms.push(alarm(format!("{} age alarm", plan.queue_name), origin, AGE_METRIC, QUEUE, age));
     }
+    alarms
+}
 
-    let (mut functions, mut consumers) = (Vec::new(), Vec::new());
-    if let Some(l) = &plan.lambda {
-        let consumer_at = places.at(&spec.consumer, "consumer");
-        let timeout_at = match &spec.function_timeout {
-            Some(t) => places.at(t, "consumer.function_timeout"),
-            None => consumer_at.clone(),
-        };
-        let origin = spec.function.as_ref().map_or(consumer_at.clone(), |f| places.at(f, "consumer.function"));
-        let reserved_concurrency = match &spec.reserved_concurrency {
-            Some(r) => Attr::known(int(r.value), places.at(r, "consumer.reserved_concurrency")),
-            None => Attr::absent(places.chosen()),
-        };
-        let facts = Facts::new(places.chosen())
-            .known(Field::Timeout, int(l.timeout), timeout_at)
-            .with(Field::ReservedConcurrency, reserved_concurrency);
-        functions.push(Function::read(l.function_name.clone(), origin, &facts));
-        // A FIFO mapping has no batching window; a raised one is the generator's.
-        let batching_window = if plan.fifo {
-            Attr::absent(places.chosen())
-        } else if l.window_raised {
-            Attr::known(int(l.batching_window), places.chosen())
-        } else {
-            Attr::known(int(l.batching_window), places.at(&spec.batching_window, "consumer.batching_window"))
-        };
-        let batch_size = places.at(&spec.batch_size, "consumer.batch_size");
-        let facts = Facts::new(places.chosen())
-            .known(Field::BatchSize, int(l.batch_size), batch_size)
-            .with(Field::BatchingWindow, batching_window)
-            .known(Field::FunctionResponseTypes, vec![REPORT_FAILURES.to_string()], places.chosen())
-            // The generator sets it from the reserved concurrency.
-            .maybe(Field::MaximumConcurrency, plan.maximum_concurrency.map(int), places.chosen());
-        let links = Links {
-            queue: Attr::known(Target::Queue(QUEUE), places.chosen()),
-            queue_via: Attr::known(Via::Arn, places.chosen()),
-            function: Attr::known(Target::Function(0), places.chosen()),
-        };
-        consumers.push(Consumer::read(l.function_name.clone(), consumer_at, links, &facts));
-    }
-
-    let mut queues = vec![queue, dlq];
-    let (producers, policies, keys) = producers(spec, plan, places, &mut queues);
-    Model { dialect, queues, functions, consumers, alarms, producers, policies, keys, ..Model::default() }
+/// The Lambda consumer: the function, with its timeout and reserved
+/// concurrency, and its event source mapping on the queue.
+fn lambda(spec: &Spec, plan: &Plan, l: &Lambda, places: &mut Places) -> (Function, Consumer) {
+    let consumer_at = places.at(&spec.consumer, "consumer");
+    let timeout_at = match &spec.function_timeout {
+        Some(t) => places.at(t, "consumer.function_timeout"),
+        None => consumer_at.clone(),
+    };
+    let origin = spec.function.as_ref().map_or(consumer_at.clone(), |f| places.at(f, "consumer.function"));
+    let reserved_concurrency = match &spec.reserved_concurrency {
+        Some(r) => Attr::known(int(r.value), places.at(r, "consumer.reserved_concurrency")),
+        None => Attr::absent(places.chosen()),
+    };
+    let facts = Facts::new(places.chosen())
+        .known(Field::Timeout, int(l.timeout), timeout_at)
+        .with(Field::ReservedConcurrency, reserved_concurrency);
+    let function = Function::read(l.function_name.clone(), origin, &facts);
+    // A FIFO mapping has no batching window; a raised one is the generator's.
+    let batching_window = if plan.fifo {
+        Attr::absent(places.chosen())
+    } else if l.window_raised {
+        Attr::known(int(l.batching_window), places.chosen())
+    } else {
+        Attr::known(int(l.batching_window), places.at(&spec.batching_window, "consumer.batching_window"))
+    };
+    let batch_size = places.at(&spec.batch_size, "consumer.batch_size");
+    let facts = Facts::new(places.chosen())
+        .known(Field::BatchSize, int(l.batch_size), batch_size)
+        .with(Field::BatchingWindow, batching_window)
+        .known(Field::FunctionResponseTypes, vec![REPORT_FAILURES.to_string()], places.chosen())
+        // The generator sets it from the reserved concurrency.
+        .maybe(Field::MaximumConcurrency, plan.maximum_concurrency.map(int), places.chosen());
+    let links = Links {
+        queue: Attr::known(Target::Queue(QUEUE), places.chosen()),
+        queue_via: Attr::known(Via::Arn, places.chosen()),
+        function: Attr::known(Target::Function(0), places.chosen()),
+    };
+    (function, Consumer::read(l.function_name.clone(), consumer_at, links, &facts))
 }
 
 /// The producers the spec names, each located at its entry, with the queue

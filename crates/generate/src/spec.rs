@@ -7,7 +7,7 @@
 use sqsguard_model::Field as Attribute;
 use sqsguard_model::field::guidance;
 use sqsguard_source::Span;
-use sqsguard_syntax::{Kind, Node, duration};
+use sqsguard_syntax::{Entry, Kind, Node, duration};
 
 /// AWS's default for a field the spec leaves out.
 fn aws_default(field: Attribute) -> u64 {
@@ -156,45 +156,8 @@ pub(crate) fn read(root: &Node) -> Result<Spec, (String, Span)> {
         span: consumer_node.span,
         explicit: true,
     };
-    let encryption = match get(&["queue", "encryption"]) {
-        Some(n) => match (n.get("kms").and_then(Node::as_str), n.as_str()) {
-            (Some(key), _) => At { value: Encryption::Kms(key.to_string()), span: n.span, explicit: true },
-            (None, Some("new-kms-key")) => At { value: Encryption::NewKey, span: n.span, explicit: true },
-            (None, _) => At { value: Encryption::SqsManaged, span: n.span, explicit: true },
-        },
-        None => At::default_at(Encryption::SqsManaged, whole),
-    };
-    let payload = get(&["payload"]).map(|p| Payload {
-        span: p.span,
-        fields: p
-            .get("fields")
-            .and_then(Node::as_map)
-            .unwrap_or_default()
-            .iter()
-            .map(|e| {
-                let (kind, explicit) = match &e.value.kind {
-                    Kind::String(t) => (t.clone(), None),
-                    Kind::Map(_) => (
-                        e.value.get("type").and_then(Node::as_str).unwrap_or("string").to_string(),
-                        match e.value.get("deterministic").map(|d| &d.kind) {
-                            Some(Kind::Bool(b)) => Some(*b),
-                            _ => None,
-                        },
-                    ),
-                    _ => ("string".to_string(), None),
-                };
-                let deterministic = explicit.unwrap_or(!NON_DETERMINISTIC.contains(&kind.as_str()));
-                Field { name: e.key.clone(), kind, deterministic }
-            })
-            .collect(),
-        key_order_unstable: p.get("key_order").and_then(Node::as_str) == Some("unstable"),
-        dedup_id: p
-            .get("dedup_id")
-            .and_then(|n| n.as_str().map(|s| At { value: s.to_string(), span: n.span, explicit: true })),
-        group_id: p
-            .get("group_id")
-            .and_then(|n| n.as_str().map(|s| At { value: s.to_string(), span: n.span, explicit: true })),
-    });
+    let encryption = encryption(get(&["queue", "encryption"]), whole);
+    let payload = get(&["payload"]).map(payload);
     let tags = get(&["tags"])
         .and_then(Node::as_map)
         .unwrap_or_default()
@@ -233,6 +196,51 @@ pub(crate) fn read(root: &Node) -> Result<Spec, (String, Span)> {
         topic: string(&["alarms", "topic"]),
         tags,
     })
+}
+
+/// `queue.encryption`: a KMS key, a new key, or SQS-managed (the default).
+fn encryption(node: Option<&Node>, whole: Span) -> At<Encryption> {
+    match node {
+        Some(n) => match (n.get("kms").and_then(Node::as_str), n.as_str()) {
+            (Some(key), _) => At { value: Encryption::Kms(key.to_string()), span: n.span, explicit: true },
+            (None, Some("new-kms-key")) => At { value: Encryption::NewKey, span: n.span, explicit: true },
+            (None, _) => At { value: Encryption::SqsManaged, span: n.span, explicit: true },
+        },
+        None => At::default_at(Encryption::SqsManaged, whole),
+    }
+}
+
+/// `payload`: its fields, key order, and deduplication and group IDs.
+fn payload(p: &Node) -> Payload {
+    Payload {
+        span: p.span,
+        fields: p.get("fields").and_then(Node::as_map).unwrap_or_default().iter().map(payload_field).collect(),
+        key_order_unstable: p.get("key_order").and_then(Node::as_str) == Some("unstable"),
+        dedup_id: p
+            .get("dedup_id")
+            .and_then(|n| n.as_str().map(|s| At { value: s.to_string(), span: n.span, explicit: true })),
+        group_id: p
+            .get("group_id")
+            .and_then(|n| n.as_str().map(|s| At { value: s.to_string(), span: n.span, explicit: true })),
+    }
+}
+
+/// One field of `payload.fields`: a type name, or a map with `type` and
+/// `deterministic` (without it, deterministic as its type is).
+fn payload_field(e: &Entry) -> Field {
+    let (kind, explicit) = match &e.value.kind {
+        Kind::String(t) => (t.clone(), None),
+        Kind::Map(_) => (
+            e.value.get("type").and_then(Node::as_str).unwrap_or("string").to_string(),
+            match e.value.get("deterministic").map(|d| &d.kind) {
+                Some(Kind::Bool(b)) => Some(*b),
+                _ => None,
+            },
+        ),
+        _ => ("string".to_string(), None),
+    };
+    let deterministic = explicit.unwrap_or(!NON_DETERMINISTIC.contains(&kind.as_str()));
+    Field { name: e.key.clone(), kind, deterministic }
 }
 
 /// One `producers` entry (the schema has checked its shape).

@@ -166,6 +166,7 @@ impl Run {
     }
 
     /// As [`Run::new`]; `keep`: each job's result keeps its model.
+    #[expect(clippy::too_many_lines, reason = "what a run covers, in order: each step narrows the next one's sets")]
     fn build(session: &Session, keep: bool) -> Result<Run, Error> {
         let mut governing = Governing::of(session);
         let mut jobs = Vec::new();

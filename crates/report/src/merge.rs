@@ -101,29 +101,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
             if f.file.is_some() {
                 return Err(bad("holds lint findings: report merge combines `sqsguard audit` outputs".into()));
             }
-            let Some(rule) = sqsguard_rules::ALL.iter().find(|r| r.id.code == f.rule) else {
-                return Err(bad(format!("unknown rule {}", f.rule)));
-            };
-            outcome.findings.push(Finding {
-                rule: &rule.id,
-                severity: f.severity,
-                origin: {
-                    let mut origin = Origin::live(f.resource.clone(), f.account, f.region);
-                    if let Origin::Live(live) = &mut origin {
-                        live.name = f.resource_name;
-                    }
-                    origin
-                },
-                resource: f.resource,
-                related: Vec::new(),
-                // The text as the report printed it, context and all: a
-                // report does not keep the parts apart.
-                message: f.message,
-                fix: f.fix,
-                remedy: None,
-                autofix: None,
-                context: FindingContext::default(),
-            });
+            outcome.findings.push(finding(f).map_err(bad)?);
         }
         for n in doc.notes {
             outcome.notes.push(Note { origin: Origin::live(String::new(), n.account, n.region), message: n.message });
@@ -167,8 +145,47 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
         }
         outcome.unaudited.extend(s.unaudited);
     }
-    // Shards of one audit: all of them, or the merge would look cleaner
-    // than the audit was.
+    every_shard(&shards, unsharded)?;
+    // As one audit orders them: by account and Region.
+    outcome.unaudited.sort();
+    outcome.unaudited.dedup();
+    outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
+    // Severities and the selection were applied by each shard.
+    outcome.finish();
+    Ok(outcome)
+}
+
+/// An audit finding of a document, with its rule found in the catalog;
+/// `Err` names a rule this build does not know.
+fn finding(f: JsonFinding) -> Result<Finding, String> {
+    let Some(rule) = sqsguard_rules::ALL.iter().find(|r| r.id.code == f.rule) else {
+        return Err(format!("unknown rule {}", f.rule));
+    };
+    Ok(Finding {
+        rule: &rule.id,
+        severity: f.severity,
+        origin: {
+            let mut origin = Origin::live(f.resource.clone(), f.account, f.region);
+            if let Origin::Live(live) = &mut origin {
+                live.name = f.resource_name;
+            }
+            origin
+        },
+        resource: f.resource,
+        related: Vec::new(),
+        // The text as the report printed it, context and all: a report
+        // does not keep the parts apart.
+        message: f.message,
+        fix: f.fix,
+        remedy: None,
+        autofix: None,
+        context: FindingContext::default(),
+    })
+}
+
+/// Shards of one audit: all of them, or the merge would look cleaner
+/// than the audit was; and no document that is not a shard among them.
+fn every_shard(shards: &[(ShardOf, &PathBuf)], unsharded: Option<&PathBuf>) -> Result<(), Unmergeable> {
     if let (Some((first, _)), Some(path)) = (shards.first(), unsharded) {
         return Err(Unmergeable {
             path: Some(path.clone()),
@@ -187,13 +204,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Outcome, Unmergeable> {
             });
         }
     }
-    // As one audit orders them: by account and Region.
-    outcome.unaudited.sort();
-    outcome.unaudited.dedup();
-    outcome.notes.sort_by(|a, b| a.origin.account_region().cmp(&b.origin.account_region()));
-    // Severities and the selection were applied by each shard.
-    outcome.finish();
-    Ok(outcome)
+    Ok(())
 }
 
 fn read(path: &Path) -> Result<Document, Unmergeable> {

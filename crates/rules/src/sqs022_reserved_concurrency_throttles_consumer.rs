@@ -4,7 +4,7 @@
 use super::helpers::{all_of, set};
 use super::{Context, Findings, Link, LiveInput};
 use sqsguard_finding::{Applicability, Op, Remedy};
-use sqsguard_model::{Dialect, Field, Origin, Scalar, Target, Value};
+use sqsguard_model::{Alt, Dialect, Field, Origin, Scalar, Target, Value};
 
 rule! {
     code: "SQS022",
@@ -78,29 +78,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                         cx.run(Field::MaximumConcurrency, &consumer.resource, &Scalar::Int(reserved))
                     );
                     let finding = RULE.finding(&consumer.resource, origin, message, fix).with_related(&related);
-                    // A value written too high is replaced; a missing one
-                    // is set inside the mapping's ScalingConfig, created
-                    // when it is absent (Serverless: the hint only).
-                    let within = matches!(cx.dialect(), Dialect::CloudFormation | Dialect::Terraform)
-                        && matches!(origin, Origin::File { .. });
-                    let finding = match maximum {
-                        Some(_) => finding.with_remedy(set(
-                            &consumer.resource,
-                            Field::MaximumConcurrency,
-                            Scalar::Int(reserved),
-                            m_alt,
-                            Applicability::Safe,
-                        )),
-                        None if within => finding.with_remedy(Remedy {
-                            resource: consumer.resource.clone(),
-                            field: Field::MaximumConcurrency,
-                            ops: vec![Op::SetWithin { map: Field::ScalingConfig, value: Scalar::Int(reserved) }],
-                            at: origin.clone(),
-                            absent: true,
-                            conditional: !m_alt.when.is_always(),
-                            given: None,
-                            applicability: Applicability::Safe,
-                        }),
+                    let finding = match remedy(cx, &consumer.resource, origin, maximum.is_some(), m_alt, reserved) {
+                        Some(remedy) => finding.with_remedy(remedy),
                         None => finding,
                     };
                     findings.push(finding);
@@ -108,4 +87,32 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             }
         }
     }
+}
+
+/// The fix of a mapping whose pollers can scale past `reserved`: a value
+/// written too high is replaced; a missing one is set inside the mapping's
+/// ScalingConfig, created when it is absent (Serverless: the hint only).
+fn remedy(
+    cx: &Context<'_>,
+    consumer: &str,
+    origin: &Origin,
+    written: bool,
+    m_alt: &Alt<i64>,
+    reserved: i64,
+) -> Option<Remedy> {
+    let within =
+        matches!(cx.dialect(), Dialect::CloudFormation | Dialect::Terraform) && matches!(origin, Origin::File { .. });
+    if written {
+        return Some(set(consumer, Field::MaximumConcurrency, Scalar::Int(reserved), m_alt, Applicability::Safe));
+    }
+    within.then(|| Remedy {
+        resource: consumer.to_string(),
+        field: Field::MaximumConcurrency,
+        ops: vec![Op::SetWithin { map: Field::ScalingConfig, value: Scalar::Int(reserved) }],
+        at: origin.clone(),
+        absent: true,
+        conditional: !m_alt.when.is_always(),
+        given: None,
+        applicability: Applicability::Safe,
+    })
 }

@@ -21,6 +21,7 @@ mod join;
 mod names;
 mod stack;
 mod unread;
+mod wanted;
 
 use std::path::{Path, PathBuf};
 

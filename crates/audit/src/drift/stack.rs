@@ -143,54 +143,82 @@ pub(crate) fn join(out: &mut Joined<'_>, stacks: &[StackResource]) {
                 Err(why) => out.notes.push(Note { origin: f.origin.clone(), message: why }),
             }
         }
-        for (tc, c) in model.consumers.iter().enumerate() {
-            let note = |message: String| Note { origin: c.origin.clone(), message };
-            if !index.get(&c.resource, MAPPING).is_empty() || index.get(&c.resource, FUNCTION).is_empty() {
-                declared.insert((c.resource.as_str(), MAPPING));
-                match physical(&index, "mapping", &c.resource, MAPPING) {
-                    Err(why) => out.notes.push(note(why)),
-                    Ok(uuid) => match mappings.get(uuid) {
-                        Some(&lc) => {
-                            joined_ids.insert(uuid);
-                            out.pair_consumer((t, tc), lc);
-                        }
-                        None => out.notes.push(note(match out.unread.mappings() {
-                            Some(why) => format!(
-                                "mapping {} of the template is not compared: could not read the live mappings ({why})",
-                                c.resource
-                            ),
-                            None => format!(
-                                "mapping {} of the template is missing live: its stack's mapping {uuid} is not in the account",
-                                c.resource
-                            ),
-                        })),
-                    },
-                }
-                continue;
-            }
-            // A SAM event: the live mapping of its joined queue whose
-            // function is its function's physical name.
-            if let Some(lc) = sam_event(out, (t, tc), &index, &on) {
-                joined_ids.insert(&live[lc.0].consumers[lc.1].resource);
-                out.pair_consumer((t, tc), lc);
-            } else {
-                out.notes.push(note(match out.unread.mappings() {
-                    Some(why) => format!(
-                        "mapping {} of the template is not compared: could not read the live mappings ({why})",
-                        c.resource
-                    ),
-                    None => format!(
-                        "mapping {} of the template is missing live: no live mapping of its queue invokes its function",
-                        c.resource
-                    ),
-                }));
-            }
-        }
+        join_consumers(out, t, &index, &on, &mappings, &mut declared, &mut joined_ids);
     }
     if out.stacked.is_empty() {
         return;
     }
-    // What the stacks hold that no template given declares.
+    undeclared(out, stacks, &declared, &joined_ids, &mappings);
+}
+
+/// The mappings of template `t` joined by physical ID (a SAM event's
+/// through its joined queue and its function); one that is not, a note.
+fn join_consumers<'a: 'x, 's: 'x, 'x>(
+    out: &mut Joined<'a>,
+    t: usize,
+    index: &Index<'s>,
+    on: &HashMap<(usize, usize), Vec<usize>>,
+    mappings: &HashMap<&str, (usize, usize)>,
+    declared: &mut HashSet<(&'x str, &'x str)>,
+    joined_ids: &mut HashSet<&'x str>,
+) {
+    let (templates, live) = (out.templates, out.live);
+    let model = &templates[t];
+    for (tc, c) in model.consumers.iter().enumerate() {
+        let note = |message: String| Note { origin: c.origin.clone(), message };
+        if !index.get(&c.resource, MAPPING).is_empty() || index.get(&c.resource, FUNCTION).is_empty() {
+            declared.insert((c.resource.as_str(), MAPPING));
+            match physical(index, "mapping", &c.resource, MAPPING) {
+                Err(why) => out.notes.push(note(why)),
+                Ok(uuid) => match mappings.get(uuid) {
+                    Some(&lc) => {
+                        joined_ids.insert(uuid);
+                        out.pair_consumer((t, tc), lc);
+                    }
+                    None => out.notes.push(note(match out.unread.mappings() {
+                        Some(why) => format!(
+                            "mapping {} of the template is not compared: could not read the live mappings ({why})",
+                            c.resource
+                        ),
+                        None => format!(
+                            "mapping {} of the template is missing live: its stack's mapping {uuid} is not in the account",
+                            c.resource
+                        ),
+                    })),
+                },
+            }
+            continue;
+        }
+        // A SAM event: the live mapping of its joined queue whose
+        // function is its function's physical name.
+        if let Some(lc) = sam_event(out, (t, tc), index, on) {
+            joined_ids.insert(&live[lc.0].consumers[lc.1].resource);
+            out.pair_consumer((t, tc), lc);
+        } else {
+            out.notes.push(note(match out.unread.mappings() {
+                Some(why) => format!(
+                    "mapping {} of the template is not compared: could not read the live mappings ({why})",
+                    c.resource
+                ),
+                None => format!(
+                    "mapping {} of the template is missing live: no live mapping of its queue invokes its function",
+                    c.resource
+                ),
+            }));
+        }
+    }
+}
+
+/// What the stacks hold that no template given declares: a note each (a
+/// live mapping named as the audit names it, and said here only).
+fn undeclared(
+    out: &mut Joined<'_>,
+    stacks: &[StackResource],
+    declared: &HashSet<(&str, &str)>,
+    joined_ids: &HashSet<&str>,
+    mappings: &HashMap<&str, (usize, usize)>,
+) {
+    let live = out.live;
     for r in stacks {
         let what = match r.kind.as_str() {
             QUEUE => "queue",

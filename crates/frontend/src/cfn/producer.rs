@@ -52,37 +52,7 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
                 add(model, p);
             }
         }
-        "AWS::Events::Rule" => {
-            for (_, target) in ctx.values_at(&props, &["Targets", "*"]) {
-                let arn = target.entry(CFN.name(Field::TargetArn)).map(|(_, a)| a);
-                if arn.is_some_and(other_service) {
-                    continue;
-                }
-                let queue = ctx.attr(Some(target), Field::TargetArn, at, |r| ctx.queue_target(r));
-                if !maybe_queue(&queue) {
-                    continue;
-                }
-                let mut p = producer(ctx, res, Service::EventBridge, target, Field::TargetArn);
-                p.label = target.entry("Id").and_then(|(_, id)| id.literal());
-                p.source = Value::Known(SourceId::Resource(res.id.to_string()));
-                let sqs = target.entry(CFN.name(Field::SqsParameters)).map(|(_, s)| s);
-                p.message_group_id = match sqs {
-                    Some(s) => ctx.attr(Some(s), Field::MessageGroupId, s.span, to_string),
-                    None => Attr::absent(ctx.origin(target.span)),
-                };
-                let dlq = target.entry("DeadLetterConfig").map(|(_, d)| d);
-                p.dead_letter = match dlq {
-                    Some(d) => ctx.attr_named(Some(d), "Arn", at, |r| ctx.queue_target(r)),
-                    None => Attr::absent(ctx.origin(at)),
-                };
-                p.role = target.entry(CFN.name(Field::RoleArn)).is_some();
-                if let Some((_, retry)) = target.entry(CFN.name(Field::RetryPolicy)) {
-                    p.maximum_retry_attempts = ctx.attr(Some(retry), Field::MaximumRetryAttempts, retry.span, to_int);
-                    p.maximum_event_age = ctx.attr(Some(retry), Field::MaximumEventAge, retry.span, to_int);
-                }
-                add(model, p);
-            }
-        }
+        "AWS::Events::Rule" => events_rule(ctx, res, &props, model),
         "AWS::S3::Bucket" => {
             let path = ["NotificationConfiguration", "QueueConfigurations", "*"];
             for (_, config) in ctx.values_at(&props, &path) {
@@ -92,25 +62,64 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
                 add(model, p);
             }
         }
-        "AWS::Pipes::Pipe" => {
-            if props.entry("Target").is_some_and(|(_, t)| other_service(t)) {
-                return;
-            }
-            let queue = ctx.attr_named(Some(&props), "Target", at, |r| ctx.queue_target(r));
-            if !maybe_queue(&queue) {
-                return;
-            }
-            let mut p = Producer::new(res.id, ctx.origin(at), Service::Pipes, queue);
-            p.queue_via = ctx.attr(Some(&props), Field::PipeTarget, at, |r| ctx.queue_via(r));
-            p.source = Value::Known(SourceId::Resource(res.id.to_string()));
-            let path = ["TargetParameters", "SqsQueueParameters"];
-            if let Some((_, sqs)) = ctx.values_at(&props, &path).into_iter().next() {
-                p.message_group_id = ctx.attr(Some(sqs), Field::MessageGroupId, at, to_string);
-            }
-            add(model, p);
-        }
+        "AWS::Pipes::Pipe" => pipe(ctx, res, &props, model),
         _ => {}
     }
+}
+
+/// An EventBridge rule's targets on queues, each a producer with its
+/// message group, dead-letter queue, role and retry policy.
+fn events_rule(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: &R, model: &mut Model) {
+    let at = res.entry.key_span;
+    for (_, target) in ctx.values_at(props, &["Targets", "*"]) {
+        let arn = target.entry(CFN.name(Field::TargetArn)).map(|(_, a)| a);
+        if arn.is_some_and(other_service) {
+            continue;
+        }
+        let queue = ctx.attr(Some(target), Field::TargetArn, at, |r| ctx.queue_target(r));
+        if !maybe_queue(&queue) {
+            continue;
+        }
+        let mut p = producer(ctx, res, Service::EventBridge, target, Field::TargetArn);
+        p.label = target.entry("Id").and_then(|(_, id)| id.literal());
+        p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+        let sqs = target.entry(CFN.name(Field::SqsParameters)).map(|(_, s)| s);
+        p.message_group_id = match sqs {
+            Some(s) => ctx.attr(Some(s), Field::MessageGroupId, s.span, to_string),
+            None => Attr::absent(ctx.origin(target.span)),
+        };
+        let dlq = target.entry("DeadLetterConfig").map(|(_, d)| d);
+        p.dead_letter = match dlq {
+            Some(d) => ctx.attr_named(Some(d), "Arn", at, |r| ctx.queue_target(r)),
+            None => Attr::absent(ctx.origin(at)),
+        };
+        p.role = target.entry(CFN.name(Field::RoleArn)).is_some();
+        if let Some((_, retry)) = target.entry(CFN.name(Field::RetryPolicy)) {
+            p.maximum_retry_attempts = ctx.attr(Some(retry), Field::MaximumRetryAttempts, retry.span, to_int);
+            p.maximum_event_age = ctx.attr(Some(retry), Field::MaximumEventAge, retry.span, to_int);
+        }
+        add(model, p);
+    }
+}
+
+/// A pipe whose target is a queue, with the message group it sends with.
+fn pipe(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: &R, model: &mut Model) {
+    let at = res.entry.key_span;
+    if props.entry("Target").is_some_and(|(_, t)| other_service(t)) {
+        return;
+    }
+    let queue = ctx.attr_named(Some(props), "Target", at, |r| ctx.queue_target(r));
+    if !maybe_queue(&queue) {
+        return;
+    }
+    let mut p = Producer::new(res.id, ctx.origin(at), Service::Pipes, queue);
+    p.queue_via = ctx.attr(Some(props), Field::PipeTarget, at, |r| ctx.queue_via(r));
+    p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+    let path = ["TargetParameters", "SqsQueueParameters"];
+    if let Some((_, sqs)) = ctx.values_at(props, &path).into_iter().next() {
+        p.message_group_id = ctx.attr(Some(sqs), Field::MessageGroupId, at, to_string);
+    }
+    add(model, p);
 }
 
 /// A SAM SNS event whose `SqsSubscription` names a queue: SAM subscribes

@@ -6,12 +6,15 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use super::lang::Language;
+use super::program::{DefAt, Program};
+use super::unit::Unit;
+use super::wrapped;
 use sqsguard_model::FunctionIdx;
-use sqsguard_model::code::{Handler, Misspelt, Reports, WrongIdentifier};
+use sqsguard_model::code::{Handler, Reports};
 use sqsguard_source::Span;
 
-use super::response::{BATCH_ITEM_FAILURES, Key, classify, from_message_id, serialized, utility_words};
-use super::{lang::Language, program::DefAt, program::Program, unit::Unit, wrapped};
+use super::response::{read_keys, utility_words};
 
 /// The most definitions a handler's body is followed into.
 const MAX_BODY: usize = 5000;
@@ -28,11 +31,12 @@ pub fn read(unit: &Unit, function: &str, index: FunctionIdx) -> Result<Handler, 
     read_in(&mut program, &path, function, index)
 }
 
-/// The handler `function` of `file` (for Go, empty: the function its package passes to
-/// `lambda.Start`), as the handler of function `index`. The file is loaded in `program`;
-/// what it imports is loaded as the body is followed.
+/// The handler `function` of `file` (for Go, empty: the function its
+/// package passes to `lambda.Start`), as the handler of function `index`.
+/// The file is loaded in `program`; what it imports is loaded as the body
+/// is followed.
 pub(crate) fn read_in(
-    program: &mut Program,
+    program: &mut Program<'_>,
     file: &Path,
     function: &str,
     index: FunctionIdx,
@@ -107,32 +111,9 @@ pub(crate) fn read_in(
             yes = Some((unit.origin(*span), utility_words(unit.language, what)));
         }
     }
-    for (f, spans) in &files {
-        let Some(unit) = unit_of(f) else { continue };
-        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
-        let in_a_string = serialized(unit);
-        for key in unit.keys.iter().filter(|k| inside(k.span)) {
-            match classify(unit.language, &key.text) {
-                Some(Key::Failures) if in_a_string(key.span) => {}
-                Some(Key::Failures) => {
-                    yes.get_or_insert((unit.origin(key.span), format!("a `{BATCH_ITEM_FAILURES}` key")));
-                }
-                Some(Key::Identifier) => {
-                    if let Some((span, value)) = &key.value
-                        && !from_message_id(value)
-                    {
-                        handler
-                            .wrong_identifiers
-                            .push(WrongIdentifier { origin: unit.origin(*span), from: value.clone() });
-                    }
-                }
-                Some(Key::Misspelt(meant)) => {
-                    handler.misspelt.push(Misspelt { origin: unit.origin(key.span), written: key.text.clone(), meant });
-                }
-                None => {}
-            }
-        }
-    }
+    let body: Vec<(&Unit, &[Span])> =
+        files.iter().filter_map(|(f, spans)| Some((unit_of(f)?, spans.as_slice()))).collect();
+    read_keys(&body, &mut yes, &mut handler);
     // Behind code that was not read (a decorator, a wrapper), even a body
     // that returns batch item failures may not be what Lambda gets.
     handler.reports = match (yes, behind) {

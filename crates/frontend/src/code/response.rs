@@ -3,6 +3,10 @@
 //! filled from, and how a batch utility is named in messages.
 
 use super::lang::Language;
+use super::unit::Unit;
+use sqsguard_model::Origin;
+use sqsguard_model::code::{Handler, Misspelt, WrongIdentifier};
+use sqsguard_source::Span;
 
 pub(super) const BATCH_ITEM_FAILURES: &str = "batchItemFailures";
 pub(super) const ITEM_IDENTIFIER: &str = "itemIdentifier";
@@ -88,6 +92,38 @@ pub(crate) fn serialized(unit: &super::unit::Unit) -> impl Fn(sqsguard_source::S
     let calls: Vec<sqsguard_source::Span> =
         unit.calls.iter().filter(|(_, callee)| SERIALIZERS.contains(&callee.as_str())).map(|(s, _)| *s).collect();
     move |span| calls.iter().any(|s| s.start <= span.start && span.end <= s.end)
+}
+
+/// The response keys written in a handler's body (each unit with the
+/// spans of the body in it): the first that returns failures, when `yes`
+/// holds nothing yet; each identifier filled from something else than the
+/// message ID; each misspelt key.
+pub(super) fn read_keys(body: &[(&Unit, &[Span])], yes: &mut Option<(Origin, String)>, handler: &mut Handler) {
+    for (unit, spans) in body {
+        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
+        let in_a_string = serialized(unit);
+        for key in unit.keys.iter().filter(|k| inside(k.span)) {
+            match classify(unit.language, &key.text) {
+                Some(Key::Failures) if in_a_string(key.span) => {}
+                Some(Key::Failures) => {
+                    yes.get_or_insert((unit.origin(key.span), format!("a `{BATCH_ITEM_FAILURES}` key")));
+                }
+                Some(Key::Identifier) => {
+                    if let Some((span, value)) = &key.value
+                        && !from_message_id(value)
+                    {
+                        handler
+                            .wrong_identifiers
+                            .push(WrongIdentifier { origin: unit.origin(*span), from: value.clone() });
+                    }
+                }
+                Some(Key::Misspelt(meant)) => {
+                    handler.misspelt.push(Misspelt { origin: unit.origin(key.span), written: key.text.clone(), meant });
+                }
+                None => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -103,19 +103,7 @@ pub(crate) fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
             model.dlq_refs.push(DlqRef { target: Attr::single(ctx.queue_target(&target), ctx.origin(target.span)) });
         }
     }
-    for c in root.get("constructs").and_then(Node::as_map).unwrap_or_default() {
-        match c.value.get("type").and_then(Node::as_str) {
-            Some("queue") => lift::read(&ctx, &c.key, c.key_span, &c.value, root.get("provider"), &mut model),
-            kind => notes.push(Note {
-                origin: ctx.origin(c.key_span),
-                message: format!(
-                    "constructs.{} (type {}) was not analysed: sqsguard models serverless-lift's queue construct only",
-                    c.key,
-                    kind.unwrap_or("unknown")
-                ),
-            }),
-        }
-    }
+    constructs(&ctx, &root, &mut model, &mut notes);
     let mut loaded = super::loaded::loaded_from(file, model, suppressions);
     loaded.notes = notes;
     for included in &included_files {
@@ -126,6 +114,24 @@ pub(crate) fn load(file: &Source, root: &Node, run: &Stage) -> Option<Loaded> {
     // `resources.Parameters` are the stack's: overrides apply to them too.
     cfn::overridden(file, &template, run, &mut loaded);
     Some(loaded)
+}
+
+/// `constructs`: serverless-lift's queues read into the model, any other
+/// construct a note.
+fn constructs(ctx: &Ctx<'_, '_>, root: &Node, model: &mut sqsguard_model::Model, notes: &mut Vec<Note>) {
+    for c in root.get("constructs").and_then(Node::as_map).unwrap_or_default() {
+        match c.value.get("type").and_then(Node::as_str) {
+            Some("queue") => lift::read(ctx, &c.key, c.key_span, &c.value, root.get("provider"), model),
+            kind => notes.push(Note {
+                origin: ctx.origin(c.key_span),
+                message: format!(
+                    "constructs.{} (type {}) was not analysed: sqsguard models serverless-lift's queue construct only",
+                    c.key,
+                    kind.unwrap_or("unknown")
+                ),
+            }),
+        }
+    }
 }
 
 /// `resources`: one CloudFormation fragment, or a list of them (the

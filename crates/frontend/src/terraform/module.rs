@@ -67,11 +67,13 @@ struct Walk<'a> {
     overlay: &'a Overlay,
 }
 
-fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Walk<'_>) -> Scope {
+/// The module's files in `dir`, with the unsaved texts that stand for
+/// files of it; none, with a note, when the folder cannot be listed.
+fn module_paths(dir: &Path, walk: &mut Walk<'_>) -> Vec<PathBuf> {
     // A text that stands in for a file not on disk (a new file of an
     // editor, a document read from standard input) is one of the module's.
     let unsaved = walk.overlay.files_in(dir, |p| p.extension().is_some_and(|e| e == "tf") || super::is_tf_json(p));
-    let paths = match module_files(dir) {
+    match module_files(dir) {
         Ok(mut paths) => {
             paths.extend(unsaved.into_iter().filter(|p| !p.exists()));
             paths.sort();
@@ -88,7 +90,41 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
             });
             Vec::new()
         }
-    };
+    }
+}
+
+/// The module blocks of the scope's files: (file, name, source, block).
+fn module_calls(scope: &Scope) -> Vec<(usize, String, String, Span)> {
+    scope
+        .files
+        .iter()
+        .enumerate()
+        .flat_map(|(fi, f)| {
+            f.body.blocks().filter(|b| b.ident.as_str() == "module").filter_map(move |b| {
+                let [name] = labels(b).try_into().ok()?;
+                let source = b.body.get_attribute("source")?.value.as_str()?.to_string();
+                Some((fi, name, source, f.span(b, Span::default())))
+            })
+        })
+        .collect()
+}
+
+/// Why a local module call is not followed: its folder is missing, it
+/// is already being read (a cycle), or the calls are too deep.
+fn not_followed(child_dir: &Path, canonical: &Path, stack: &[PathBuf]) -> Option<String> {
+    if !child_dir.is_dir() {
+        Some(format!("its source folder {} does not exist", normalize(child_dir).display()))
+    } else if stack.iter().any(|p| p == canonical) {
+        Some("it calls a module that is already being read (a cycle)".to_string())
+    } else if stack.len() >= MAX_MODULE_DEPTH {
+        Some(format!("modules are followed at most {MAX_MODULE_DEPTH} calls deep"))
+    } else {
+        None
+    }
+}
+
+fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Walk<'_>) -> Scope {
+    let paths = module_paths(dir, walk);
     let (files, broken) = read_files(&paths, walk.overlay);
     let mut first_visit = false;
     for p in &paths {
@@ -106,18 +142,7 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
     let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     walk.stack.push(canonical);
 
-    let calls: Vec<(usize, String, String, Span)> = scope
-        .files
-        .iter()
-        .enumerate()
-        .flat_map(|(fi, f)| {
-            f.body.blocks().filter(|b| b.ident.as_str() == "module").filter_map(move |b| {
-                let [name] = labels(b).try_into().ok()?;
-                let source = b.body.get_attribute("source")?.value.as_str()?.to_string();
-                Some((fi, name, source, f.span(b, Span::default())))
-            })
-        })
-        .collect();
+    let calls = module_calls(&scope);
     for (fi, name, source, block_span) in dependency_order(calls, &scope) {
         let Some(block) =
             scope.files[fi].body.blocks().find(|b| b.ident.as_str() == "module" && labels(b).first() == Some(&name))
@@ -138,15 +163,7 @@ fn load_at(dir: &Path, prefix: String, inputs: HashMap<String, R>, walk: &mut Wa
         let child = if let ModuleSource::Local(_) = parsed {
             let child_dir = dir.join(&source);
             let canonical = child_dir.canonicalize().unwrap_or_else(|_| child_dir.clone());
-            let skipped = if !child_dir.is_dir() {
-                Some(format!("its source folder {} does not exist", normalize(&child_dir).display()))
-            } else if walk.stack.contains(&canonical) {
-                Some("it calls a module that is already being read (a cycle)".to_string())
-            } else if walk.stack.len() >= MAX_MODULE_DEPTH {
-                Some(format!("modules are followed at most {MAX_MODULE_DEPTH} calls deep"))
-            } else {
-                None
-            };
+            let skipped = not_followed(&child_dir, &canonical, walk.stack);
             if let Some(why) = skipped {
                 if first_visit {
                     walk.notes.push(Note {

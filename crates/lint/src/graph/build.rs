@@ -4,10 +4,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::words::{comparison, floats, function_name, ints, kind_word, queue_details, secs, targets, texts};
 use super::{Edge, EdgeKind, Graph, Kind, Mark, Node};
 use sqsguard_finding::Finding;
 use sqsguard_model::code::Operation;
-use sqsguard_model::{Attr, Field, Index, Model, Name, Target, Value};
+use sqsguard_model::{Attr, Index, Model, Target, Value};
 
 /// One model, with the findings checked on it and what names the file or
 /// folder it was read from (its nodes' scope).
@@ -77,6 +78,15 @@ impl Builder {
                 self.edge(&queue_ids[qi], &id, EdgeKind::Alarms, label);
             }
         }
+        self.producers(model, &queue_ids);
+        self.consumers(model, &queue_ids);
+        self.calls(model, &queue_ids);
+        self.mark(piece.findings);
+    }
+
+    /// A node per producer (and per producer whose queue is not known),
+    /// an edge to the queue it delivers to and to its dead-letter target.
+    fn producers(&mut self, model: &Model, queue_ids: &[String]) {
         for producer in &model.producers {
             let id = self.node(Kind::Producer, &producer.name(), Vec::new(), Vec::new());
             self.alias(&producer.resource, &id);
@@ -93,15 +103,20 @@ impl Builder {
                 label.push(format!("group {}", texts(&producer.message_group_id)));
             }
             let label = if label.is_empty() { "delivers".to_string() } else { label.join(", ") };
-            self.link(&id, &producer.queue, &queue_ids, EdgeKind::Sends, &label);
+            self.link(&id, &producer.queue, queue_ids, EdgeKind::Sends, &label);
             if producer.dead_letter.is_set_somewhere() {
-                self.link(&id, &producer.dead_letter, &queue_ids, EdgeKind::DeadLetters, "failed deliveries");
+                self.link(&id, &producer.dead_letter, queue_ids, EdgeKind::DeadLetters, "failed deliveries");
             }
         }
         for unknown in &model.unknown_producers {
             let note = format!("the queue it delivers to is not known: {}", unknown.why);
             self.node(Kind::Producer, &unknown.resource, Vec::new(), vec![note]);
         }
+    }
+
+    /// A node per consumer with its function's settings (and per source
+    /// not resolved), an edge from the queue it reads.
+    fn consumers(&mut self, model: &Model, queue_ids: &[String]) {
         for consumer in &model.consumers {
             let function = consumer.function.iter().find_map(|a| match a.value.known() {
                 Some(Target::Function(f)) => model.functions.get(*f),
@@ -126,14 +141,12 @@ impl Builder {
             }
             let window = secs(&consumer.batching_window, 0);
             let label = format!("batch {}, window {window}", ints(&consumer.batch_size, Some(10)));
-            self.link_in(&id, &consumer.queue, &queue_ids, &label);
+            self.link_in(&id, &consumer.queue, queue_ids, &label);
         }
         for unknown in &model.unknown_sources {
             let note = format!("the queue it reads could not be resolved: {}", unknown.why);
             self.node(Kind::Consumer, &unknown.resource, Vec::new(), vec![note]);
         }
-        self.calls(model, &queue_ids);
-        self.mark(piece.findings);
     }
 
     /// Code nodes: one per owner of SQS calls, an edge per queue and
@@ -270,128 +283,5 @@ impl Builder {
                 }
             }
         }
-    }
-}
-
-fn kind_word(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Producer => "producer",
-        Kind::Code => "code",
-        Kind::Queue | Kind::DeadLetterQueue => "queue",
-        Kind::Consumer => "consumer",
-        Kind::Alarm => "alarm",
-        Kind::External => "external",
-        Kind::Other => "resource",
-    }
-}
-
-/// What the rules read of a queue.
-fn queue_details(q: &sqsguard_model::Queue) -> Vec<String> {
-    let mut details = Vec::new();
-    let names = names(&q.name);
-    if !names.is_empty() && names != q.resource {
-        details.push(format!("name {names}"));
-    }
-    if q.fifo.any_known(|f| *f) {
-        details.push("FIFO".into());
-    }
-    details.push(format!("visibility {}", seconds(&q.visibility_timeout, Field::VisibilityTimeout)));
-    details.push(format!("retention {}", seconds(&q.retention_period, Field::RetentionPeriod)));
-    details.push(format!("receive wait {}", seconds(&q.receive_wait_time, Field::ReceiveWaitTime)));
-    details
-}
-
-fn names(attr: &Attr<Name>) -> String {
-    let all: Vec<&str> = attr.iter().filter_map(|a| a.value.known()).map(|n| n.text.as_str()).collect();
-    all.join(" | ")
-}
-
-/// Each alternative as written: a number, `?` when unknown, `default` (or
-/// the default) when absent; alternatives joined with ` | `.
-fn ints(attr: &Attr<i64>, default: Option<i64>) -> String {
-    alternatives(attr.iter().map(|a| match &a.value {
-        Value::Known(v) => v.to_string(),
-        Value::Unknown(_) => "?".into(),
-        Value::Absent => default.map_or_else(|| "default".into(), |d| d.to_string()),
-    }))
-}
-
-/// As [`ints`], in seconds.
-fn secs(attr: &Attr<i64>, default: i64) -> String {
-    alternatives(attr.iter().map(|a| match &a.value {
-        Value::Known(v) => duration(*v),
-        Value::Unknown(_) => "?".into(),
-        Value::Absent => duration(default),
-    }))
-}
-
-/// Seconds with AWS's default for an absent value, in the largest whole
-/// unit (`4 d`, `30 s`).
-fn seconds(attr: &Attr<i64>, field: Field) -> String {
-    alternatives(attr.iter().map(|a| match a.value.or_aws_default(field) {
-        Some(s) => duration(s),
-        None => "?".into(),
-    }))
-}
-
-fn duration(s: i64) -> String {
-    match s {
-        0 => "0 s".into(),
-        s if s % 86_400 == 0 => format!("{} d", s / 86_400),
-        s if s % 3_600 == 0 => format!("{} h", s / 3_600),
-        s if s % 60 == 0 && s >= 600 => format!("{} min", s / 60),
-        s => format!("{s} s"),
-    }
-}
-
-fn floats(attr: &Attr<f64>) -> String {
-    alternatives(attr.iter().map(|a| match &a.value {
-        Value::Known(v) => v.to_string(),
-        _ => "?".into(),
-    }))
-}
-
-fn comparison(attr: &Attr<String>) -> String {
-    alternatives(attr.iter().map(|a| match a.value.known().map(String::as_str) {
-        Some("GreaterThanThreshold") => ">".to_string(),
-        Some("GreaterThanOrEqualToThreshold") => ">=".into(),
-        Some("LessThanThreshold") => "<".into(),
-        Some("LessThanOrEqualToThreshold") => "<=".into(),
-        Some(other) => other.into(),
-        None => "?".into(),
-    }))
-}
-
-fn texts(attr: &Attr<String>) -> String {
-    alternatives(attr.iter().map(|a| a.value.known().cloned().unwrap_or_else(|| "?".into())))
-}
-
-fn targets(attr: &Attr<Target>) -> String {
-    alternatives(attr.iter().map(|a| match &a.value {
-        Value::Known(Target::External(name)) => name.clone(),
-        Value::Known(_) => "of the template".into(),
-        Value::Unknown(_) => "not known".into(),
-        Value::Absent => "none".into(),
-    }))
-}
-
-/// Distinct values in order, joined with ` | `.
-fn alternatives(values: impl Iterator<Item = String>) -> String {
-    let mut out: Vec<String> = Vec::new();
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out.join(" | ")
-}
-
-/// A function as people name it: the name out of a live function's ARN
-/// (`arn:aws:lambda:REGION:ACCOUNT:function:NAME`), a template's logical
-/// ID as it is.
-fn function_name(resource: &str) -> &str {
-    match resource.split_once(":function:") {
-        Some((arn, name)) if arn.starts_with("arn:") => name,
-        _ => resource,
     }
 }

@@ -14,6 +14,7 @@ mod build;
 pub mod dot;
 pub mod json;
 pub mod mermaid;
+mod words;
 
 use serde::Serialize;
 

@@ -16,7 +16,7 @@ use serde::Serialize;
 use sqsguard_finding::{Finding, Severity};
 use sqsguard_lint::graph::{self, Graph, Piece};
 use sqsguard_lint::outcome::{Outcome, Unaudited};
-use sqsguard_model::{Index, Model, Origin, Target, Value};
+use sqsguard_model::{Index, Model, Origin, Queue, Target, Value};
 
 #[derive(Serialize)]
 pub(super) struct Page<'a> {
@@ -116,58 +116,24 @@ fn is_url(resource: &str) -> bool {
     resource.starts_with("https://") || resource.starts_with("http://")
 }
 
-/// The page of `outcome`: with `models` (a live audit's, one per pair
-/// read) every queue is listed and the graph has its links; without, the
-/// queues are those the findings name and `report` (the outcome's JSON
-/// document) draws the graph.
-pub(super) fn page<'a>(
-    outcome: &'a Outcome,
-    models: Option<&[Model]>,
-    report: Option<&serde_json::Value>,
-    source: String,
-) -> Page<'a> {
+/// An account, a Region and a resource in it (a queue's URL, a mapping's UUID).
+type Place = (String, String, String);
+
+/// Every queue of a live audit's models as a row, each row's place
+/// (account, Region, URL), and the queue each mapping reads (account,
+/// Region, UUID -> URL).
+fn live_rows(models: &[Model]) -> (Vec<QueueRow>, HashMap<Place, usize>, HashMap<Place, String>) {
     let mut queues: Vec<QueueRow> = Vec::new();
     // (account, Region, URL) -> its row.
     let mut row_of: HashMap<(String, String, String), usize> = HashMap::new();
     // (account, Region, mapping UUID) -> the URL of the queue it reads.
     let mut mapping_queue: HashMap<(String, String, String), String> = HashMap::new();
-    for model in models.unwrap_or_default() {
+    for model in models {
         let index = Index::new(model);
         for (qi, q) in model.queues.iter().enumerate() {
-            let (account, region) = place(&q.origin);
-            let fifo = q.fifo.iter().find_map(|a| a.value.known().copied());
-            let fifo = fifo.or_else(|| q.fifo.iter().all(|a| matches!(a.value, Value::Absent)).then_some(false));
-            let target =
-                q.redrive.iter().find_map(|a| a.value.known()).map(|p| p.target.iter().find_map(|a| a.value.known()));
-            let dlq = target.map(|t| match t {
-                Some(Target::Queue(t)) => model.queues.get(*t).map_or("?", |d| queue_name(&d.resource)).to_string(),
-                Some(Target::External(text)) => text.rsplit(':').next().unwrap_or(text).to_string(),
-                Some(Target::Function(_)) | None => "?".to_string(),
-            });
-            let consumers = index
-                .consumers_of(qi)
-                .map(|c| match c.function.iter().find_map(|a| a.value.known()) {
-                    Some(Target::Function(f)) => model.functions.get(*f).map_or_else(
-                        || c.resource.clone(),
-                        |f| f.resource.rsplit(':').next().unwrap_or(&f.resource).to_string(),
-                    ),
-                    Some(Target::External(text)) => text.clone(),
-                    _ => c.resource.clone(),
-                })
-                .collect();
-            row_of.insert((account.into(), region.into(), q.resource.clone()), queues.len());
-            queues.push(QueueRow {
-                name: queue_name(&q.resource).to_string(),
-                url: q.resource.clone(),
-                account: account.into(),
-                region: region.into(),
-                fifo,
-                dlq,
-                consumers: Some(consumers),
-                errors: 0,
-                warnings: 0,
-                infos: 0,
-            });
+            let row = queue_row(model, &index, qi, q);
+            row_of.insert((row.account.clone(), row.region.clone(), q.resource.clone()), queues.len());
+            queues.push(row);
         }
         for c in &model.consumers {
             let (account, region) = place(&c.origin);
@@ -180,6 +146,57 @@ pub(super) fn page<'a>(
             }
         }
     }
+    (queues, row_of, mapping_queue)
+}
+
+/// A queue's row in a live audit's page: its type, dead-letter queue and
+/// consumers as the model knows them.
+fn queue_row(model: &Model, index: &Index<'_>, qi: usize, q: &Queue) -> QueueRow {
+    let (account, region) = place(&q.origin);
+    let fifo = q.fifo.iter().find_map(|a| a.value.known().copied());
+    let fifo = fifo.or_else(|| q.fifo.iter().all(|a| matches!(a.value, Value::Absent)).then_some(false));
+    let target = q.redrive.iter().find_map(|a| a.value.known()).map(|p| p.target.iter().find_map(|a| a.value.known()));
+    let dlq = target.map(|t| match t {
+        Some(Target::Queue(t)) => model.queues.get(*t).map_or("?", |d| queue_name(&d.resource)).to_string(),
+        Some(Target::External(text)) => text.rsplit(':').next().unwrap_or(text).to_string(),
+        Some(Target::Function(_)) | None => "?".to_string(),
+    });
+    let consumers = index
+        .consumers_of(qi)
+        .map(|c| match c.function.iter().find_map(|a| a.value.known()) {
+            Some(Target::Function(f)) => model.functions.get(*f).map_or_else(
+                || c.resource.clone(),
+                |f| f.resource.rsplit(':').next().unwrap_or(&f.resource).to_string(),
+            ),
+            Some(Target::External(text)) => text.clone(),
+            _ => c.resource.clone(),
+        })
+        .collect();
+    QueueRow {
+        name: queue_name(&q.resource).to_string(),
+        url: q.resource.clone(),
+        account: account.into(),
+        region: region.into(),
+        fifo,
+        dlq,
+        consumers: Some(consumers),
+        errors: 0,
+        warnings: 0,
+        infos: 0,
+    }
+}
+
+/// The page of `outcome`: with `models` (a live audit's, one per pair
+/// read) every queue is listed and the graph has its links; without, the
+/// queues are those the findings name and `report` (the outcome's JSON
+/// document) draws the graph.
+pub(super) fn page<'a>(
+    outcome: &'a Outcome,
+    models: Option<&[Model]>,
+    report: Option<&serde_json::Value>,
+    source: String,
+) -> Page<'a> {
+    let (mut queues, mut row_of, mapping_queue) = live_rows(models.unwrap_or_default());
     let mut findings = Vec::with_capacity(outcome.findings.len());
     let mut counts = Counts::default();
     for f in &outcome.findings {

@@ -270,29 +270,9 @@ impl<'a> Reader<'a> {
                     }
                 }
                 "object_creation_expression" => {
-                    let class = node.child_by_field_name("type").map(|t| self.text_of(t)).unwrap_or_default();
-                    let class = class.rsplit('.').next().unwrap_or(class);
-                    typed = operation(class);
-                    is_request |= class.ends_with("Request") || class.ends_with("RequestEntry");
-                    let args = node.child_by_field_name("arguments");
-                    let positional: &[&'static str] = match class {
-                        "SendMessageRequest" => &["QueueUrl", "MessageBody"],
-                        "ReceiveMessageRequest" => &["QueueUrl"],
-                        "SendMessageBatchRequest"
-                        | "DeleteMessageBatchRequest"
-                        | "ChangeMessageVisibilityBatchRequest" => &["QueueUrl", "Entries"],
-                        "SendMessageBatchRequestEntry" => &["Id", "MessageBody"],
-                        "DeleteMessageBatchRequestEntry" => &["Id", "ReceiptHandle"],
-                        "ChangeMessageVisibilityBatchRequestEntry" => &["Id", "ReceiptHandle"],
-                        _ => &[],
-                    };
-                    if let Some(args) = args {
-                        for (i, api) in positional.iter().enumerate() {
-                            if let Some(a) = args.named_child(i as u32) {
-                                request.params.push((api, unit::span(a), a));
-                            }
-                        }
-                    }
+                    let (operation, names_request) = self.java_new(node, &mut request);
+                    typed = operation;
+                    is_request |= names_request;
                     break;
                 }
                 "identifier" if lambda_param == Some(self.text_of(node)) => break,
@@ -308,5 +288,35 @@ impl<'a> Reader<'a> {
             }
         }
         is_request.then_some((request, typed))
+    }
+
+    /// `new XRequest(a, b)`: the parameters its constructor takes by
+    /// position, with the operation its type names and whether the type
+    /// is a request (or a request entry).
+    fn java_new(&self, node: Node<'a>, request: &mut Request<'a>) -> (Option<Operation>, bool) {
+        let class = node.child_by_field_name("type").map(|t| self.text_of(t)).unwrap_or_default();
+        let class = class.rsplit('.').next().unwrap_or(class);
+        let typed = operation(class);
+        let names_request = class.ends_with("Request") || class.ends_with("RequestEntry");
+        let args = node.child_by_field_name("arguments");
+        let positional: &[&'static str] = match class {
+            "SendMessageRequest" => &["QueueUrl", "MessageBody"],
+            "ReceiveMessageRequest" => &["QueueUrl"],
+            "SendMessageBatchRequest" | "DeleteMessageBatchRequest" | "ChangeMessageVisibilityBatchRequest" => {
+                &["QueueUrl", "Entries"]
+            }
+            "SendMessageBatchRequestEntry" => &["Id", "MessageBody"],
+            "DeleteMessageBatchRequestEntry" => &["Id", "ReceiptHandle"],
+            "ChangeMessageVisibilityBatchRequestEntry" => &["Id", "ReceiptHandle"],
+            _ => &[],
+        };
+        if let Some(args) = args {
+            for (i, api) in positional.iter().enumerate() {
+                if let Some(a) = args.named_child(i as u32) {
+                    request.params.push((api, unit::span(a), a));
+                }
+            }
+        }
+        (typed, names_request)
     }
 }

@@ -127,36 +127,7 @@ impl Index {
         let configuration = doc.configuration.as_ref().and_then(|c| c.root_module);
         let mut all = Vec::new();
         collect(root, &mut all, 0);
-        // Another resource matters for a dead-letter target it holds: in its
-        // values, or among what is only known after apply (an SNS
-        // subscription's redrive policy naming a queue's ARN, say).
-        let holds = |raw: &RawValue| DEAD_LETTER_MARKERS.iter().any(|m| raw.get().contains(m));
-        // Each resource on its own, in parallel; the index in order.
-        let read: Vec<(String, &PlannedResource<'_>, Vec<&'static str>)> = all
-            .par_iter()
-            .filter_map(|&r| {
-                let address = serde_json::from_str::<String>(r.address.get()).ok()?;
-                let after = after_unknown.get(address.as_str()).copied();
-                if !(READ_TYPES.contains(&r.kind.as_ref())
-                    || resources::PRODUCER_KINDS.contains(&r.kind.as_ref())
-                    || resources::KEY_KINDS.contains(&r.kind.as_ref())
-                    || r.values.is_some_and(holds)
-                    || after.is_some_and(holds))
-                {
-                    return None;
-                }
-                // Only what the readers look at: a plan lists most
-                // attributes of a new resource as unknown.
-                let read = resources::arguments(&r.kind);
-                let entries = after.map(entries).unwrap_or_default();
-                let later = entries
-                    .iter()
-                    .filter(|(_, v)| v.get() == "true")
-                    .filter_map(|(k, _)| read.iter().find(|a| **a == k.as_ref()).copied())
-                    .collect();
-                Some((address, r, later))
-            })
-            .collect();
+        let read = selected(&all, &after_unknown);
         let mut planned = Vec::with_capacity(read.len());
         let mut unknown = HashMap::new();
         for (address, r, later) in read {
@@ -288,6 +259,44 @@ impl Index {
 }
 
 /// Every managed resource instance of a module and its children, in order.
+/// The resources the readers look at (a type read, a producer, a key, or
+/// one that holds a dead-letter target), each with its address and the
+/// arguments read that are only known after apply. In parallel; in order.
+fn selected<'p, 'a>(
+    all: &[&'p PlannedResource<'a>],
+    after_unknown: &HashMap<&str, &RawValue>,
+) -> Vec<(String, &'p PlannedResource<'a>, Vec<&'static str>)> {
+    // Another resource matters for a dead-letter target it holds: in its
+    // values, or among what is only known after apply (an SNS
+    // subscription's redrive policy naming a queue's ARN, say).
+    let holds = |raw: &RawValue| DEAD_LETTER_MARKERS.iter().any(|m| raw.get().contains(m));
+    // Each resource on its own, in parallel; the index in order.
+    all.par_iter()
+        .filter_map(|&r| {
+            let address = serde_json::from_str::<String>(r.address.get()).ok()?;
+            let after = after_unknown.get(address.as_str()).copied();
+            if !(READ_TYPES.contains(&r.kind.as_ref())
+                || resources::PRODUCER_KINDS.contains(&r.kind.as_ref())
+                || resources::KEY_KINDS.contains(&r.kind.as_ref())
+                || r.values.is_some_and(holds)
+                || after.is_some_and(holds))
+            {
+                return None;
+            }
+            // Only what the readers look at: a plan lists most
+            // attributes of a new resource as unknown.
+            let read = resources::arguments(&r.kind);
+            let entries = after.map(entries).unwrap_or_default();
+            let later = entries
+                .iter()
+                .filter(|(_, v)| v.get() == "true")
+                .filter_map(|(k, _)| read.iter().find(|a| **a == k.as_ref()).copied())
+                .collect();
+            Some((address, r, later))
+        })
+        .collect()
+}
+
 fn collect<'p, 'a>(module: &'p PlannedModule<'a>, out: &mut Vec<&'p PlannedResource<'a>>, depth: usize) {
     if depth > 16 {
         return;
