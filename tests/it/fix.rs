@@ -173,6 +173,10 @@ fn unsafe_fixes_of_the_corpus_change_only_their_lines_and_add_no_finding() {
     fix_the_corpus(true);
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one scenario over one copied tree: fix everything, then check each changed line and each finding against the first pass"
+)]
 fn fix_the_corpus(unsafe_too: bool) {
     let work = tempfile::tempdir().unwrap();
     let root = work.path();
@@ -1052,6 +1056,10 @@ fn fixtures_fix_into_their_fixed_snapshots() {
 /// still reported, with the hint and no
 /// edit, and `--fix --unsafe-fixes` leaves the file as it was.
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one table of policy shapes, each with whether it is fixed, and the one check they all go through"
+)]
 fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
     let fixture = fs::read_to_string(common::root().join("tests/fixtures/fix/sqs019-jsonencode.tf")).unwrap();
     let at = fixture.find("resource \"aws_sqs_queue_policy\"").unwrap();
@@ -1149,6 +1157,34 @@ fn sqs019_appends_to_a_terraform_policy_only_as_written_in_place() {
     let found = doc["findings"].as_array().unwrap();
     assert_eq!(found.len(), 1, "another file: {doc:#}");
     assert!(found[0].get("edits").is_none(), "another file: {:#}", found[0]);
+}
+
+/// A producer in a child module is `module.alerts.aws_sns_topic.alerts` to
+/// the linter, but no expression of the queue's module can name it (only
+/// the module's outputs): a new policy whose `aws:SourceArn` said
+/// `module.alerts.aws_sns_topic.alerts.arn` would not pass `terraform
+/// validate`. SQS019 keeps its hint and `--fix --unsafe-fixes` writes nothing.
+#[test]
+fn sqs019_writes_no_policy_naming_a_producer_inside_a_child_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "resource \"aws_sqs_queue\" \"jobs\" {\n  name = \"jobs\"\n}\n\nmodule \"alerts\" {\n  source    = \"./child\"\n  queue_arn = aws_sqs_queue.jobs.arn\n}\n";
+    let child = "variable \"queue_arn\" {\n  type = string\n}\n\nresource \"aws_sns_topic\" \"alerts\" {\n  name = \"alerts\"\n}\n\n\
+                 resource \"aws_sns_topic_subscription\" \"to_jobs\" {\n  topic_arn = aws_sns_topic.alerts.arn\n  protocol  = \"sqs\"\n  endpoint  = var.queue_arn\n}\n";
+    fs::write(dir.path().join("main.tf"), main).unwrap();
+    fs::create_dir(dir.path().join("child")).unwrap();
+    fs::write(dir.path().join("child/main.tf"), child).unwrap();
+    let args = ["lint", "--format", "json", "--unsafe-fixes", "--select", "SQS019", "."];
+    let doc: Value = serde_json::from_slice(&sqsguard_in(dir.path(), &args).stdout).unwrap();
+    let found = doc["findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{doc:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("module.alerts.aws_sns_topic_subscription.to_jobs"),
+        "{doc:#}"
+    );
+    assert!(found[0].get("edits").is_none(), "{:#}", found[0]);
+    assert!(found[0]["fix"].as_str().unwrap().contains("sqs:SendMessage"), "no hint: {:#}", found[0]);
+    sqsguard_in(dir.path(), &["lint", "--fix", "--unsafe-fixes", "--select", "SQS019", "."]);
+    assert_eq!(fs::read_to_string(dir.path().join("main.tf")).unwrap(), main, "the module was edited");
 }
 
 /// In `*.tf.json` the statement goes into an `aws_iam_policy_document`'s

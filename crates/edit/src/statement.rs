@@ -210,7 +210,11 @@ pub(crate) fn hcl(
     }
     let principal = grant.service.principal()?;
     let source = match grant.source {
-        SourceId::Resource(address) if !address.contains(['[', '"']) => format!("{address}.arn"),
+        // A producer inside a child module (`module.x.aws_sns_topic.t`) is
+        // no reference the queue's module can write: the hint stays.
+        SourceId::Resource(address) if !address.contains(['[', '"']) && !address.starts_with("module.") => {
+            format!("{address}.arn")
+        }
         SourceId::Text(arn) => serde_json::Value::from(arn.as_str()).to_string(),
         SourceId::Resource(_) => return None,
     };
