@@ -13,26 +13,30 @@
 //! 5. `sqsguard-finding` ([`finding`], [`error`]): what a rule reports and
 //!    the fix it proposes; what can fail.
 //! 6. `sqsguard-frontend` ([`frontend`]): CloudFormation/SAM, Serverless,
-//!    Terraform (HCL, JSON and plans), live data and the Lambda handlers'
-//!    code, each read into a [`frontend::Loaded`] model, with the trees it
-//!    parsed in an [`edit::Writer`].
-//! 7. `sqsguard-rules` ([`rules`]): the catalog, one rule per file.
-//! 8. `sqsguard-lint` ([`lint`]): a run's [`config`], the [`check`] of rules
+//!    Terraform (HCL, JSON and plans) and live data, each read into a
+//!    [`frontend::Loaded`] model, with the trees it parsed in an
+//!    [`edit::Writer`]; and what readers share (links, values, comments).
+//! 7. `sqsguard-code` ([`code`]): the code reader, a sibling of the template
+//!    readers: the Lambda handlers a template names and the SDK calls of
+//!    code, on tree-sitter, into the same model.
+//! 8. `sqsguard-rules` ([`rules`]): the catalog, one rule per file.
+//! 9. `sqsguard-lint` ([`lint`]): a run's [`config`], the [`check`] of rules
 //!    and suppressions, a finding's [`fingerprint`], the [`discover`]y of
 //!    files and their [`owners`], the pipeline [`graph`], the [`baseline`],
 //!    the [`session`] (one run's settings and inputs), the [`outcome`], the
 //!    `lint` command itself and [`fix`] (`--fix`, `--diff`).
-//! 9. `sqsguard-generate` ([`generate`]): a pipeline spec into templates.
-//! 10. `sqsguard-audit` (`audit` and `drift`, feature `audit`): live queues
+//! 10. `sqsguard-generate` ([`generate`]): a pipeline spec into templates.
+//! 11. `sqsguard-audit` (`audit` and `drift`, feature `audit`): live queues
 //!     read-only, and the estate against its templates.
-//! 11. `sqsguard-report` ([`report`]): every output format.
-//! 12. `sqsguard-server` ([`server`]): the checks as a Language Server.
-//! 13. `sqsguard` (this crate): the command line ([`cli`]): arguments, the
+//! 12. `sqsguard-report` ([`report`]): every output format.
+//! 13. `sqsguard-server` ([`server`]): the checks as a Language Server.
+//! 14. `sqsguard` (this crate): the command line ([`cli`]): arguments, the
 //!     session, errors and exit statuses.
 //!
 //! The re-exports below keep one path to each layer for the command line
 //! and the integration tests (`sqsguard::model::Queue`).
 
+pub use sqsguard_code as code;
 pub use sqsguard_edit as edit;
 pub use sqsguard_finding as finding;
 pub use sqsguard_finding::error;

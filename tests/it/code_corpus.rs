@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use sqsguard::frontend::code::{handler, lang, unit::Unit};
+use sqsguard::code::{handler, lang, unit::Unit};
 use sqsguard::model::code::{Language, Reports};
 use sqsguard::source::SourceFile;
 

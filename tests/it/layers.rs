@@ -21,6 +21,7 @@ const LAYERS: &[&str] = &[
     "sqsguard-edit",
     "sqsguard-finding",
     "sqsguard-frontend",
+    "sqsguard-code",
     "sqsguard-rules",
     "sqsguard-lint",
     "sqsguard-generate",

@@ -13,7 +13,7 @@ pub(crate) const MARKER: &str = "sqsguard:ignore";
 /// code after it through a run of comment lines (docs/configuration.md,
 /// "Suppressing a finding"). A blank line ends the run: the comment then
 /// applies to nothing.
-pub(crate) fn scan(file: &Source) -> Vec<Suppression> {
+pub fn scan(file: &Source) -> Vec<Suppression> {
     let text = &file.text;
     if !text.contains(MARKER) {
         return Vec::new();

@@ -18,22 +18,22 @@
 //! parsed go to the edit layer ([`sqsguard_edit::Writer`]).
 
 pub(crate) mod cfn;
-pub mod code;
-pub(crate) mod comment;
+
+pub mod comment;
 pub(crate) mod convert;
 pub(crate) mod dead_letter;
 pub(crate) mod fields;
-pub(crate) mod link;
+pub mod link;
 pub mod live;
 mod live_fields;
 pub mod live_key;
-pub(crate) mod loaded;
+pub mod loaded;
 pub(crate) mod policy;
 pub(crate) mod producer;
 pub mod serverless;
 pub mod stage;
 pub mod terraform;
-pub(crate) mod value;
+pub mod value;
 
 pub use loaded::{Broken, Loaded};
 

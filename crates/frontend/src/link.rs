@@ -5,11 +5,12 @@
 use std::collections::HashMap;
 
 use super::value::{Part, R, RV, Text};
+use sqsguard_model::code::EnvVar;
 use sqsguard_model::{FunctionIdx, QueueIdx, Target, Value, Via};
 
 /// The queues and functions of one template or module, by ID and by name.
 #[derive(Debug)]
-pub(crate) struct Linker {
+pub struct Linker {
     queue_ids: HashMap<String, QueueIdx>,
     queue_names: HashMap<String, QueueIdx>,
     function_ids: HashMap<String, FunctionIdx>,
@@ -215,6 +216,27 @@ pub(crate) fn is_sqs_arn(r: &R) -> bool {
         }
         _ => false,
     }
+}
+
+/// The environment variables of a map of them (CloudFormation's
+/// `Environment.Variables`, the Framework's `environment`, Terraform's
+/// `environment { variables }`), each with the queue it names: a reference
+/// to a queue's URL or ARN, or its name.
+pub(crate) fn env_vars(vars: &R, linker: &Linker) -> Vec<EnvVar> {
+    let RV::Map(entries) = &vars.v else { return Vec::new() };
+    entries
+        .iter()
+        .map(|(name, _, value)| {
+            let queue = match linker.queue_target(value) {
+                Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                other => match linker.queue_name_target(value) {
+                    Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
+                    _ => other,
+                },
+            };
+            EnvVar { name: name.clone(), queue }
+        })
+        .collect()
 }
 
 #[cfg(test)]

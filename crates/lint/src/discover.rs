@@ -57,7 +57,7 @@ const NOT_OWN_CODE: &[&str] = &[
 
 /// Whether a walked file is code of the project's own.
 fn is_own_code(path: &Path, under: &Path) -> bool {
-    if sqsguard_frontend::code::lang::of_path(path).is_none() || is_serverless_code(path) {
+    if sqsguard_code::lang::of_path(path).is_none() || is_serverless_code(path) {
         return false;
     }
     let inside = path.strip_prefix(under).unwrap_or(path);
@@ -95,7 +95,7 @@ pub(crate) fn candidates(paths: &[PathBuf]) -> Found {
         let mut apps = Vec::new();
         // Code is read only inside the repository: a linked folder that
         // leads out of it is not searched for SQS API calls.
-        let repository = sqsguard_frontend::code::locate::repository_of(path);
+        let repository = sqsguard_source::repository::repository_of(path);
         for entry in walker {
             match entry {
                 Ok(entry) => {

@@ -211,7 +211,7 @@ fn broken(b: Broken, config: &Config) -> Done {
 /// `loaded` with the code of its functions read, unless `--no-code`.
 pub(super) fn with_code(mut loaded: Loaded, session: &Session) -> Loaded {
     if !session.inputs.no_code {
-        frontend::code::read(&mut loaded, &session.inputs.overlay);
+        sqsguard_code::read(&mut loaded, &session.inputs.overlay);
     }
     loaded
 }

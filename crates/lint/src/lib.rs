@@ -48,7 +48,7 @@ use file::{Done, checked, lint_file, own_only, with_code};
 use gather::outcome;
 use sqsguard_finding::error::Error;
 use sqsguard_finding::{Finding, Note};
-use sqsguard_frontend::{self as frontend, terraform};
+use sqsguard_frontend::terraform;
 use sqsguard_model::{Model, Origin, Queue};
 use sqsguard_source::display_path;
 
@@ -155,7 +155,7 @@ pub struct Run {
     /// The code files template jobs read (canonical): code jobs skip them.
     handled: HashSet<PathBuf>,
     /// The queues of the template jobs that code jobs' literals may name.
-    known: frontend::code::KnownQueues,
+    known: sqsguard_code::KnownQueues,
 }
 
 impl Run {
@@ -196,7 +196,7 @@ impl Run {
             if !config.files.keeps(&c.path, c.explicit) {
                 continue;
             }
-            if frontend::code::is_code_file(&c.path) {
+            if sqsguard_code::is_code_file(&c.path) {
                 if files.insert(canonical(&c.path)) {
                     code.push(Job::Code(c.path, true, config));
                 }
@@ -223,7 +223,7 @@ impl Run {
         // A handler named on the command line (a pre-commit hook's changed
         // file) re-checks the templates above it that read it.
         let named_code: Vec<&PathBuf> =
-            session.inputs.paths.iter().filter(|p| p.is_file() && frontend::code::is_code_file(p)).collect();
+            session.inputs.paths.iter().filter(|p| p.is_file() && sqsguard_code::is_code_file(p)).collect();
         let named_real: Vec<PathBuf> = named_code.iter().map(|p| canonical(p)).collect();
         let mut probes = Vec::new();
         if !session.inputs.no_code {
@@ -247,7 +247,7 @@ impl Run {
             }
         }
         let none = HashSet::new();
-        let nothing = frontend::code::KnownQueues::default();
+        let nothing = sqsguard_code::KnownQueues::default();
         // The templates' queues, for the code jobs' literals: copied out of
         // each model before it is dropped, and only when there is code.
         let share = !code.is_empty();
@@ -281,7 +281,7 @@ impl Run {
         // A module another module calls is its caller's (its queues with the
         // caller's arguments), as in the outcome.
         let called: HashSet<&PathBuf> = results.iter().flat_map(|(_, r)| r.called.iter()).collect();
-        let known = frontend::code::KnownQueues::of(
+        let known = sqsguard_code::KnownQueues::of(
             results
                 .iter()
                 .zip(&shared)
@@ -352,7 +352,7 @@ impl Job {
         &self,
         session: &Session,
         handled: &HashSet<PathBuf>,
-        known: &frontend::code::KnownQueues,
+        known: &sqsguard_code::KnownQueues,
         keep: bool,
     ) -> (Option<PathBuf>, Done) {
         let (dir, mut done) = self.result(session, handled, known);
@@ -366,7 +366,7 @@ impl Job {
         &self,
         session: &Session,
         handled: &HashSet<PathBuf>,
-        known: &frontend::code::KnownQueues,
+        known: &sqsguard_code::KnownQueues,
     ) -> (Option<PathBuf>, Done) {
         let inputs = &session.inputs;
         match self {
@@ -376,7 +376,7 @@ impl Job {
                 (path.canonicalize().ok(), lint_file(path, *explicit, session, config))
             }
             Job::Code(path, explicit, config) => {
-                let read = (!inputs.no_code).then(|| frontend::code::read_loose(path, &inputs.overlay, handled, known));
+                let read = (!inputs.no_code).then(|| sqsguard_code::read_loose(path, &inputs.overlay, handled, known));
                 match read.flatten() {
                     Some(loaded) => (None, own_only(checked(loaded, config))),
                     // Named, and not read as code: as any other named file.

@@ -8,8 +8,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use sqsguard_frontend::code::locate;
 use sqsguard_source::has_infra_extension;
+use sqsguard_source::repository;
 
 /// The most folders looked at above one file, and the most entries read of
 /// one folder: enough for any repository's layout, and a bound on a run
@@ -26,7 +26,7 @@ pub(crate) fn candidates_above(code: &Path, workspace: Option<&Path>) -> Vec<Pat
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut root = locate::repository_of(&dir);
+    let mut root = repository::repository_of(&dir);
     if !root.join(".git").exists()
         && let Some(top) = workspace.and_then(|w| w.canonicalize().ok()).filter(|w| root.starts_with(w))
     {

@@ -1,6 +1,6 @@
 //! The pipeline as its code writes it: the handler a mapping invokes, and
 //! the SDK calls of producers and workers, as the code front-end
-//! (`frontend::code`) reads them. Each fact is located in the code; what
+//! (`sqsguard-code`) reads them. Each fact is located in the code; what
 //! could not be read is said ([`Reports::Unknown`], `Value::Unknown`),
 //! never taken for a "no".
 

@@ -234,7 +234,7 @@ pub(super) fn untitled_path(uri: &Url, language: &str, root: &Path) -> PathBuf {
     };
     let path = root.join(UNTITLED_FOLDER).join(own).join(&name);
     let known = sqsguard_source::has_infra_extension(&path)
-        || sqsguard_frontend::code::is_code_file(&path)
+        || sqsguard_code::is_code_file(&path)
         || sqsguard_lint::is_terraform(&path);
     match extension_of(language) {
         Some(ext) if !known => path.with_file_name(format!("{name}.{ext}")),

@@ -14,6 +14,7 @@ mod included;
 pub mod lines;
 mod overlay;
 mod read;
+pub mod repository;
 mod write;
 
 use std::path::{Path, PathBuf};

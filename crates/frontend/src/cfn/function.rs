@@ -123,7 +123,7 @@ fn local_place(ctx: &Ctx<'_, '_>, path: &str) -> Option<CodePlace> {
 /// `Environment.Variables`, each with the queue it names.
 fn environment(ctx: &Ctx<'_, '_>, env: &R) -> Vec<EnvVar> {
     let Some((_, vars)) = env.entry("Variables") else { return Vec::new() };
-    crate::code::env_vars(vars, ctx.linker())
+    crate::link::env_vars(vars, ctx.linker())
 }
 
 /// SAM `Events` of `Type: SQS` are consumers, and so are `SNS` events with

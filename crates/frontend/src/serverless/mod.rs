@@ -336,7 +336,7 @@ pub(super) fn code_ref(ctx: &Ctx<'_, '_>, provider: Option<&Node>, function: &No
             vars.push((name, span, value));
         }
     }
-    let env = crate::code::env_vars(&R::new(RV::Map(vars), entry.value.span), ctx.linker());
+    let env = crate::link::env_vars(&R::new(RV::Map(vars), entry.value.span), ctx.linker());
     Some(CodeRef { handler, runtime, place: CodePlace::Folder(folder), origin: ctx.origin(entry.value.span), env })
 }
 

@@ -49,7 +49,7 @@ impl Includes {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let root = crate::code::locate::repository_of(&dir);
+        let root = sqsguard_source::repository::repository_of(&dir);
         Includes { place: Some((dir, root)), len: file.size(), ..Includes::default() }
     }
 
@@ -65,7 +65,7 @@ impl Includes {
         let Some((dir, root)) = &self.place else { return Err("the service is not a file on disk".into()) };
         let path = sqsguard_source::lexical(&dir.join(written));
         let shown = sqsguard_source::display_path(&path);
-        let inside = crate::code::locate::inside(&path, root)
+        let inside = sqsguard_source::repository::inside(&path, root)
             .map_err(|why| why.trim_end_matches(": it is not read").to_string())?;
         let canonical = inside.canonicalize().map_err(|_| format!("{shown} was not found"))?;
         if let Some(known) = self.trees.get(&canonical) {

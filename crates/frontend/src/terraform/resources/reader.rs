@@ -221,7 +221,7 @@ impl Reader<'_> {
         let env = props
             .entry("environment")
             .and_then(|(_, e)| e.entry("variables"))
-            .map(|(_, vars)| crate::code::env_vars(vars, self.linker))
+            .map(|(_, vars)| crate::link::env_vars(vars, self.linker))
             .unwrap_or_default();
         Some(CodeRef { handler, runtime, place, origin: self.origin(handler_value.span), env })
     }

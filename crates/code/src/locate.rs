@@ -7,7 +7,9 @@
 //! A path that leaves the repository (`../../`), or a file that cannot be
 //! found, is a reason, said in a note.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use sqsguard_source::repository::{inside, normalize};
 
 use super::lang::Language;
 
@@ -242,61 +244,6 @@ fn with_extension(base: &Path, ext: &str) -> PathBuf {
 
 fn exists(file: &Path) -> Result<(), String> {
     if file.is_file() { Ok(()) } else { Err(format!("{} was not found", super::shown(file))) }
-}
-
-/// `path`, when it stays inside `root` (after following symlinks, when
-/// it exists); a reason when it leaves it.
-pub(crate) fn inside(path: &Path, root: &Path) -> Result<PathBuf, String> {
-    let leaves =
-        || format!("{} is outside the repository ({}): it is not read", super::shown(path), super::shown(root));
-    match path.canonicalize() {
-        Ok(real) => {
-            if real.starts_with(root) {
-                Ok(path.to_path_buf())
-            } else {
-                Err(leaves())
-            }
-        }
-        Err(e) if e.raw_os_error() == Some(40) => Err(format!("{} is a symlink loop", super::shown(path))),
-        // Not there (yet): judge the path as written.
-        Err(_) => {
-            let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd().join(path) };
-            if normalize(&absolute).starts_with(root) { Ok(path.to_path_buf()) } else { Err(leaves()) }
-        }
-    }
-}
-
-fn cwd() -> PathBuf {
-    std::env::current_dir().unwrap_or_default()
-}
-
-/// `a/b/../c` as `a/c`, without touching the disk.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// The repository `dir` is in: the nearest folder above it with a `.git`;
-/// outside a repository, `dir` itself. Code outside it is never read.
-pub fn repository_of(dir: &Path) -> PathBuf {
-    let start = dir.canonicalize().unwrap_or_else(|_| cwd().join(dir));
-    let mut at = Some(start.as_path());
-    while let Some(d) = at {
-        if d.join(".git").exists() {
-            return d.to_path_buf();
-        }
-        at = d.parent();
-    }
-    start
 }
 
 #[cfg(test)]

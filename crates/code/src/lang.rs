@@ -72,16 +72,16 @@ fn folder(language: Language) -> &'static str {
 macro_rules! queries {
     ($lang:literal) => {
         [
-            include_str!(concat!("../../../../rules/code/", $lang, "/definitions.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/calls.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/response-keys.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/batch-utility.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/returns.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/sdk-calls.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/nondeterministic.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/env-reads.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/assignments.scm")),
-            include_str!(concat!("../../../../rules/code/", $lang, "/imports.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/definitions.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/calls.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/response-keys.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/batch-utility.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/returns.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/sdk-calls.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/nondeterministic.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/env-reads.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/assignments.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/imports.scm")),
         ]
     };
 }

@@ -317,7 +317,7 @@ mod tests {
 
     fn read_handler(root: &Path, file: &Path, language: Language, function: &str) -> sqsguard_model::code::Handler {
         let overlay = sqsguard_source::Overlay::default();
-        let mut units = crate::code::program::Units::new();
+        let mut units = crate::program::Units::new();
         let mut program = Program::new(&mut units, &overlay, root, file.parent().unwrap().to_path_buf());
         program.load(file, language).unwrap();
         match language {

@@ -164,7 +164,10 @@ impl<'a> Program<'a> {
                 break;
             };
             let next = at.with_file_name(format!("{base}.java"));
-            if chain.contains(&next) || !next.is_file() || super::locate::inside(&next, self.root).is_err() {
+            if chain.contains(&next)
+                || !next.is_file()
+                || sqsguard_source::repository::inside(&next, self.root).is_err()
+            {
                 break;
             }
             if !self.load_quiet(&next) {
@@ -292,7 +295,7 @@ impl<'a> Program<'a> {
         if found.components().any(|c| c.as_os_str() == "node_modules") {
             return None;
         }
-        let found = super::locate::inside(&found, self.root).ok()?;
+        let found = sqsguard_source::repository::inside(&found, self.root).ok()?;
         let found = strip_dot(&found);
         self.load_quiet(&found).then_some(found)
     }

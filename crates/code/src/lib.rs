@@ -27,45 +27,17 @@ mod wrapped;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::link::Linker;
-use crate::loaded::Loaded;
-use crate::value::{R, RV};
 use host::Host;
 use program::{Program, Units};
 use sqsguard_finding::Note;
-use sqsguard_model::code::{CodePlace, CodeRef, EnvVar};
-use sqsguard_model::{Target, Value};
+use sqsguard_frontend::loaded::Loaded;
+use sqsguard_model::code::{CodePlace, CodeRef};
 use sqsguard_source::Overlay;
 use unit::Unit;
 
 pub use known::KnownQueues;
-
-/// The environment variables of a map of them (CloudFormation's
-/// `Environment.Variables`, the Framework's `environment`, Terraform's
-/// `environment { variables }`), each with the queue it names: a reference
-/// to a queue's URL or ARN, or its name.
-pub(crate) fn env_vars(vars: &R, linker: &Linker) -> Vec<EnvVar> {
-    let RV::Map(entries) = &vars.v else { return Vec::new() };
-    entries
-        .iter()
-        .map(|(name, _, value)| {
-            let queue = match linker.queue_target(value) {
-                Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
-                other => match linker.queue_name_target(value) {
-                    Value::Known(Target::Queue(q)) => Value::Known(Target::Queue(q)),
-                    _ => other,
-                },
-            };
-            EnvVar { name: name.clone(), queue }
-        })
-        .collect()
-}
-
-/// A path as notes print it: the current folder (a service linted from
-/// inside it) as `.`, never an empty word.
-pub(crate) fn shown(path: &Path) -> String {
-    if path.as_os_str().is_empty() { ".".to_string() } else { sqsguard_source::display_path(path) }
-}
+// A path as notes print it (the current folder as `.`).
+pub(crate) use sqsguard_source::repository::shown;
 
 /// Read the code of every function of `loaded` that says where its code
 /// is, into its model; what could not be read becomes notes. The files
@@ -81,7 +53,7 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
     if loaded.model.functions.iter().all(|f| f.code.is_none()) {
         return;
     }
-    let root = loaded.files.first().and_then(|f| f.parent()).map(locate::repository_of);
+    let root = loaded.files.first().and_then(|f| f.parent()).map(sqsguard_source::repository::repository_of);
     for (index, function) in loaded.model.functions.iter().enumerate() {
         let Some(code) = &function.code else { continue };
         let not_read = |why: String| Note {
@@ -117,7 +89,7 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
         match unit {
             // Inline code is the template's: its comments are the template's.
             Ok(unit) if unit.host.is_some() => continue,
-            Ok(unit) => loaded.suppressions.extend(crate::comment::scan(&unit.source)),
+            Ok(unit) => loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source)),
             Err(_) if !path.exists() => continue,
             Err(_) => {}
         }
@@ -148,7 +120,7 @@ fn handler_of(
     let (found, base) = match &code.place {
         CodePlace::Folder(folder) => (locate::find(folder, &code.handler, language, root)?, folder.clone()),
         CodePlace::File(file) => {
-            let file = locate::inside(file, root)?;
+            let file = sqsguard_source::repository::inside(file, root)?;
             let language = lang::of_path(&file).unwrap_or(language);
             let base = file.parent().unwrap_or(Path::new("")).to_path_buf();
             (locate::Found { file, function: function_of(&code.handler), language }, base)
@@ -307,7 +279,7 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
             let scope = calls::Scope { owner: None, env: &[], queues: known.queues() };
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.model.queues = known.adopt(&mut loaded.model.calls);
-            loaded.suppressions.extend(crate::comment::scan(&unit.source));
+            loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));
         }
         // Said where the parser stopped.
         Err(e) => {

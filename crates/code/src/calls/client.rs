@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::*;
-use crate::code::unit::Binding as Bound;
+use crate::unit::Binding as Bound;
 
 impl<'a> Reader<'a> {
     /// The service of the client `node` is (or is bound to), lowercase:
