@@ -10,7 +10,8 @@
 
 use std::ops::RangeInclusive;
 
-/// An attribute of a queue, an event source mapping or a function.
+/// An attribute of a queue, an event source mapping, a function, a
+/// producer or a CloudWatch alarm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Field {
     // Queues.
@@ -75,6 +76,16 @@ pub enum Field {
     RetryPolicy,
     MaximumRetryAttempts,
     MaximumEventAge,
+    // CloudWatch alarms, and each metric they watch.
+    MetricName,
+    Namespace,
+    /// A metric's dimensions, among them the `QueueName` of the queue it
+    /// watches (a list of `Name`/`Value` pairs, or a map in Terraform).
+    Dimensions,
+    /// A metric-math alarm's metrics (Terraform: its `metric_query` blocks).
+    Metrics,
+    ComparisonOperator,
+    Threshold,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -96,9 +107,11 @@ pub(crate) struct FieldSpec {
     pub field: Field,
     /// CloudFormation property (SAM event properties use the same names).
     pub cloudformation: &'static str,
-    /// Terraform argument of `aws_sqs_queue` / `aws_lambda_event_source_mapping` / `aws_lambda_function`.
+    /// Terraform argument of `aws_sqs_queue` / `aws_lambda_event_source_mapping` / `aws_lambda_function`
+    /// / `aws_cloudwatch_metric_alarm` (and the producers' resources).
     pub terraform: &'static str,
-    /// The API's name (GetQueueAttributes, ListEventSourceMappings, GetFunctionConfiguration).
+    /// The API's name (GetQueueAttributes, ListEventSourceMappings, GetFunctionConfiguration,
+    /// DescribeAlarms).
     pub api: &'static str,
     /// Serverless Framework key of an `events: - sqs:` entry or a function,
     /// where the Framework has its own name for it.
@@ -131,7 +144,7 @@ const fn stream(field: Field, cloudformation: &'static str, terraform: &'static 
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub(crate) static FIELDS: [FieldSpec; 47] = [
+pub(crate) static FIELDS: [FieldSpec; 53] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -268,7 +281,17 @@ pub(crate) static FIELDS: [FieldSpec; 47] = [
         Some(86_400),
         None,
     ),
+    row(MetricName, "MetricName", "metric_name", "MetricName", None, None, None),
+    row(Namespace, "Namespace", "namespace", "Namespace", None, None, None),
+    row(Dimensions, "Dimensions", "dimensions", "Dimensions", None, None, None),
+    row(Metrics, "Metrics", "metric_query", "Metrics", None, None, None),
+    row(ComparisonOperator, "ComparisonOperator", "comparison_operator", "ComparisonOperator", None, None, None),
+    row(Threshold, "Threshold", "threshold", "Threshold", None, None, None),
 ];
+
+/// The dimension that names the queue an SQS metric is about, in every
+/// dialect.
+pub const QUEUE_DIMENSION: &str = "QueueName";
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS
 /// module) passes to SQS unchanged.

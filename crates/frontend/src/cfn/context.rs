@@ -3,7 +3,7 @@
 
 use super::resolve::{R, Resolver, Text};
 use super::template::{Resource, Template};
-use crate::convert::{to_block, to_bool, to_int, to_name, to_string, to_string_list};
+use crate::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::link::Linker;
 use crate::value::values_at;
 use sqsguard_model::{Attr, Dialect, Field, Name, Origin, ReadFields, Target, Value, Via, When};
@@ -204,6 +204,10 @@ impl ReadFields for Properties<'_, '_, '_> {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.get(field, to_string_list)
+    }
+
+    fn number(&self, field: Field) -> Attr<f64> {
+        self.get(field, to_f64)
     }
 
     fn block(&self, field: Field) -> Attr<bool> {
