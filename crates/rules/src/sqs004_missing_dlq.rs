@@ -99,19 +99,29 @@ fn same_type(queue: &Queue, at: &Origin) -> Option<NewFifo> {
 }
 
 /// The new FIFO queue's name: `<name>-dlq.fifo` for a queue whose name the
-/// model knows as written in its own place; `Some(None)` (the provider
-/// names it) when the queue has none, or, in a template, when its name is
-/// an expression; `None` (no fix) for a Terraform name that is not known.
+/// model knows and the file writes as a literal in its own place;
+/// `Some(None)` (the provider names it) when the queue has none, or, in a
+/// template, when its name is anything else; `None` (no fix) for such a
+/// Terraform name.
 fn fifo_name(queue: &Queue, dialect: Dialect) -> Option<Option<String>> {
     match only(queue.name.iter()) {
         Some(Alt { value: Value::Absent, .. }) => Some(None),
-        Some(alt @ Alt { value: Value::Known(n), .. }) if in_place(alt) && !n.text.contains("${") => {
+        Some(alt @ Alt { value: Value::Known(n), .. }) if in_place(alt) && reads(&alt.origin, &n.text) => {
             let base = n.text.strip_suffix(".fifo").unwrap_or(&n.text);
             Some(Some(format!("{base}-dlq.fifo")))
         }
         _ if dialect == Dialect::Terraform => None,
         _ => Some(None),
     }
+}
+
+/// Whether `origin` is `text` written as it is, quoted or not: not a
+/// parameter (`!Ref QueueName`), a variable or an interpolation, whose
+/// value may differ between deployments, so that a name derived from it
+/// could be taken twice.
+fn reads(origin: &Origin, text: &str) -> bool {
+    let Origin::File { file, span } = origin else { return false };
+    file.text.get(span.start..span.end).is_some_and(|w| w.trim().trim_matches(['"', '\'']) == text)
 }
 
 /// The attribute's one alternative (not a condition's branches).
@@ -158,5 +168,22 @@ fn add_redrive_policy(dialect: Dialect) -> String {
         Dialect::Terraform => format!(
             "add redrive_policy = jsonencode({{ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = {count} }})"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqsguard_source::{SourceFile, Span};
+
+    #[test]
+    fn a_name_is_derived_only_from_a_literal_written_in_place() {
+        let file =
+            SourceFile::new(std::path::PathBuf::from("t.yaml"), "QueueName: \"jobs.fifo\"\nOther: !Ref QName\n".into());
+        let at = |start, end| Origin::File { file: file.clone(), span: Span::new(start, end) };
+        assert!(reads(&at(11, 22), "jobs.fifo"));
+        // The same value brought from a parameter: it may differ per stack.
+        assert!(!reads(&at(30, 40), "jobs.fifo"));
+        assert!(!reads(&Origin::live("https://sqs/q", None, None), "jobs.fifo"));
     }
 }
