@@ -55,7 +55,8 @@ pub enum Field {
     FunctionName,
     Timeout,
     ReservedConcurrency,
-    // Producers: SNS topics and subscriptions, EventBridge targets.
+    // Producers: SNS topics and subscriptions, EventBridge targets, S3
+    // notifications, pipes.
     TopicArn,
     Protocol,
     SubscriptionEndpoint,
@@ -75,6 +76,8 @@ pub enum Field {
     RetryPolicy,
     MaximumRetryAttempts,
     MaximumEventAge,
+    /// An S3 bucket's queue configuration: the queue it notifies.
+    NotificationQueue,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -131,7 +134,7 @@ const fn stream(field: Field, cloudformation: &'static str, terraform: &'static 
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub(crate) static FIELDS: [FieldSpec; 47] = [
+pub(crate) static FIELDS: [FieldSpec; 48] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -268,6 +271,7 @@ pub(crate) static FIELDS: [FieldSpec; 47] = [
         Some(86_400),
         None,
     ),
+    row(NotificationQueue, "Queue", "queue_arn", "QueueArn", None, None, None),
 ];
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS

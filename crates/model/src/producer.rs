@@ -1,9 +1,20 @@
 //! What feeds a queue: SNS subscriptions, EventBridge targets, S3 bucket
 //! notifications and EventBridge Pipes, each linked to the queue it
-//! delivers to, with what the producer rules read.
+//! delivers to, with what the producer rules read. A producer is read here
+//! field by field ([`Producer::read`]), whichever front-end parsed it: a
+//! new attribute of a producer is a row of the field table, a field below
+//! and a line of `read`.
 
 use super::policy::SourceId;
-use super::{Attr, Origin, Target, Value, Via};
+use super::{Attr, Field, Origin, ReadFields, Target, Value, Via};
+
+/// How a front-end reads the fields that name a queue, beside the plain
+/// fields of [`ReadFields`]: the queue a field names, linked to the
+/// queues the front-end read, and how it names it (its ARN, a URL).
+pub trait ReadLinks: ReadFields {
+    fn queue(&self, field: Field) -> Attr<Target>;
+    fn queue_via(&self, field: Field) -> Attr<Via>;
+}
 
 /// The AWS service that delivers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +36,16 @@ impl Service {
             Service::EventBridge => Some("events.amazonaws.com"),
             Service::S3 => Some("s3.amazonaws.com"),
             Service::Pipes => None,
+        }
+    }
+
+    /// The field that names the queue it delivers to.
+    pub fn queue_field(self) -> Field {
+        match self {
+            Service::Sns => Field::SubscriptionEndpoint,
+            Service::EventBridge => Field::TargetArn,
+            Service::S3 => Field::NotificationQueue,
+            Service::Pipes => Field::PipeTarget,
         }
     }
 
@@ -98,6 +119,32 @@ impl Producer {
             writes_policy: None,
             origin,
         }
+    }
+
+    /// A producer of `service` read from `fields` (a subscription, a
+    /// rule's target, a bucket's queue configuration, a pipe, each in its
+    /// front-end's vocabulary): the queue its queue field names and what
+    /// its kind says of its deliveries. What `aws:SourceArn` is for them
+    /// (`source`) is the front-end's to say, as are what other resources
+    /// tell of it (a topic's `FifoTopic`, a tool that writes the policy).
+    pub fn read(
+        resource: impl Into<String>,
+        origin: Origin,
+        service: Service,
+        source: Value<SourceId>,
+        fields: &impl ReadLinks,
+    ) -> Self {
+        let queue_field = service.queue_field();
+        let mut p = Producer::new(resource, origin, service, fields.queue(queue_field));
+        p.source = source;
+        match service {
+            Service::Sns => {
+                p.queue_via = fields.queue_via(queue_field);
+                p.raw_message_delivery = fields.boolean(Field::RawMessageDelivery);
+            }
+            Service::EventBridge | Service::S3 | Service::Pipes => {}
+        }
+        p
     }
 
     /// How messages name it: `subscription OrdersToJobs`, `EventBridge

@@ -33,11 +33,9 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
             if !is_sqs(&props, CFN) {
                 return;
             }
-            let topic = props.entry(CFN.name(Field::TopicArn)).map(|(_, t)| t);
-            let mut p = producer(ctx, res, Service::Sns, &props, Field::SubscriptionEndpoint);
-            p.source = topic.map_or(Value::Unknown("no TopicArn".into()), source_id);
+            let (topic, source) = crate::producer::topic(&props, CFN);
+            let mut p = Producer::read(res.id, ctx.origin(at), Service::Sns, source, &ctx.fields(Some(&props), at));
             p.fifo_source = topic.map_or_else(|| Attr::absent(ctx.origin(at)), |t| fifo_topic(ctx, t, at));
-            p.raw_message_delivery = ctx.attr(Some(&props), Field::RawMessageDelivery, at, to_bool);
             add(model, p);
         }
         "AWS::SNS::Topic" => {
@@ -46,8 +44,8 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
                 if !is_sqs(sub, CFN) {
                     continue;
                 }
-                let mut p = producer(ctx, res, Service::Sns, sub, Field::SubscriptionEndpoint);
-                p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+                let source = Value::Known(SourceId::Resource(res.id.to_string()));
+                let mut p = Producer::read(res.id, ctx.origin(at), Service::Sns, source, &ctx.fields(Some(sub), at));
                 p.fifo_source = fifo.clone();
                 add(model, p);
             }

@@ -5,13 +5,15 @@
 
 use super::Resource;
 use super::reader::Reader;
-use crate::convert::{to_bool, to_int, to_string};
+use crate::convert::{to_block, to_bool, to_int, to_name, to_string, to_string_list};
 use crate::fields::{attr, nested_attr};
 use crate::policy::source_id;
 use crate::producer::{is_sqs, maybe_queue};
 use crate::value::{R, RV, values_at};
 use sqsguard_model::policy::SourceId;
-use sqsguard_model::{Alt, Attr, Dialect, Field, Model, Producer, Service, Value};
+use sqsguard_model::{
+    Alt, Attr, Dialect, Field, Model, Name, Producer, ReadFields, ReadLinks, Service, Target, Value, Via,
+};
 
 const TF: Dialect = Dialect::Terraform;
 
@@ -44,16 +46,12 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
             if !is_sqs(&r.props, TF) {
                 return Vec::new();
             }
-            let queue = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_target(v));
-            let mut p = Producer::new(&r.address, origin, Service::Sns, queue);
-            p.queue_via = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_via(v));
-            let topic = r.props.entry(TF.name(Field::TopicArn)).map(|(_, t)| t);
-            p.source = topic.map_or(Value::Unknown("no topic_arn".into()), source_id);
+            let (topic, source) = crate::producer::topic(&r.props, TF);
+            let mut p = Producer::read(&r.address, origin, Service::Sns, source, &Block(a));
             p.fifo_source = match topic {
                 Some(t) => fifo_suffix(a, t),
                 None => Attr::absent(a.origin(r.header)),
             };
-            p.raw_message_delivery = a.field(Field::RawMessageDelivery, to_bool);
             vec![p]
         }
         "aws_cloudwatch_event_target" => {
@@ -108,6 +106,56 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
             vec![p]
         }
         _ => Vec::new(),
+    }
+}
+
+/// A producer resource's arguments, read by their Terraform names; an
+/// argument the table places inside a block is read there as a map (HCL)
+/// or as a list of one block (a plan).
+struct Block<'r, 'a>(&'r Reader<'a>);
+
+impl Block<'_, '_> {
+    fn get<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        match field.within() {
+            Some(outer) => in_block(self.0, TF.name(outer), TF.name(field), conv),
+            None => attr(&self.0.r.source, Some(&self.0.r.props), TF.name(field), self.0.r.header, conv),
+        }
+    }
+}
+
+impl ReadFields for Block<'_, '_> {
+    fn int(&self, field: Field) -> Attr<i64> {
+        self.get(field, to_int)
+    }
+
+    fn boolean(&self, field: Field) -> Attr<bool> {
+        self.get(field, to_bool)
+    }
+
+    fn text(&self, field: Field) -> Attr<String> {
+        self.get(field, to_string)
+    }
+
+    fn name(&self, field: Field) -> Attr<Name> {
+        self.get(field, to_name)
+    }
+
+    fn list(&self, field: Field) -> Attr<Vec<String>> {
+        self.get(field, to_string_list)
+    }
+
+    fn block(&self, field: Field) -> Attr<bool> {
+        self.get(field, to_block)
+    }
+}
+
+impl ReadLinks for Block<'_, '_> {
+    fn queue(&self, field: Field) -> Attr<Target> {
+        self.get(field, |v| self.0.linker.queue_target(v))
+    }
+
+    fn queue_via(&self, field: Field) -> Attr<Via> {
+        self.get(field, |v| self.0.linker.queue_via(v))
     }
 }
 
