@@ -78,6 +78,12 @@ pub enum Field {
     MaximumEventAge,
     /// An S3 bucket's queue configuration: the queue it notifies.
     NotificationQueue,
+    /// An EventBridge target's `Id`, which messages name it by.
+    TargetId,
+    /// An EventBridge target's `DeadLetterConfig`, which holds the next.
+    TargetDeadLetterConfig,
+    /// The queue an EventBridge target's failed deliveries go to.
+    TargetDeadLetter,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -134,7 +140,7 @@ const fn stream(field: Field, cloudformation: &'static str, terraform: &'static 
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub(crate) static FIELDS: [FieldSpec; 48] = [
+pub(crate) static FIELDS: [FieldSpec; 51] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -272,6 +278,9 @@ pub(crate) static FIELDS: [FieldSpec; 48] = [
         None,
     ),
     row(NotificationQueue, "Queue", "queue_arn", "QueueArn", None, None, None),
+    row(TargetId, "Id", "target_id", "Id", None, None, None),
+    row(TargetDeadLetterConfig, "DeadLetterConfig", "dead_letter_config", "DeadLetterConfig", None, None, None),
+    row(TargetDeadLetter, "Arn", "arn", "Arn", None, None, None),
 ];
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS
