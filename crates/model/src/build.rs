@@ -39,6 +39,7 @@ impl Field {
             Field::MaximumConcurrency => Some(Field::ScalingConfig),
             Field::MessageGroupId => Some(Field::SqsParameters),
             Field::MaximumRetryAttempts | Field::MaximumEventAge => Some(Field::RetryPolicy),
+            Field::TargetDeadLetter => Some(Field::TargetDeadLetterConfig),
             _ => None,
         }
     }

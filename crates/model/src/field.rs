@@ -56,7 +56,8 @@ pub enum Field {
     FunctionName,
     Timeout,
     ReservedConcurrency,
-    // Producers: SNS topics and subscriptions, EventBridge targets.
+    // Producers: SNS topics and subscriptions, EventBridge targets, S3
+    // notifications, pipes.
     TopicArn,
     Protocol,
     SubscriptionEndpoint,
@@ -86,6 +87,14 @@ pub enum Field {
     Metrics,
     ComparisonOperator,
     Threshold,
+    /// An S3 bucket's queue configuration: the queue it notifies.
+    NotificationQueue,
+    /// An EventBridge target's `Id`, which messages name it by.
+    TargetId,
+    /// An EventBridge target's `DeadLetterConfig`, which holds the next.
+    TargetDeadLetterConfig,
+    /// The queue an EventBridge target's failed deliveries go to.
+    TargetDeadLetter,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -144,7 +153,7 @@ const fn stream(field: Field, cloudformation: &'static str, terraform: &'static 
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub(crate) static FIELDS: [FieldSpec; 53] = [
+pub(crate) static FIELDS: [FieldSpec; 57] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -287,6 +296,10 @@ pub(crate) static FIELDS: [FieldSpec; 53] = [
     row(Metrics, "Metrics", "metric_query", "Metrics", None, None, None),
     row(ComparisonOperator, "ComparisonOperator", "comparison_operator", "ComparisonOperator", None, None, None),
     row(Threshold, "Threshold", "threshold", "Threshold", None, None, None),
+    row(NotificationQueue, "Queue", "queue_arn", "QueueArn", None, None, None),
+    row(TargetId, "Id", "target_id", "Id", None, None, None),
+    row(TargetDeadLetterConfig, "DeadLetterConfig", "dead_letter_config", "DeadLetterConfig", None, None, None),
+    row(TargetDeadLetter, "Arn", "arn", "Arn", None, None, None),
 ];
 
 /// The dimension that names the queue an SQS metric is about, in every
