@@ -201,6 +201,9 @@ mod tests {
         fn list(&self, field: Field) -> Attr<Vec<String>> {
             self.0.list(field)
         }
+        fn number(&self, field: Field) -> Attr<f64> {
+            self.0.number(field)
+        }
         fn block(&self, field: Field) -> Attr<bool> {
             self.0.block(field)
         }

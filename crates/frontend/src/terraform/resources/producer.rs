@@ -5,7 +5,7 @@
 
 use super::Resource;
 use super::reader::Reader;
-use crate::convert::{to_block, to_bool, to_int, to_name, to_string, to_string_list};
+use crate::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::fields::{attr, nested_attr};
 use crate::policy::source_id;
 use crate::producer::{is_sqs, maybe_queue};
@@ -134,6 +134,10 @@ impl ReadFields for Block<'_, '_> {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.get(field, to_string_list)
+    }
+
+    fn number(&self, field: Field) -> Attr<f64> {
+        self.get(field, to_f64)
     }
 
     fn block(&self, field: Field) -> Attr<bool> {
