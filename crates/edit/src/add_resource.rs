@@ -1,29 +1,23 @@
-//! SQS004's fix: a new dead-letter queue beside the queue, and the
-//! RedrivePolicy that points at it (rules/SQS004.md, "Fix": `<Queue>DLQ` /
-//! `aws_sqs_queue.<name>_dlq`, the same type, a `.fifo` name when the
-//! queue has an explicit FIFO name, retention 1209600, maxReceiveCount 5).
+//! `AddResource(NewResource::Queue)` in a template: a new queue beside the
+//! queue (`<Queue>DLQ`, SQS004's dead-letter queue) and the RedrivePolicy
+//! that points at it. What the new queue is (name, type, retention, the
+//! link's maxReceiveCount) the recipe says, from the model; this only
+//! writes it, reading the tree for where and how (indentation, flow or
+//! block, JSON, and whether the queue's FIFO flag is a literal or an
+//! expression to copy).
 //!
 //! Two edits that go in together or not at all (as `fix::apply` applies them):
 //! where they meet (the queue's last property is the end of its resource)
-//! they are one edit. Only shapes whose result is certain are fixed: a
+//! they are one edit. Only shapes whose result is certain are written: a
 //! queue written as a YAML block, a YAML flow mapping or in JSON, an HCL
-//! block or a `*.tf.json` object without `count`/`for_each`. No fix when the result would still be wrong or
-//! cannot be known: a name or retention that is not a literal (a FIFO flag
-//! that is an expression, `!Ref IsFifo`, is copied: the new queue is of
-//! the same type whatever it resolves to),
-//! a queue that already keeps messages 14 days (its dead-letter queue could
-//! not keep them longer, SQS007), a name already taken.
+//! block or a `*.tf.json` object without `count`/`for_each`, and no
+//! resource already of the new name.
 
-use super::Edit;
 use super::insert::{block_end, flow_close, flow_member, indent_of, json_member, props_key};
 use super::locate::{Keys, line_ending};
-use sqsguard_model::{Dialect, Field};
+use super::{Edit, NewFifo, NewQueue};
 use sqsguard_source::{Source, Span, lines};
 use sqsguard_syntax::{Entry, Kind, Node};
-
-/// The names the queue's settings are read by (the new queue's text is
-/// written out below, as a template is).
-const CFN: Dialect = Dialect::CloudFormation;
 
 /// Whether the new queue is FIFO.
 #[derive(Debug, PartialEq, Eq)]
@@ -44,70 +38,30 @@ impl Fifo {
     }
 }
 
-/// What the new queue is.
+/// What the new queue is, as the recipe says and the file writes it.
 struct Dlq {
     fifo: Fifo,
-    /// The new queue's name, when the queue's own is a literal FIFO name.
     name: Option<String>,
     max_receive_count: i64,
     retention_seconds: i64,
 }
 
-/// The name of a dead-letter queue for a queue named `name`.
-pub(super) fn dlq_name(name: &str, fifo: bool) -> String {
-    let base = name.strip_suffix(".fifo").unwrap_or(name);
-    if fifo { format!("{base}-dlq.fifo") } else { format!("{base}-dlq") }
-}
-
-/// The dead-letter queue to add for a queue whose `Properties` are
-/// `props`: of its type, named after it when its name is a literal FIFO
-/// name; `None` when it cannot be added safely (a type written over
-/// lines, a name whose suffix is not known, a retention not below the
-/// new queue's).
-fn planned(
-    text: &str,
-    keys: &mut Keys,
-    props: Option<&Node>,
-    fifo_at: Option<Span>,
-    max_receive_count: i64,
-    retention_seconds: i64,
-) -> Option<Dlq> {
-    // The new queue is of the queue's type whatever it resolves to: a
-    // literal is written `true`, an expression (`!Ref IsFifo`) copied.
-    let fifo = match fifo_at {
-        None => Fifo::Literal(false),
-        Some(at) => match &keys.node_at(props?, at)?.kind {
-            Kind::Bool(b) => Fifo::Literal(*b),
-            Kind::String(s) if s == "true" || s == "false" => Fifo::Literal(s == "true"),
-            // An intrinsic function, on one line so that it keeps its
-            // meaning wherever it is copied.
-            Kind::Map(_) => {
-                let written = text.get(at.start..at.end)?;
-                if written.contains(['\n', '\r']) {
-                    return None;
-                }
-                Fifo::Same(written.to_string())
-            }
-            _ => return None,
-        },
-    };
-    // A literal FIFO name gives the new queue its `.fifo` name; otherwise
-    // CloudFormation names it (with `.fifo` for a FIFO queue).
-    let name = match props.and_then(|p| p.get(CFN.name(Field::QueueName))).map(|n| &n.kind) {
-        Some(Kind::String(s)) if fifo == Fifo::Literal(true) => Some(dlq_name(s, true)),
-        // The name of a queue whose type is an expression: the suffix is
-        // not known, so CloudFormation names the new queue.
-        Some(_) if matches!(fifo, Fifo::Same(_)) => return None,
+/// How the new queue's FIFO flag is written in a template whose queue has
+/// `props`: `None` when it cannot be (a literal the model did not resolve,
+/// an expression written over lines).
+fn written(text: &str, keys: &mut Keys, props: Option<&Node>, fifo: &NewFifo) -> Option<Fifo> {
+    let NewFifo::Same { known, at } = fifo else { return Some(Fifo::Literal(false)) };
+    match &keys.node_at(props?, *at)?.kind {
+        Kind::Bool(_) => Some(Fifo::Literal((*known)?)),
+        Kind::String(s) if s == "true" || s == "false" => Some(Fifo::Literal((*known)?)),
+        // An intrinsic function, on one line so that it keeps its meaning
+        // wherever it is copied.
+        Kind::Map(_) => {
+            let written = text.get(at.start..at.end)?;
+            (!written.contains(['\n', '\r'])).then(|| Fifo::Same(written.to_string()))
+        }
         _ => None,
-    };
-    // The new queue must keep messages longer than this one (SQS007):
-    // not possible when this one already keeps them the longest.
-    match props.and_then(|p| p.get(CFN.name(Field::RetentionPeriod))).map(|n| &n.kind) {
-        None => {}
-        Some(Kind::Number(n) | Kind::String(n)) if n.trim().parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
-        Some(_) => return None,
     }
-    Some(Dlq { fifo, name, max_receive_count, retention_seconds })
 }
 
 /// The fix in a CloudFormation/SAM template or a Serverless service's
@@ -118,7 +72,7 @@ pub(crate) fn template(
     resources: &Node,
     queue: &Entry,
     json: bool,
-    (fifo_at, max_receive_count, retention_seconds): (Option<Span>, i64, i64),
+    new: &NewQueue,
 ) -> Option<Vec<Edit>> {
     let text = &file.text;
     if queue.value.get("Type")?.as_str()? != "AWS::SQS::Queue" {
@@ -129,7 +83,12 @@ pub(crate) fn template(
         return None;
     }
     let props = queue.value.get("Properties");
-    let dlq = planned(text, keys, props, fifo_at, max_receive_count, retention_seconds)?;
+    let dlq = Dlq {
+        fifo: written(text, keys, props, &new.fifo)?,
+        name: new.name.clone(),
+        max_receive_count: new.max_receive_count,
+        retention_seconds: new.retention_seconds,
+    };
     let condition = match queue.value.get("Condition") {
         Some(c) => Some(c.as_str()?.to_string()),
         None => None,
@@ -317,15 +276,4 @@ fn json_queue(
     members.push(format!("\"Properties\": {{{nl}{props}{nl}{inner}}}"));
     let members = members.iter().map(|m| format!("{inner}{m}")).collect::<Vec<_>>().join(&format!(",{nl}"));
     Some((queue.value.span.end, format!(",{nl}{key_indent}\"{id}\": {{{nl}{members}{nl}{key_indent}}}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_dead_letter_queue_keeps_the_fifo_suffix_last() {
-        assert_eq!(dlq_name("orders.fifo", true), "orders-dlq.fifo");
-        assert_eq!(dlq_name("orders", false), "orders-dlq");
-    }
 }

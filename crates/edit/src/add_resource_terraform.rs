@@ -1,21 +1,30 @@
-//! SQS004's fix in Terraform: `redrive_policy` added to the queue and a
-//! `resource "aws_sqs_queue" "<name>_dlq"` beside it, in a `.tf` file's
-//! block or a `*.tf.json` object (see [`super::add_resource`] for what is
-//! and is not fixed).
+//! `AddResource(NewResource::Queue)` in Terraform: `redrive_policy` added
+//! to the queue and a `resource "aws_sqs_queue" "<name>_dlq"` beside it,
+//! in a `.tf` file's block or a `*.tf.json` object, as the recipe says
+//! (see [`super::add_resource`] for what is and is not written).
 
 use hcl_edit::Span as _;
 
-use super::Edit;
-use super::add_resource::dlq_name;
 use super::insert::indent_of;
 use super::locate::{Keys, line_ending};
 use super::terraform::{BlockTail, Parsed};
+use super::{Edit, NewFifo, NewQueue};
 use sqsguard_model::{Dialect, Field};
 use sqsguard_source::{Source, Span};
 use sqsguard_syntax::{Kind, Node};
 
-/// The names the queue's arguments are read by.
+/// The names the queue's arguments are written by.
 const TF: Dialect = Dialect::Terraform;
+
+/// Whether the new queue is FIFO, when the queue's flag is written as a
+/// literal (`written`: whether the text at its place is one); an
+/// expression is not copied into Terraform.
+fn fifo(fifo: &NewFifo, written: impl Fn(Span) -> bool) -> Option<bool> {
+    match fifo {
+        NewFifo::Standard => Some(false),
+        NewFifo::Same { known, at } => (*known).filter(|_| written(*at)),
+    }
+}
 
 /// The new queue's arguments in Terraform, each value as HCL and JSON
 /// write it alike.
@@ -40,10 +49,10 @@ pub(crate) fn hcl(
     file: &Source,
     parsed: &Parsed,
     at: Span,
-    max_receive_count: i64,
-    retention_seconds: i64,
+    recipe: &NewQueue,
     taken: impl Fn(&str) -> bool,
 ) -> Option<Vec<Edit>> {
+    let NewQueue { name, retention_seconds, max_receive_count, .. } = recipe;
     let text = &file.text;
     let block = parsed.block_at(at.start)?;
     if block.ident.as_str() != "resource" || block.labels.len() != 2 || block.labels[0].as_str() != "aws_sqs_queue" {
@@ -59,36 +68,15 @@ pub(crate) fn hcl(
     if taken(&format!("aws_sqs_queue.{new}")) {
         return None;
     }
-    let literal = |k: &str| {
-        attr(k).map(|a| {
-            let span = a.value.span()?;
-            Some(text.get(span)?.trim().to_string())
-        })
-    };
-    let fifo = match literal(TF.name(Field::FifoQueue)) {
-        None => false,
-        Some(Some(v)) if v == "true" || v == "false" => v == "true",
-        Some(_) => return None,
-    };
-    match literal(TF.name(Field::RetentionPeriod)) {
-        None => {}
-        Some(Some(v)) if v.trim_matches('"').parse::<i64>().is_ok_and(|n| n < retention_seconds) => {}
-        Some(_) => return None,
-    }
-    let name = match literal(TF.name(Field::QueueName)) {
-        Some(Some(v)) if fifo && v.len() > 2 && v.starts_with('"') && v.ends_with('"') && !v.contains("${") => {
-            Some(dlq_name(&v[1..v.len() - 1], true))
-        }
-        Some(_) if fifo => return None,
-        _ => None,
-    };
+    let fifo =
+        fifo(&recipe.fifo, |at| text.get(at.start..at.end).is_some_and(|v| matches!(v.trim(), "true" | "false")))?;
     let span = block.span()?;
     let tail = BlockTail::of(text, span.clone())?;
     let BlockTail { at: line_start, outer, indent, nl, blank } = tail;
     let redrive = format!(
         "{blank}{indent}redrive_policy = jsonencode({{{nl}{indent}  deadLetterTargetArn = aws_sqs_queue.{new}.arn{nl}{indent}  maxReceiveCount     = {max_receive_count}{nl}{indent}}}){nl}"
     );
-    let attrs = terraform_attributes(name.as_deref(), fifo, retention_seconds);
+    let attrs = terraform_attributes(name.as_deref(), fifo, *retention_seconds);
     let width = attrs.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let lines: String = attrs.iter().map(|(k, v)| format!("{indent}{k:width$} = {v}{nl}")).collect();
     let new_block = format!("{nl}{nl}{outer}resource \"aws_sqs_queue\" \"{new}\" {{{nl}{lines}{outer}}}");
@@ -99,17 +87,15 @@ pub(crate) fn hcl(
 /// The fix in a `*.tf.json` file: a `"<name>_dlq"` object beside the
 /// queue's under `resource.aws_sqs_queue`, and a `redrive_policy` member
 /// to it, written as Terraform's JSON syntax writes an expression.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn terraform_json(
     file: &Source,
     keys: &mut Keys,
-    root: &Node,
-    at: Span,
+    (root, at): (&Node, Span),
     address: &str,
-    max_receive_count: i64,
-    retention_seconds: i64,
+    recipe: &NewQueue,
     taken: impl Fn(&str) -> bool,
 ) -> Option<Vec<Edit>> {
+    let NewQueue { name: dlq_name, retention_seconds, max_receive_count, .. } = recipe;
     let text = &file.text;
     let name = address.strip_prefix("aws_sqs_queue.")?;
     // The object of queues by name (not the list form), and the queue's.
@@ -126,23 +112,12 @@ pub(crate) fn terraform_json(
     if taken(&format!("aws_sqs_queue.{new}")) || keys.entry(queues, &new).is_some() {
         return None;
     }
-    let fifo = match member(TF.name(Field::FifoQueue)) {
-        None => false,
-        Some(Kind::Bool(b)) => *b,
-        Some(_) => return None,
-    };
-    let number = |k: &Kind| match k {
-        Kind::Number(n) | Kind::String(n) => n.parse::<i64>().ok(),
-        _ => None,
-    };
-    if let Some(retention) = member(TF.name(Field::RetentionPeriod)) {
-        number(retention).filter(|n| *n < retention_seconds)?;
-    }
-    let dlq_name = match member(TF.name(Field::QueueName)) {
-        Some(Kind::String(n)) if fifo && !n.contains("${") => Some(dlq_name(n, true)),
-        Some(_) | None if fifo => return None,
-        _ => None,
-    };
+    let fifo = fifo(&recipe.fifo, |at| {
+        queue
+            .value
+            .as_map()
+            .is_some_and(|m| m.iter().any(|e| e.value.span == at && matches!(e.value.kind, Kind::Bool(_))))
+    })?;
     let nl = line_ending(text);
     let outer = indent_of(text, siblings.first()?.key_span.start)?;
     let inner = indent_of(text, members.first()?.key_span.start)?;
@@ -150,7 +125,7 @@ pub(crate) fn terraform_json(
         "${{jsonencode({{deadLetterTargetArn = aws_sqs_queue.{new}.arn, maxReceiveCount = {max_receive_count}}})}}"
     );
     let redrive = format!(",{nl}{inner}\"redrive_policy\": {}", serde_json::Value::from(policy));
-    let attrs = terraform_attributes(dlq_name.as_deref(), fifo, retention_seconds);
+    let attrs = terraform_attributes(dlq_name.as_deref(), fifo, *retention_seconds);
     let lines: Vec<String> = attrs.iter().map(|(k, v)| format!("{inner}\"{k}\": {v}")).collect();
     let new_queue = format!(",{nl}{outer}\"{new}\": {{{nl}{}{nl}{outer}}}", lines.join(&format!(",{nl}")));
     let last_member = members.last()?.value.span.end;

@@ -127,12 +127,38 @@ pub enum Op {
 /// A resource a fix adds beside the remedy's resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NewResource {
-    /// A dead-letter queue of the same type as the queue, keeping messages
-    /// `retention_seconds`, and the queue's redrive policy to it after
-    /// `max_receive_count` receives. `fifo_at`: where the queue's FIFO
-    /// flag is written, as the model read it (`None`: it is not, the queue
-    /// is standard); the new queue's is the same literal or expression.
-    DeadLetterQueue { max_receive_count: i64, retention_seconds: i64, fifo_at: Option<Span> },
+    /// A queue, and the remedy's field (the queue's RedrivePolicy) pointing
+    /// at it.
+    Queue(NewQueue),
+}
+
+/// A new queue as the rule decided it from the model's facts: the writer
+/// only writes it (where, indented how, in which syntax).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewQueue {
+    /// Its name; `None`: the provider names it (with `.fifo` for a FIFO
+    /// queue).
+    pub name: Option<String>,
+    pub fifo: NewFifo,
+    /// How long it keeps messages.
+    pub retention_seconds: i64,
+    /// The redrive link: the remedy's resource moves a message to the new
+    /// queue after this many receives.
+    pub max_receive_count: i64,
+}
+
+/// Whether a new queue is FIFO, and how that is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NewFifo {
+    /// A standard queue: no FIFO flag is written.
+    Standard,
+    /// Of the type of the queue whose flag is written at `at` in the same
+    /// file, which the model resolved to `known`: a literal written there
+    /// is written `true` (nothing when `false`), an expression
+    /// (`!Ref IsFifo`) is copied, so the new queue is of the same type
+    /// whatever it resolves to. A literal the model does not know, or an
+    /// expression the tree cannot copy, leaves no fix.
+    Same { known: Option<bool>, at: Span },
 }
 
 /// A statement letting `service` send to the queue (the remedy's resource)

@@ -29,7 +29,7 @@ use hcl_edit::structure::Body;
 
 use super::locate::{self, Keys, is_fixable_document};
 use super::statement_terraform;
-use super::{Applicability, Edit, Fix, NewResource, Op, Remedy, Statement, Unfixable};
+use super::{Applicability, Edit, Fix, NewQueue, NewResource, Op, Remedy, Statement, Unfixable};
 use super::{add_resource, add_resource_terraform, insert, remove, render, retarget, statement, terraform, within};
 use sqsguard_model::{Dialect, Origin, Scalar};
 use sqsguard_source::{Source, Span};
@@ -169,10 +169,8 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
             }
             value_edit(file, tree, keys, span, remedy, new).map(|(e, indirect)| (vec![e], indirect))
         }
-        Op::AddResource(NewResource::DeadLetterQueue { max_receive_count, retention_seconds, fifo_at }) => {
-            let counts = (*max_receive_count, *retention_seconds);
-            let edits = dead_letter_queue(file, tree, keys, module, span, remedy, *fifo_at, counts);
-            edits.map(|e| (e, false))
+        Op::AddResource(NewResource::Queue(new)) => {
+            add_queue(file, tree, keys, module, span, remedy, new).map(|e| (e, false))
         }
         Op::RetargetToArn => one(match tree {
             Tree::Template { root, json } => keys.node_at(root, span).and_then(|n| retarget::template(file, n, *json)),
@@ -288,17 +286,15 @@ fn value_edit(
     }
 }
 
-/// A new dead-letter queue and the RedrivePolicy to it.
-#[allow(clippy::too_many_arguments)]
-fn dead_letter_queue(
+/// A new queue and the remedy's field (its RedrivePolicy) pointing at it.
+fn add_queue(
     file: &Source,
     tree: &Tree,
     keys: &mut Keys,
     module: Option<&Module>,
     at: Span,
     remedy: &Remedy,
-    fifo_at: Option<Span>,
-    (max_receive_count, retention_seconds): (i64, i64),
+    new: &NewQueue,
 ) -> Option<Vec<Edit>> {
     if !remedy.absent {
         return None;
@@ -307,28 +303,16 @@ fn dead_letter_queue(
         Tree::Template { root, json } => {
             let resources = locate::resources_of(keys, root, &remedy.resource)?;
             let queue = keys.entry(resources, &remedy.resource).filter(|q| q.key_span == at)?;
-            add_resource::template(file, keys, resources, queue, *json, (fifo_at, max_receive_count, retention_seconds))
+            add_resource::template(file, keys, resources, queue, *json, new)
         }
         Tree::Hcl(parsed) => {
             let declared = module?.declared.as_ref()?;
-            add_resource_terraform::hcl(file, parsed, at, max_receive_count, retention_seconds, |a| {
-                declared.contains(a)
-            })
+            add_resource_terraform::hcl(file, parsed, at, new, |a| declared.contains(a))
         }
         Tree::Json(root) => {
             let declared = module?.declared.as_ref()?;
             let taken = |a: &str| declared.contains(a);
-            let address = &remedy.resource;
-            add_resource_terraform::terraform_json(
-                file,
-                keys,
-                root,
-                at,
-                address,
-                max_receive_count,
-                retention_seconds,
-                taken,
-            )
+            add_resource_terraform::terraform_json(file, keys, (root, at), &remedy.resource, new, taken)
         }
     }
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 pub mod error;
 
-pub use sqsguard_edit::{Applicability, Edit, Fix, NewResource, Op, Remedy, Statement, Unfixable};
+pub use sqsguard_edit::{Applicability, Edit, Fix, NewFifo, NewQueue, NewResource, Op, Remedy, Statement, Unfixable};
 use sqsguard_model::Origin;
 
 /// How bad a finding is; ordered so `Error > Warning > Info`.

@@ -239,25 +239,29 @@ fn policy(q: &LiveQueueData, policy: Option<&str>, this: usize, origin: &Origin)
 /// the queue its QueueName dimension names.
 fn alarm(a: &LiveAlarm, origin: Origin, linker: &Linker) -> Alarm {
     let arn = |text: &str| R::new(RV::Str(Text::lit(text)), Default::default());
-    let known = |v: &Option<String>| match v {
-        Some(s) => Value::Known(s.clone()),
-        None => Value::Absent,
-    };
+    let facts = || Facts::new(origin.clone());
     let metrics = a
         .metrics
         .iter()
-        .map(|(ns, name, queue)| AlarmMetric {
-            namespace: known(ns),
-            metric_name: known(name),
-            queue: match queue {
+        .map(|(namespace, name, queue)| {
+            let metric = facts().maybe(Field::Namespace, namespace.clone(), origin.clone()).maybe(
+                Field::MetricName,
+                name.clone(),
+                origin.clone(),
+            );
+            let queue = match queue {
                 Some(q) => linker.queue_name_target(&arn(q)),
                 None => Value::Absent,
-            },
+            };
+            AlarmMetric::read(|field| metric.value(field), queue)
         })
         .collect();
-    let fact = |v: Option<String>| v.map_or_else(|| Attr::absent(origin.clone()), |v| Attr::known(v, origin.clone()));
-    let threshold = a.threshold.map_or_else(|| Attr::absent(origin.clone()), |t| Attr::known(t, origin.clone()));
-    Alarm::new(a.name.clone(), origin.clone(), metrics, (fact(a.comparison.clone()), threshold))
+    let settings = facts().maybe(Field::ComparisonOperator, a.comparison.clone(), origin.clone()).maybe(
+        Field::Threshold,
+        a.threshold,
+        origin.clone(),
+    );
+    Alarm::read(a.name.clone(), origin, metrics, &settings)
 }
 
 /// A mapping's settings (ListEventSourceMappings), as facts located at it.

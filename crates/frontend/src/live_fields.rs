@@ -93,6 +93,16 @@ impl ReadFields for Attributes<'_> {
         }
     }
 
+    fn number(&self, field: Field) -> Attr<f64> {
+        match self.get(field).map(str::parse::<f64>) {
+            Some(Ok(v)) if v.is_finite() => Attr::known(v, self.origin.clone()),
+            Some(_) => {
+                Attr::single(Value::Unknown(format!("{} is not a number", API.name(field))), self.origin.clone())
+            }
+            None => Attr::absent(self.origin.clone()),
+        }
+    }
+
     /// A queue has no map attribute but its RedrivePolicy (read apart):
     /// any other is not understood, never absent.
     fn block(&self, field: Field) -> Attr<bool> {

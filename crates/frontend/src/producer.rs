@@ -1,8 +1,12 @@
 //! What a front-end does with the producers it reads: which targets may
 //! be queues, and a producer whose queue is only known at deploy time said
-//! in a note, and whether a subscription delivers to SQS, in every dialect.
+//! in a note, whether a subscription delivers to SQS and which topic it
+//! is on, in every dialect. The producer itself is read by the model
+//! ([`Producer::read`]).
 
+use crate::policy::source_id;
 use crate::value::R;
+use sqsguard_model::policy::SourceId;
 use sqsguard_model::{Attr, Dialect, Field, Model, Producer, Target, UnknownSource, Value};
 
 /// A target that names a queue or may (its ARN is only known at deploy
@@ -34,4 +38,12 @@ pub(crate) fn is_sqs(subscription: &R, dialect: Dialect) -> bool {
         Some((_, p)) => p.literal().is_none_or(|p| p.eq_ignore_ascii_case("sqs")),
         None => false,
     }
+}
+
+/// The topic a subscription's `TopicArn` (in `dialect`'s words) names, for
+/// `aws:SourceArn`, and that value.
+pub(crate) fn topic(subscription: &R, dialect: Dialect) -> (Option<&R>, Value<SourceId>) {
+    let key = dialect.name(Field::TopicArn);
+    let topic = subscription.entry(key).map(|(_, t)| t);
+    (topic, topic.map_or_else(|| Value::Unknown(format!("no {key}")), source_id))
 }

@@ -4,8 +4,8 @@
 //! live front-end, the generator's refusals and the tests give plain facts
 //! ([`Facts`]), each value with its [`Origin`]. Either way a setting is
 //! read here, once, by its [`Field`]: a new attribute of a queue, a
-//! mapping or a function is a row of the field table, a field of the
-//! model and a line of its `read` below, and every front-end reads it.
+//! mapping, a function or an alarm is a row of the field table, a field of
+//! the model and a line of its `read` below, and every front-end reads it.
 
 use std::collections::BTreeMap;
 
@@ -22,6 +22,8 @@ pub trait ReadFields {
     fn text(&self, field: Field) -> Attr<String>;
     fn name(&self, field: Field) -> Attr<Name>;
     fn list(&self, field: Field) -> Attr<Vec<String>>;
+    /// A number that need not be whole (an alarm's threshold).
+    fn number(&self, field: Field) -> Attr<f64>;
     /// A map (or Terraform block) field: known true when it holds
     /// anything, absent when it is empty or not written.
     fn block(&self, field: Field) -> Attr<bool>;
@@ -37,6 +39,7 @@ impl Field {
             Field::MaximumConcurrency => Some(Field::ScalingConfig),
             Field::MessageGroupId => Some(Field::SqsParameters),
             Field::MaximumRetryAttempts | Field::MaximumEventAge => Some(Field::RetryPolicy),
+            Field::TargetDeadLetter => Some(Field::TargetDeadLetterConfig),
             _ => None,
         }
     }
@@ -50,6 +53,7 @@ pub enum Fact {
     Text(Attr<String>),
     Name(Attr<Name>),
     List(Attr<Vec<String>>),
+    Number(Attr<f64>),
 }
 
 macro_rules! fact_from {
@@ -61,7 +65,7 @@ macro_rules! fact_from {
         }
     )*};
 }
-fact_from!(i64 => Int, bool => Bool, String => Text, Name => Name, Vec<String> => List);
+fact_from!(i64 => Int, bool => Bool, String => Text, Name => Name, Vec<String> => List, f64 => Number);
 
 /// Settings given as plain facts, each with its origin; a field not given
 /// is absent, located at the resource.
@@ -137,6 +141,10 @@ impl ReadFields for Facts {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.get(field, |f| if let Fact::List(a) = f { Some(a) } else { None })
+    }
+
+    fn number(&self, field: Field) -> Attr<f64> {
+        self.get(field, |f| if let Fact::Number(a) = f { Some(a) } else { None })
     }
 
     fn block(&self, field: Field) -> Attr<bool> {
@@ -253,6 +261,24 @@ impl Consumer {
 }
 
 impl Alarm {
+    /// An alarm's comparison and threshold, read field by field, on the
+    /// metrics the front-end read (each with [`AlarmMetric::read`]): where
+    /// they sit in the alarm is the dialect's.
+    pub fn read(
+        resource: impl Into<String>,
+        origin: Origin,
+        metrics: Vec<AlarmMetric>,
+        fields: &impl ReadFields,
+    ) -> Self {
+        Alarm {
+            resource: resource.into(),
+            origin,
+            metrics,
+            comparison: fields.text(Field::ComparisonOperator),
+            threshold: fields.number(Field::Threshold),
+        }
+    }
+
     /// An alarm on `metrics`, `comparison` `threshold`.
     pub fn new(
         resource: impl Into<String>,
@@ -260,17 +286,42 @@ impl Alarm {
         metrics: Vec<AlarmMetric>,
         (comparison, threshold): (Attr<String>, Attr<f64>),
     ) -> Self {
-        Alarm { resource: resource.into(), origin, metrics, comparison, threshold }
+        let facts =
+            Facts::new(origin.clone()).with(Field::ComparisonOperator, comparison).with(Field::Threshold, threshold);
+        Alarm::read(resource, origin, metrics, &facts)
     }
 }
 
 impl AlarmMetric {
+    /// One metric of an alarm, its namespace and name read by their
+    /// fields with `text` (from the metric's own map, wherever the dialect
+    /// places it), watching `queue`: the one its `QueueName` dimension
+    /// names, which the front-end finds in the dialect's shape of
+    /// [`Field::Dimensions`].
+    pub fn read(text: impl Fn(Field) -> Value<String>, queue: Value<Target>) -> Self {
+        AlarmMetric { namespace: text(Field::Namespace), metric_name: text(Field::MetricName), queue }
+    }
+
     /// The SQS metric `metric` of the queue `queue`.
     pub fn sqs(metric: &str, queue: Target) -> Self {
-        AlarmMetric {
-            namespace: Value::Known("AWS/SQS".into()),
-            metric_name: Value::Known(metric.into()),
-            queue: Value::Known(queue),
+        let text = |field| match field {
+            Field::Namespace => Value::Known("AWS/SQS".into()),
+            Field::MetricName => Value::Known(metric.into()),
+            _ => Value::Absent,
+        };
+        AlarmMetric::read(text, Value::Known(queue))
+    }
+}
+
+impl Facts {
+    /// The value of a text field given as a fact: for what holds one
+    /// value rather than an attribute (an alarm's metric).
+    pub fn value(&self, field: Field) -> Value<String> {
+        let mut alts = self.text(field).alts;
+        match (alts.pop(), alts.is_empty()) {
+            (Some(alt), true) => alt.value,
+            // Facts hold one alternative each; anything else is not understood.
+            _ => Value::Unknown(format!("{field:?} has alternatives")),
         }
     }
 }
@@ -305,5 +356,21 @@ mod tests {
         let facts = Facts::new(at(0)).known(Field::Timeout, true, at(1));
         let f = Function::read("F", at(0), &facts);
         assert!(matches!(f.timeout.alts[0].value, Value::Unknown(_)));
+    }
+
+    #[test]
+    fn an_alarm_reads_its_comparison_and_threshold_by_field_and_its_metrics_by_name() {
+        let facts = Facts::new(at(0))
+            .known(Field::ComparisonOperator, "GreaterThanThreshold".to_string(), at(2))
+            .known(Field::Namespace, "AWS/SQS".to_string(), at(3));
+        let metric = AlarmMetric::read(|f| facts.value(f), Value::Known(Target::Queue(1)));
+        let alarm = Alarm::read("A", at(0), vec![metric], &facts);
+        assert_eq!(alarm.comparison.alts[0].value, Value::Known("GreaterThanThreshold".to_string()));
+        assert_eq!(alarm.comparison.alts[0].origin.location().map(|l| l.column), Some(3));
+        assert_eq!(alarm.threshold.alts[0].value, Value::Absent);
+        assert_eq!(alarm.metrics[0].namespace, Value::Known("AWS/SQS".to_string()));
+        assert_eq!(alarm.metrics[0].metric_name, Value::Absent);
+        let wrong = Facts::new(at(0)).known(Field::Threshold, 1i64, at(1));
+        assert!(matches!(Alarm::read("B", at(0), Vec::new(), &wrong).threshold.alts[0].value, Value::Unknown(_)));
     }
 }

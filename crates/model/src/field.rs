@@ -10,7 +10,8 @@
 
 use std::ops::RangeInclusive;
 
-/// An attribute of a queue, an event source mapping or a function.
+/// An attribute of a queue, an event source mapping, a function, a
+/// producer or a CloudWatch alarm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Field {
     // Queues.
@@ -55,7 +56,8 @@ pub enum Field {
     FunctionName,
     Timeout,
     ReservedConcurrency,
-    // Producers: SNS topics and subscriptions, EventBridge targets.
+    // Producers: SNS topics and subscriptions, EventBridge targets, S3
+    // notifications, pipes.
     TopicArn,
     Protocol,
     SubscriptionEndpoint,
@@ -75,6 +77,24 @@ pub enum Field {
     RetryPolicy,
     MaximumRetryAttempts,
     MaximumEventAge,
+    // CloudWatch alarms, and each metric they watch.
+    MetricName,
+    Namespace,
+    /// A metric's dimensions, among them the `QueueName` of the queue it
+    /// watches (a list of `Name`/`Value` pairs, or a map in Terraform).
+    Dimensions,
+    /// A metric-math alarm's metrics (Terraform: its `metric_query` blocks).
+    Metrics,
+    ComparisonOperator,
+    Threshold,
+    /// An S3 bucket's queue configuration: the queue it notifies.
+    NotificationQueue,
+    /// An EventBridge target's `Id`, which messages name it by.
+    TargetId,
+    /// An EventBridge target's `DeadLetterConfig`, which holds the next.
+    TargetDeadLetterConfig,
+    /// The queue an EventBridge target's failed deliveries go to.
+    TargetDeadLetter,
 }
 
 /// A field's value when it is a plain scalar: AWS defaults, and the value
@@ -96,9 +116,11 @@ pub(crate) struct FieldSpec {
     pub field: Field,
     /// CloudFormation property (SAM event properties use the same names).
     pub cloudformation: &'static str,
-    /// Terraform argument of `aws_sqs_queue` / `aws_lambda_event_source_mapping` / `aws_lambda_function`.
+    /// Terraform argument of `aws_sqs_queue` / `aws_lambda_event_source_mapping` / `aws_lambda_function`
+    /// / `aws_cloudwatch_metric_alarm` (and the producers' resources).
     pub terraform: &'static str,
-    /// The API's name (GetQueueAttributes, ListEventSourceMappings, GetFunctionConfiguration).
+    /// The API's name (GetQueueAttributes, ListEventSourceMappings, GetFunctionConfiguration,
+    /// DescribeAlarms).
     pub api: &'static str,
     /// Serverless Framework key of an `events: - sqs:` entry or a function,
     /// where the Framework has its own name for it.
@@ -131,7 +153,7 @@ const fn stream(field: Field, cloudformation: &'static str, terraform: &'static 
 use Field::*;
 
 /// Every field, in the order of [`Field`] (a test keeps them aligned).
-pub(crate) static FIELDS: [FieldSpec; 47] = [
+pub(crate) static FIELDS: [FieldSpec; 57] = [
     row(QueueName, "QueueName", "name", "QueueName", None, None, None),
     // Booleans default to false (0).
     row(FifoQueue, "FifoQueue", "fifo_queue", "FifoQueue", None, Some(0), None),
@@ -268,7 +290,21 @@ pub(crate) static FIELDS: [FieldSpec; 47] = [
         Some(86_400),
         None,
     ),
+    row(MetricName, "MetricName", "metric_name", "MetricName", None, None, None),
+    row(Namespace, "Namespace", "namespace", "Namespace", None, None, None),
+    row(Dimensions, "Dimensions", "dimensions", "Dimensions", None, None, None),
+    row(Metrics, "Metrics", "metric_query", "Metrics", None, None, None),
+    row(ComparisonOperator, "ComparisonOperator", "comparison_operator", "ComparisonOperator", None, None, None),
+    row(Threshold, "Threshold", "threshold", "Threshold", None, None, None),
+    row(NotificationQueue, "Queue", "queue_arn", "QueueArn", None, None, None),
+    row(TargetId, "Id", "target_id", "Id", None, None, None),
+    row(TargetDeadLetterConfig, "DeadLetterConfig", "dead_letter_config", "DeadLetterConfig", None, None, None),
+    row(TargetDeadLetter, "Arn", "arn", "Arn", None, None, None),
 ];
+
+/// The dimension that names the queue an SQS metric is about, in every
+/// dialect.
+pub const QUEUE_DIMENSION: &str = "QueueName";
 
 /// The queue attributes a Terraform `aws_sqs_queue` (and the registry's SQS
 /// module) passes to SQS unchanged.

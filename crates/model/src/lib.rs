@@ -25,7 +25,7 @@ pub use field::{Dialect, Field, Scalar};
 pub use index::{ConsumerRead, DlqLink, Feed, Index, Watch, queue_alts};
 pub use module::ModuleSource;
 pub use policy::{QueuePolicy, Statement};
-pub use producer::{Producer, Service};
+pub use producer::{Producer, ReadLinks, Service};
 pub use suppression::{Scope, Suppression, Written};
 pub use value::{Alt, Attr, Live, Origin, Value, When};
 

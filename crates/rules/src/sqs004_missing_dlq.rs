@@ -1,11 +1,10 @@
 //! SQS004: a queue without a RedrivePolicy (unless it is itself a DLQ).
 
 use super::{Context, Findings, Link, LiveInput};
-use sqsguard_finding::{Applicability, NewResource, Op, Remedy};
+use sqsguard_finding::{Applicability, NewFifo, NewQueue, NewResource, Op, Remedy};
 use sqsguard_model::field::guidance;
 use sqsguard_model::module;
-use sqsguard_model::{Dialect, Field, Origin, Value};
-use sqsguard_source::Span;
+use sqsguard_model::{Alt, Dialect, Field, Origin, Queue, Value};
 
 rule! {
     code: "SQS004",
@@ -43,14 +42,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             let remedy = Remedy {
                 resource: queue.resource.clone(),
                 field: Field::RedrivePolicy,
-                ops: same_type(queue, &alt.origin)
-                    .map(|fifo_at| {
-                        Op::AddResource(NewResource::DeadLetterQueue {
-                            max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT,
-                            retention_seconds: guidance::MAX_RETENTION_SECONDS,
-                            fifo_at,
-                        })
-                    })
+                ops: new_queue(queue, &alt.origin, cx.dialect())
+                    .map(|q| Op::AddResource(NewResource::Queue(q)))
                     .into_iter()
                     .collect(),
                 at: alt.origin.clone(),
@@ -65,19 +58,82 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
     }
 }
 
-/// Where the queue's FIFO flag is written, for the new queue to be of the
-/// same type (`Some(None)`: nowhere, a standard queue); `None` when that
-/// is not one place in the queue's file (a condition's branches).
-fn same_type(queue: &sqsguard_model::Queue, at: &Origin) -> Option<Option<Span>> {
+/// The dead-letter queue to add to `queue`, from what the model resolved:
+/// of the queue's type, named after it when it has a known FIFO name,
+/// keeping messages longer than it does (SQS007). `None` (the hint) when
+/// that is not known: the queue's type or retention depends on a
+/// condition, or is not one place in the queue's file; the queue already
+/// keeps messages the longest; a FIFO name that is not known.
+fn new_queue(queue: &Queue, at: &Origin, dialect: Dialect) -> Option<NewQueue> {
+    let retention_seconds = guidance::MAX_RETENTION_SECONDS;
+    let fifo = same_type(queue, at)?;
+    // The new queue must keep messages longer than this one.
+    match only(queue.retention_period.iter())? {
+        Alt { value: Value::Absent, .. } => {}
+        alt @ Alt { value: Value::Known(n), .. } if *n < retention_seconds && in_place(alt) => {}
+        _ => return None,
+    }
+    let name = match fifo {
+        NewFifo::Same { known: Some(true), .. } => fifo_name(queue, dialect)?,
+        NewFifo::Same { known: None, .. } if queue.name.is_set_somewhere() => return None,
+        _ => None,
+    };
+    Some(NewQueue { name, fifo, retention_seconds, max_receive_count: guidance::SUGGESTED_MAX_RECEIVE_COUNT })
+}
+
+/// Of the queue's type: where its FIFO flag is written and what the model
+/// resolved it to; `None` when that is not one place in the queue's file
+/// (a condition's branches, a variable's default elsewhere).
+fn same_type(queue: &Queue, at: &Origin) -> Option<NewFifo> {
     let Origin::File { file, .. } = at else { return None };
-    match queue.fifo.iter().collect::<Vec<_>>()[..] {
-        [alt] if matches!(alt.value, Value::Absent) => Some(None),
-        [alt] => match alt.written_at() {
-            Origin::File { file: f, span } if f.path == file.path => Some(Some(*span)),
-            _ => None,
-        },
+    let alt = only(queue.fifo.iter())?;
+    let known = match &alt.value {
+        Value::Absent => return Some(NewFifo::Standard),
+        Value::Known(b) => Some(*b),
+        Value::Unknown(_) => None,
+    };
+    match alt.written_at() {
+        Origin::File { file: f, span } if f.path == file.path => Some(NewFifo::Same { known, at: *span }),
         _ => None,
     }
+}
+
+/// The new FIFO queue's name: `<name>-dlq.fifo` for a queue whose name the
+/// model knows and the file writes as a literal in its own place;
+/// `Some(None)` (the provider names it) when the queue has none, or, in a
+/// template, when its name is anything else; `None` (no fix) for such a
+/// Terraform name.
+fn fifo_name(queue: &Queue, dialect: Dialect) -> Option<Option<String>> {
+    match only(queue.name.iter()) {
+        Some(Alt { value: Value::Absent, .. }) => Some(None),
+        Some(alt @ Alt { value: Value::Known(n), .. }) if in_place(alt) && reads(&alt.origin, &n.text) => {
+            let base = n.text.strip_suffix(".fifo").unwrap_or(&n.text);
+            Some(Some(format!("{base}-dlq.fifo")))
+        }
+        _ if dialect == Dialect::Terraform => None,
+        _ => Some(None),
+    }
+}
+
+/// Whether `origin` is `text` written as it is, quoted or not: not a
+/// parameter (`!Ref QueueName`), a variable or an interpolation, whose
+/// value may differ between deployments, so that a name derived from it
+/// could be taken twice.
+fn reads(origin: &Origin, text: &str) -> bool {
+    let Origin::File { file, span } = origin else { return false };
+    file.text.get(span.start..span.end).is_some_and(|w| w.trim().trim_matches(['"', '\'']) == text)
+}
+
+/// The attribute's one alternative (not a condition's branches).
+fn only<'a, T: 'a>(mut alts: impl Iterator<Item = &'a Alt<T>>) -> Option<&'a Alt<T>> {
+    let alt = alts.next()?;
+    alts.next().is_none().then_some(alt)
+}
+
+/// Whether a value is written where the queue uses it, not given for the
+/// run nor brought from a variable's default.
+fn in_place<T>(alt: &Alt<T>) -> bool {
+    alt.written.is_none() && alt.given.is_none()
 }
 
 /// What follows a new dead-letter queue, said with every SQS004 fix of a
@@ -112,5 +168,22 @@ fn add_redrive_policy(dialect: Dialect) -> String {
         Dialect::Terraform => format!(
             "add redrive_policy = jsonencode({{ deadLetterTargetArn = <a queue of the same type>.arn, maxReceiveCount = {count} }})"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqsguard_source::{SourceFile, Span};
+
+    #[test]
+    fn a_name_is_derived_only_from_a_literal_written_in_place() {
+        let file =
+            SourceFile::new(std::path::PathBuf::from("t.yaml"), "QueueName: \"jobs.fifo\"\nOther: !Ref QName\n".into());
+        let at = |start, end| Origin::File { file: file.clone(), span: Span::new(start, end) };
+        assert!(reads(&at(11, 22), "jobs.fifo"));
+        // The same value brought from a parameter: it may differ per stack.
+        assert!(!reads(&at(30, 40), "jobs.fifo"));
+        assert!(!reads(&Origin::live("https://sqs/q", None, None), "jobs.fifo"));
     }
 }

@@ -3,10 +3,10 @@
 
 use super::resolve::{R, Resolver, Text};
 use super::template::{Resource, Template};
-use crate::convert::{to_block, to_bool, to_int, to_name, to_string, to_string_list};
+use crate::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::link::Linker;
 use crate::value::values_at;
-use sqsguard_model::{Attr, Dialect, Field, Name, Origin, ReadFields, Target, Value, Via, When};
+use sqsguard_model::{Attr, Dialect, Field, Name, Origin, ReadFields, ReadLinks, Target, Value, Via, When};
 use sqsguard_source::{Source, Span};
 
 pub(crate) struct Ctx<'t, 'a> {
@@ -206,7 +206,21 @@ impl ReadFields for Properties<'_, '_, '_> {
         self.get(field, to_string_list)
     }
 
+    fn number(&self, field: Field) -> Attr<f64> {
+        self.get(field, to_f64)
+    }
+
     fn block(&self, field: Field) -> Attr<bool> {
         self.get(field, to_block)
+    }
+}
+
+impl ReadLinks for Properties<'_, '_, '_> {
+    fn queue(&self, field: Field) -> Attr<Target> {
+        self.get(field, |r| self.ctx.queue_target(r))
+    }
+
+    fn queue_via(&self, field: Field) -> Attr<Via> {
+        self.get(field, |r| self.ctx.queue_via(r))
     }
 }

@@ -6,7 +6,7 @@ use super::context::Properties;
 use super::context::{Ctx, SAM_FUNCTION};
 use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::convert::{to_block, to_bool, to_int, to_name, to_string, to_string_list};
+use crate::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use sqsguard_model::build::Links;
 use sqsguard_model::code::{CodePlace, CodeRef, EnvVar};
 use sqsguard_model::{Attr, Consumer, Dialect, Facts, Field, Function, Model, Name, ReadFields, Target, Value, Via};
@@ -239,6 +239,10 @@ impl ReadFields for FunctionFields<'_, '_, '_> {
 
     fn list(&self, field: Field) -> Attr<Vec<String>> {
         self.read(field, self.props.list(field), to_string_list)
+    }
+
+    fn number(&self, field: Field) -> Attr<f64> {
+        self.read(field, self.props.number(field), to_f64)
     }
 
     fn block(&self, field: Field) -> Attr<bool> {

@@ -8,7 +8,7 @@
 use super::context::Ctx;
 use super::resolve::{R, RV};
 use super::template::Resource;
-use crate::convert::{to_bool, to_int, to_string};
+use crate::convert::{to_bool, to_string};
 use crate::policy::source_id;
 use crate::producer::{add, is_sqs, maybe_queue};
 use sqsguard_model::policy::SourceId;
@@ -33,11 +33,9 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
             if !is_sqs(&props, CFN) {
                 return;
             }
-            let topic = props.entry(CFN.name(Field::TopicArn)).map(|(_, t)| t);
-            let mut p = producer(ctx, res, Service::Sns, &props, Field::SubscriptionEndpoint);
-            p.source = topic.map_or(Value::Unknown("no TopicArn".into()), source_id);
+            let (topic, source) = crate::producer::topic(&props, CFN);
+            let mut p = Producer::read(res.id, ctx.origin(at), Service::Sns, source, &ctx.fields(Some(&props), at));
             p.fifo_source = topic.map_or_else(|| Attr::absent(ctx.origin(at)), |t| fifo_topic(ctx, t, at));
-            p.raw_message_delivery = ctx.attr(Some(&props), Field::RawMessageDelivery, at, to_bool);
             add(model, p);
         }
         "AWS::SNS::Topic" => {
@@ -46,8 +44,8 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
                 if !is_sqs(sub, CFN) {
                     continue;
                 }
-                let mut p = producer(ctx, res, Service::Sns, sub, Field::SubscriptionEndpoint);
-                p.source = Value::Known(SourceId::Resource(res.id.to_string()));
+                let source = Value::Known(SourceId::Resource(res.id.to_string()));
+                let mut p = Producer::read(res.id, ctx.origin(at), Service::Sns, source, &ctx.fields(Some(sub), at));
                 p.fifo_source = fifo.clone();
                 add(model, p);
             }
@@ -56,10 +54,8 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
         "AWS::S3::Bucket" => {
             let path = ["NotificationConfiguration", "QueueConfigurations", "*"];
             for (_, config) in ctx.values_at(&props, &path) {
-                let queue = ctx.attr_named(Some(config), "Queue", at, |r| ctx.queue_target(r));
-                let mut p = Producer::new(res.id, ctx.origin(at), Service::S3, queue);
-                p.source = Value::Known(SourceId::Resource(res.id.to_string()));
-                add(model, p);
+                let source = Value::Known(SourceId::Resource(res.id.to_string()));
+                add(model, Producer::read(res.id, ctx.origin(at), Service::S3, source, &ctx.fields(Some(config), at)));
             }
         }
         "AWS::Pipes::Pipe" => pipe(ctx, res, &props, model),
@@ -67,8 +63,9 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>, model: &mut Model) {
     }
 }
 
-/// An EventBridge rule's targets on queues, each a producer with its
-/// message group, dead-letter queue, role and retry policy.
+/// An EventBridge rule's targets on queues, each a producer read from
+/// the target's fields (absent ones located at the target, where a fix
+/// writes them).
 fn events_rule(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: &R, model: &mut Model) {
     let at = res.entry.key_span;
     for (_, target) in ctx.values_at(props, &["Targets", "*"]) {
@@ -76,45 +73,28 @@ fn events_rule(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: &R, model: &mut Mod
         if arn.is_some_and(other_service) {
             continue;
         }
-        let queue = ctx.attr(Some(target), Field::TargetArn, at, |r| ctx.queue_target(r));
-        if !maybe_queue(&queue) {
-            continue;
+        let source = Value::Known(SourceId::Resource(res.id.to_string()));
+        let fields = ctx.fields(Some(target), target.span);
+        let p = Producer::read(res.id, ctx.origin(at), Service::EventBridge, source, &fields);
+        if maybe_queue(&p.queue) {
+            add(model, p);
         }
-        let mut p = producer(ctx, res, Service::EventBridge, target, Field::TargetArn);
-        p.label = target.entry("Id").and_then(|(_, id)| id.literal());
-        p.source = Value::Known(SourceId::Resource(res.id.to_string()));
-        let sqs = target.entry(CFN.name(Field::SqsParameters)).map(|(_, s)| s);
-        p.message_group_id = match sqs {
-            Some(s) => ctx.attr(Some(s), Field::MessageGroupId, s.span, to_string),
-            None => Attr::absent(ctx.origin(target.span)),
-        };
-        let dlq = target.entry("DeadLetterConfig").map(|(_, d)| d);
-        p.dead_letter = match dlq {
-            Some(d) => ctx.attr_named(Some(d), "Arn", at, |r| ctx.queue_target(r)),
-            None => Attr::absent(ctx.origin(at)),
-        };
-        p.role = target.entry(CFN.name(Field::RoleArn)).is_some();
-        if let Some((_, retry)) = target.entry(CFN.name(Field::RetryPolicy)) {
-            p.maximum_retry_attempts = ctx.attr(Some(retry), Field::MaximumRetryAttempts, retry.span, to_int);
-            p.maximum_event_age = ctx.attr(Some(retry), Field::MaximumEventAge, retry.span, to_int);
-        }
-        add(model, p);
     }
 }
 
-/// A pipe whose target is a queue, with the message group it sends with.
+/// A pipe whose target is a queue, with the message group it sends with
+/// (`TargetParameters.SqsQueueParameters`: two maps deep, which the field
+/// table does not nest).
 fn pipe(ctx: &Ctx<'_, '_>, res: &Resource<'_>, props: &R, model: &mut Model) {
     let at = res.entry.key_span;
-    if props.entry("Target").is_some_and(|(_, t)| other_service(t)) {
+    if props.entry(CFN.name(Field::PipeTarget)).is_some_and(|(_, t)| other_service(t)) {
         return;
     }
-    let queue = ctx.attr_named(Some(props), "Target", at, |r| ctx.queue_target(r));
-    if !maybe_queue(&queue) {
+    let source = Value::Known(SourceId::Resource(res.id.to_string()));
+    let mut p = Producer::read(res.id, ctx.origin(at), Service::Pipes, source, &ctx.fields(Some(props), at));
+    if !maybe_queue(&p.queue) {
         return;
     }
-    let mut p = Producer::new(res.id, ctx.origin(at), Service::Pipes, queue);
-    p.queue_via = ctx.attr(Some(props), Field::PipeTarget, at, |r| ctx.queue_via(r));
-    p.source = Value::Known(SourceId::Resource(res.id.to_string()));
     let path = ["TargetParameters", "SqsQueueParameters"];
     if let Some((_, sqs)) = ctx.values_at(props, &path).into_iter().next() {
         p.message_group_id = ctx.attr(Some(sqs), Field::MessageGroupId, at, to_string);
@@ -190,16 +170,6 @@ pub(crate) fn connectors(ctx: &Ctx<'_, '_>, model: &mut Model) {
             p.writes_policy = Some("an AWS::Serverless::Connector");
         }
     }
-}
-
-/// A producer of `service` to the queue at `field` of `map`, and how that
-/// field names it.
-fn producer(ctx: &Ctx<'_, '_>, res: &Resource<'_>, service: Service, map: &R, field: Field) -> Producer {
-    let at = res.entry.key_span;
-    let queue = ctx.attr(Some(map), field, at, |r| ctx.queue_target(r));
-    let mut p = Producer::new(res.id, ctx.origin(at), service, queue);
-    p.queue_via = ctx.attr(Some(map), field, at, |r| ctx.queue_via(r));
-    p
 }
 
 /// An ARN whose service is written and is not SQS

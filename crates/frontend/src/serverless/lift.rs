@@ -110,8 +110,10 @@ pub(crate) fn read(
     model.consumers.push(Consumer::read(format!("{name}.worker"), at.clone(), links, &mapping));
     if setting("alarm").is_some() {
         let metric = AlarmMetric::sqs("ApproximateNumberOfMessagesVisible", Target::Queue(dlq_index));
-        let above = (Attr::known("GreaterThanThreshold".into(), at.clone()), Attr::known(0.0, at.clone()));
-        model.alarms.push(Alarm::new(format!("{name}.alarm"), at, vec![metric], above));
+        let above = Facts::new(at.clone())
+            .known(Field::ComparisonOperator, "GreaterThanThreshold".to_string(), at.clone())
+            .known(Field::Threshold, 0.0, at.clone());
+        model.alarms.push(Alarm::read(format!("{name}.alarm"), at, vec![metric], &above));
     }
 }
 

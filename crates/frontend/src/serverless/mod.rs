@@ -309,6 +309,10 @@ impl ReadFields for Settings<'_, '_, '_> {
         self.ctx.attr_named(self.map, field(f), self.at, one_or_many)
     }
 
+    fn number(&self, f: Field) -> Attr<f64> {
+        self.ctx.attr_named(self.map, field(f), self.at, super::convert::to_f64)
+    }
+
     fn block(&self, f: Field) -> Attr<bool> {
         self.ctx.attr_named(self.map, field(f), self.at, super::convert::to_block)
     }

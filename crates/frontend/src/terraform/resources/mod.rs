@@ -222,9 +222,14 @@ pub(crate) fn arguments(kind: &str) -> Vec<&'static str> {
             Field::ParallelizationFactor,
             Field::TumblingWindow,
         ]),
-        "aws_cloudwatch_metric_alarm" => {
-            vec!["metric_name", "namespace", "dimensions", "metric_query", "comparison_operator", "threshold"]
-        }
+        "aws_cloudwatch_metric_alarm" => names(&[
+            Field::MetricName,
+            Field::Namespace,
+            Field::Dimensions,
+            Field::Metrics,
+            Field::ComparisonOperator,
+            Field::Threshold,
+        ]),
         TOPIC => names(&[Field::FifoTopic]),
         "aws_sns_topic_subscription" => {
             names(&[Field::TopicArn, Field::Protocol, Field::SubscriptionEndpoint, Field::RawMessageDelivery])

@@ -5,13 +5,16 @@
 
 use super::Resource;
 use super::reader::Reader;
-use crate::convert::{to_bool, to_int, to_string};
+use crate::convert::{to_block, to_bool, to_f64, to_int, to_name, to_string, to_string_list};
 use crate::fields::{attr, nested_attr};
 use crate::policy::source_id;
 use crate::producer::{is_sqs, maybe_queue};
 use crate::value::{R, RV, values_at};
 use sqsguard_model::policy::SourceId;
-use sqsguard_model::{Alt, Attr, Dialect, Field, Model, Producer, Service, Value};
+use sqsguard_model::{
+    Alt, Attr, Dialect, Field, Model, Name, Origin, Producer, ReadFields, ReadLinks, Service, Target, Value, Via,
+};
+use sqsguard_source::{Source, Span};
 
 const TF: Dialect = Dialect::Terraform;
 
@@ -27,52 +30,27 @@ pub const KINDS: &[&str] = &[
     "aws_pipes_pipe",
 ];
 
-/// The block of an EventBridge target that names its dead-letter queue,
-/// and the argument there (also searched as a generic dead-letter target).
-const DEAD_LETTER: (&str, &str) = ("dead_letter_config", "arn");
-
 /// The producers resource `a.r` is (none for most kinds).
 pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
     let r = a.r;
     let origin = a.origin(r.header);
-    let queue_at = |map: &R, key: &str| {
-        let absent_at = if map.span.is_empty() { r.header } else { map.span };
-        attr(&r.source, Some(map), key, absent_at, |v| a.linker.queue_target(v))
-    };
     match r.kind.as_str() {
         "aws_sns_topic_subscription" => {
             if !is_sqs(&r.props, TF) {
                 return Vec::new();
             }
-            let queue = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_target(v));
-            let mut p = Producer::new(&r.address, origin, Service::Sns, queue);
-            p.queue_via = a.field(Field::SubscriptionEndpoint, |v| a.linker.queue_via(v));
-            let topic = r.props.entry(TF.name(Field::TopicArn)).map(|(_, t)| t);
-            p.source = topic.map_or(Value::Unknown("no topic_arn".into()), source_id);
+            let (topic, source) = crate::producer::topic(&r.props, TF);
+            let mut p = Producer::read(&r.address, origin, Service::Sns, source, &Block::of(a));
             p.fifo_source = match topic {
                 Some(t) => fifo_suffix(a, t),
                 None => Attr::absent(a.origin(r.header)),
             };
-            p.raw_message_delivery = a.field(Field::RawMessageDelivery, to_bool);
             vec![p]
         }
         "aws_cloudwatch_event_target" => {
-            let queue = a.field(Field::TargetArn, |v| a.linker.queue_target(v));
-            if !maybe_queue(&queue) {
-                return Vec::new();
-            }
-            let mut p = Producer::new(&r.address, origin, Service::EventBridge, queue);
-            p.queue_via = a.field(Field::TargetArn, |v| a.linker.queue_via(v));
-            p.label = r.props.entry("target_id").and_then(|(_, id)| id.literal());
-            p.source = named(r.props.entry("rule").map(|(_, v)| v), "rule");
-            let (outer, inner) = (TF.name(Field::SqsParameters), TF.name(Field::MessageGroupId));
-            p.message_group_id = in_block(a, outer, inner, to_string);
-            p.dead_letter = in_block(a, DEAD_LETTER.0, DEAD_LETTER.1, |v| a.linker.queue_target(v));
-            p.role = r.props.entry(TF.name(Field::RoleArn)).is_some_and(|(_, v)| v.v != RV::Null);
-            let retry = TF.name(Field::RetryPolicy);
-            p.maximum_retry_attempts = in_block(a, retry, TF.name(Field::MaximumRetryAttempts), to_int);
-            p.maximum_event_age = in_block(a, retry, TF.name(Field::MaximumEventAge), to_int);
-            vec![p]
+            let source = named(r.props.entry("rule").map(|(_, v)| v), "rule");
+            let p = Producer::read(&r.address, origin, Service::EventBridge, source, &Block::of(a));
+            if maybe_queue(&p.queue) { vec![p] } else { Vec::new() }
         }
         "aws_s3_bucket_notification" => {
             let source = named(r.props.entry("bucket").map(|(_, v)| v), "bucket");
@@ -81,24 +59,25 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
             blocks.extend(values_at(&r.props, &["queue", "*"]));
             let mut out = Vec::new();
             for (when, block) in blocks {
-                let mut queue = queue_at(block, "queue_arn");
-                queue.alts =
-                    queue.alts.into_iter().filter_map(|alt| Some(Alt { when: when.and(&alt.when)?, ..alt })).collect();
-                let mut p = Producer::new(&r.address, origin.clone(), Service::S3, queue);
-                p.source = source.clone();
+                let at = if block.span.is_empty() { r.header } else { block.span };
+                let fields = Block { a, map: block, at };
+                let mut p = Producer::read(&r.address, origin.clone(), Service::S3, source.clone(), &fields);
+                let alts = std::mem::take(&mut p.queue.alts);
+                p.queue.alts =
+                    alts.into_iter().filter_map(|alt| Some(Alt { when: when.and(&alt.when)?, ..alt })).collect();
                 out.push(p);
             }
             out
         }
         "aws_pipes_pipe" => {
-            let queue = queue_at(&r.props, "target");
-            if !maybe_queue(&queue) {
+            let pipe = r.address.split('[').next().unwrap_or(&r.address);
+            let source = Value::Known(SourceId::Resource(pipe.to_string()));
+            let mut p = Producer::read(&r.address, origin, Service::Pipes, source, &Block::of(a));
+            if !maybe_queue(&p.queue) {
                 return Vec::new();
             }
-            let mut p = Producer::new(&r.address, origin, Service::Pipes, queue);
-            p.queue_via = a.field(Field::PipeTarget, |v| a.linker.queue_via(v));
-            let pipe = r.address.split('[').next().unwrap_or(&r.address);
-            p.source = Value::Known(SourceId::Resource(pipe.to_string()));
+            // `target_parameters.sqs_queue_parameters`: two blocks deep,
+            // which the field table does not nest.
             let path = ["target_parameters", "sqs_queue_parameters"];
             let mut found = values_at(&r.props, &path);
             found.extend(values_at(&r.props, &["target_parameters", "*", "sqs_queue_parameters", "*"]));
@@ -111,14 +90,84 @@ pub(super) fn read(a: &Reader<'_>) -> Vec<Producer> {
     }
 }
 
-/// `inner` of the block `outer`: a map in HCL, a list of one block (none
-/// when absent) in a plan; absent located at the resource.
-fn in_block<T>(a: &Reader<'_>, outer: &str, inner: &str, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
-    let r = a.r;
-    match r.props.entry(outer).map(|(_, b)| &b.v) {
-        Some(RV::List(blocks)) if blocks.is_empty() => Attr::absent(a.origin(r.header)),
-        Some(RV::List(blocks)) if blocks.len() == 1 => attr(&r.source, blocks.first(), inner, r.header, conv),
-        _ => nested_attr(&r.source, Some(&r.props), outer, inner, r.header, conv),
+/// A producer's arguments (a resource's, or a block's within it), read by
+/// their Terraform names, absent ones located at `at`; an argument the
+/// table places inside a block is read there as a map (HCL) or as a list
+/// of one block (a plan).
+struct Block<'r, 'a> {
+    a: &'r Reader<'a>,
+    map: &'r R,
+    at: Span,
+}
+
+impl<'r, 'a> Block<'r, 'a> {
+    /// The resource's own arguments.
+    fn of(a: &'r Reader<'a>) -> Self {
+        Block { a, map: &a.r.props, at: a.r.header }
+    }
+
+    fn get<T>(&self, field: Field, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
+        let source = &self.a.r.source;
+        match field.within() {
+            Some(outer) => in_block(source, self.map, (TF.name(outer), TF.name(field)), self.at, conv),
+            None => attr(source, Some(self.map), TF.name(field), self.at, conv),
+        }
+    }
+}
+
+impl ReadFields for Block<'_, '_> {
+    fn int(&self, field: Field) -> Attr<i64> {
+        self.get(field, to_int)
+    }
+
+    fn boolean(&self, field: Field) -> Attr<bool> {
+        self.get(field, to_bool)
+    }
+
+    fn text(&self, field: Field) -> Attr<String> {
+        self.get(field, to_string)
+    }
+
+    fn name(&self, field: Field) -> Attr<Name> {
+        self.get(field, to_name)
+    }
+
+    fn list(&self, field: Field) -> Attr<Vec<String>> {
+        self.get(field, to_string_list)
+    }
+
+    fn number(&self, field: Field) -> Attr<f64> {
+        self.get(field, to_f64)
+    }
+
+    fn block(&self, field: Field) -> Attr<bool> {
+        self.get(field, to_block)
+    }
+}
+
+impl ReadLinks for Block<'_, '_> {
+    fn queue(&self, field: Field) -> Attr<Target> {
+        self.get(field, |v| self.a.linker.queue_target(v))
+    }
+
+    fn queue_via(&self, field: Field) -> Attr<Via> {
+        self.get(field, |v| self.a.linker.queue_via(v))
+    }
+}
+
+/// `inner` of the block `outer` of `map`: a map in HCL, a list of one
+/// block (none when absent) in a plan; absent located at `at`.
+fn in_block<T>(
+    source: &Source,
+    map: &R,
+    (outer, inner): (&str, &str),
+    at: Span,
+    conv: impl Fn(&R) -> Value<T>,
+) -> Attr<T> {
+    match map.entry(outer).map(|(_, b)| &b.v) {
+        Some(RV::List(blocks)) if blocks.is_empty() => Attr::absent(Origin::file(source, at)),
+        Some(RV::List(blocks)) if blocks.len() == 1 => attr(source, blocks.first(), inner, at, conv),
+        _ => nested_attr(source, Some(map), outer, inner, at, conv),
     }
 }
 

@@ -8,6 +8,7 @@ use crate::terraform::eval::Resource;
 use crate::value::{R, values_at};
 use sqsguard_model::build::Links;
 use sqsguard_model::code::{CodePlace, CodeRef};
+use sqsguard_model::field::QUEUE_DIMENSION;
 use sqsguard_model::{
     Alarm, AlarmMetric, Attr, Consumer, Dialect, Field, Name, Origin, PayloadDecl, Queue, QueuePolicy, ReadFields,
     Redrive, Target, UnknownSource, Value, Via, payload,
@@ -43,6 +44,10 @@ impl ReadFields for Reader<'_> {
         self.field(field, to_string_list)
     }
 
+    fn number(&self, field: Field) -> Attr<f64> {
+        self.field(field, to_f64)
+    }
+
     /// Not written as a block but beside a `dynamic` block, which may be
     /// it (its type is not kept): unknown, never absent.
     fn block(&self, field: Field) -> Attr<bool> {
@@ -75,7 +80,7 @@ impl Reader<'_> {
         crate::fields::nested_attr(&self.r.source, Some(&self.r.props), outer, inner, self.r.header, conv)
     }
 
-    /// An argument that is not in the field table (alarm settings).
+    /// An argument that is not in the field table (`name_prefix`).
     fn attr<T>(&self, key: &str, conv: impl Fn(&R) -> Value<T>) -> Attr<T> {
         attr(&self.r.source, Some(&self.r.props), key, self.r.header, conv)
     }
@@ -150,40 +155,35 @@ impl Reader<'_> {
         Ok(Some(Consumer::read(self.r.address.clone(), self.origin(self.r.header), links, self)))
     }
 
+    /// An alarm: its metrics (plain or `metric_query`), each watching the
+    /// queues its `dimensions = { QueueName = ... }` map names.
     pub(super) fn alarm(&self) -> Alarm {
         let metric = |m: &R| {
-            let string = |key: &str| match m.entry(key) {
+            let text = |field| match m.entry(TF.name(field)) {
                 Some((_, v)) => to_string(v),
                 None => Value::Absent,
             };
             // A dimension per instance (`"${each.key}-dlq"`): the alarm's
             // instances watch each of those queues.
-            let queues: Vec<Value<Target>> = match m.entry("dimensions").and_then(|(_, d)| d.entry("QueueName")) {
+            let dimension = m.entry(TF.name(Field::Dimensions)).and_then(|(_, d)| d.entry(QUEUE_DIMENSION));
+            let queues: Vec<Value<Target>> = match dimension {
                 Some((_, v)) => v.alternatives().into_iter().map(|(_, v)| self.linker.queue_name_target(v)).collect(),
                 None => vec![Value::Absent],
             };
-            queues
-                .into_iter()
-                .map(|queue| AlarmMetric { namespace: string("namespace"), metric_name: string("metric_name"), queue })
-                .collect::<Vec<_>>()
+            queues.into_iter().map(|queue| AlarmMetric::read(text, queue)).collect::<Vec<_>>()
         };
         let mut metrics = Vec::new();
-        if self.r.props.entry("metric_name").is_some() {
+        if self.r.props.entry(TF.name(Field::MetricName)).is_some() {
             metrics.extend(metric(&self.r.props));
         }
-        for (_, m) in values_at(&self.r.props, &["metric_query", "metric"])
+        let query = TF.name(Field::Metrics);
+        for (_, m) in values_at(&self.r.props, &[query, "metric"])
             .into_iter()
-            .chain(values_at(&self.r.props, &["metric_query", "*", "metric"]))
+            .chain(values_at(&self.r.props, &[query, "*", "metric"]))
         {
             metrics.extend(metric(m));
         }
-        Alarm {
-            resource: self.r.address.clone(),
-            origin: self.origin(self.r.header),
-            metrics,
-            comparison: self.attr("comparison_operator", to_string),
-            threshold: self.attr("threshold", to_f64),
-        }
+        Alarm::read(self.r.address.clone(), self.origin(self.r.header), metrics, self)
     }
 
     /// A policy document (jsonencode, JSON string, heredoc) and the queues it applies to.
