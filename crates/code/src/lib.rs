@@ -17,7 +17,7 @@ pub mod handler;
 pub(crate) mod host;
 mod known;
 pub mod lang;
-pub mod locate;
+pub(crate) mod locate;
 pub(crate) mod program;
 mod resolve;
 mod response;

@@ -23,7 +23,7 @@ pub mod comment;
 pub(crate) mod convert;
 pub(crate) mod dead_letter;
 pub(crate) mod fields;
-pub mod link;
+pub(crate) mod link;
 pub mod live;
 mod live_fields;
 pub mod live_key;
@@ -33,7 +33,7 @@ pub(crate) mod producer;
 pub mod serverless;
 pub mod stage;
 pub mod terraform;
-pub mod value;
+pub(crate) mod value;
 
 pub use loaded::{Broken, Loaded};
 

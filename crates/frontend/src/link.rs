@@ -10,7 +10,7 @@ use sqsguard_model::{FunctionIdx, QueueIdx, Target, Value, Via};
 
 /// The queues and functions of one template or module, by ID and by name.
 #[derive(Debug)]
-pub struct Linker {
+pub(crate) struct Linker {
     queue_ids: HashMap<String, QueueIdx>,
     queue_names: HashMap<String, QueueIdx>,
     function_ids: HashMap<String, FunctionIdx>,

@@ -40,7 +40,7 @@ impl Service {
     }
 
     /// The field that names the queue it delivers to.
-    pub fn queue_field(self) -> Field {
+    pub(crate) fn queue_field(self) -> Field {
         match self {
             Service::Sns => Field::SubscriptionEndpoint,
             Service::EventBridge => Field::TargetArn,

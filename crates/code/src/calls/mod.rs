@@ -32,7 +32,7 @@ mod tests_flow;
 mod values;
 
 /// What the calls of a file are read against.
-pub struct Scope<'a> {
+pub(crate) struct Scope<'a> {
     /// The function whose code it is (its resource), when a template owns
     /// the file; else each call's owner is its enclosing function.
     pub owner: Option<&'a str>,
