@@ -117,17 +117,22 @@ impl Index {
                 return Err(Broken { file: file.clone(), span: Span::new(at, at), message: syntax_message(&e) });
             }
         };
-        let Some(version) = doc.format_version.clone() else { return Ok(None) };
-        let Some(root) = doc.planned_values.as_ref().and_then(|p| p.root_module.as_ref()) else { return Ok(None) };
-        let after_unknown: HashMap<&str, &RawValue> = doc
-            .resource_changes
+        let Doc { format_version, planned_values, resource_changes, configuration } = doc;
+        let Some(version) = format_version else { return Ok(None) };
+        let Some(root) = planned_values.as_ref().and_then(|p| p.root_module.as_ref()) else { return Ok(None) };
+        let after_unknown: HashMap<&str, &RawValue> = resource_changes
             .iter()
             .filter_map(|c| Some((c.address.as_ref(), c.change.as_ref()?.after_unknown?)))
             .collect();
-        let configuration = doc.configuration.as_ref().and_then(|c| c.root_module);
+        let configuration = configuration.as_ref().and_then(|c| c.root_module);
         let mut all = Vec::new();
         collect(root, &mut all, 0);
         let read = selected(&all, &after_unknown);
+        // What is known after apply is in `read` now: what a plan lists of
+        // every resource's changes goes before the names are read.
+        drop(after_unknown);
+        drop(resource_changes);
+        drop(all);
         let mut planned = Vec::with_capacity(read.len());
         let mut unknown = HashMap::new();
         for (address, r, later) in read {
@@ -166,6 +171,7 @@ impl Index {
                 }
             }
         }
+        drop(names);
         let planned = planned
             .into_iter()
             .map(|(address, r)| Instance {
