@@ -84,8 +84,11 @@ pub(super) struct ConfigModule<'a> {
 
 #[derive(Deserialize)]
 pub(super) struct ConfigResource<'a> {
-    #[serde(default)]
-    pub(super) address: String,
+    /// Borrowed from the text (a configuration address has no instance
+    /// key to escape): a large plan's configuration is held while its
+    /// resources are read.
+    #[serde(borrow, default)]
+    pub(super) address: Cow<'a, str>,
     #[serde(borrow)]
     pub(super) expressions: Option<&'a RawValue>,
     #[serde(borrow)]

@@ -59,7 +59,7 @@ pub(super) struct Plan<'p, 'a> {
 /// A configuration module with its resources by address.
 pub(super) struct Indexed<'a> {
     module: ConfigModule<'a>,
-    by_address: HashMap<String, usize>,
+    by_address: HashMap<Cow<'a, str>, usize>,
 }
 
 impl<'p, 'a> Plan<'p, 'a> {
