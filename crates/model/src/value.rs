@@ -341,6 +341,19 @@ mod tests {
     }
 
     #[test]
+    fn an_unconditional_value_holds_no_list() {
+        // One pointer in every alternative of every attribute of a model.
+        assert_eq!(std::mem::size_of::<When>(), std::mem::size_of::<usize>());
+        let c: Arc<str> = Arc::from("IsProd");
+        assert!(When::always().is_always() && When::always().choices().is_empty());
+        let yes = When::always().with(&c, true);
+        assert_eq!(yes.choices(), &[(c.clone(), true)]);
+        assert_eq!(yes.with(&c, true), yes, "a choice made twice is one");
+        assert_eq!(When::always().and(&When::always()), Some(When::always()));
+        assert_ne!(yes, When::always());
+    }
+
+    #[test]
     fn contradicting_conditions_do_not_pair() {
         let c: Arc<str> = Arc::from("IsProd");
         let yes = When::always().with(&c, true);

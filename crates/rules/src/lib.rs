@@ -261,6 +261,22 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_finding_holds_its_words_in_blocks_of_their_length() {
+        let file = sqsguard_source::SourceFile::new("t.yaml", "Resources: {}".to_string());
+        let origin = Origin::file(&file, sqsguard_source::Span::new(0, 9));
+        let mut message = String::with_capacity(400);
+        message.push_str("queue q: a message");
+        let mut fix = String::with_capacity(64);
+        fix.push_str("set VisibilityTimeout to 180");
+        let mut findings = Findings::default();
+        findings.push(ALL[0].finding("q", &origin, message, fix));
+        let kept = findings.into_vec();
+        let [kept] = kept.as_slice() else { panic!("{} findings", kept.len()) };
+        assert_eq!((kept.message.as_str(), kept.message.capacity()), ("queue q: a message", 18));
+        assert_eq!((kept.fix.as_str(), kept.fix.capacity()), ("set VisibilityTimeout to 180", 28));
+    }
+
+    #[test]
     fn rule_pages_hold_prose_and_leave_the_header_to_the_code() {
         for rule in ALL {
             let first = rule.doc.lines().next().unwrap_or_default();
