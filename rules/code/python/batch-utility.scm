@@ -3,14 +3,12 @@
 ; a `BatchProcessor` made in the file, the `@batch_processor` decorator).
 ; Captures: @utility.
 ((call function: (identifier) @utility)
-  (#any-of? @utility "process_partial_response" "async_process_partial_response"))
+  (#any-of? @utility "process_partial_response" "async_process_partial_response"
+    "BatchProcessor" "AsyncBatchProcessor" "SqsFifoPartialProcessor"))
 ((call function: (attribute attribute: (identifier) @utility))
-  (#any-of? @utility "process_partial_response" "async_process_partial_response"))
+  (#any-of? @utility "process_partial_response" "async_process_partial_response"
+    "BatchProcessor" "AsyncBatchProcessor" "SqsFifoPartialProcessor"))
 ((decorator (call function: (identifier) @utility))
   (#any-of? @utility "batch_processor" "async_batch_processor"))
 ((decorator (identifier) @utility)
   (#any-of? @utility "batch_processor" "async_batch_processor"))
-((call function: (identifier) @utility)
-  (#any-of? @utility "BatchProcessor" "AsyncBatchProcessor" "SqsFifoPartialProcessor"))
-((call function: (attribute attribute: (identifier) @utility))
-  (#any-of? @utility "BatchProcessor" "AsyncBatchProcessor" "SqsFifoPartialProcessor"))
