@@ -25,7 +25,8 @@ pub(crate) enum Pattern {
     /// [`callee_name`]).
     Calls,
     /// Keys of maps, objects and subscripts the code writes: `@key` (the
-    /// text of the key), `@value` (what it is set to, when there is one).
+    /// text of the key), `@value` (what it is set to, when there is one),
+    /// or `@written`, a node whose [`written_keys`] are the keys.
     ResponseKeys,
     /// What returns batch item failures by itself: a batch utility, a
     /// response type: `@utility`.
@@ -170,7 +171,8 @@ pub(crate) fn compiled(language: Language) -> Option<&'static Compiled> {
 /// the same shape spelt out in a pattern costs the query compiler about a
 /// millisecond for each pattern it appears in (docs/speed.md).
 pub(crate) fn callee_name(call: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
-    let function = call.child_by_field_name("function")?;
+    // `new F(...)` and `new m.F(...)` name their class the same way.
+    let function = call.child_by_field_name("function").or_else(|| call.child_by_field_name("constructor"))?;
     let (field, kind) = match function.kind() {
         "identifier" => return Some(function),
         "attribute" => ("attribute", "identifier"),
@@ -179,6 +181,68 @@ pub(crate) fn callee_name(call: tree_sitter::Node<'_>) -> Option<tree_sitter::No
         _ => return None,
     };
     function.child_by_field_name(field).filter(|name| name.kind() == kind)
+}
+
+/// What a method call is called on: `obj` of `obj.f(...)` (Python's
+/// attribute, JavaScript's member, Go's selector); none for a plain
+/// function's call or a constructor's.
+pub(crate) fn callee_object(call: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
+    let function = call.child_by_field_name("function")?;
+    let field = match function.kind() {
+        "attribute" | "member_expression" => "object",
+        "selector_expression" => "operand",
+        _ => return None,
+    };
+    function.child_by_field_name(field)
+}
+
+/// The keys a node the response-keys pattern captures as `@written`
+/// writes, each with the value written when there is one:
+/// - a Python subscript: each string key (`r["k"]`, its text without
+///   quotes), with the value assigned when the subscript is the target of
+///   an assignment (`r["k"] = v`);
+/// - a JavaScript assignment: `o.k = v` and `o["k"] = v`.
+pub(crate) fn written_keys(node: tree_sitter::Node<'_>) -> Vec<(tree_sitter::Node<'_>, Option<tree_sitter::Node<'_>>)> {
+    match node.kind() {
+        "subscript" => {
+            let assigned = node.parent().filter(|p| {
+                p.kind() == "assignment" && p.child_by_field_name("left").is_some_and(|l| l.id() == node.id())
+            });
+            let value = assigned.and_then(|a| a.child_by_field_name("right"));
+            strings(node, "subscript", "string_content").into_iter().map(|k| (k, value)).collect()
+        }
+        "assignment_expression" => {
+            let (Some(left), Some(value)) = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+            else {
+                return Vec::new();
+            };
+            let keys = match left.kind() {
+                "member_expression" => left
+                    .child_by_field_name("property")
+                    .filter(|p| p.kind() == "property_identifier")
+                    .into_iter()
+                    .collect(),
+                "subscript_expression" => strings(left, "index", "string_fragment"),
+                _ => Vec::new(),
+            };
+            keys.into_iter().map(|k| (k, Some(value))).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The `content` children of the strings in `parent`'s `field`.
+fn strings<'t>(parent: tree_sitter::Node<'t>, field: &str, content: &str) -> Vec<tree_sitter::Node<'t>> {
+    let mut cursor = parent.walk();
+    let fields: Vec<tree_sitter::Node<'t>> =
+        parent.children_by_field_name(field, &mut cursor).filter(|s| s.kind() == "string").collect();
+    fields
+        .into_iter()
+        .flat_map(|s| {
+            let mut inner = s.walk();
+            s.named_children(&mut inner).filter(|c| c.kind() == content).collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// The language of a file, by its extension.

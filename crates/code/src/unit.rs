@@ -218,6 +218,13 @@ impl Unit {
                 }
             }
             Pattern::ResponseKeys => {
+                if let Some(written) = m.node("written") {
+                    for (key, value) in lang::written_keys(written) {
+                        let value = value.map(|v| (span(v), m.text(v)));
+                        self.keys.push(KeyWrite { text: m.text(key), span: span(key), value });
+                    }
+                    return;
+                }
                 let Some(key) = m.node("key") else { return };
                 let value = m.node("value").map(|v| (span(v), m.text(v)));
                 self.keys.push(KeyWrite { text: m.text(key), span: span(key), value });

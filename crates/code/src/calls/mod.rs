@@ -14,7 +14,7 @@
 
 use tree_sitter::Node;
 
-use super::lang::{Language, Pattern};
+use super::lang::{self, Language, Pattern};
 use super::unit::{self, Unit};
 use sqsguard_model::code::{Arg, EnvVar, Operation, ResultUse, SdkCall};
 use sqsguard_model::{Origin, Queue, Target, Value};
@@ -100,8 +100,13 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
         &[Pattern::SdkCalls, Pattern::Nondeterministic, Pattern::EnvReads, Pattern::Assignments];
     unit::each_match(unit.language, FOUND_HERE, root, unit.source.text.as_bytes(), |pattern, m| match pattern {
         Pattern::SdkCalls => {
-            if let (Some(call), Some(op)) = (m.node("call"), m.node("operation")) {
-                found.push((call, op, m.node("receiver")));
+            let Some(call) = m.node("call") else { return };
+            let (op, receiver) = match m.node("operation") {
+                Some(op) => (Some(op), m.node("receiver")),
+                None => (lang::callee_name(call), lang::callee_object(call)),
+            };
+            if let Some(op) = op {
+                found.push((call, op, receiver));
             }
         }
         Pattern::Nondeterministic => sources.extend(m.node("source")),
