@@ -183,6 +183,17 @@ pub(crate) fn callee_name(call: tree_sitter::Node<'_>) -> Option<tree_sitter::No
     function.child_by_field_name(field).filter(|name| name.kind() == kind)
 }
 
+/// The name a Python decorator applies: `d` of `@d` and of `@d(...)`; none
+/// for `@m.d` and other expressions.
+pub(crate) fn decorated_name(decorator: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
+    let applied = decorator.named_child(0)?;
+    match applied.kind() {
+        "identifier" => Some(applied),
+        "call" => applied.child_by_field_name("function").filter(|f| f.kind() == "identifier"),
+        _ => None,
+    }
+}
+
 /// What a method call is called on: `obj` of `obj.f(...)` (Python's
 /// attribute, JavaScript's member, Go's selector); none for a plain
 /// function's call or a constructor's.
@@ -194,6 +205,28 @@ pub(crate) fn callee_object(call: tree_sitter::Node<'_>) -> Option<tree_sitter::
         _ => return None,
     };
     function.child_by_field_name(field)
+}
+
+/// The variable an environment read the env-reads pattern captures as
+/// `@env_read` names: the string key of Python's `environ["X"]` and
+/// JavaScript's `process.env["X"]`, the first argument of
+/// `environ.get("X")` / `getenv("X")` when it is a string, the property of
+/// `process.env.X`.
+pub(crate) fn env_variables(read: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    match read.kind() {
+        "subscript" => strings(read, "subscript", "string_content"),
+        "subscript_expression" => strings(read, "index", "string_fragment"),
+        "member_expression" => {
+            read.child_by_field_name("property").filter(|p| p.kind() == "property_identifier").into_iter().collect()
+        }
+        "call" => {
+            let first = read.child_by_field_name("arguments").and_then(|a| a.named_child(0));
+            let Some(string) = first.filter(|f| f.kind() == "string") else { return Vec::new() };
+            let mut cursor = string.walk();
+            string.named_children(&mut cursor).filter(|c| c.kind() == "string_content").collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The keys a node the response-keys pattern captures as `@written`

@@ -230,7 +230,11 @@ impl Unit {
                 self.keys.push(KeyWrite { text: m.text(key), span: span(key), value });
             }
             Pattern::BatchUtility => {
-                if let Some(u) = m.node("utility") {
+                let utility = m
+                    .node("utility")
+                    .or_else(|| m.node("utility_call").and_then(lang::callee_name))
+                    .or_else(|| m.node("utility_decorator").and_then(lang::decorated_name));
+                if let Some(u) = utility {
                     self.utilities.push((span(u), m.text(u)));
                 }
             }

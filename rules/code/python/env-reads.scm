@@ -1,9 +1,11 @@
 ; Reads of an environment variable: `os.environ["X"]`, `os.environ.get("X")`,
 ; `os.getenv("X")` (and `environ`/`getenv` imported from os).
-; Captures: @read (the whole read), @variable (the variable's name).
-; Where the read is written is matched on its text, not its shape (a nested
-; shape costs the query compiler a millisecond a pattern: docs/speed.md).
-((subscript value: (_) @environ subscript: (string (string_content) @variable)) @read
+; Captures: @read (the whole read), @variable (the variable's name); or
+; @env_read (the whole read), whose variable, the string key or first
+; argument, is read from its own fields (`lang::env_variables`). What is
+; read is matched on its text and the key taken from the node: the same
+; shapes spelt out cost the query compiler 2 ms (docs/speed.md).
+((subscript value: (_) @environ) @env_read
   (#match? @environ "^(os\\s*\\.\\s*)?environ$"))
-((call function: (_) @get arguments: (argument_list . (string (string_content) @variable))) @read
+((call function: (_) @get) @env_read
   (#match? @get "^((os\\s*\\.\\s*)?environ\\s*\\.\\s*get|(os\\s*\\.\\s*)?getenv)$"))

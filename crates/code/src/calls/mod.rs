@@ -113,6 +113,10 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
         Pattern::EnvReads => {
             if let (Some(read), Some(var)) = (m.node("read"), m.node("variable")) {
                 env_reads.push((read, unquote(&m.text(var)).to_string()));
+            } else if let Some(read) = m.node("env_read") {
+                for var in lang::env_variables(read) {
+                    env_reads.push((read, unquote(&m.text(var)).to_string()));
+                }
             }
         }
         Pattern::Assignments => {
