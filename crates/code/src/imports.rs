@@ -8,6 +8,7 @@
 
 use tree_sitter::Node;
 
+use super::lang;
 use super::unit::{Binding, Import, Match};
 
 /// The imports a match of the imports pattern names, added to `imports`
@@ -17,7 +18,8 @@ pub(crate) fn read(m: &Match<'_, '_>, imports: &mut Vec<Import>, package: &mut O
         *package = Some(m.text(clause));
         return;
     }
-    let Some(source) = m.node("source").map(|n| m.text(n)) else { return };
+    let source = m.node("source").or_else(|| m.node("required").and_then(lang::required_module));
+    let Some(source) = source.map(|n| m.text(n)) else { return };
     let bindings = if let Some(call) = m.node("required") {
         required(call, m)
     } else if m.node("star").is_some() {

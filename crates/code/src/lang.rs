@@ -194,6 +194,22 @@ pub(crate) fn decorated_name(decorator: tree_sitter::Node<'_>) -> Option<tree_si
     }
 }
 
+/// The module a `require(...)` call names: the text of its first
+/// argument when that is a string.
+pub(crate) fn required_module(call: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
+    let first = call.child_by_field_name("arguments")?.named_child(0).filter(|a| a.kind() == "string")?;
+    let mut cursor = first.walk();
+    first.named_children(&mut cursor).find(|c| c.kind() == "string_fragment")
+}
+
+/// The name an assignment defines: `h` of `exports.h = ...` and
+/// `module.exports.h = ...` (the property assigned); none when the target
+/// is not a property.
+pub(crate) fn assigned_name(assignment: tree_sitter::Node<'_>) -> Option<tree_sitter::Node<'_>> {
+    let left = assignment.child_by_field_name("left").filter(|l| l.kind() == "member_expression")?;
+    left.child_by_field_name("property").filter(|p| p.kind() == "property_identifier")
+}
+
 /// What a method call is called on: `obj` of `obj.f(...)` (Python's
 /// attribute, JavaScript's member, Go's selector); none for a plain
 /// function's call or a constructor's.

@@ -206,7 +206,11 @@ impl Unit {
         ];
         each_match(self.language, FOUND_HERE, root, text, |pattern, m| match pattern {
             Pattern::Definitions => {
-                let (Some(def), Some(name)) = (m.node("definition"), m.node("name")) else { return };
+                let def = m.node("definition");
+                let name = m
+                    .node("name")
+                    .or_else(|| def.filter(|d| d.kind() == "assignment_expression").and_then(lang::assigned_name));
+                let (Some(def), Some(name)) = (def, name) else { return };
                 let is_function = is_function(def);
                 self.defs.push(Def { name: m.text(name), span: span(def), name_span: span(name), is_function });
             }
@@ -233,7 +237,8 @@ impl Unit {
                 let utility = m
                     .node("utility")
                     .or_else(|| m.node("utility_call").and_then(lang::callee_name))
-                    .or_else(|| m.node("utility_decorator").and_then(lang::decorated_name));
+                    .or_else(|| m.node("utility_decorator").and_then(lang::decorated_name))
+                    .or_else(|| m.node("utility_require").and_then(lang::required_module));
                 if let Some(u) = utility {
                     self.utilities.push((span(u), m.text(u)));
                 }
