@@ -15,6 +15,7 @@
 pub(crate) mod calls;
 pub mod handler;
 pub(crate) mod host;
+mod imports;
 mod known;
 pub mod lang;
 pub(crate) mod locate;

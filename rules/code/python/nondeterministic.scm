@@ -1,12 +1,11 @@
 ; Values that differ on every call: a clock, a UUID, a random number.
 ; Captures: @source (the call, as written).
-((call function: (attribute object: (identifier) @module attribute: (identifier) @f)) @source
-  (#eq? @module "time") (#any-of? @f "time" "time_ns" "monotonic" "perf_counter"))
-((call function: (attribute object: (_) @class attribute: (identifier) @f)) @source
-  (#match? @class "(^|[.])(datetime|date|pendulum|arrow)$") (#any-of? @f "now" "utcnow" "today"))
-((call function: (attribute object: (identifier) @module attribute: (identifier) @f)) @source
-  (#eq? @module "uuid") (#any-of? @f "uuid1" "uuid4" "uuid7"))
+; `time.time()`, `time.time_ns()`, `time.monotonic()`, `time.perf_counter()`,
+; `uuid.uuid4()` (1, 4, 7), `datetime.now()` / `datetime.datetime.utcnow()` /
+; `date.today()` (and pendulum's, arrow's), any `random.x()` or `secrets.x()`:
+; one pattern on the callee's text (a nested shape costs the query compiler
+; a millisecond a pattern: docs/speed.md).
+((call function: (attribute) @callee) @source
+  (#match? @callee "^(time\\s*\\.\\s*(time|time_ns|monotonic|perf_counter)|uuid\\s*\\.\\s*(uuid1|uuid4|uuid7)|(.*\\.\\s*)?(datetime|date|pendulum|arrow)\\s*\\.\\s*(now|utcnow|today)|(random|secrets)\\s*\\.\\s*[A-Za-z_][A-Za-z0-9_]*)$"))
 ((call function: (identifier) @f) @source
   (#any-of? @f "uuid1" "uuid4" "uuid7" "time_ns" "token_hex" "token_urlsafe"))
-((call function: (attribute object: (identifier) @module)) @source
-  (#any-of? @module "random" "secrets"))

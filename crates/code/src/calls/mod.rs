@@ -14,7 +14,7 @@
 
 use tree_sitter::Node;
 
-use super::lang::{Language, Pattern};
+use super::lang::{self, Language, Pattern};
 use super::unit::{self, Unit};
 use sqsguard_model::code::{Arg, EnvVar, Operation, ResultUse, SdkCall};
 use sqsguard_model::{Origin, Queue, Target, Value};
@@ -92,14 +92,41 @@ fn operation(written: &str) -> Option<Operation> {
 
 /// Every SQS API call of `unit`.
 pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
-    let reader = Reader::new(unit, scope);
     let mut found: Vec<(Node<'_>, Node<'_>, Option<Node<'_>>)> = Vec::new();
     let root = unit.tree.root_node();
-    unit::each_match(unit.language, Pattern::SdkCalls, root, unit.source.text.as_bytes(), |m| {
-        if let (Some(call), Some(op)) = (m.node("call"), m.node("operation")) {
-            found.push((call, op, m.node("receiver")));
+    let mut bindings = Vec::new();
+    let (mut sources, mut env_reads) = (Vec::new(), Vec::new());
+    const FOUND_HERE: &[Pattern] =
+        &[Pattern::SdkCalls, Pattern::Nondeterministic, Pattern::EnvReads, Pattern::Assignments];
+    unit::each_match(unit.language, FOUND_HERE, root, unit.source.text.as_bytes(), |pattern, m| match pattern {
+        Pattern::SdkCalls => {
+            let Some(call) = m.node("call") else { return };
+            let (op, receiver) = match m.node("operation") {
+                Some(op) => (Some(op), m.node("receiver")),
+                None => (lang::callee_name(call), lang::callee_object(call)),
+            };
+            if let Some(op) = op {
+                found.push((call, op, receiver));
+            }
         }
+        Pattern::Nondeterministic => sources.extend(m.node("source")),
+        Pattern::EnvReads => {
+            if let (Some(read), Some(var)) = (m.node("read"), m.node("variable")) {
+                env_reads.push((read, unquote(&m.text(var)).to_string()));
+            } else if let Some(read) = m.node("env_read") {
+                for var in lang::env_variables(read) {
+                    env_reads.push((read, unquote(&m.text(var)).to_string()));
+                }
+            }
+        }
+        Pattern::Assignments => {
+            if let (Some(a), Some(name), Some(value)) = (m.node("assignment"), m.node("name"), m.node("value")) {
+                bindings.push((a.start_byte(), m.text(name), value, m.node("destructure").is_some()));
+            }
+        }
+        _ => {}
     });
+    let reader = Reader::new(unit, scope, sources, env_reads, bindings);
     found.sort_by_key(|(c, _, _)| c.start_byte());
     found.dedup_by_key(|(c, _, _)| c.id());
     found.into_iter().filter_map(|(call, op, receiver)| reader.call(call, op, receiver)).collect()
@@ -143,38 +170,26 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn new(unit: &'a Unit, scope: &'a Scope<'a>) -> Self {
-        let root = unit.tree.root_node();
-        let bytes = unit.source.text.as_bytes();
+    fn new(
+        unit: &'a Unit,
+        scope: &'a Scope<'a>,
+        sources: Vec<Node<'a>>,
+        env_reads: Vec<(Node<'a>, String)>,
+        bindings: Vec<(usize, String, Node<'a>, bool)>,
+    ) -> Self {
         let functions: Vec<Span> = unit.defs.iter().filter(|d| d.is_function).map(|d| d.span).collect();
         let mut reader = Reader {
             unit,
             text: &unit.source.text,
             scope,
             language: unit.language,
-            sources: Vec::new(),
-            env_reads: Vec::new(),
+            sources,
+            env_reads,
             bindings: Vec::new(),
             functions,
-            uses_sqs: bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"sqs")),
+            uses_sqs: unit.source.text.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"sqs")),
             additions: std::cell::OnceCell::new(),
         };
-        unit::each_match(unit.language, Pattern::Nondeterministic, root, bytes, |m| {
-            if let Some(s) = m.node("source") {
-                reader.sources.push(s);
-            }
-        });
-        unit::each_match(unit.language, Pattern::EnvReads, root, bytes, |m| {
-            if let (Some(read), Some(var)) = (m.node("read"), m.node("variable")) {
-                reader.env_reads.push((read, unquote(&m.text(var)).to_string()));
-            }
-        });
-        let mut bindings = Vec::new();
-        unit::each_match(unit.language, Pattern::Assignments, root, bytes, |m| {
-            if let (Some(a), Some(name), Some(value)) = (m.node("assignment"), m.node("name"), m.node("value")) {
-                bindings.push((a.start_byte(), m.text(name), value, m.node("destructure").is_some()));
-            }
-        });
         reader.bindings = bindings
             .into_iter()
             .map(|(at, name, value, destructure)| Binding {

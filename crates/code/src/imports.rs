@@ -1,0 +1,180 @@
+//! Where a unit's names come from: the imports pattern's matches read into
+//! [`Import`]s. Imports written as statements (`import`, `from ... import`,
+//! `export ... from`, Go's and Java's) are spelt out in the pattern files;
+//! a CommonJS `require("./lib")` is matched once, as the call, and what it
+//! binds is read here from where the call stands: the same shapes written
+//! as patterns cost the query compiler about 15 ms for JavaScript and
+//! twice that for TypeScript (docs/speed.md).
+
+use tree_sitter::Node;
+
+use super::lang;
+use super::unit::{Binding, Import, Match};
+
+/// The imports a match of the imports pattern names, added to `imports`
+/// (once each); the Go package clause sets `package`.
+pub(crate) fn read(m: &Match<'_, '_>, imports: &mut Vec<Import>, package: &mut Option<String>) {
+    if let Some(clause) = m.node("package") {
+        *package = Some(m.text(clause));
+        return;
+    }
+    let source = m.node("source").or_else(|| m.node("required").and_then(lang::required_module));
+    let Some(source) = source.map(|n| m.text(n)) else { return };
+    let bindings = if let Some(call) = m.node("required") {
+        required(call, m)
+    } else if m.node("star").is_some() {
+        vec![Binding::Every]
+    } else if let Some(local) = m.node("namespace") {
+        vec![Binding::Module(m.text(local))]
+    } else if let Some(name) = m.node("name").map(|n| m.text(n)) {
+        let local = m.node("alias").map_or_else(|| name.clone(), |a| m.text(a));
+        vec![Binding::Name { name, local }]
+    } else {
+        Vec::new()
+    };
+    for binding in bindings {
+        let import = Import { source: source.clone(), binding };
+        if !imports.contains(&import) {
+            imports.push(import);
+        }
+    }
+}
+
+/// What a `require(...)` call binds, from where it stands:
+/// - `const lib = require(...)`: the module;
+/// - `const { f, g: h } = require(...)`: `f` as `f`, `g` as `h`;
+/// - `const h = require(...).g`, `exports.h = require(...).g`: `g` as `h`;
+/// - `module.exports = require(...)`: every name.
+///
+/// Anything else (`require(...)` passed along, called, spread) binds
+/// nothing this reader follows.
+fn required(call: Node<'_>, m: &Match<'_, '_>) -> Vec<Binding> {
+    let Some(parent) = call.parent() else { return Vec::new() };
+    let is = |field: &str, node: Node<'_>| parent.child_by_field_name(field).is_some_and(|n| n.id() == node.id());
+    match parent.kind() {
+        "variable_declarator" if is("value", call) => match parent.child_by_field_name("name") {
+            Some(name) if name.kind() == "identifier" => vec![Binding::Module(m.text(name))],
+            Some(pattern) if pattern.kind() == "object_pattern" => destructured(pattern, m),
+            _ => Vec::new(),
+        },
+        "member_expression" if is("object", call) => {
+            let Some(name) = parent.child_by_field_name("property").filter(|p| p.kind() == "property_identifier")
+            else {
+                return Vec::new();
+            };
+            let name = m.text(name);
+            bound_to(parent, m).map(|local| vec![Binding::Name { name, local }]).unwrap_or_default()
+        }
+        "assignment_expression" if is("right", call) => {
+            let left = parent.child_by_field_name("left").filter(|l| l.kind() == "member_expression");
+            let object = left.and_then(|l| l.child_by_field_name("object")).filter(|o| o.kind() == "identifier");
+            let property = left.and_then(|l| l.child_by_field_name("property"));
+            match (object, property) {
+                (Some(o), Some(p))
+                    if p.kind() == "property_identifier" && m.text(o) == "module" && m.text(p) == "exports" =>
+                {
+                    vec![Binding::Every]
+                }
+                _ => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The names `const { f, g: h } = require(...)` binds.
+fn destructured(pattern: Node<'_>, m: &Match<'_, '_>) -> Vec<Binding> {
+    let mut cursor = pattern.walk();
+    pattern
+        .named_children(&mut cursor)
+        .filter_map(|child| match child.kind() {
+            "shorthand_property_identifier_pattern" => {
+                let name = m.text(child);
+                Some(Binding::Name { local: name.clone(), name })
+            }
+            "pair_pattern" => {
+                let key = child.child_by_field_name("key").filter(|k| k.kind() == "property_identifier")?;
+                let value = child.child_by_field_name("value").filter(|v| v.kind() == "identifier")?;
+                Some(Binding::Name { name: m.text(key), local: m.text(value) })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The local name `require(...).g` is bound to: `const h = ...` or
+/// `exports.h = ...` (any object's property).
+fn bound_to(member: Node<'_>, m: &Match<'_, '_>) -> Option<String> {
+    let parent = member.parent()?;
+    let is = |field: &str| parent.child_by_field_name(field).is_some_and(|n| n.id() == member.id());
+    match parent.kind() {
+        "variable_declarator" if is("value") => {
+            parent.child_by_field_name("name").filter(|n| n.kind() == "identifier").map(|n| m.text(n))
+        }
+        "assignment_expression" if is("right") => parent
+            .child_by_field_name("left")
+            .filter(|l| l.kind() == "member_expression")?
+            .child_by_field_name("property")
+            .filter(|p| p.kind() == "property_identifier")
+            .map(|p| m.text(p)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::unit::Unit;
+    use super::*;
+    use sqsguard_model::code::Language;
+    use sqsguard_source::SourceFile;
+
+    fn imports(language: Language, text: &str) -> Vec<(String, Binding)> {
+        let source = SourceFile::new("index", text.to_string());
+        let unit = Unit::parse(&source, language).unwrap_or_else(|e| panic!("{}", e.why));
+        unit.imports.into_iter().map(|i| (i.source, i.binding)).collect()
+    }
+
+    fn name(source: &str, name: &str, local: &str) -> (String, Binding) {
+        (source.into(), Binding::Name { name: name.into(), local: local.into() })
+    }
+
+    #[test]
+    fn each_form_of_require_binds_what_it_names() {
+        let text = "const lib = require('./lib');\n\
+                    const { f, g: h } = require('./fg');\n\
+                    const k = require('./k').kk;\n\
+                    exports.handler = require('./impl').main;\n\
+                    module.exports = require('./all');\n\
+                    console.log(require('./passed'));\n\
+                    const [x] = require('./array');\n\
+                    other.exports = require('./not-module');\n";
+        for language in [Language::JavaScript, Language::TypeScript, Language::Tsx] {
+            assert_eq!(
+                imports(language, text),
+                [
+                    ("./lib".into(), Binding::Module("lib".into())),
+                    name("./fg", "f", "f"),
+                    name("./fg", "g", "h"),
+                    name("./k", "kk", "k"),
+                    name("./impl", "main", "handler"),
+                    ("./all".into(), Binding::Every),
+                ],
+                "{language:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn import_statements_still_come_from_the_patterns() {
+        let text = "import { a, b as c } from './ab';\nimport * as ns from './ns';\nexport * from './re';\n";
+        assert_eq!(
+            imports(Language::TypeScript, text),
+            [
+                name("./ab", "a", "a"),
+                name("./ab", "b", "c"),
+                ("./ns".into(), Binding::Module("ns".into())),
+                ("./re".into(), Binding::Every),
+            ]
+        );
+    }
+}
