@@ -67,10 +67,11 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
         }
     }
     let mut calls = Vec::new();
+    let names = calls::QueueNames::of(&loaded.model.queues);
     for (path, index) in &owners {
         let (Some(Ok(unit)), Some(function)) = (units.get(path), loaded.model.functions.get(*index)) else { continue };
         let env = function.code.as_ref().map_or(&[][..], |c| c.env.as_slice());
-        let scope = calls::Scope { owner: Some(&function.resource), env, queues: &loaded.model.queues };
+        let scope = calls::Scope { owner: Some(&function.resource), env, queues: &names };
         calls.extend(calls::read(unit, &scope));
     }
     // A module that many functions share holds one call for all of them:
@@ -143,8 +144,12 @@ fn handler_of(
     let handler = handler::read_in(&mut program, &found.file, &found.function, index);
     // The SDK calls of every file the handler's body reaches are its
     // function's, read with its environment.
+    // (Only this call adds `index`'s files: whether the handler's own
+    // file is among them is asked of this program's files, not of every
+    // function's, which made a template of many functions quadratic.)
+    let own = !program.opened().any(|f| *f == found.file);
     owners.extend(program.opened().map(|f| (f.clone(), index)));
-    if !owners.iter().any(|(f, i)| *f == found.file && *i == index) {
+    if own {
         owners.push((found.file.clone(), index));
     }
     handler
@@ -276,7 +281,7 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
         Ok(unit) => {
             // A literal URL, ARN or name of a queue linted in the same run
             // is that queue (`known`), with its attributes.
-            let scope = calls::Scope { owner: None, env: &[], queues: known.queues() };
+            let scope = calls::Scope { owner: None, env: &[], queues: known.names() };
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.model.queues = known.adopt(&mut loaded.model.calls);
             loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));
