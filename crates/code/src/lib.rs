@@ -127,7 +127,7 @@ fn handler_of(
             (locate::Found { file, function: function_of(&code.handler), language }, base)
         }
         CodePlace::Inline { text, origin } => {
-            let key = inline(text, origin, resource, language, units)?;
+            let key = inline(text, origin, resource, language, overlay, units)?;
             let found = locate::Found { file: key, function: function_of(&code.handler), language };
             (found, PathBuf::new())
         }
@@ -163,6 +163,7 @@ fn inline(
     origin: &sqsguard_model::Origin,
     resource: &str,
     language: lang::Language,
+    overlay: &Overlay,
     units: &mut Units,
 ) -> Result<PathBuf, String> {
     let sqsguard_model::Origin::File { file: template, span } = origin else {
@@ -176,7 +177,7 @@ fn inline(
         lang::Language::TypeScript | lang::Language::Tsx => lang::Language::JavaScript,
         l => l,
     };
-    match Unit::parse(&source, language) {
+    match Unit::parse_kept(&source, language, overlay) {
         Ok(mut unit) => {
             unit.host = Some(host);
             units.insert(key.clone(), Ok(unit));
@@ -277,7 +278,7 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
         return None;
     }
     let mut loaded = Loaded { files: vec![path.to_path_buf()], ..Loaded::default() };
-    match Unit::parse(&source, language) {
+    match Unit::parse_kept(&source, language, overlay) {
         Ok(unit) => {
             // A literal URL, ARN or name of a queue linted in the same run
             // is that queue (`known`), with its attributes.
