@@ -7,14 +7,18 @@
 #   SQSGUARD_BIN=target/debug/sqsguard benches/scale.sh  # times that binary, no build
 #   SCALE_SIZES="1000 6000 24000" benches/scale.sh       # other sizes (default "6000 24000")
 #   SCALE_FORMATS=json benches/scale.sh                  # one output format (default "json pretty")
-#   SCALE_KINDS="cloudformation plan" benches/scale.sh   # some input kinds (default: all six)
+#   SCALE_KINDS="cloudformation plan" benches/scale.sh   # some input kinds (default: all eight)
 #
 # For each input kind (Terraform HCL and JSON, CloudFormation YAML, a
 # Serverless Framework service, Terraform plan JSON) and each size N,
 # benches/gen_scale.py writes one Lambda function and N sets of queue +
 # dead-letter queue + event source mapping (3N + 1 resources, the same
 # findings in every set); the `producers` kind is one queue fed by N SNS
-# subscriptions with a policy of N statements (2N + 4 resources). Each is
+# subscriptions with a policy of N statements (2N + 4 resources); the
+# `inline` kind is N sets of queue + dead-letter queue + mapping + a
+# function of its own with inline Python (4N resources), linted also with
+# `--no-code` (the row `inline-nocode`), which its time is compared with.
+# Each is
 # linted with each output format: `json`
 # (which computes every finding's fix, as its edits) and `pretty` (which
 # computes them too, to mark the fixable ones, and draws a code frame for
@@ -39,10 +43,10 @@ read -r -a formats <<<"${SCALE_FORMATS:-json pretty}"
 for f in "${formats[@]}"; do
   [[ $f == json || $f == pretty ]] || { echo "scale.sh: SCALE_FORMATS: not json or pretty: $f" >&2; exit 2; }
 done
-read -r -a kinds <<<"${SCALE_KINDS:-terraform terraform-json cloudformation serverless plan producers}"
+read -r -a kinds <<<"${SCALE_KINDS:-terraform terraform-json cloudformation serverless plan producers inline inline-nocode}"
 for k in "${kinds[@]}"; do
   case $k in
-    terraform | terraform-json | cloudformation | serverless | plan | producers) ;;
+    terraform | terraform-json | cloudformation | serverless | plan | producers | inline | inline-nocode) ;;
     *) echo "scale.sh: SCALE_KINDS: not an input kind: $k" >&2; exit 2 ;;
   esac
 done
@@ -54,7 +58,7 @@ done
 input() {
   case $1 in
     terraform | terraform-json) echo "$2" ;;
-    cloudformation | producers) echo "$2/template.yaml" ;;
+    cloudformation | producers | inline | inline-nocode) echo "$2/template.yaml" ;;
     serverless) echo "$2/serverless.yml" ;;
     plan) echo "$2/plan.json" ;;
   esac
@@ -64,23 +68,40 @@ input() {
 resources() {
   case $1 in
     producers) echo $((2 * $2 + 4)) ;;
+    inline | inline-nocode) echo $((4 * $2)) ;;
     *) echo $((3 * $2 + 1)) ;;
   esac
 }
 
-# Best wall-clock seconds of 3 runs of `sqsguard lint PATH --format FORMAT`.
+# What KIND's runs add to `sqsguard lint`.
+flags() {
+  case $1 in
+    inline-nocode) echo --no-code ;;
+  esac
+}
+
+# The generator's kind for KIND.
+generated() {
+  case $1 in
+    inline-nocode) echo inline ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# Best wall-clock seconds of 3 runs of `sqsguard lint PATH --format FORMAT [FLAGS]`.
 # sqsguard exits 1 when it finds problems, as it does here: failures are
 # ignored. Pretty output to a pipe has no colours and wraps at COLUMNS.
 seconds() {
   if command -v hyperfine >/dev/null; then
     hyperfine -N --warmup 1 --runs 3 --ignore-failure --style none \
-      --export-json "$tmp/hyperfine.json" "'$bin' lint '$1' --format $2" >/dev/null
+      --export-json "$tmp/hyperfine.json" "'$bin' lint '$1' --format $2 $3" >/dev/null
     python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["min"])' \
       "$tmp/hyperfine.json"
   else
     for _ in 1 2 3; do
       # GNU time writes "Command exited with non-zero status 1" first.
-      /usr/bin/time -f %e -o "$tmp/time" "$bin" lint "$1" --format "$2" >/dev/null 2>&1 || true
+      # shellcheck disable=SC2086 # $3: no flag, or one
+      /usr/bin/time -f %e -o "$tmp/time" "$bin" lint "$1" --format "$2" $3 >/dev/null 2>&1 || true
       tail -n 1 "$tmp/time"
     done | sort -g | head -n 1
   fi
@@ -91,13 +112,14 @@ declare -A secs mib found unread
 for kind in "${kinds[@]}"; do
   for n in "${sizes[@]}"; do
     dir=$tmp/$kind-$n
-    python3 benches/gen_scale.py "$kind" "$n" "$dir"
+    python3 benches/gen_scale.py "$(generated "$kind")" "$n" "$dir"
     path=$(input "$kind" "$dir")
     echo "scale.sh: $kind, N=$n ($(resources "$kind" "$n") resources, $(du -sh "$path" | cut -f1))" >&2
     for format in "${formats[@]}"; do
       # Memory (and findings) first: this run also warms the page cache.
       status=0
-      /usr/bin/time -f %M -o "$tmp/time" "$bin" lint "$path" --format "$format" \
+      # shellcheck disable=SC2046 # no flag, or one
+      /usr/bin/time -f %M -o "$tmp/time" "$bin" lint "$path" --format "$format" $(flags "$kind") \
         >"$tmp/out" 2>"$tmp/err" || status=$?
       if [ "$status" -gt 1 ]; then
         echo "scale.sh: sqsguard exited $status on $kind N=$n --format $format (0 or 1 expected):" >&2
@@ -115,7 +137,7 @@ for kind in "${kinds[@]}"; do
           unread[$kind:$n]=1
         fi
       fi
-      [ "$status" -gt 1 ] || secs[$kind:$format:$n]=$(seconds "$path" "$format")
+      [ "$status" -gt 1 ] || secs[$kind:$format:$n]=$(seconds "$path" "$format" "$(flags "$kind")")
     done
     rm -rf "$dir"   # large N makes large files (N=100000: a 640 MB plan)
   done

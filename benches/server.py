@@ -13,12 +13,22 @@ editor does (Python 3.11 standard library only):
                metadata real stacks carry; every set has findings
     module     a Terraform module of 40 files: a function in main.tf and 39
                files of 10 sets each (queue, dead-letter queue, mapping)
+    inline     benches/gen_scale.py's `inline` template of 125 sets (500
+               resources, 0.09 MB): each set a queue, its dead-letter
+               queue, a mapping and a function of its own with inline
+               Python (`Code.ZipFile`)
+    inline-10mb  the same shape at 13,800 sets (55,200 resources, 10 MB),
+               typed INLINE_10MB_CHANGES times (default 5): the first
+               diagnostics alone take seconds there
+
+SERVER_INPUTS (default "template module inline inline-10mb") picks some.
 
 Each workspace is opened, its first diagnostics awaited, then CHANGES
 (default 200) edits are typed one at a time, each one changing a queue's
 VisibilityTimeout (a one-character edit as an editor sends it,
 incremental), and the time until that version's diagnostics have arrived
-(their last byte read, before the client decodes them) is taken. It prints p50, p95 and the maximum, the diagnostics per
+(their last byte read, before the client decodes them) is taken. It prints p50, p95 and the maximum, the server's CPU
+time per change (steadier than the time on a busy machine), the diagnostics per
 publication, and the server's resident memory at its peak while typing
 and a second after the last edit (VmHWM/VmRSS of /proc). Not a test: timings belong to a quiet machine.
 """
@@ -29,9 +39,15 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_scale  # noqa: E402  (beside this script)
+
 SETS = 166
 FILES = 40
 SETS_PER_FILE = 10
+# benches/gen_scale.py's `inline` sets: 500 resources, and about 10 MB.
+INLINE_SETS = 125
+INLINE_10MB_SETS = 13800
 ROLE = "arn:aws:iam::123456789012:role/worker"
 
 
@@ -188,6 +204,13 @@ class Server:
         kib = lambda name: int(fields[name].split()[0])
         return kib("VmRSS"), kib("VmHWM")
 
+    def cpu(self) -> float:
+        """The server's CPU seconds so far (user and system, all threads):
+        steadier than the time on a busy machine."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.request("shutdown", None)
         self.notify("exit", None)
@@ -211,6 +234,7 @@ def measure(binary: str, root: str, path: str, changes: int, label: str) -> None
     span = {"start": {"line": line, "character": character}, "end": {"line": line, "character": character + 1}}
     times = []
     counts = []
+    cpu = server.cpu()
     for n in range(changes):
         version = n + 2
         digit = "1" if n % 2 == 0 else "0"
@@ -223,6 +247,7 @@ def measure(binary: str, root: str, path: str, changes: int, label: str) -> None
         at, params = server.published(uri, version)
         times.append(at - sent)
         counts.append(len(params["diagnostics"]))
+    cpu = (server.cpu() - cpu) / max(changes, 1)
     peak = server.memory()[1]
     # Resident once the typing pauses (the server gives memory back then).
     time.sleep(1)
@@ -233,7 +258,7 @@ def measure(binary: str, root: str, path: str, changes: int, label: str) -> None
     size = sum(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f.endswith((".tf", ".yaml")))
     print(
         f"{label:<44} open {opened * 1000:7.1f} ms   change p50 {pick(0.5):6.1f} ms  p95 {pick(0.95):6.1f} ms"
-        f"  max {times[-1] * 1000:6.1f} ms   {counts[-1]} diagnostics on the document (first {len(first['diagnostics'])})"
+        f"  max {times[-1] * 1000:6.1f} ms  CPU {cpu * 1000:6.1f} ms a change   {counts[-1]} diagnostics on the document (first {len(first['diagnostics'])})"
         f"   RSS {rss / 1024:5.1f} MiB after a pause (peak {peak / 1024:5.1f} MiB)   input {size / 1e6:.2f} MB"
     )
 
@@ -248,9 +273,24 @@ def main() -> None:
     tf = os.path.join(out, "module")
     os.makedirs(tf, exist_ok=True)
     module(tf)
+    inputs = os.environ.get("SERVER_INPUTS", "template module inline inline-10mb").split()
     resources = 1 + 3 * SETS
-    measure(binary, stack, os.path.join(stack, "template.yaml"), changes, f"template: {resources} resources")
-    measure(binary, tf, os.path.join(tf, "sets_00.tf"), changes, f"module: {FILES} files, {1 + 3 * SETS_PER_FILE * (FILES - 1)} resources")
+    if "template" in inputs:
+        measure(binary, stack, os.path.join(stack, "template.yaml"), changes, f"template: {resources} resources")
+    if "module" in inputs:
+        label = f"module: {FILES} files, {1 + 3 * SETS_PER_FILE * (FILES - 1)} resources"
+        measure(binary, tf, os.path.join(tf, "sets_00.tf"), changes, label)
+    for name, sets, count in [
+        ("inline", INLINE_SETS, changes),
+        ("inline-10mb", INLINE_10MB_SETS, int(os.environ.get("INLINE_10MB_CHANGES", "5"))),
+    ]:
+        if name not in inputs:
+            continue
+        folder = os.path.join(out, name)
+        os.makedirs(folder, exist_ok=True)
+        gen_scale.write_inline(sets, folder)
+        label = f"{name}: {4 * sets} resources, inline code"
+        measure(binary, folder, os.path.join(folder, "template.yaml"), count, label)
 
 
 if __name__ == "__main__":

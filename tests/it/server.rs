@@ -155,3 +155,100 @@ fn an_unsaved_template_reads_the_handler_its_folder_holds_and_an_untitled_one_sa
     assert!(message.starts_with("the handler of Fn was not read"), "{hint}");
     client.stop();
 }
+
+/// A template of `sets` queues, each with its dead-letter queue, a
+/// function whose handler is inline Python and a mapping that asks for
+/// partial batch responses; every third handler spells the response's key
+/// wrong (SQS203). About 1 KB a set.
+fn inline_template(sets: usize) -> String {
+    let mut out = String::from("AWSTemplateFormatVersion: \"2010-09-09\"\nResources:\n");
+    for i in 0..sets {
+        let key = if i % 3 == 0 { "BatchItemFailures" } else { "batchItemFailures" };
+        out += &format!(
+            "  Q{i}:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 180\n      RedrivePolicy:\n        \
+             deadLetterTargetArn: !GetAtt Q{i}Dlq.Arn\n        maxReceiveCount: 5\n  Q{i}Dlq:\n    Type: AWS::SQS::Queue\n    \
+             Properties:\n      MessageRetentionPeriod: 1209600\n  F{i}:\n    Type: AWS::Lambda::Function\n    Properties:\n      \
+             Runtime: python3.12\n      Handler: index.handler\n      Role: arn:aws:iam::123456789012:role/worker\n      \
+             Timeout: 30\n      Code:\n        ZipFile: |\n          import json\n\n\n          def handler(event, context):\n              \
+             failures = []\n              for record in event[\"Records\"]:\n                  try:\n                      \
+             print(json.loads(record[\"body\"])[\"id\"], {i})\n                  except Exception:\n                      \
+             failures.append({{\"itemIdentifier\": record[\"messageId\"]}})\n              return {{\"{key}\": failures}}\n  \
+             M{i}:\n    Type: AWS::Lambda::EventSourceMapping\n    Properties:\n      EventSourceArn: !GetAtt Q{i}.Arn\n      \
+             FunctionName: !Ref F{i}\n      BatchSize: 10\n      FunctionResponseTypes: [ReportBatchItemFailures]\n"
+        );
+    }
+    out
+}
+
+/// What a fresh server publishes first for `text` at `file`: a check
+/// with nothing kept from an earlier text.
+fn fresh(root: &std::path::Path, file: &std::path::Path, text: &str) -> serde_json::Value {
+    let mut client = Client::start(root, json!(null));
+    client.open(file, text);
+    let published = client.diagnostics(file, |_| true);
+    client.stop();
+    published["diagnostics"].clone()
+}
+
+/// What an edit is called, and what it makes of a text.
+type Edit = (&'static str, Box<dyn Fn(&str) -> String>);
+
+/// The server keeps the parse of each function's inline code while its
+/// text stays: whatever an edit changes (a queue, one handler, the lines
+/// above every handler, a runtime, a resource's name), each version's
+/// diagnostics are those a fresh check of the same text gives.
+#[test]
+fn edits_of_a_template_with_inline_code_give_what_a_fresh_check_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let file = root.join("t.yaml");
+    let first = inline_template(40);
+    assert!(first.len() > 32 * 1024, "large enough to be parsed in pieces: {}", first.len());
+    std::fs::write(&file, &first).unwrap();
+    let sqs203 = |d: &serde_json::Value| d.as_array().unwrap().iter().filter(|d| d["code"] == "SQS203").count();
+    let hints = |d: &serde_json::Value| d.as_array().unwrap().iter().filter(|d| d["severity"] == 4).count();
+    let fix_q0 = |t: &str| t.replacen("return {\"BatchItemFailures\"", "return {\"batchItemFailures\"", 1);
+    let edits: Vec<Edit> = vec![
+        // A queue: no handler's text changes.
+        ("a queue", Box::new(|t| t.replacen("VisibilityTimeout: 180", "VisibilityTimeout: 20", 1))),
+        // One handler, fixed.
+        ("a handler", Box::new(fix_q0)),
+        // Every handler moves down two lines.
+        ("the lines above", Box::new(|t| t.replacen("Resources:\n", "Resources:\n  # moved\n  # down\n", 1))),
+        // The same text read as another language.
+        ("a runtime", Box::new(|t| t.replacen("Runtime: python3.12", "Runtime: nodejs20.x", 1))),
+        // A handler that no longer parses, then mended.
+        ("a broken handler", Box::new(|t| t.replacen("[\"id\"], 1)\n", "[\"id\"], 1\n", 1))),
+        ("a mended handler", Box::new(|t| t.replacen("[\"id\"], 1\n", "[\"id\"], 1)\n", 1))),
+        // A function renamed: its code's place is another resource's.
+        ("a name", Box::new(|t| t.replace("F3:\n", "Renamed3:\n").replace("!Ref F3\n", "!Ref Renamed3\n"))),
+    ];
+    let mut client = Client::start(&root, json!(null));
+    client.open(&file, &first);
+    let opened = client.diagnostics(&file, |_| true);
+    assert_eq!(opened["diagnostics"], fresh(&root, &file, &first));
+    assert_eq!(sqs203(&opened["diagnostics"]), 14, "every third handler: {opened}");
+    let mut text = first.clone();
+    let mut seen = vec![opened["diagnostics"].clone()];
+    for (i, (what, edit)) in edits.iter().enumerate() {
+        let version = i32::try_from(i).unwrap() + 2;
+        let next = edit(&text);
+        assert_ne!(next, text, "{what}: the edit changes the text");
+        text = next;
+        client.change(&file, version, &text);
+        let published = client.diagnostics(&file, |p| p["version"] == version);
+        assert_eq!(published["diagnostics"], fresh(&root, &file, &text), "after {what}");
+        seen.push(published["diagnostics"].clone());
+    }
+    // The edits made a difference the check had to see: one SQS203 fewer
+    // once Q0's handler is fixed, every place two lines down, a note for
+    // the handler that did not parse and none once it is mended.
+    assert_eq!(sqs203(&seen[2]), 13);
+    assert_ne!(seen[3], seen[2]);
+    assert_eq!(hints(&seen[5]), hints(&seen[4]) + 1, "{}", seen[5]);
+    assert_eq!(hints(&seen[6]), hints(&seen[4]));
+    // Back to the first text: the first diagnostics.
+    client.change(&file, 100, &first);
+    assert_eq!(client.diagnostics(&file, |p| p["version"] == 100)["diagnostics"], opened["diagnostics"]);
+    client.stop();
+}

@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use crate::calls::QueueNames;
 use sqsguard_model::code::SdkCall;
 use sqsguard_model::{Queue, Target, Value};
 
@@ -18,6 +19,8 @@ use sqsguard_model::{Queue, Target, Value};
 #[derive(Default)]
 pub struct KnownQueues {
     queues: Vec<Queue>,
+    /// `queues` by name, looked up by each call.
+    names: QueueNames,
 }
 
 impl KnownQueues {
@@ -39,12 +42,13 @@ impl KnownQueues {
         }
         let mut queues: Vec<Queue> = by_name.into_values().flatten().cloned().collect();
         queues.sort_by(|a, b| a.resource.cmp(&b.resource));
-        KnownQueues { queues }
+        let names = QueueNames::of(&queues);
+        KnownQueues { queues, names }
     }
 
     /// What a literal URL, ARN or name is matched against.
-    pub(crate) fn queues(&self) -> &[Queue] {
-        &self.queues
+    pub(crate) fn names(&self) -> &QueueNames {
+        &self.names
     }
 
     /// The queues `calls` name, for their own model: each call's

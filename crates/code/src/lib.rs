@@ -68,10 +68,11 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
         }
     }
     let mut calls = Vec::new();
+    let names = calls::QueueNames::of(&loaded.model.queues);
     for (path, index) in &owners {
         let (Some(Ok(unit)), Some(function)) = (units.get(path), loaded.model.functions.get(*index)) else { continue };
         let env = function.code.as_ref().map_or(&[][..], |c| c.env.as_slice());
-        let scope = calls::Scope { owner: Some(&function.resource), env, queues: &loaded.model.queues };
+        let scope = calls::Scope { owner: Some(&function.resource), env, queues: &names };
         calls.extend(calls::read(unit, &scope));
     }
     // A module that many functions share holds one call for all of them:
@@ -127,7 +128,7 @@ fn handler_of(
             (locate::Found { file, function: function_of(&code.handler), language }, base)
         }
         CodePlace::Inline { text, origin } => {
-            let key = inline(text, origin, resource, language, units)?;
+            let key = inline(text, origin, resource, language, overlay, units)?;
             let found = locate::Found { file: key, function: function_of(&code.handler), language };
             (found, PathBuf::new())
         }
@@ -144,8 +145,12 @@ fn handler_of(
     let handler = handler::read_in(&mut program, &found.file, &found.function, index);
     // The SDK calls of every file the handler's body reaches are its
     // function's, read with its environment.
+    // (Only this call adds `index`'s files: whether the handler's own
+    // file is among them is asked of this program's files, not of every
+    // function's, which made a template of many functions quadratic.)
+    let own = !program.opened().any(|f| *f == found.file);
     owners.extend(program.opened().map(|f| (f.clone(), index)));
-    if !owners.iter().any(|(f, i)| *f == found.file && *i == index) {
+    if own {
         owners.push((found.file.clone(), index));
     }
     handler
@@ -159,6 +164,7 @@ fn inline(
     origin: &sqsguard_model::Origin,
     resource: &str,
     language: lang::Language,
+    overlay: &Overlay,
     units: &mut Units,
 ) -> Result<PathBuf, String> {
     let sqsguard_model::Origin::File { file: template, span } = origin else {
@@ -172,7 +178,7 @@ fn inline(
         lang::Language::TypeScript | lang::Language::Tsx => lang::Language::JavaScript,
         l => l,
     };
-    match Unit::parse(&source, language) {
+    match Unit::parse_kept(&source, language, overlay) {
         Ok(mut unit) => {
             unit.host = Some(host);
             units.insert(key.clone(), Ok(unit));
@@ -273,11 +279,11 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
         return None;
     }
     let mut loaded = Loaded { files: vec![path.to_path_buf()], ..Loaded::default() };
-    match Unit::parse(&source, language) {
+    match Unit::parse_kept(&source, language, overlay) {
         Ok(unit) => {
             // A literal URL, ARN or name of a queue linted in the same run
             // is that queue (`known`), with its attributes.
-            let scope = calls::Scope { owner: None, env: &[], queues: known.queues() };
+            let scope = calls::Scope { owner: None, env: &[], queues: known.names() };
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.model.queues = known.adopt(&mut loaded.model.calls);
             loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));

@@ -305,7 +305,7 @@ impl<'a> Program<'a> {
 pub(crate) fn parse_file(path: &Path, language: Language, overlay: &Overlay) -> Result<Unit, String> {
     let source: Source =
         overlay.read(path).map_err(|e| format!("{} cannot be read: {}", super::shown(path), e.message))?;
-    Unit::parse(&source, language).map_err(|e| {
+    Unit::parse_kept(&source, language, overlay).map_err(|e| {
         let at = source.position(e.span.start);
         format!("{}:{}:{} was not parsed: {}", super::shown(path), at.line, at.column, e.why)
     })

@@ -14,7 +14,7 @@ use super::host::Host;
 use super::imports;
 use super::lang::{self, Language, Pattern};
 use sqsguard_model::Origin;
-use sqsguard_source::{Source, Span};
+use sqsguard_source::{Overlay, Source, Span};
 
 /// The most sqsguard parses of one code file: handlers and workers are
 /// far smaller; past it is a bundle or generated code.
@@ -177,6 +177,19 @@ impl Unit {
         };
         unit.find();
         Ok(unit)
+    }
+
+    /// [`Unit::parse`] through the overlay's memo when it has one: an
+    /// editor's checks read the same handlers and inline code at every
+    /// keystroke, and each text is parsed once while it stays. The memo
+    /// keeps one parse per path (a function's inline code has a path of
+    /// its own); a parse as another language is made again.
+    pub(crate) fn parse_kept(source: &Source, language: Language, overlay: &Overlay) -> Result<Unit, Unparsed> {
+        if !overlay.memoizes() {
+            return Unit::parse(source, language);
+        }
+        let (kept, parsed) = overlay.parsed(source, || (language, Unit::parse(source, language)));
+        if kept == language { parsed } else { Unit::parse(source, language) }
     }
 
     /// Where a span of the code is, as findings point at it: in the file,

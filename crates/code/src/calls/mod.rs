@@ -12,6 +12,8 @@
 //! What cannot be read stays unknown (`Value::Unknown`, `complete: false`),
 //! never a "no".
 
+use std::collections::HashMap;
+
 use tree_sitter::Node;
 
 use super::lang::{self, Language, Pattern};
@@ -39,7 +41,37 @@ pub(crate) struct Scope<'a> {
     /// The environment that function sets.
     pub env: &'a [EnvVar],
     /// The queues a literal URL, ARN or name is matched against.
-    pub queues: &'a [Queue],
+    pub queues: &'a QueueNames,
+}
+
+/// The queues a literal URL, ARN or name is matched against, by name:
+/// each name's first queue, built once for a template or a run, so that a
+/// call looks its queue up instead of searching every queue (a template
+/// of thousands of functions with inline code made that quadratic).
+#[derive(Debug, Default)]
+pub(crate) struct QueueNames(HashMap<String, usize>);
+
+impl QueueNames {
+    /// Each known, non-empty name of `queues` and the index of the first
+    /// queue that has it.
+    pub(crate) fn of(queues: &[Queue]) -> Self {
+        let mut names = HashMap::new();
+        for (i, queue) in queues.iter().enumerate() {
+            for alt in queue.name.iter() {
+                if let Value::Known(name) = &alt.value
+                    && !name.text.is_empty()
+                {
+                    names.entry(name.text.clone()).or_insert(i);
+                }
+            }
+        }
+        QueueNames(names)
+    }
+
+    /// The index of the first queue named `name`.
+    pub(crate) fn find(&self, name: &str) -> Option<usize> {
+        self.0.get(name).copied()
+    }
 }
 
 /// How far a name is followed through what it is bound to.
@@ -126,6 +158,11 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
         }
         _ => {}
     });
+    // Most handlers call no SQS API: what the reader gathers for a call is
+    // not needed then.
+    if found.is_empty() {
+        return Vec::new();
+    }
     let reader = Reader::new(unit, scope, sources, env_reads, bindings);
     found.sort_by_key(|(c, _, _)| c.start_byte());
     found.dedup_by_key(|(c, _, _)| c.id());

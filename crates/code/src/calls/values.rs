@@ -191,9 +191,7 @@ impl<'a> Reader<'a> {
         } else {
             text.trim_end_matches('/').rsplit('/').next().unwrap_or(text)
         };
-        let ours = self.scope.queues.iter().position(|q| {
-            q.name.iter().any(|alt| matches!(&alt.value, Value::Known(n) if n.text == name && !name.is_empty()))
-        });
+        let ours = self.scope.queues.find(name);
         match ours {
             Some(i) => Value::Known(Target::Queue(i)),
             None => Value::Known(Target::External(text.to_string())),
