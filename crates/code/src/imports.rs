@@ -8,8 +8,9 @@
 
 use tree_sitter::Node;
 
-use super::lang;
-use super::unit::{Binding, Import, Match};
+use super::fields;
+use super::query::Match;
+use super::unit::{Binding, Import};
 
 /// The imports a match of the imports pattern names, added to `imports`
 /// (once each); the Go package clause sets `package`.
@@ -18,7 +19,7 @@ pub(crate) fn read(m: &Match<'_, '_>, imports: &mut Vec<Import>, package: &mut O
         *package = Some(m.text(clause));
         return;
     }
-    let source = m.node("source").or_else(|| m.node("required").and_then(lang::required_module));
+    let source = m.node("source").or_else(|| m.node("required").and_then(fields::required_module));
     let Some(source) = source.map(|n| m.text(n)) else { return };
     let bindings = if let Some(call) = m.node("required") {
         required(call, m)

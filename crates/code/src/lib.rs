@@ -13,6 +13,7 @@
 //! never a finding and never SQS000: code is not infrastructure.
 
 pub(crate) mod calls;
+mod fields;
 pub mod handler;
 pub(crate) mod host;
 mod imports;
@@ -20,6 +21,7 @@ mod known;
 pub mod lang;
 pub(crate) mod locate;
 pub(crate) mod program;
+mod query;
 mod resolve;
 mod response;
 pub mod unit;

@@ -7,12 +7,13 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, Parser, Query, QueryCursor, Tree};
+use tree_sitter::{Node, Parser, Tree};
 
+use super::fields;
 use super::host::Host;
 use super::imports;
 use super::lang::{self, Language, Pattern};
+use super::query::each_match;
 use sqsguard_model::Origin;
 use sqsguard_source::{Overlay, Source, Span};
 
@@ -222,21 +223,21 @@ impl Unit {
                 let def = m.node("definition");
                 let name = m
                     .node("name")
-                    .or_else(|| def.filter(|d| d.kind() == "assignment_expression").and_then(lang::assigned_name));
+                    .or_else(|| def.filter(|d| d.kind() == "assignment_expression").and_then(fields::assigned_name));
                 let (Some(def), Some(name)) = (def, name) else { return };
                 let is_function = is_function(def);
                 self.defs.push(Def { name: m.text(name), span: span(def), name_span: span(name), is_function });
             }
             Pattern::Calls => {
                 let call = m.node("call");
-                let callee = m.node("callee").or_else(|| call.and_then(lang::callee_name));
+                let callee = m.node("callee").or_else(|| call.and_then(fields::callee_name));
                 if let (Some(call), Some(callee)) = (call, callee) {
                     self.calls.push((span(call), m.text(callee)));
                 }
             }
             Pattern::ResponseKeys => {
                 if let Some(written) = m.node("written") {
-                    for (key, value) in lang::written_keys(written) {
+                    for (key, value) in fields::written_keys(written) {
                         let value = value.map(|v| (span(v), m.text(v)));
                         self.keys.push(KeyWrite { text: m.text(key), span: span(key), value });
                     }
@@ -249,15 +250,15 @@ impl Unit {
             Pattern::BatchUtility => {
                 let utility = m
                     .node("utility")
-                    .or_else(|| m.node("utility_call").and_then(lang::callee_name))
-                    .or_else(|| m.node("utility_decorator").and_then(lang::decorated_name))
-                    .or_else(|| m.node("utility_require").and_then(lang::required_module));
+                    .or_else(|| m.node("utility_call").and_then(fields::callee_name))
+                    .or_else(|| m.node("utility_decorator").and_then(fields::decorated_name))
+                    .or_else(|| m.node("utility_require").and_then(fields::required_module));
                 if let Some(u) = utility {
                     self.utilities.push((span(u), m.text(u)));
                 }
             }
             Pattern::Returns => {
-                let returned = m.node("returned").or_else(|| m.node("returned_call").and_then(lang::callee_name));
+                let returned = m.node("returned").or_else(|| m.node("returned_call").and_then(fields::callee_name));
                 if let Some(r) = returned {
                     self.returns.push((span(r), m.text(r)));
                 }
@@ -270,46 +271,6 @@ impl Unit {
         self.keys.sort_by_key(|k| (k.span, k.value.is_none()));
         self.keys.dedup_by_key(|k| k.span);
         self.calls.sort_by_key(|c| c.0.start);
-    }
-}
-
-/// One match of a query, its captures by name.
-pub(crate) struct Match<'a, 'tree> {
-    query: &'a Query,
-    captures: &'a [tree_sitter::QueryCapture<'tree>],
-    text: &'a [u8],
-}
-
-impl<'tree> Match<'_, 'tree> {
-    pub(crate) fn node(&self, name: &str) -> Option<Node<'tree>> {
-        let index = self.query.capture_index_for_name(name)?;
-        self.captures.iter().find(|c| c.index == index).map(|c| c.node)
-    }
-
-    pub(crate) fn text(&self, node: Node<'_>) -> String {
-        String::from_utf8_lossy(self.text.get(node.start_byte()..node.end_byte()).unwrap_or_default()).into_owned()
-    }
-}
-
-/// Run the language's query over `root` once, calling `each` on every
-/// match of a pattern in `patterns`, with the pattern it is of.
-pub(crate) fn each_match<'tree>(
-    language: Language,
-    patterns: &[Pattern],
-    root: Node<'tree>,
-    text: &[u8],
-    mut each: impl FnMut(Pattern, &Match<'_, 'tree>),
-) {
-    let Some(compiled) = lang::compiled(language) else { return };
-    let query = &compiled.query;
-    let mut cursor = QueryCursor::new();
-    // A pathological file cannot make a query's state grow without bound.
-    cursor.set_match_limit(4096);
-    let mut matches = cursor.matches(query, root, text);
-    while let Some(m) = matches.next() {
-        if let Some(pattern) = compiled.pattern(m.pattern_index).filter(|p| patterns.contains(p)) {
-            each(pattern, &Match { query, captures: m.captures(), text });
-        }
     }
 }
 

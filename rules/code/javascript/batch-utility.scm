@@ -9,6 +9,6 @@
 ((import_statement source: (string (string_fragment) @utility))
   (#eq? @utility "@middy/sqs-partial-batch-failure"))
 ; `require("@middy/sqs-partial-batch-failure")`, matched on the call's text
-; (@utility_require; the module's name is the utility: `lang::required_module`).
+; (@utility_require; the module's name is the utility: `fields::required_module`).
 ((call_expression) @utility_require
   (#match? @utility_require "^require\\s*\\(\\s*['\"]@middy/sqs-partial-batch-failure['\"]\\s*\\)$"))

@@ -6,7 +6,7 @@
 ; `const handler = middy(main)`: a name a template may name as the handler.
 (variable_declarator name: (identifier) @name) @definition
 ; `exports.handler = ...`, `module.exports.handler = ...`
-; (the name is the property assigned: `lang::assigned_name`; spelt out
+; (the name is the property assigned: `fields::assigned_name`; spelt out
 ; here, the shape costs the query compiler 1.6 ms)
 (assignment_expression) @definition
 (method_definition name: (property_identifier) @name) @definition

@@ -30,7 +30,7 @@
   "*" @star
   source: (string (string_fragment) @source))
 ; `require("./lib")`, matched as the call (@required): the module it names
-; (`lang::required_module`) and what it binds
+; (`fields::required_module`) and what it binds
 ; (`const lib = ...`, `const { f, g: h } = ...`, `const h = ....g`,
 ; `exports.h = ....g`, `module.exports = ...`) is read from where the call
 ; stands (crates/code/src/imports.rs): the same shapes spelt out here cost

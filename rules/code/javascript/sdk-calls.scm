@@ -3,7 +3,7 @@
 ; v2 (or v3 aggregated client) methods (`sqs.receiveMessage({...}).promise()`).
 ; Captures: @call (the command or the call); the command or method name
 ; and what a method is called on are read from the call's own fields
-; (`lang::callee_name`, `lang::callee_object`): spelt out here, those
+; (`fields::callee_name`, `fields::callee_object`): spelt out here, those
 ; shapes cost the query compiler 3 ms (TypeScript: 8).
 ((new_expression constructor: (_) @constructor) @call
   (#match? @constructor "(^|\\.)\\s*(ReceiveMessageCommand|SendMessageCommand|SendMessageBatchCommand|DeleteMessageBatchCommand|ChangeMessageVisibilityBatchCommand)$"))

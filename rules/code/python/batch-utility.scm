@@ -2,7 +2,7 @@
 ; batch utility (`process_partial_response`, `async_process_partial_response`,
 ; a `BatchProcessor` made in the file, the `@batch_processor` decorator).
 ; Captures: @utility (the name), or @utility_call (a call, whose name
-; called is the utility: `lang::callee_name`) or @utility_decorator (the
+; called is the utility: `fields::callee_name`) or @utility_decorator (the
 ; decorator, whose name or call is the utility): matched on their text,
 ; since spelling their shapes out costs the query compiler 2 ms.
 ((call function: (_) @callee) @utility_call

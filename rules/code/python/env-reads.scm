@@ -2,7 +2,7 @@
 ; `os.getenv("X")` (and `environ`/`getenv` imported from os).
 ; Captures: @read (the whole read), @variable (the variable's name); or
 ; @env_read (the whole read), whose variable, the string key or first
-; argument, is read from its own fields (`lang::env_variables`). What is
+; argument, is read from its own fields (`fields::env_variables`). What is
 ; read is matched on its text and the key taken from the node: the same
 ; shapes spelt out cost the query compiler 2 ms (docs/speed.md).
 ((subscript value: (_) @environ) @env_read

@@ -2,7 +2,7 @@
 ; Captures: @key (the key's text, without quotes), @value (its value);
 ; @written, a subscript: its string keys (`response["batchItemFailures"]`),
 ; and the value when it is assigned to, are read from its own fields
-; (`lang::written_keys`): spelt out here, the two shapes cost the query
+; (`fields::written_keys`): spelt out here, the two shapes cost the query
 ; compiler 3 ms.
 (pair key: (string (string_content) @key) value: (_) @value)
 (subscript) @written

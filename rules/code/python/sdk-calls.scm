@@ -2,7 +2,7 @@
 ; (`sqs.receive_message(QueueUrl=..., WaitTimeSeconds=20)`) and the resource
 ; API's Queue methods (`queue.receive_messages(...)`, `queue.send_messages(Entries=...)`).
 ; Captures: @call (the call); the method name and what it is called on
-; are read from the call's own fields (`lang::callee_name`,
-; `lang::callee_object`).
+; are read from the call's own fields (`fields::callee_name`,
+; `fields::callee_object`).
 ((call function: (attribute) @callee) @call
   (#match? @callee "\\.\\s*(receive_message|send_message|send_message_batch|delete_message_batch|change_message_visibility_batch|receive_messages|send_messages|delete_messages)$"))

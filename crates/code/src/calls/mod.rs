@@ -16,7 +16,9 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::lang::{self, Language, Pattern};
+use super::fields;
+use super::lang::{Language, Pattern};
+use super::query;
 use super::unit::{self, Unit};
 use sqsguard_model::code::{Arg, EnvVar, Operation, ResultUse, SdkCall};
 use sqsguard_model::{Origin, Queue, Target, Value};
@@ -130,12 +132,12 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
     let (mut sources, mut env_reads) = (Vec::new(), Vec::new());
     const FOUND_HERE: &[Pattern] =
         &[Pattern::SdkCalls, Pattern::Nondeterministic, Pattern::EnvReads, Pattern::Assignments];
-    unit::each_match(unit.language, FOUND_HERE, root, unit.source.text.as_bytes(), |pattern, m| match pattern {
+    query::each_match(unit.language, FOUND_HERE, root, unit.source.text.as_bytes(), |pattern, m| match pattern {
         Pattern::SdkCalls => {
             let Some(call) = m.node("call") else { return };
             let (op, receiver) = match m.node("operation") {
                 Some(op) => (Some(op), m.node("receiver")),
-                None => (lang::callee_name(call), lang::callee_object(call)),
+                None => (fields::callee_name(call), fields::callee_object(call)),
             };
             if let Some(op) = op {
                 found.push((call, op, receiver));
@@ -146,7 +148,7 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
             if let (Some(read), Some(var)) = (m.node("read"), m.node("variable")) {
                 env_reads.push((read, unquote(&m.text(var)).to_string()));
             } else if let Some(read) = m.node("env_read") {
-                for var in lang::env_variables(read) {
+                for var in fields::env_variables(read) {
                     env_reads.push((read, unquote(&m.text(var)).to_string()));
                 }
             }

@@ -1,0 +1,139 @@
+//! What a flat pattern leaves to the reader: the fields of the node it
+//! captured. A pattern that spells a shape out below an expression costs
+//! the query compiler half a millisecond to a few, every run that reads the
+//! language (docs/speed.md, "Compiling the patterns"), so the patterns of
+//! `rules/code/` match such nodes by kind and text, and these read the
+//! name, key or variable from the node's own fields, the same node the
+//! spelt-out pattern captured.
+
+use tree_sitter::Node;
+
+/// The name a call calls: `f` of `f(...)`, and the last part of
+/// `obj.f(...)` (Python's attribute, JavaScript's member, Go's selector);
+/// none for any other callee (`f()()`, `handlers[k]()`). The calls and
+/// returns patterns capture the call alone and leave this to the reader:
+/// the same shape spelt out in a pattern costs the query compiler about a
+/// millisecond for each pattern it appears in (docs/speed.md).
+pub(crate) fn callee_name(call: Node<'_>) -> Option<Node<'_>> {
+    // `new F(...)` and `new m.F(...)` name their class the same way.
+    let function = call.child_by_field_name("function").or_else(|| call.child_by_field_name("constructor"))?;
+    let (field, kind) = match function.kind() {
+        "identifier" => return Some(function),
+        "attribute" => ("attribute", "identifier"),
+        "member_expression" => ("property", "property_identifier"),
+        "selector_expression" => ("field", "field_identifier"),
+        _ => return None,
+    };
+    function.child_by_field_name(field).filter(|name| name.kind() == kind)
+}
+
+/// The name a Python decorator applies: `d` of `@d` and of `@d(...)`; none
+/// for `@m.d` and other expressions.
+pub(crate) fn decorated_name(decorator: Node<'_>) -> Option<Node<'_>> {
+    let applied = decorator.named_child(0)?;
+    match applied.kind() {
+        "identifier" => Some(applied),
+        "call" => applied.child_by_field_name("function").filter(|f| f.kind() == "identifier"),
+        _ => None,
+    }
+}
+
+/// The module a `require(...)` call names: the text of its first
+/// argument when that is a string.
+pub(crate) fn required_module(call: Node<'_>) -> Option<Node<'_>> {
+    let first = call.child_by_field_name("arguments")?.named_child(0).filter(|a| a.kind() == "string")?;
+    let mut cursor = first.walk();
+    first.named_children(&mut cursor).find(|c| c.kind() == "string_fragment")
+}
+
+/// The name an assignment defines: `h` of `exports.h = ...` and
+/// `module.exports.h = ...` (the property assigned); none when the target
+/// is not a property.
+pub(crate) fn assigned_name(assignment: Node<'_>) -> Option<Node<'_>> {
+    let left = assignment.child_by_field_name("left").filter(|l| l.kind() == "member_expression")?;
+    left.child_by_field_name("property").filter(|p| p.kind() == "property_identifier")
+}
+
+/// What a method call is called on: `obj` of `obj.f(...)` (Python's
+/// attribute, JavaScript's member, Go's selector); none for a plain
+/// function's call or a constructor's.
+pub(crate) fn callee_object(call: Node<'_>) -> Option<Node<'_>> {
+    let function = call.child_by_field_name("function")?;
+    let field = match function.kind() {
+        "attribute" | "member_expression" => "object",
+        "selector_expression" => "operand",
+        _ => return None,
+    };
+    function.child_by_field_name(field)
+}
+
+/// The variable an environment read the env-reads pattern captures as
+/// `@env_read` names: the string key of Python's `environ["X"]` and
+/// JavaScript's `process.env["X"]`, the first argument of
+/// `environ.get("X")` / `getenv("X")` when it is a string, the property of
+/// `process.env.X`.
+pub(crate) fn env_variables(read: Node<'_>) -> Vec<Node<'_>> {
+    match read.kind() {
+        "subscript" => strings(read, "subscript", "string_content"),
+        "subscript_expression" => strings(read, "index", "string_fragment"),
+        "member_expression" => {
+            read.child_by_field_name("property").filter(|p| p.kind() == "property_identifier").into_iter().collect()
+        }
+        "call" => {
+            let first = read.child_by_field_name("arguments").and_then(|a| a.named_child(0));
+            let Some(string) = first.filter(|f| f.kind() == "string") else { return Vec::new() };
+            let mut cursor = string.walk();
+            string.named_children(&mut cursor).filter(|c| c.kind() == "string_content").collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The keys a node the response-keys pattern captures as `@written`
+/// writes, each with the value written when there is one:
+/// - a Python subscript: each string key (`r["k"]`, its text without
+///   quotes), with the value assigned when the subscript is the target of
+///   an assignment (`r["k"] = v`);
+/// - a JavaScript assignment: `o.k = v` and `o["k"] = v`.
+pub(crate) fn written_keys(node: Node<'_>) -> Vec<(Node<'_>, Option<Node<'_>>)> {
+    match node.kind() {
+        "subscript" => {
+            let assigned = node.parent().filter(|p| {
+                p.kind() == "assignment" && p.child_by_field_name("left").is_some_and(|l| l.id() == node.id())
+            });
+            let value = assigned.and_then(|a| a.child_by_field_name("right"));
+            strings(node, "subscript", "string_content").into_iter().map(|k| (k, value)).collect()
+        }
+        "assignment_expression" => {
+            let (Some(left), Some(value)) = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+            else {
+                return Vec::new();
+            };
+            let keys = match left.kind() {
+                "member_expression" => left
+                    .child_by_field_name("property")
+                    .filter(|p| p.kind() == "property_identifier")
+                    .into_iter()
+                    .collect(),
+                "subscript_expression" => strings(left, "index", "string_fragment"),
+                _ => Vec::new(),
+            };
+            keys.into_iter().map(|k| (k, Some(value))).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The `content` children of the strings in `parent`'s `field`.
+fn strings<'t>(parent: Node<'t>, field: &str, content: &str) -> Vec<Node<'t>> {
+    let mut cursor = parent.walk();
+    let fields: Vec<Node<'t>> =
+        parent.children_by_field_name(field, &mut cursor).filter(|s| s.kind() == "string").collect();
+    fields
+        .into_iter()
+        .flat_map(|s| {
+            let mut inner = s.walk();
+            s.named_children(&mut inner).filter(|c| c.kind() == content).collect::<Vec<_>>()
+        })
+        .collect()
+}
