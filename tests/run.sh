@@ -17,8 +17,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # venv; reinstalled only when tests/requirements.txt changes. Microsoft's
 # SARIF Multitool (`validate` checks SARIF against the schema and GitHub's
 # ingestion rules) in tests/node/node_modules at the version
-# tests/node/package-lock.json pins. Both install in the background while
-# cargo compiles: they wait on the network and the disk, cargo on the CPU.
+# tests/node/package-lock.json pins. All install in the background, at
+# once, while cargo compiles: they wait on the network and the disk, cargo
+# on the CPU.
 # The wheel's tools (maturin, twine) get a venv of their own, .venv-wheel:
 # their requirements conflict with checkov's. The editor server's clients
 # install there too: pytest-lsp (.venv-lsp), the VS Code extension's
@@ -37,31 +38,20 @@ venv_of() {
     cp "$requirements" "$stamp"
   fi
 }
-install() {
-  venv_of tests/requirements.txt .venv
-  venv_of tests/requirements-wheel.txt .venv-wheel
-  # pytest-lsp, the client tests/ext/lsp.rs drives the server with: its own
-  # venv, since its pygls and lsprotocol pins are not checkov's concern.
-  venv_of tests/lsp/requirements.txt .venv-lsp
-  local node_stamp=tests/node/node_modules/.sqsguard-lock
-  if ! cmp -s tests/node/package-lock.json "$node_stamp" 2>/dev/null; then
-    echo "tests/run.sh: installing tests/node/package-lock.json into tests/node/node_modules" >&2
-    npm ci --prefix tests/node --no-audit --no-fund
-    cp tests/node/package-lock.json "$node_stamp"
+npm_of() {
+  local prefix=$1 stamp=$1/node_modules/.sqsguard-lock
+  if ! cmp -s "$prefix/package-lock.json" "$stamp" 2>/dev/null; then
+    echo "tests/run.sh: installing $prefix/package-lock.json into $prefix/node_modules" >&2
+    npm ci --prefix "$prefix" --no-audit --no-fund
+    cp "$prefix/package-lock.json" "$stamp"
   fi
-  # The VS Code extension's toolchain (TypeScript, esbuild, vsce, the
-  # language client), for tests/ext/vscode.rs to check and package it.
-  local vscode_stamp=editors/vscode/node_modules/.sqsguard-lock
-  if ! cmp -s editors/vscode/package-lock.json "$vscode_stamp" 2>/dev/null; then
-    echo "tests/run.sh: installing editors/vscode/package-lock.json into editors/vscode/node_modules" >&2
-    npm ci --prefix editors/vscode --no-audit --no-fund
-    cp editors/vscode/package-lock.json "$vscode_stamp"
-  fi
-  # Debian packages (installing them needs root, which CI is): Neovim,
-  # whose built-in client tests/ext/nvim.rs drives the server with; Chromium,
-  # which mermaid-cli renders `sqsguard graph`'s Mermaid in (tests/ext/graph.rs);
-  # Graphviz, which renders its DOT; jq, which the Action's job summary
-  # step runs (tests/it/action.rs).
+}
+# Debian packages (installing them needs root, which CI is): Neovim,
+# whose built-in client tests/ext/nvim.rs drives the server with; Chromium,
+# which mermaid-cli renders `sqsguard graph`'s Mermaid in (tests/ext/graph.rs);
+# Graphviz, which renders its DOT; jq, which the Action's job summary
+# step runs (tests/it/action.rs).
+debs() {
   local debs=()
   command -v nvim >/dev/null || debs+=(neovim)
   # (Liberation: fonts for Mermaid to measure its labels with; Debian
@@ -77,19 +67,42 @@ install() {
       echo "tests/run.sh: ${debs[*]} missing and installing needs root: apt-get install ${debs[*]}" >&2
     fi
   fi
-  # mermaid-cli, at the version tests/mermaid/package-lock.json pins, with
-  # Debian's Chromium (tests/mermaid/puppeteer.json) instead of the browser
-  # puppeteer would download.
-  local mermaid_stamp=tests/mermaid/node_modules/.sqsguard-lock
-  if ! cmp -s tests/mermaid/package-lock.json "$mermaid_stamp" 2>/dev/null; then
-    echo "tests/run.sh: installing tests/mermaid/package-lock.json into tests/mermaid/node_modules" >&2
-    PUPPETEER_SKIP_DOWNLOAD=1 npm ci --prefix tests/mermaid --no-audit --no-fund
-    cp tests/mermaid/package-lock.json "$mermaid_stamp"
-  fi
+}
+mermaid_of() {
+  PUPPETEER_SKIP_DOWNLOAD=1 npm_of tests/mermaid
+}
+# Every install at once, each in the background with its own log in
+# target/install/: they wait on the network and the disk, not on each
+# other (pip, npm and apt each keep their own cache and folder).
+# `installing` maps each one's process to its name.
+installing=()
+install_step() {
+  local name=$1
+  shift
+  (
+    begun=$SECONDS
+    "$@"
+    echo "tests/run.sh: $name installed in $((SECONDS - begun)) s"
+  ) >"target/install/$name.log" 2>&1 &
+  installing[$!]=$name
 }
 mkdir -p target
-install >target/install.log 2>&1 &
-installing=$!
+rm -rf target/install
+mkdir target/install
+install_step venv venv_of tests/requirements.txt .venv
+install_step venv-wheel venv_of tests/requirements-wheel.txt .venv-wheel
+# pytest-lsp, the client tests/ext/lsp.rs drives the server with: its own
+# venv, since its pygls and lsprotocol pins are not checkov's concern.
+install_step venv-lsp venv_of tests/lsp/requirements.txt .venv-lsp
+install_step node npm_of tests/node
+# The VS Code extension's toolchain (TypeScript, esbuild, vsce, the
+# language client), for tests/ext/vscode.rs to check and package it.
+install_step vscode npm_of editors/vscode
+install_step debs debs
+# mermaid-cli, at the version tests/mermaid/package-lock.json pins, with
+# Debian's Chromium (tests/mermaid/puppeteer.json) instead of the browser
+# puppeteer would download.
+install_step mermaid mermaid_of
 
 started=$SECONDS
 step() { echo "tests/run.sh: $1 (at $((SECONDS - started)) s)" >&2; }
@@ -106,11 +119,17 @@ export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 cargo test --features audit --locked --no-run
 
 step "waiting for the test tools"
-if ! wait "$installing"; then
-  cat target/install.log >&2
-  echo "tests/run.sh: installing the test tools failed" >&2
-  exit 1
-fi
+failed=0
+for pid in "${!installing[@]}"; do
+  if wait "$pid"; then
+    tail -n 1 "target/install/${installing[$pid]}.log" >&2
+  else
+    cat "target/install/${installing[$pid]}.log" >&2
+    echo "tests/run.sh: installing ${installing[$pid]} failed (its log above)" >&2
+    failed=1
+  fi
+done
+[ "$failed" = 0 ] || exit 1
 export SQSGUARD_VENV="$PWD/.venv"
 export SQSGUARD_WHEEL_VENV="$PWD/.venv-wheel"
 export SQSGUARD_LSP_VENV="$PWD/.venv-lsp"
@@ -125,6 +144,22 @@ rm -rf target/wheels
 
 # Snapshots are reviewed, never written, when the tests run here.
 export INSTA_UPDATE=no
+# Each test binary runs under tests/timed.sh, which keeps libtest's time of
+# each test; the runner is not part of any build, so nothing compiles again.
+export SQSGUARD_TEST_TIMES="$PWD/target/test-times"
+rm -rf "$SQSGUARD_TEST_TIMES"
+host=$(rustc -vV | sed -n 's/^host: //p')
 step "tests"
-cargo test --features audit --locked "$@"
+status=0
+cargo test --features audit --locked --config "target.$host.runner = ['$PWD/tests/timed.sh']" "$@" || status=$?
 step "done"
+
+# The ten slowest tests of the run, from each binary's times (named by the
+# binary, less cargo's hash).
+echo "tests/run.sh: the ten slowest tests" >&2
+for log in "$SQSGUARD_TEST_TIMES"/*.log; do
+  [ -e "$log" ] || continue
+  binary=$(basename "$log" .log)
+  sed -n "s/^test \([^ ]*\) \.\.\. [A-Za-z]* <\([0-9.]*\)s>\$/\2 ${binary%-*} \1/p" "$log"
+done | sort -rn | head -n 10 | awk '{ printf "  %8.1f s  %s  %s\n", $1, $2, $3 }' >&2
+exit "$status"

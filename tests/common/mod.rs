@@ -395,7 +395,9 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// Starts `cmd` (a moto server on `port`) and waits until it answers.
+/// Starts `cmd` (a moto server on `port`) and waits until it answers: its
+/// port is tried every 10 ms (a connection refused comes back at once), for
+/// at most 30 s.
 fn start_moto(mut cmd: Command, port: u16) -> Moto {
     let child = cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
     // Dropped (killed) if it never answers.
@@ -403,7 +405,7 @@ fn start_moto(mut cmd: Command, port: u16) -> Moto {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(std::time::Instant::now() < deadline, "moto did not start");
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
     moto
 }

@@ -175,7 +175,7 @@ fn git_cmd(dir: &Path) -> Command {
 
 /// Runs in `dir` with the environment of a user on this machine: no git or
 /// cargo settings of whatever runs the tests (a rustup toolchain override,
-/// a clippy wrapper, a git hook's index), so the hook is built as
+/// a clippy wrapper, libtest's nightly switch, a git hook's index), so the hook is built as
 /// `pre-commit` builds it for users, with the toolchain file it clones.
 /// Two things differ, both about build time only: every `cargo install` of
 /// the run builds into one target folder, so the hook's dependencies are
@@ -190,6 +190,9 @@ fn isolated<'a>(cmd: &'a mut Command, dir: &Path) -> &'a mut Command {
         "RUSTC_WORKSPACE_WRAPPER",
         "CLIPPY_ARGS",
         "RUSTUP_TOOLCHAIN",
+        // tests/run.sh's runner gives it to the test binaries (libtest's
+        // per-test times); a user's cargo does not have it.
+        "RUSTC_BOOTSTRAP",
         "GIT_DIR",
         "GIT_WORK_TREE",
         "GIT_INDEX_FILE",
