@@ -10,7 +10,27 @@ use tree_sitter::Node;
 
 use super::fields;
 use super::query::Match;
-use super::unit::{Binding, Import};
+
+/// Where a name of another file comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    /// The module as written (`pkg.mod`, `.mod`, `./lib`; in Java the
+    /// class extended).
+    pub source: String,
+    pub binding: Binding,
+}
+
+/// What an import binds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// The module's `name`, bound here to `local`.
+    Name { name: String, local: String },
+    /// The whole module, bound to a name (`import * as m`, `import pkg.mod`).
+    Module(String),
+    /// Every name of the module (`export * from`, `from m import *`, the
+    /// methods of a class extended).
+    Every,
+}
 
 /// The imports a match of the imports pattern names, added to `imports`
 /// (once each); the Go package clause sets `package`.
@@ -119,63 +139,5 @@ fn bound_to(member: Node<'_>, m: &Match<'_, '_>) -> Option<String> {
             .filter(|p| p.kind() == "property_identifier")
             .map(|p| m.text(p)),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::unit::Unit;
-    use super::*;
-    use sqsguard_model::code::Language;
-    use sqsguard_source::SourceFile;
-
-    fn imports(language: Language, text: &str) -> Vec<(String, Binding)> {
-        let source = SourceFile::new("index", text.to_string());
-        let unit = Unit::parse(&source, language).unwrap_or_else(|e| panic!("{}", e.why));
-        unit.imports.into_iter().map(|i| (i.source, i.binding)).collect()
-    }
-
-    fn name(source: &str, name: &str, local: &str) -> (String, Binding) {
-        (source.into(), Binding::Name { name: name.into(), local: local.into() })
-    }
-
-    #[test]
-    fn each_form_of_require_binds_what_it_names() {
-        let text = "const lib = require('./lib');\n\
-                    const { f, g: h } = require('./fg');\n\
-                    const k = require('./k').kk;\n\
-                    exports.handler = require('./impl').main;\n\
-                    module.exports = require('./all');\n\
-                    console.log(require('./passed'));\n\
-                    const [x] = require('./array');\n\
-                    other.exports = require('./not-module');\n";
-        for language in [Language::JavaScript, Language::TypeScript, Language::Tsx] {
-            assert_eq!(
-                imports(language, text),
-                [
-                    ("./lib".into(), Binding::Module("lib".into())),
-                    name("./fg", "f", "f"),
-                    name("./fg", "g", "h"),
-                    name("./k", "kk", "k"),
-                    name("./impl", "main", "handler"),
-                    ("./all".into(), Binding::Every),
-                ],
-                "{language:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn import_statements_still_come_from_the_patterns() {
-        let text = "import { a, b as c } from './ab';\nimport * as ns from './ns';\nexport * from './re';\n";
-        assert_eq!(
-            imports(Language::TypeScript, text),
-            [
-                name("./ab", "a", "a"),
-                name("./ab", "b", "c"),
-                ("./ns".into(), Binding::Module("ns".into())),
-                ("./re".into(), Binding::Every),
-            ]
-        );
     }
 }

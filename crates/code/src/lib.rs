@@ -17,6 +17,8 @@ mod fields;
 pub mod handler;
 pub(crate) mod host;
 mod imports;
+#[cfg(test)]
+mod imports_tests;
 mod known;
 pub mod lang;
 pub(crate) mod locate;

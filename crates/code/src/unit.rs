@@ -64,26 +64,7 @@ pub struct KeyWrite {
     pub value: Option<(Span, String)>,
 }
 
-/// Where a name of another file comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Import {
-    /// The module as written (`pkg.mod`, `.mod`, `./lib`; in Java the
-    /// class extended).
-    pub source: String,
-    pub binding: Binding,
-}
-
-/// What an import binds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Binding {
-    /// The module's `name`, bound here to `local`.
-    Name { name: String, local: String },
-    /// The whole module, bound to a name (`import * as m`, `import pkg.mod`).
-    Module(String),
-    /// Every name of the module (`export * from`, `from m import *`, the
-    /// methods of a class extended).
-    Every,
-}
+pub use super::imports::{Binding, Import};
 
 /// A parsed file and its facts.
 #[derive(Clone)]
