@@ -94,6 +94,8 @@ pub(crate) fn env_variables(read: Node<'_>) -> Vec<Node<'_>> {
 /// - a Python subscript: each string key (`r["k"]`, its text without
 ///   quotes), with the value assigned when the subscript is the target of
 ///   an assignment (`r["k"] = v`);
+/// - a Python call (of `dict`, which the pattern checks): each keyword
+///   argument, with its value (`dict(batchItemFailures=[])`);
 /// - a JavaScript assignment: `o.k = v` and `o["k"] = v`.
 pub(crate) fn written_keys(node: Node<'_>) -> Vec<(Node<'_>, Option<Node<'_>>)> {
     match node.kind() {
@@ -103,6 +105,22 @@ pub(crate) fn written_keys(node: Node<'_>) -> Vec<(Node<'_>, Option<Node<'_>>)> 
             });
             let value = assigned.and_then(|a| a.child_by_field_name("right"));
             strings(node, "subscript", "string_content").into_iter().map(|k| (k, value)).collect()
+        }
+        // `dict(k=v, ...)`: each keyword argument.
+        "call" => {
+            let Some(args) = node.child_by_field_name("arguments").filter(|a| a.kind() == "argument_list") else {
+                return Vec::new();
+            };
+            let mut cursor = args.walk();
+            let keywords: Vec<Node<'_>> =
+                args.named_children(&mut cursor).filter(|a| a.kind() == "keyword_argument").collect();
+            keywords
+                .into_iter()
+                .filter_map(|k| {
+                    let name = k.child_by_field_name("name").filter(|n| n.kind() == "identifier")?;
+                    Some((name, Some(k.child_by_field_name("value")?)))
+                })
+                .collect()
         }
         "assignment_expression" => {
             let (Some(left), Some(value)) = (node.child_by_field_name("left"), node.child_by_field_name("right"))
@@ -122,6 +140,31 @@ pub(crate) fn written_keys(node: Node<'_>) -> Vec<(Node<'_>, Option<Node<'_>>)> 
         }
         _ => Vec::new(),
     }
+}
+
+/// The calls a return returns: the call a return statement returns, or an
+/// arrow function's expression body is, awaited or not (`return f()`,
+/// `return await f()`, `() => f()`).
+pub(crate) fn returned_calls(node: Node<'_>) -> Vec<Node<'_>> {
+    const CALLS: &[&str] = &["call", "call_expression"];
+    const AWAITS: &[&str] = &["await", "await_expression"];
+    let returned = match node.kind() {
+        "arrow_function" => node.child_by_field_name("body").into_iter().collect(),
+        _ => named_children(node),
+    };
+    returned
+        .into_iter()
+        .flat_map(|r| match r.kind() {
+            k if CALLS.contains(&k) => vec![r],
+            k if AWAITS.contains(&k) => named_children(r).into_iter().filter(|c| CALLS.contains(&c.kind())).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
 }
 
 /// The `content` children of the strings in `parent`'s `field`.

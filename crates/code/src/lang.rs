@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 
 use tree_sitter::Query;
 
+use super::query::{self, Check};
+
 pub use sqsguard_model::code::Language;
 
 /// What a query finds. Each names the captures it sets in its file's
@@ -31,8 +33,9 @@ pub(crate) enum Pattern {
     /// What returns batch item failures by itself: a batch utility, a
     /// response type: `@utility`.
     BatchUtility,
-    /// A return of what a call returns: `@returned` (the callee), or
-    /// `@returned_call` (the call, whose [`callee_name`](crate::fields::callee_name) is the callee).
+    /// A return of what a call returns: `@returned` (the callee),
+    /// `@returned_call` (the call, whose [`callee_name`](crate::fields::callee_name) is the callee), or
+    /// `@returned_from` (a return, whose [`returned_calls`](crate::fields::returned_calls) are the calls).
     Returns,
     /// Calls of the SQS API: `@call`, `@operation` (the method or command
     /// name), `@receiver` (what a method is called on, when it is).
@@ -126,6 +129,8 @@ pub(crate) struct Compiled {
     pub(crate) query: Query,
     /// The pattern file of each of the query's patterns, by pattern index.
     of: Vec<Pattern>,
+    /// The conditions left to the reader of each pattern, by pattern index.
+    checks: Vec<Vec<Check>>,
 }
 
 impl Compiled {
@@ -145,7 +150,13 @@ impl Compiled {
                 PATTERNS.get(file).copied().unwrap_or(Pattern::Definitions)
             })
             .collect();
-        Some(Compiled { query, of })
+        let checks = query::checks(&query).ok()?;
+        Some(Compiled { query, of, checks })
+    }
+
+    /// The conditions left to the reader of the query's pattern `index`.
+    pub(crate) fn checks(&self, index: usize) -> &[Check] {
+        self.checks.get(index).map_or(&[], Vec::as_slice)
     }
 
     /// The pattern file the query's pattern `index` came from.
@@ -203,7 +214,9 @@ mod tests {
     fn every_query_compiles_against_its_grammar() {
         for &language in &LANGUAGES {
             for (pattern, text) in PATTERNS.iter().zip(sources(language)) {
-                if let Err(e) = Query::new(&grammar(language), text) {
+                let checked =
+                    Query::new(&grammar(language), text).map_err(|e| e.to_string()).and_then(|q| query::checks(&q));
+                if let Err(e) = checked {
                     panic!("rules/code/{}/{pattern:?} does not compile for {language:?}: {e}", folder(language));
                 }
             }

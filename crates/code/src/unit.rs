@@ -239,8 +239,9 @@ impl Unit {
                 }
             }
             Pattern::Returns => {
+                let calls = m.node("returned_from").map(fields::returned_calls).unwrap_or_default();
                 let returned = m.node("returned").or_else(|| m.node("returned_call").and_then(fields::callee_name));
-                if let Some(r) = returned {
+                for r in returned.into_iter().chain(calls.into_iter().filter_map(fields::callee_name)) {
                     self.returns.push((span(r), m.text(r)));
                 }
             }
