@@ -2,7 +2,9 @@
 //! tree-sitter grammar of each, and the patterns it is searched with.
 //!
 //! The patterns are tree-sitter queries kept as data beside the rules,
-//! one file per pattern and language (`rules/code/LANGUAGE/PATTERN.scm`):
+//! one file per pattern and language (`rules/code/LANGUAGE/PATTERN.scm`),
+//! flat (one node kind, and conditions on its text and its fields' text:
+//! [`query::Check`]) so that compiling them costs nearly nothing:
 //! a fifth language is a folder of queries and a line in each table here.
 //! TypeScript and TSX are searched with the JavaScript queries (their
 //! grammars extend JavaScript's).
@@ -20,18 +22,21 @@ pub use sqsguard_model::code::Language;
 /// header comment; the readers read them by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Pattern {
-    /// Function and method definitions: `@definition`, `@name`.
+    /// Function and method definitions: `@definition`, and `@name` or the
+    /// definition's own [`defined_name`](crate::fields::defined_name).
     Definitions,
     /// Calls of a function or method: `@call`, `@callee` (the last name;
-    /// when a pattern leaves it out, the name the call calls,
-    /// [`callee_name`](crate::fields::callee_name)).
+    /// when a pattern leaves it out, the names the match calls,
+    /// [`calls`](crate::fields::calls)).
     Calls,
     /// Keys of maps, objects and subscripts the code writes: `@key` (the
     /// text of the key), `@value` (what it is set to, when there is one),
     /// or `@written`, a node whose [`written_keys`](crate::fields::written_keys) are the keys.
     ResponseKeys,
     /// What returns batch item failures by itself: a batch utility, a
-    /// response type: `@utility`.
+    /// response type: `@utility`, or a node that names it
+    /// (`@utility_call`, `@utility_decorator`, `@utility_require`,
+    /// `@utility_import`).
     BatchUtility,
     /// A return of what a call returns: `@returned` (the callee),
     /// `@returned_call` (the call, whose [`callee_name`](crate::fields::callee_name) is the callee), or
@@ -46,10 +51,13 @@ pub(crate) enum Pattern {
     /// Reads of an environment variable: `@read`, `@variable` (its name).
     EnvReads,
     /// Names bound to a value: `@assignment`, `@name`, `@value`, and
-    /// `@destructure` when the name is taken out of an object.
+    /// `@destructure` when the name is taken out of an object; or
+    /// `@assignment` alone, whose [`bindings`](crate::fields::bindings) are those.
     Assignments,
     /// Where names come from other files: `@source` (the module), `@name`,
-    /// `@alias`, `@namespace`, `@star`; for Go, `@package`.
+    /// `@alias`, `@namespace`, `@star`; for Go, `@package`; or the
+    /// statement (`@from_import`, `@module_import`, `@es_import`,
+    /// `@es_export`) or `require` call (`@required`), read by `imports`.
     Imports,
 }
 

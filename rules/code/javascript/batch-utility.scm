@@ -8,8 +8,10 @@
   (#field-match? @utility_call "function" "^(processPartialResponse|processPartialResponseSync)$"))
 ((new_expression) @utility_call
   (#field-match? @utility_call "constructor" "^(BatchProcessor|BatchProcessorSync|SqsFifoPartialProcessor|SqsFifoPartialProcessorAsync)$"))
-((import_statement source: (string (string_fragment) @utility))
-  (#eq? @utility "@middy/sqs-partial-batch-failure"))
+; `import ... from "@middy/sqs-partial-batch-failure"` (@utility_import;
+; the module's name is the utility: `fields::imported_module`).
+((import_statement) @utility_import
+  (#field-match? @utility_import "source" "^['\"]@middy/sqs-partial-batch-failure['\"]$"))
 ; `require("@middy/sqs-partial-batch-failure")`, matched on the call's text
 ; (@utility_require; the module's name is the utility: `fields::required_module`).
 ((call_expression) @utility_require

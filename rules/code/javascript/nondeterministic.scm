@@ -7,7 +7,9 @@
 ; costs the query compiler a millisecond a pattern: docs/speed.md).
 ((call_expression) @source
   (#field-match? @source "function" "^((Date|performance)\\s*\\??\\.\\s*now|crypto\\s*\\??\\.\\s*(randomUUID|randomBytes|getRandomValues|randomInt)|uuid\\s*\\??\\.\\s*(v1|v4|v7)|Math\\s*\\??\\.\\s*random|randomUUID|uuidv1|uuidv4|uuidv7|v1|v4|v7|nanoid|ulid|cuid|randomBytes)$"))
-((new_expression constructor: (identifier) @c arguments: (arguments) @args) @source
-  (#eq? @c "Date") (#eq? @args "()"))
-((new_expression constructor: (identifier) @c !arguments) @source
-  (#eq? @c "Date"))
+; `new Date()` and `new Date`
+((new_expression) @source
+  (#field-match? @source "constructor" "^Date$")
+  (#field-match? @source "arguments" "^\\(\\)$"))
+((new_expression !arguments) @source
+  (#field-match? @source "constructor" "^Date$"))
