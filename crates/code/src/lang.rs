@@ -147,8 +147,12 @@ impl Compiled {
         let mut starts = Vec::with_capacity(PATTERNS.len());
         for source in sources(language) {
             starts.push(text.len());
-            text.push_str(source);
-            text.push('\n');
+            // Without the files' comments: tree-sitter's binding counts the
+            // lines before each pattern, over the whole text, for each one.
+            for line in source.lines().filter(|l| !l.trim_start().starts_with(';')) {
+                text.push_str(line);
+                text.push('\n');
+            }
         }
         let query = Query::new(&grammar(language), &text).ok()?;
         let of = (0..query.pattern_count())
