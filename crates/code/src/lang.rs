@@ -2,10 +2,12 @@
 //! tree-sitter grammar of each, and the patterns it is searched with.
 //!
 //! The patterns are tree-sitter queries kept as data beside the rules,
-//! one file per pattern and language (`rules/code/LANGUAGE/PATTERN.scm`),
-//! flat (one node kind, and conditions on its text and its fields' text:
-//! [`query::Check`]) so that compiling them costs nearly nothing:
+//! one file per pattern and language (`rules/code/LANGUAGE/PATTERN.scm`):
 //! a fifth language is a folder of queries and a line in each table here.
+//! Python's and JavaScript's are flat (one node kind, and conditions on
+//! its text and its fields' text), matched by a walk ([`flat`](crate::flat))
+//! that compiles nothing but their regexes; Go's and Java's are compiled
+//! as a tree-sitter query.
 //! TypeScript and TSX are searched with the JavaScript queries (their
 //! grammars extend JavaScript's).
 
@@ -14,6 +16,7 @@ use std::sync::OnceLock;
 
 use tree_sitter::Query;
 
+use super::flat;
 use super::query::{self, Check};
 
 pub use sqsguard_model::code::Language;
@@ -61,7 +64,7 @@ pub(crate) enum Pattern {
     Imports,
 }
 
-const PATTERNS: [Pattern; 10] = [
+pub(crate) const PATTERNS: [Pattern; 10] = [
     Pattern::Definitions,
     Pattern::Calls,
     Pattern::ResponseKeys,
@@ -126,55 +129,84 @@ pub(crate) fn grammar(language: Language) -> tree_sitter::Language {
 const LANGUAGES: [Language; 6] =
     [Language::Python, Language::JavaScript, Language::TypeScript, Language::Tsx, Language::Go, Language::Java];
 
-/// A language's patterns compiled as one query: the pattern files one
-/// after another, and which file each of the query's patterns came from.
+/// A language's patterns, compiled once: matched by a walk over the tree
+/// when every one is flat ([`flat`](crate::flat)), else as one query (the
+/// pattern files one after another, and which file each of the query's
+/// patterns came from).
 ///
 /// One query, not one per file: compiling a query costs a fixed part that
 /// grows with the grammar (0.7 ms for Python, 1.8 ms for TypeScript on this
 /// project's machine) on top of each pattern's own analysis, and each query
 /// is a walk over the tree when it runs (docs/speed.md has the figures).
-pub(crate) struct Compiled {
-    pub(crate) query: Query,
-    /// The pattern file of each of the query's patterns, by pattern index.
-    of: Vec<Pattern>,
-    /// The conditions left to the reader of each pattern, by pattern index.
-    checks: Vec<Vec<Check>>,
+pub(crate) enum Compiled {
+    Flat(flat::Patterns),
+    Query {
+        query: Query,
+        /// The pattern file of each of the query's patterns, by pattern index.
+        of: Vec<Pattern>,
+        /// The conditions left to the reader of each pattern, by pattern index.
+        checks: Vec<Vec<Check>>,
+    },
 }
 
 impl Compiled {
     fn new(language: Language) -> Option<Self> {
-        let mut text = String::new();
-        let mut starts = Vec::with_capacity(PATTERNS.len());
-        for source in sources(language) {
-            starts.push(text.len());
-            // Without the files' comments: tree-sitter's binding counts the
-            // lines before each pattern, over the whole text, for each one.
-            for line in source.lines().filter(|l| !l.trim_start().starts_with(';')) {
-                text.push_str(line);
-                text.push('\n');
-            }
+        let files = sources(language);
+        if let Some(flat) = flat::parse(&grammar(language), &files).ok()? {
+            return Some(Compiled::Flat(flat));
         }
-        let query = Query::new(&grammar(language), &text).ok()?;
-        let of = (0..query.pattern_count())
-            .map(|i| {
-                let start = query.start_byte_for_pattern(i);
-                let file = starts.iter().rposition(|&s| s <= start).unwrap_or(0);
-                PATTERNS.get(file).copied().unwrap_or(Pattern::Definitions)
-            })
-            .collect();
-        let checks = query::checks(&query).ok()?;
-        Some(Compiled { query, of, checks })
+        let (query, of, checks) = as_query(language)?;
+        Some(Compiled::Query { query, of, checks })
     }
 
-    /// The conditions left to the reader of the query's pattern `index`.
-    pub(crate) fn checks(&self, index: usize) -> &[Check] {
-        self.checks.get(index).map_or(&[], Vec::as_slice)
+    /// How many patterns there are.
+    #[cfg(test)]
+    pub(crate) fn pattern_count(&self) -> usize {
+        match self {
+            Compiled::Flat(flat) => flat.len(),
+            Compiled::Query { query, .. } => query.pattern_count(),
+        }
     }
 
-    /// The pattern file the query's pattern `index` came from.
+    /// The pattern file the pattern `index` came from.
+    #[cfg(test)]
     pub(crate) fn pattern(&self, index: usize) -> Option<Pattern> {
-        self.of.get(index).copied()
+        match self {
+            Compiled::Flat(flat) => flat.file(index).and_then(|f| PATTERNS.get(f).copied()),
+            Compiled::Query { of, .. } => of.get(index).copied(),
+        }
     }
+}
+
+/// A language's pattern files compiled as one tree-sitter query, the file
+/// of each of its patterns and their conditions.
+pub(crate) fn as_query(language: Language) -> Option<(Query, Vec<Pattern>, Vec<Vec<Check>>)> {
+    let mut text = String::new();
+    let mut starts = Vec::with_capacity(PATTERNS.len());
+    for source in sources(language) {
+        starts.push(text.len());
+        // Without the files' comments: tree-sitter's binding counts the
+        // lines before each pattern, over the whole text, for each one.
+        for line in source.lines().filter(|l| !l.trim_start().starts_with(';')) {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    let query = Query::new(&grammar(language), &text).ok()?;
+    let of = (0..query.pattern_count())
+        .map(|i| {
+            let start = query.start_byte_for_pattern(i);
+            let file = starts.iter().rposition(|&s| s <= start).unwrap_or(0);
+            PATTERNS.get(file).copied().unwrap_or(Pattern::Definitions)
+        })
+        .collect();
+    let checks = query::checks(&query).ok()?;
+    Some((query, of, checks))
+}
+
+/// The pattern file of each file index.
+pub(crate) fn file_pattern(file: usize) -> Option<Pattern> {
+    PATTERNS.get(file).copied()
 }
 
 /// The compiled patterns of a language, compiled once per run and only for
@@ -236,6 +268,20 @@ mod tests {
         }
     }
 
+    /// Compiling even flat patterns as a query costs the grammar's whole
+    /// parse table (docs/speed.md): these languages' patterns are kept flat,
+    /// and matched by a walk.
+    #[test]
+    fn python_and_javascript_patterns_are_flat() {
+        for language in [Language::Python, Language::JavaScript, Language::TypeScript, Language::Tsx] {
+            assert!(
+                matches!(compiled(language), Some(Compiled::Flat(_))),
+                "a pattern of rules/code/{} is not flat: one node kind, its captures and conditions",
+                folder(language)
+            );
+        }
+    }
+
     #[test]
     fn each_pattern_of_the_query_knows_its_file() {
         for &language in &LANGUAGES {
@@ -248,7 +294,7 @@ mod tests {
                     index += 1;
                 }
             }
-            assert_eq!(index, compiled.query.pattern_count(), "{language:?}");
+            assert_eq!(index, compiled.pattern_count(), "{language:?}");
         }
     }
 
@@ -282,10 +328,10 @@ mod tests {
                 .map(|_| {
                     let start = std::time::Instant::now();
                     let query = Compiled::new(language);
-                    (start.elapsed().as_secs_f64() * 1000.0, query.map(|c| c.query.pattern_count()).unwrap_or(0))
+                    (start.elapsed().as_secs_f64() * 1000.0, query.map(|c| c.pattern_count()).unwrap_or(0))
                 })
                 .fold((f64::MAX, 0), |a, b| if b.0 < a.0 { b } else { a });
-            println!("{:<12} {:<18} {:>9} {:>9.2}", format!("{language:?}"), "(one query)", best.1, best.0);
+            println!("{:<12} {:<18} {:>9} {:>9.2}", format!("{language:?}"), "(compiled)", best.1, best.0);
         }
     }
 

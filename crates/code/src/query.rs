@@ -5,19 +5,29 @@
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Query, QueryCapture, QueryCursor, QueryPredicateArg};
 
-use super::lang::{self, Language, Pattern};
+use super::lang::{self, Compiled, Language, Pattern};
 
-/// One match of a query, its captures by name.
+/// One match of a pattern, its captures by name.
 pub(crate) struct Match<'a, 'tree> {
-    query: &'a Query,
-    captures: &'a [QueryCapture<'tree>],
+    captures: Captures<'a, 'tree>,
     text: &'a [u8],
+}
+
+enum Captures<'a, 'tree> {
+    Query(&'a Query, &'a [QueryCapture<'tree>]),
+    /// A flat pattern's node and the names it is captured as.
+    Flat(&'a [String], Node<'tree>),
 }
 
 impl<'tree> Match<'_, 'tree> {
     pub(crate) fn node(&self, name: &str) -> Option<Node<'tree>> {
-        let index = self.query.capture_index_for_name(name)?;
-        self.captures.iter().find(|c| c.index == index).map(|c| c.node)
+        match &self.captures {
+            Captures::Query(query, captures) => {
+                let index = query.capture_index_for_name(name)?;
+                captures.iter().find(|c| c.index == index).map(|c| c.node)
+            }
+            Captures::Flat(names, node) => names.iter().any(|n| n == name).then_some(*node),
+        }
     }
 
     pub(crate) fn text(&self, node: Node<'_>) -> String {
@@ -42,7 +52,7 @@ pub(crate) struct Check {
 }
 
 impl Check {
-    fn holds(&self, captures: &[QueryCapture<'_>], text: &[u8]) -> bool {
+    pub(crate) fn holds(&self, captures: &[QueryCapture<'_>], text: &[u8]) -> bool {
         let mut nodes = captures.iter().filter(|c| c.index == self.capture).peekable();
         nodes.peek().is_some()
             && nodes.all(|c| {
@@ -90,16 +100,27 @@ pub(crate) fn each_match<'tree>(
     text: &[u8],
     mut each: impl FnMut(Pattern, &Match<'_, 'tree>),
 ) {
-    let Some(compiled) = lang::compiled(language) else { return };
-    let query = &compiled.query;
+    let (query, of, checks) = match lang::compiled(language) {
+        None => return,
+        Some(Compiled::Flat(flat)) => {
+            let wanted = |file: usize| lang::file_pattern(file).is_some_and(|p| patterns.contains(&p));
+            flat.each(root, text, wanted, |file, names, node| {
+                if let Some(pattern) = lang::file_pattern(file) {
+                    each(pattern, &Match { captures: Captures::Flat(names, node), text });
+                }
+            });
+            return;
+        }
+        Some(Compiled::Query { query, of, checks }) => (query, of, checks),
+    };
     let mut cursor = QueryCursor::new();
     // A pathological file cannot make a query's state grow without bound.
     cursor.set_match_limit(4096);
     let mut matches = cursor.matches(query, root, text);
     while let Some(m) = matches.next() {
-        let Some(pattern) = compiled.pattern(m.pattern_index).filter(|p| patterns.contains(p)) else { continue };
-        if compiled.checks(m.pattern_index).iter().all(|c| c.holds(m.captures(), text)) {
-            each(pattern, &Match { query, captures: m.captures(), text });
+        let Some(&pattern) = of.get(m.pattern_index).filter(|p| patterns.contains(p)) else { continue };
+        if checks.get(m.pattern_index).is_none_or(|c| c.iter().all(|c| c.holds(m.captures(), text))) {
+            each(pattern, &Match { captures: Captures::Query(query, m.captures()), text });
         }
     }
 }
