@@ -15,8 +15,6 @@
 //! name), in the order of a walk (a node before its children, its patterns
 //! in the order written).
 
-use std::collections::HashMap;
-
 use tree_sitter::{Language, Node};
 
 /// One flat pattern: the kinds it matches, the fields a node must not
@@ -40,10 +38,11 @@ enum Condition {
 }
 
 /// A language's flat patterns, each with the index of the file it came
-/// from, and by kind.
+/// from, and by kind (the patterns of each of the grammar's symbols, by
+/// its id).
 pub(crate) struct Patterns {
     patterns: Vec<(usize, Flat)>,
-    by_kind: HashMap<u16, Vec<usize>>,
+    by_kind: Vec<Vec<usize>>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -136,7 +135,7 @@ fn tokens(source: &str) -> Result<Vec<Token>, String> {
 /// `@node "field" "regex"`.
 pub(crate) fn parse(grammar: &Language, files: &[&str]) -> Result<Option<Patterns>, String> {
     let mut patterns = Vec::new();
-    let mut by_kind: HashMap<u16, Vec<usize>> = HashMap::new();
+    let mut by_kind: Vec<Vec<usize>> = vec![Vec::new(); grammar.node_kind_count()];
     for (file, source) in files.iter().enumerate() {
         let tokens = tokens(source)?;
         let mut rest = tokens.as_slice();
@@ -161,7 +160,9 @@ pub(crate) fn parse(grammar: &Language, files: &[&str]) -> Result<Option<Pattern
                 return Ok(None);
             }
             for id in ids {
-                by_kind.entry(id).or_default().push(patterns.len());
+                if let Some(of) = by_kind.get_mut(usize::from(id)) {
+                    of.push(patterns.len());
+                }
             }
             patterns.push((file, flat));
         }
@@ -272,7 +273,7 @@ impl Patterns {
         loop {
             let node = cursor.node();
             if node.is_named()
-                && let Some(indices) = self.by_kind.get(&node.kind_id())
+                && let Some(indices) = self.by_kind.get(usize::from(node.kind_id()))
             {
                 for (file, flat) in indices.iter().filter_map(|&i| self.patterns.get(i)) {
                     if wanted(*file) && flat.holds(node, text) {
