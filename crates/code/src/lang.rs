@@ -4,6 +4,10 @@
 //! The patterns are tree-sitter queries kept as data beside the rules,
 //! one file per pattern and language (`rules/code/LANGUAGE/PATTERN.scm`):
 //! a fifth language is a folder of queries and a line in each table here.
+//! Python's and JavaScript's are flat (one node kind, and conditions on
+//! its text and its fields' text), matched by a walk ([`flat`](crate::flat))
+//! that compiles nothing but their regexes; Go's and Java's are compiled
+//! as a tree-sitter query.
 //! TypeScript and TSX are searched with the JavaScript queries (their
 //! grammars extend JavaScript's).
 
@@ -12,27 +16,34 @@ use std::sync::OnceLock;
 
 use tree_sitter::Query;
 
+use super::flat;
+use super::query::{self, Check};
+
 pub use sqsguard_model::code::Language;
 
 /// What a query finds. Each names the captures it sets in its file's
 /// header comment; the readers read them by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Pattern {
-    /// Function and method definitions: `@definition`, `@name`.
+    /// Function and method definitions: `@definition`, and `@name` or the
+    /// definition's own [`defined_name`](crate::fields::defined_name).
     Definitions,
     /// Calls of a function or method: `@call`, `@callee` (the last name;
-    /// when a pattern leaves it out, the name the call calls,
-    /// [`callee_name`](crate::fields::callee_name)).
+    /// when a pattern leaves it out, the names the match calls,
+    /// [`calls`](crate::fields::calls)).
     Calls,
     /// Keys of maps, objects and subscripts the code writes: `@key` (the
     /// text of the key), `@value` (what it is set to, when there is one),
     /// or `@written`, a node whose [`written_keys`](crate::fields::written_keys) are the keys.
     ResponseKeys,
     /// What returns batch item failures by itself: a batch utility, a
-    /// response type: `@utility`.
+    /// response type: `@utility`, or a node that names it
+    /// (`@utility_call`, `@utility_decorator`, `@utility_require`,
+    /// `@utility_import`).
     BatchUtility,
-    /// A return of what a call returns: `@returned` (the callee), or
-    /// `@returned_call` (the call, whose [`callee_name`](crate::fields::callee_name) is the callee).
+    /// A return of what a call returns: `@returned` (the callee),
+    /// `@returned_call` (the call, whose [`callee_name`](crate::fields::callee_name) is the callee), or
+    /// `@returned_from` (a return, whose [`returned_calls`](crate::fields::returned_calls) are the calls).
     Returns,
     /// Calls of the SQS API: `@call`, `@operation` (the method or command
     /// name), `@receiver` (what a method is called on, when it is).
@@ -43,14 +54,17 @@ pub(crate) enum Pattern {
     /// Reads of an environment variable: `@read`, `@variable` (its name).
     EnvReads,
     /// Names bound to a value: `@assignment`, `@name`, `@value`, and
-    /// `@destructure` when the name is taken out of an object.
+    /// `@destructure` when the name is taken out of an object; or
+    /// `@assignment` alone, whose [`bindings`](crate::fields::bindings) are those.
     Assignments,
     /// Where names come from other files: `@source` (the module), `@name`,
-    /// `@alias`, `@namespace`, `@star`; for Go, `@package`.
+    /// `@alias`, `@namespace`, `@star`; for Go, `@package`; or the
+    /// statement (`@from_import`, `@module_import`, `@es_import`,
+    /// `@es_export`) or `require` call (`@required`), read by `imports`.
     Imports,
 }
 
-const PATTERNS: [Pattern; 10] = [
+pub(crate) const PATTERNS: [Pattern; 10] = [
     Pattern::Definitions,
     Pattern::Calls,
     Pattern::ResponseKeys,
@@ -115,43 +129,84 @@ pub(crate) fn grammar(language: Language) -> tree_sitter::Language {
 const LANGUAGES: [Language; 6] =
     [Language::Python, Language::JavaScript, Language::TypeScript, Language::Tsx, Language::Go, Language::Java];
 
-/// A language's patterns compiled as one query: the pattern files one
-/// after another, and which file each of the query's patterns came from.
+/// A language's patterns, compiled once: matched by a walk over the tree
+/// when every one is flat ([`flat`](crate::flat)), else as one query (the
+/// pattern files one after another, and which file each of the query's
+/// patterns came from).
 ///
 /// One query, not one per file: compiling a query costs a fixed part that
 /// grows with the grammar (0.7 ms for Python, 1.8 ms for TypeScript on this
 /// project's machine) on top of each pattern's own analysis, and each query
 /// is a walk over the tree when it runs (docs/speed.md has the figures).
-pub(crate) struct Compiled {
-    pub(crate) query: Query,
-    /// The pattern file of each of the query's patterns, by pattern index.
-    of: Vec<Pattern>,
+pub(crate) enum Compiled {
+    Flat(flat::Patterns),
+    Query {
+        query: Query,
+        /// The pattern file of each of the query's patterns, by pattern index.
+        of: Vec<Pattern>,
+        /// The conditions left to the reader of each pattern, by pattern index.
+        checks: Vec<Vec<Check>>,
+    },
 }
 
 impl Compiled {
     fn new(language: Language) -> Option<Self> {
-        let mut text = String::new();
-        let mut starts = Vec::with_capacity(PATTERNS.len());
-        for source in sources(language) {
-            starts.push(text.len());
-            text.push_str(source);
-            text.push('\n');
+        let files = sources(language);
+        if let Some(flat) = flat::parse(&grammar(language), &files).ok()? {
+            return Some(Compiled::Flat(flat));
         }
-        let query = Query::new(&grammar(language), &text).ok()?;
-        let of = (0..query.pattern_count())
-            .map(|i| {
-                let start = query.start_byte_for_pattern(i);
-                let file = starts.iter().rposition(|&s| s <= start).unwrap_or(0);
-                PATTERNS.get(file).copied().unwrap_or(Pattern::Definitions)
-            })
-            .collect();
-        Some(Compiled { query, of })
+        let (query, of, checks) = as_query(language)?;
+        Some(Compiled::Query { query, of, checks })
     }
 
-    /// The pattern file the query's pattern `index` came from.
-    pub(crate) fn pattern(&self, index: usize) -> Option<Pattern> {
-        self.of.get(index).copied()
+    /// How many patterns there are.
+    #[cfg(test)]
+    pub(crate) fn pattern_count(&self) -> usize {
+        match self {
+            Compiled::Flat(flat) => flat.len(),
+            Compiled::Query { query, .. } => query.pattern_count(),
+        }
     }
+
+    /// The pattern file the pattern `index` came from.
+    #[cfg(test)]
+    pub(crate) fn pattern(&self, index: usize) -> Option<Pattern> {
+        match self {
+            Compiled::Flat(flat) => flat.file(index).and_then(|f| PATTERNS.get(f).copied()),
+            Compiled::Query { of, .. } => of.get(index).copied(),
+        }
+    }
+}
+
+/// A language's pattern files compiled as one tree-sitter query, the file
+/// of each of its patterns and their conditions.
+pub(crate) fn as_query(language: Language) -> Option<(Query, Vec<Pattern>, Vec<Vec<Check>>)> {
+    let mut text = String::new();
+    let mut starts = Vec::with_capacity(PATTERNS.len());
+    for source in sources(language) {
+        starts.push(text.len());
+        // Without the files' comments: tree-sitter's binding counts the
+        // lines before each pattern, over the whole text, for each one.
+        for line in source.lines().filter(|l| !l.trim_start().starts_with(';')) {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    let query = Query::new(&grammar(language), &text).ok()?;
+    let of = (0..query.pattern_count())
+        .map(|i| {
+            let start = query.start_byte_for_pattern(i);
+            let file = starts.iter().rposition(|&s| s <= start).unwrap_or(0);
+            PATTERNS.get(file).copied().unwrap_or(Pattern::Definitions)
+        })
+        .collect();
+    let checks = query::checks(&query).ok()?;
+    Some((query, of, checks))
+}
+
+/// The pattern file of each file index.
+pub(crate) fn file_pattern(file: usize) -> Option<Pattern> {
+    PATTERNS.get(file).copied()
 }
 
 /// The compiled patterns of a language, compiled once per run and only for
@@ -203,11 +258,27 @@ mod tests {
     fn every_query_compiles_against_its_grammar() {
         for &language in &LANGUAGES {
             for (pattern, text) in PATTERNS.iter().zip(sources(language)) {
-                if let Err(e) = Query::new(&grammar(language), text) {
+                let checked =
+                    Query::new(&grammar(language), text).map_err(|e| e.to_string()).and_then(|q| query::checks(&q));
+                if let Err(e) = checked {
                     panic!("rules/code/{}/{pattern:?} does not compile for {language:?}: {e}", folder(language));
                 }
             }
             assert!(compiled(language).is_some(), "the {language:?} pattern files do not compile together");
+        }
+    }
+
+    /// Compiling even flat patterns as a query costs the grammar's whole
+    /// parse table (docs/speed.md): these languages' patterns are kept flat,
+    /// and matched by a walk.
+    #[test]
+    fn python_and_javascript_patterns_are_flat() {
+        for language in [Language::Python, Language::JavaScript, Language::TypeScript, Language::Tsx] {
+            assert!(
+                matches!(compiled(language), Some(Compiled::Flat(_))),
+                "a pattern of rules/code/{} is not flat: one node kind, its captures and conditions",
+                folder(language)
+            );
         }
     }
 
@@ -223,7 +294,7 @@ mod tests {
                     index += 1;
                 }
             }
-            assert_eq!(index, compiled.query.pattern_count(), "{language:?}");
+            assert_eq!(index, compiled.pattern_count(), "{language:?}");
         }
     }
 
@@ -257,10 +328,10 @@ mod tests {
                 .map(|_| {
                     let start = std::time::Instant::now();
                     let query = Compiled::new(language);
-                    (start.elapsed().as_secs_f64() * 1000.0, query.map(|c| c.query.pattern_count()).unwrap_or(0))
+                    (start.elapsed().as_secs_f64() * 1000.0, query.map(|c| c.pattern_count()).unwrap_or(0))
                 })
                 .fold((f64::MAX, 0), |a, b| if b.0 < a.0 { b } else { a });
-            println!("{:<12} {:<18} {:>9} {:>9.2}", format!("{language:?}"), "(one query)", best.1, best.0);
+            println!("{:<12} {:<18} {:>9} {:>9.2}", format!("{language:?}"), "(compiled)", best.1, best.0);
         }
     }
 

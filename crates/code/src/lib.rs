@@ -14,6 +14,9 @@
 
 pub(crate) mod calls;
 mod fields;
+mod flat;
+#[cfg(test)]
+mod flat_tests;
 pub mod handler;
 pub(crate) mod host;
 mod imports;

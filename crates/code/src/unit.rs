@@ -202,17 +202,13 @@ impl Unit {
         each_match(self.language, FOUND_HERE, root, text, |pattern, m| match pattern {
             Pattern::Definitions => {
                 let def = m.node("definition");
-                let name = m
-                    .node("name")
-                    .or_else(|| def.filter(|d| d.kind() == "assignment_expression").and_then(fields::assigned_name));
+                let name = m.node("name").or_else(|| def.and_then(fields::defined_name));
                 let (Some(def), Some(name)) = (def, name) else { return };
                 let is_function = is_function(def);
                 self.defs.push(Def { name: m.text(name), span: span(def), name_span: span(name), is_function });
             }
             Pattern::Calls => {
-                let call = m.node("call");
-                let callee = m.node("callee").or_else(|| call.and_then(fields::callee_name));
-                if let (Some(call), Some(callee)) = (call, callee) {
+                for (call, callee) in fields::calls(m.node("call"), m.node("callee")) {
                     self.calls.push((span(call), m.text(callee)));
                 }
             }
@@ -233,14 +229,16 @@ impl Unit {
                     .node("utility")
                     .or_else(|| m.node("utility_call").and_then(fields::callee_name))
                     .or_else(|| m.node("utility_decorator").and_then(fields::decorated_name))
-                    .or_else(|| m.node("utility_require").and_then(fields::required_module));
+                    .or_else(|| m.node("utility_require").and_then(fields::required_module))
+                    .or_else(|| m.node("utility_import").and_then(fields::imported_module));
                 if let Some(u) = utility {
                     self.utilities.push((span(u), m.text(u)));
                 }
             }
             Pattern::Returns => {
+                let calls = m.node("returned_from").map(fields::returned_calls).unwrap_or_default();
                 let returned = m.node("returned").or_else(|| m.node("returned_call").and_then(fields::callee_name));
-                if let Some(r) = returned {
+                for r in returned.into_iter().chain(calls.into_iter().filter_map(fields::callee_name)) {
                     self.returns.push((span(r), m.text(r)));
                 }
             }

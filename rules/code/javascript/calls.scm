@@ -1,10 +1,11 @@
 ; Calls: `f(...)`, `obj.f(...)`, `new F(...)`.
-; Captures: @call (the call), @callee (the name called, last part; for
-; `f(...)` and `obj.f(...)` the reader takes it from the call's own fields:
-; a pattern that spells that shape out costs the query compiler a
-; millisecond).
+; Captures: @call (the call); the name called (last part; the class of
+; `new F(...)`, when it is a name) is read from the call's own fields
+; (`fields::calls`): a pattern that spells those shapes out costs the
+; query compiler a millisecond.
 (call_expression) @call
-(new_expression constructor: (identifier) @callee) @call
+(new_expression) @call
 ; A function passed by name (`records.map(processRecord)`,
-; `middy(main)`) is called too.
-(arguments (identifier) @callee) @call
+; `middy(main)`) is called too: @call the arguments, each name passed
+; is a callee.
+(arguments) @call

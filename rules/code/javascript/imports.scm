@@ -4,31 +4,12 @@
 ; `export * from './impl'`), and `require('./lib')` bound whole, picked
 ; apart (`const { f } = require(...)`) or by one name
 ; (`exports.handler = require('./impl').handler`).
-; Captures: @source (the module as written), @name (the name imported),
-; @alias (the name it is bound to, when renamed), @namespace (a name bound
-; to the whole module), @star (every name of the module, re-exported),
-; @required (a `require` call, below).
-(import_statement
-  (import_clause (named_imports (import_specifier name: (identifier) @name !alias)))
-  source: (string (string_fragment) @source))
-(import_statement
-  (import_clause (named_imports (import_specifier name: (identifier) @name alias: (identifier) @alias)))
-  source: (string (string_fragment) @source))
-(import_statement
-  (import_clause (namespace_import (identifier) @namespace))
-  source: (string (string_fragment) @source))
-(import_statement
-  (import_clause (identifier) @namespace)
-  source: (string (string_fragment) @source))
-(export_statement
-  (export_clause (export_specifier name: (identifier) @name !alias))
-  source: (string (string_fragment) @source))
-(export_statement
-  (export_clause (export_specifier name: (identifier) @name alias: (identifier) @alias))
-  source: (string (string_fragment) @source))
-(export_statement
-  "*" @star
-  source: (string (string_fragment) @source))
+; Captures: @es_import, @es_export (the statement): the module, the names
+; imported and what they are bound to are read from its own fields
+; (crates/code/src/imports.rs): spelt out here, the shapes cost the query
+; compiler 6 ms for JavaScript, 18 for TypeScript.
+(import_statement) @es_import
+(export_statement) @es_export
 ; `require("./lib")`, matched as the call (@required): the module it names
 ; (`fields::required_module`) and what it binds
 ; (`const lib = ...`, `const { f, g: h } = ...`, `const h = ....g`,

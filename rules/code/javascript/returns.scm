@@ -1,10 +1,10 @@
 ; A return of what a call returns: if the function called is not read,
 ; what the handler returns is not known. An arrow function's expression
 ; body is its return value.
-; Captures: @returned_call (the call; the reader takes the name it calls,
-; `f` of `f(...)` or `obj.f(...)`, from the call's own fields: a pattern
-; that spells that shape out costs the query compiler a millisecond).
-(return_statement (call_expression) @returned_call)
-(return_statement (await_expression (call_expression) @returned_call))
-(arrow_function body: (call_expression) @returned_call)
-(arrow_function body: (await_expression (call_expression) @returned_call))
+; Captures: @returned_from (a return statement or an arrow function: the
+; call it returns, awaited or not, and the name that call calls, `f` of
+; `f(...)` or `obj.f(...)`, are read from its own fields,
+; `fields::returned_calls`: a pattern that spells those shapes out costs
+; the query compiler a millisecond).
+(return_statement) @returned_from
+(arrow_function) @returned_from

@@ -1,4 +1,5 @@
 ; Names bound to a value: `QUEUE_URL = os.environ["QUEUE_URL"]`,
 ; `payload = {...}`, `queue_url: str = ...`.
-; Captures: @assignment (the binding), @name (the name), @value (its value).
-(assignment left: (identifier) @name right: (_) @value) @assignment
+; Captures: @assignment (the binding); the name and its value are read
+; from its own fields (`fields::bindings`: a name assigned a value).
+(assignment) @assignment

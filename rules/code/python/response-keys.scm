@@ -1,12 +1,12 @@
 ; Keys the code writes into a response: dictionary keys and subscripts.
-; Captures: @key (the key's text, without quotes), @value (its value);
-; @written, a subscript: its string keys (`response["batchItemFailures"]`),
-; and the value when it is assigned to, are read from its own fields
-; (`fields::written_keys`): spelt out here, the two shapes cost the query
-; compiler 3 ms.
-(pair key: (string (string_content) @key) value: (_) @value)
+; Captures: @written, a dictionary's pair, a subscript or a `dict(...)`
+; call: the pair's string key (`{"batchItemFailures": ...}`), the
+; subscript's string keys (`response["batchItemFailures"]`, and the value
+; when it is assigned to) or the call's keyword arguments
+; (`dict(batchItemFailures=...)`), with their values, are read from its
+; own fields (`fields::written_keys`): spelt out here, the shapes cost the
+; query compiler 4.5 ms.
+(pair) @written
 (subscript) @written
-; `dict(batchItemFailures=...)`
-(call
-  function: (identifier) @dict (#eq? @dict "dict")
-  arguments: (argument_list (keyword_argument name: (identifier) @key value: (_) @value)))
+((call) @written
+  (#field-match? @written "function" "^dict$"))

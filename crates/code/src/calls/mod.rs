@@ -154,8 +154,13 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
             }
         }
         Pattern::Assignments => {
-            if let (Some(a), Some(name), Some(value)) = (m.node("assignment"), m.node("name"), m.node("value")) {
+            let Some(a) = m.node("assignment") else { return };
+            if let (Some(name), Some(value)) = (m.node("name"), m.node("value")) {
                 bindings.push((a.start_byte(), m.text(name), value, m.node("destructure").is_some()));
+            } else {
+                for (name, value, destructure) in fields::bindings(a) {
+                    bindings.push((a.start_byte(), m.text(name), value, destructure));
+                }
             }
         }
         _ => {}
