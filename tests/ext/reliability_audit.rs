@@ -73,7 +73,39 @@ impl Run {
     }
 }
 
+/// At most this many audits at once in this file, whichever tests run
+/// them: they share one moto, a single Python process, and with six ext
+/// tests at a time and eight audits a test its plain answers once took
+/// longer than an attempt may under [`PERMANENT_BUDGET`], failing calls no
+/// fault touched.
+const AUDITS_AT_ONCE: usize = 8;
+
+/// A turn to audit, given back when dropped.
+struct Turn;
+
+static TURNS: (Mutex<usize>, std::sync::Condvar) = (Mutex::new(0), std::sync::Condvar::new());
+
+impl Turn {
+    fn wait() -> Turn {
+        let (running, freed) = &TURNS;
+        let mut running = freed
+            .wait_while(running.lock().unwrap_or_else(|e| e.into_inner()), |n| *n >= AUDITS_AT_ONCE)
+            .unwrap_or_else(|e| e.into_inner());
+        *running += 1;
+        Turn
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let (running, freed) = &TURNS;
+        *running.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        freed.notify_one();
+    }
+}
+
 fn audit(endpoint: &str, extra: &[&str]) -> Run {
+    let _turn = Turn::wait();
     let started = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_sqsguard"))
         .args(["audit", "--region", "us-east-1", "--endpoint-url", endpoint, "--format", "json"])
@@ -146,18 +178,37 @@ fn clean_run(moto: &common::Moto, flags: &[&str]) -> (Run, BTreeSet<String>) {
     (clean, sent)
 }
 
-/// Runs `f` on each of `cases`, three at a time (each audit mostly waits).
+/// Runs `f` on each of `cases`, eight at a time (and no more audits at
+/// once than [`AUDITS_AT_ONCE`] across this file's tests), each worker taking the
+/// next case when it is done with one; the results in the order of the
+/// cases. An audit under faults mostly waits (on backoffs, on timeouts),
+/// not on the CPU: three at a time in fixed thirds made these tests the
+/// slowest of the suite (96 s for five transient cases, two audits of
+/// about 48 s one after the other).
 fn each<C: Sync, R: Send>(cases: &[C], f: impl Fn(&C) -> R + Sync) -> Vec<R> {
-    let chunk = cases.len().div_ceil(3).max(1);
+    const WORKERS: usize = 8;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new(cases.iter().map(|_| None).collect());
     std::thread::scope(|s| {
-        let handles: Vec<_> = cases.chunks(chunk).map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<R>>())).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    })
+        for _ in 0..WORKERS.min(cases.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    let result = f(case);
+                    results.lock().unwrap()[i] = Some(result);
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap().into_iter().map(|r| r.unwrap()).collect()
 }
 
 /// A small retry budget, so that a permanent fault gives up fast: two
-/// attempts, one second for an attempt, two for a call.
-const PERMANENT_BUDGET: &[&str] = &["--max-attempts", "2", "--retry-budget", "2s"];
+/// attempts, two seconds for an attempt, four for a call (an attempt of
+/// one second was sometimes too short for moto's plain answers while the
+/// other tests kept both cores busy).
+const PERMANENT_BUDGET: &[&str] = &["--max-attempts", "2", "--retry-budget", "4s"];
 
 fn kinds() -> Vec<Fault> {
     vec![Fault::Throttle, Fault::Status(500), Fault::Status(503), Fault::Reset, Fault::Delay(Duration::from_secs(3))]

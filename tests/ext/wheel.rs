@@ -98,3 +98,31 @@ fn the_wheel_installs_sqsguard_and_passes_twine_check() {
     assert!(expected.len() >= 10, "{expected:?}");
     assert_eq!(findings(&from_wheel), expected);
 }
+
+/// The wheel is built from the test build's artifacts: maturin builds the
+/// binary alone, without the dev-dependencies, and a dependency whose
+/// features differ without them is compiled a second time, with all that
+/// depends on it (indexmap's `serde` feature, asked for by the tests' hcl-rs,
+/// once made tests/run.sh compile about forty crates twice, 150 s). Every
+/// dependency of the build without dev-dependencies has the features the
+/// test build gives it (the root Cargo.toml asks for those only the tests
+/// ask for).
+#[test]
+fn the_wheel_build_resolves_every_dependency_with_the_test_build_features() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let resolve = |edges: &str| -> BTreeSet<String> {
+        let out = Command::new(&cargo)
+            .args(["tree", "--locked", "--offline", "--features", "audit", "--prefix", "none"])
+            .args(["--edges", edges, "--format", "{p} [{f}]"])
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+        // `(*)` marks a package already listed above.
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim_end_matches(" (*)").to_string()).collect()
+    };
+    let (alone, tests) = (resolve("normal,build"), resolve("normal,build,dev"));
+    assert!(alone.iter().any(|p| p.starts_with("indexmap ")), "{alone:?}");
+    let differ: Vec<&String> = alone.difference(&tests).collect();
+    assert!(differ.is_empty(), "resolved with other features without the dev-dependencies: {differ:#?}");
+}
