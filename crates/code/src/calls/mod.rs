@@ -126,6 +126,11 @@ fn operation(written: &str) -> Option<Operation> {
 
 /// Every SQS API call of `unit`.
 pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
+    // The first walk (`Unit::find`) saw no call an SQS pattern matches:
+    // nothing below would be found.
+    if !unit.calls_sqs {
+        return Vec::new();
+    }
     let mut found: Vec<(Node<'_>, Node<'_>, Option<Node<'_>>)> = Vec::new();
     let root = unit.tree.root_node();
     let mut bindings = Vec::new();
@@ -165,8 +170,8 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
         }
         _ => {}
     });
-    // Most handlers call no SQS API: what the reader gathers for a call is
-    // not needed then.
+    // A pattern matched a call whose operation could not be read: what the
+    // reader gathers for a call is not needed then.
     if found.is_empty() {
         return Vec::new();
     }
