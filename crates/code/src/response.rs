@@ -51,7 +51,10 @@ pub(super) fn classify(language: Language, key: &str) -> Option<Key> {
 pub(super) fn near(written: &str, meant: &str) -> bool {
     let plain = |s: &str| s.chars().filter(|c| !matches!(c, '_' | '-' | ' ')).collect::<String>().to_ascii_lowercase();
     let (w, m) = (plain(written), plain(meant));
-    w == m || strsim::damerau_levenshtein(&w, &m) <= 1
+    // Spellings whose lengths differ by more than one letter are more than
+    // one edit apart: most keys a handler writes (`statusCode`, `Records`)
+    // are told without computing the distance.
+    w == m || (w.chars().count().abs_diff(m.chars().count()) <= 1 && strsim::damerau_levenshtein(&w, &m) <= 1)
 }
 
 /// Whether an `itemIdentifier` is (or may be) the record's message ID: it
@@ -136,6 +139,9 @@ mod tests {
         assert!(near("batch_item_failures", BATCH_ITEM_FAILURES));
         assert!(near("itemIdentifer", ITEM_IDENTIFIER));
         assert!(!near("itemIds", ITEM_IDENTIFIER));
+        // One letter more or less is still near; two are not.
+        assert!(near("itemIdentifiers", ITEM_IDENTIFIER));
+        assert!(!near("itemIdentifiersX", ITEM_IDENTIFIER));
         assert!(!near("statusCode", BATCH_ITEM_FAILURES));
     }
 }
