@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 
 use tree_sitter::Query;
 
+use super::check::{self, Check};
 use super::flat;
-use super::query::{self, Check};
 
 pub use sqsguard_model::code::Language;
 
@@ -200,7 +200,7 @@ pub(crate) fn as_query(language: Language) -> Option<(Query, Vec<Pattern>, Vec<V
             PATTERNS.get(file).copied().unwrap_or(Pattern::Definitions)
         })
         .collect();
-    let checks = query::checks(&query).ok()?;
+    let checks = check::checks(&query).ok()?;
     Some((query, of, checks))
 }
 
@@ -259,7 +259,7 @@ mod tests {
         for &language in &LANGUAGES {
             for (pattern, text) in PATTERNS.iter().zip(sources(language)) {
                 let checked =
-                    Query::new(&grammar(language), text).map_err(|e| e.to_string()).and_then(|q| query::checks(&q));
+                    Query::new(&grammar(language), text).map_err(|e| e.to_string()).and_then(|q| check::checks(&q));
                 if let Err(e) = checked {
                     panic!("rules/code/{}/{pattern:?} does not compile for {language:?}: {e}", folder(language));
                 }

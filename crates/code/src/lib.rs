@@ -13,6 +13,7 @@
 //! never a finding and never SQS000: code is not infrastructure.
 
 pub(crate) mod calls;
+mod check;
 mod fields;
 mod flat;
 #[cfg(test)]
