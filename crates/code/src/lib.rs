@@ -31,6 +31,8 @@ mod query;
 mod resolve;
 mod response;
 pub mod unit;
+#[cfg(test)]
+mod unit_tests;
 mod wrapped;
 
 use std::collections::HashSet;
