@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use super::args::FailOn;
 use super::formats::{colour, width};
 use sqsguard_finding::error::Error;
-use sqsguard_finding::{Finding, FindingContext, Severity};
+use sqsguard_finding::{Finding, FindingContext, FindingData, Severity};
 use sqsguard_lint::config::{self, Config};
 use sqsguard_lint::outcome::Outcome;
 use sqsguard_model::Origin;
@@ -152,17 +152,19 @@ pub(super) fn say(console: &mut Console, error: &Error) {
     let findings: Vec<Finding> = match error {
         Error::Invalid { file, problems, .. } => problems
             .iter()
-            .map(|(span, message)| Finding {
-                rule: &INVALID_CONFIG,
-                severity: Severity::Error,
-                resource: String::new(),
-                related: Vec::new(),
-                origin: Origin::file(file, *span),
-                message: message.clone(),
-                fix: config::HELP.to_string(),
-                remedy: None,
-                autofix: None,
-                context: FindingContext::default(),
+            .map(|(span, message)| {
+                Finding::from(FindingData {
+                    rule: &INVALID_CONFIG,
+                    severity: Severity::Error,
+                    resource: String::new(),
+                    related: Vec::new(),
+                    origin: Origin::file(file, *span),
+                    message: message.clone(),
+                    fix: config::HELP.into(),
+                    remedy: None,
+                    autofix: None,
+                    context: FindingContext::default(),
+                })
             })
             .collect(),
         other => other.findings().to_vec(),

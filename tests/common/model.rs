@@ -133,7 +133,7 @@ impl ModelBuilder {
             Payload::NonDeterministic(nondeterministic.iter().map(|r| r.to_string()).collect())
         };
         let decl = PayloadDecl { payload: Value::Known(payload), origin: self.origin(), source: "the test" };
-        self.last_queue().payload = Some(decl);
+        self.last_queue().payload = Some(Box::new(decl));
         self
     }
 

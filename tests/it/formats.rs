@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
-use sqsguard::finding::{Finding, FindingContext, Note, Severity};
+use sqsguard::finding::{Finding, FindingContext, FindingData, Note, Severity};
 use sqsguard::model::Origin;
 use sqsguard::outcome::Outcome;
 use sqsguard::report::{self, Format, sarif::REPOSITORY_URL};
@@ -441,7 +441,7 @@ const QUEUE_URL: &str = "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-d
 fn live_outcome() -> Outcome {
     let live = |code: &str, resource: &str, account: Option<&str>| {
         let rule = rules::by_code(code).unwrap();
-        Finding {
+        Finding::from(FindingData {
             rule: &rule.id,
             severity: rule.severity,
             resource: resource.to_string(),
@@ -452,7 +452,7 @@ fn live_outcome() -> Outcome {
             remedy: None,
             autofix: None,
             context: FindingContext::default(),
-        }
+        })
     };
     Outcome {
         findings: vec![

@@ -17,7 +17,7 @@ fn origin(name: &str) -> Origin {
 fn queue(name: &str, live: LiveQueue) -> Queue {
     let mut q = Queue::new(format!("https://sqs.eu-west-1.amazonaws.com/123456789012/{name}"), origin(name));
     q.receive_wait_time = Attr::known(20, origin(name));
-    q.live = Some(LiveQueue { lookback_seconds: 3600, ..live });
+    q.live = Some(Box::new(LiveQueue { lookback_seconds: 3600, ..live }));
     q
 }
 

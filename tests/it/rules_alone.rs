@@ -29,7 +29,7 @@ fn run(model: &Model, code: &str) -> Vec<Finding> {
 
 /// The resources rule `code` reports on the model `b` builds.
 fn fires(b: ModelBuilder, code: &str) -> Vec<String> {
-    run(&b.build(), code).into_iter().map(|f| f.resource).collect()
+    run(&b.build(), code).into_iter().map(|f| f.resource.clone()).collect()
 }
 
 /// A queue, a function of `timeout` s and a mapping between them: the
@@ -324,7 +324,7 @@ fn a_rule_alone_finds_what_the_catalog_finds_for_it() {
         .build();
     let all = sqsguard::rules::check(&model, &Options::default());
     for rule in sqsguard::rules::ALL.iter().filter(|r| r.kind != sqsguard::rules::Kind::Live) {
-        let alone: Vec<String> = run(&model, rule.id.code).into_iter().map(|f| f.message).collect();
+        let alone: Vec<String> = run(&model, rule.id.code).into_iter().map(|f| f.message.clone()).collect();
         let in_all: Vec<String> = all.iter().filter(|f| f.code() == rule.id.code).map(|f| f.message.clone()).collect();
         assert_eq!(alone, in_all, "{}", rule.id.code);
     }

@@ -69,7 +69,7 @@ mod tests {
         let cx = Context { model: &model, index: &index, options: &options };
         let mut findings = Findings::default();
         (by_code("SQS024").expect("in the catalog").check)(&cx, &mut findings);
-        findings.into_vec().into_iter().map(|f| f.message).collect()
+        findings.into_vec().into_iter().map(|f| f.message.clone()).collect()
     }
 
     fn read_mapping(m: &EventSourceMappingConfiguration) -> Mapping {

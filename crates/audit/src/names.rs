@@ -109,6 +109,8 @@ impl Names {
     /// its origin. The fix keeps identifiers: a command it gives needs them;
     /// so does its context, the user's own words (a flag, a CDK path).
     pub(super) fn apply(&self, f: &mut Finding) {
+        // Its fields, to borrow them apart.
+        let f: &mut sqsguard_finding::FindingData = f;
         f.message = self.rewrite(&f.message);
         if let Origin::Live(live) = &mut f.origin {
             live.name = match self.alone.get(&f.resource) {

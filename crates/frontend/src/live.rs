@@ -141,21 +141,21 @@ pub fn load(read: &Region, region: &str, lookback_seconds: u64) -> Loaded {
             None => Attr::absent(origin.clone()),
         };
         if let Some(tag) = q.tags.get(payload::TAG) {
-            queue.payload = Some(PayloadDecl {
+            queue.payload = Some(Box::new(PayloadDecl {
                 payload: payload::from_tag(Some(tag)),
                 origin: origin.clone(),
                 source: "tag sqsguard:payload",
-            });
+            }));
         }
         let count = |k: &str| text(k).and_then(|v| v.parse::<u64>().ok());
-        queue.live = Some(LiveQueue {
+        queue.live = Some(Box::new(LiveQueue {
             visible: count("ApproximateNumberOfMessages"),
             in_flight: count("ApproximateNumberOfMessagesNotVisible"),
             empty_receives: q.metrics.0,
             received: q.metrics.1,
             oldest_age_max: q.metrics.2,
             lookback_seconds,
-        });
+        }));
         let this = model.queues.len();
         model.policies.extend(policy(q, text("Policy"), this, &origin));
         model.queues.push(queue);

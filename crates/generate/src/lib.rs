@@ -23,7 +23,7 @@ pub(crate) mod spec;
 use std::path::{Path, PathBuf};
 
 use sqsguard_finding::error::Error;
-use sqsguard_finding::{Finding, FindingContext, Severity};
+use sqsguard_finding::{Finding, FindingContext, FindingData, Severity};
 use sqsguard_frontend::{self as frontend, Document, terraform};
 use sqsguard_lint::check;
 use sqsguard_lint::config::Config;
@@ -251,17 +251,19 @@ static INVALID_SPEC: sqsguard_finding::RuleId = sqsguard_finding::RuleId { code:
 fn located(file: &Source, problems: Vec<(Span, String, String)>) -> Error {
     let findings = problems
         .into_iter()
-        .map(|(span, message, fix)| Finding {
-            rule: &INVALID_SPEC,
-            severity: Severity::Error,
-            resource: String::new(),
-            related: Vec::new(),
-            origin: Origin::file(file, span),
-            message,
-            fix,
-            remedy: None,
-            autofix: None,
-            context: FindingContext::default(),
+        .map(|(span, message, fix)| {
+            Finding::from(FindingData {
+                rule: &INVALID_SPEC,
+                severity: Severity::Error,
+                resource: String::new(),
+                related: Vec::new(),
+                origin: Origin::file(file, span),
+                message,
+                fix: fix.into(),
+                remedy: None,
+                autofix: None,
+                context: FindingContext::default(),
+            })
         })
         .collect();
     Error::Spec { findings, message: None }

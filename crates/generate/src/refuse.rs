@@ -152,7 +152,7 @@ pub(crate) fn model(spec: &Spec, plan: &Plan, dialect: Dialect, places: &mut Pla
         let reasons = p.non_deterministic();
         let payload = if reasons.is_empty() { Payload::Deterministic } else { Payload::NonDeterministic(reasons) };
         let at = At { value: (), span: p.span, explicit: true };
-        PayloadDecl { payload: Value::Known(payload), origin: places.at(&at, "payload"), source: "the spec" }
+        Box::new(PayloadDecl { payload: Value::Known(payload), origin: places.at(&at, "payload"), source: "the spec" })
     });
 
     // What the spec can get wrong about the dead-letter queue itself is
@@ -332,7 +332,7 @@ fn refusal(mut finding: Finding, places: &Places) -> Option<Finding> {
     if let Some(key) = places.key(span) {
         finding.message = format!("{key}: {}", finding.message);
     }
-    finding.fix = format!("`sqsguard explain {}` tells why", finding.code());
+    finding.fix = format!("`sqsguard explain {}` tells why", finding.code()).into();
     finding.context.created_by = None;
     finding.remedy = None;
     Some(finding.with_severity(Severity::Error))

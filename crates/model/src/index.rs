@@ -41,18 +41,18 @@ pub type Watch<'m> = (&'m Alarm, &'m AlarmMetric);
 pub struct Index<'m> {
     model: &'m Model,
     /// Per queue: the consumers that may read it.
-    consumers_of: Vec<Vec<ConsumerIdx>>,
+    consumers_of: Lists<ConsumerIdx>,
     /// Per queue: the queues whose RedrivePolicy may send to it.
-    redrive_sources_of: Vec<Vec<QueueIdx>>,
+    redrive_sources_of: Lists<QueueIdx>,
     /// Per queue: something other than a RedrivePolicy sends it failures.
     referenced_as_dlq: Vec<bool>,
     /// Per queue: the alarm metrics whose QueueName dimension names it.
-    watched_by: Vec<Vec<Watch<'m>>>,
+    watched_by: Lists<Watch<'m>>,
     reads: Vec<ConsumerRead<'m>>,
     links: Vec<DlqLink<'m>>,
     feeds: Vec<Feed<'m>>,
     /// Per queue: the policies that apply to it.
-    policies_of: Vec<Vec<&'m QueuePolicy>>,
+    policies_of: Lists<&'m QueuePolicy>,
     /// Policies whose queues are not all known: they may apply to any.
     policies_anywhere: Vec<&'m QueuePolicy>,
     /// Per function: its handler, when its code was read.
@@ -72,14 +72,14 @@ impl<'m> Index<'m> {
         let n = model.queues.len();
         let mut index = Index {
             model,
-            consumers_of: vec![Vec::new(); n],
-            redrive_sources_of: vec![Vec::new(); n],
+            consumers_of: Lists::default(),
+            redrive_sources_of: Lists::default(),
             referenced_as_dlq: vec![false; n],
-            watched_by: vec![Vec::new(); n],
+            watched_by: Lists::default(),
             reads: Vec::new(),
             links: Vec::new(),
             feeds: Vec::new(),
-            policies_of: vec![Vec::new(); n],
+            policies_of: Lists::default(),
             policies_anywhere: Vec::new(),
             handler_of: vec![None; model.functions.len()],
         };
@@ -89,50 +89,53 @@ impl<'m> Index<'m> {
             }
         }
         let valid = |q: QueueIdx| q < n;
+        let mut consumers_of = Vec::new();
         for (ci, consumer) in model.consumers.iter().enumerate() {
             for (qi, alt) in queue_alts(&consumer.queue).filter(|(q, _)| valid(*q)) {
-                push_once(&mut index.consumers_of[qi], ci);
+                consumers_of.push((qi, ci));
                 index.reads.push(ConsumerRead { consumer, queue: &model.queues[qi], when: alt.when.clone() });
             }
         }
+        index.consumers_of = Lists::new(n, consumers_of, |a, b| a == b);
+        let mut redrive_sources_of = Vec::new();
         for (si, source) in model.queues.iter().enumerate() {
             for redrive in source.redrive.iter() {
                 let Some(policy) = redrive.value.known() else { continue };
                 for (di, target) in queue_alts(&policy.target).filter(|(q, _)| valid(*q)) {
-                    push_once(&mut index.redrive_sources_of[di], si);
+                    redrive_sources_of.push((di, si));
                     if let Some(when) = redrive.when.and(&target.when) {
                         index.links.push(DlqLink { source, dlq: &model.queues[di], target, when });
                     }
                 }
             }
         }
+        index.redrive_sources_of = Lists::new(n, redrive_sources_of, |a, b| a == b);
         for dlq_ref in &model.dlq_refs {
             for (qi, _) in queue_alts(&dlq_ref.target).filter(|(q, _)| valid(*q)) {
                 index.referenced_as_dlq[qi] = true;
             }
         }
+        let mut watched_by = Vec::new();
         for alarm in &model.alarms {
             for metric in &alarm.metrics {
                 if let Value::Known(Target::Queue(q)) = &metric.queue
                     && valid(*q)
                 {
-                    index.watched_by[*q].push((alarm, metric));
+                    watched_by.push((*q, (alarm, metric)));
                 }
             }
         }
+        index.watched_by = Lists::new(n, watched_by, |_, _| false);
         for producer in &model.producers {
             for (queue, target) in queue_alts(&producer.queue).filter(|(q, _)| valid(*q)) {
                 index.feeds.push(Feed { producer, queue, target });
             }
         }
+        let mut policies_of = Vec::new();
         for policy in &model.policies {
             for target in &policy.queues {
                 match target {
-                    Value::Known(Target::Queue(q))
-                        if valid(*q) && !index.policies_of[*q].iter().any(|p| std::ptr::eq(*p, policy)) =>
-                    {
-                        index.policies_of[*q].push(policy);
-                    }
+                    Value::Known(Target::Queue(q)) if valid(*q) => policies_of.push((*q, policy)),
                     Value::Unknown(_) if !index.policies_anywhere.last().is_some_and(|p| std::ptr::eq(*p, policy)) => {
                         index.policies_anywhere.push(policy)
                     }
@@ -140,6 +143,9 @@ impl<'m> Index<'m> {
                 }
             }
         }
+        // A policy's queues are read one policy after another, so a queue
+        // it names twice has it last in its list.
+        index.policies_of = Lists::new(n, policies_of, |a, b| std::ptr::eq(*a, *b));
         index
     }
 
@@ -151,22 +157,22 @@ impl<'m> Index<'m> {
     /// The policies that apply to `queue`, and those that may (their
     /// queues are only known at deploy time).
     pub fn policies_of(&self, queue: QueueIdx) -> (&[&'m QueuePolicy], &[&'m QueuePolicy]) {
-        (&self.policies_of[queue], &self.policies_anywhere)
+        (self.policies_of.of(queue), &self.policies_anywhere)
     }
 
     /// The consumers that may read `queue` (some alternative names it).
     pub fn consumers_of(&self, queue: QueueIdx) -> impl Iterator<Item = &'m Consumer> + '_ {
-        self.consumers_of[queue].iter().map(|&c| &self.model.consumers[c])
+        self.consumers_of.of(queue).iter().map(|&c| &self.model.consumers[c])
     }
 
     /// The queues whose RedrivePolicy may send to `dlq`, in model order.
     pub fn redrive_sources_of(&self, dlq: QueueIdx) -> impl Iterator<Item = &'m Queue> + '_ {
-        self.redrive_sources_of[dlq].iter().map(|&q| &self.model.queues[q])
+        self.redrive_sources_of.of(dlq).iter().map(|&q| &self.model.queues[q])
     }
 
     /// True when `queue` receives dead letters from anything in the model.
     pub fn is_dead_letter_target(&self, queue: QueueIdx) -> bool {
-        !self.redrive_sources_of[queue].is_empty() || self.referenced_as_dlq[queue]
+        !self.redrive_sources_of.of(queue).is_empty() || self.referenced_as_dlq[queue]
     }
 
     /// The function a consumer invokes and that function's handler, when
@@ -216,13 +222,74 @@ impl<'m> Index<'m> {
 
     /// The alarm metrics that watch `queue` by its QueueName dimension.
     pub fn watched_by(&self, queue: QueueIdx) -> &[Watch<'m>] {
-        &self.watched_by[queue]
+        self.watched_by.of(queue)
     }
 }
 
-fn push_once(list: &mut Vec<usize>, item: usize) {
-    // Items arrive in ascending order, so a repeat is the last one.
-    if list.last() != Some(&item) {
-        list.push(item);
+/// A list for each queue, all in one vector cut at offsets. A vector for
+/// each queue was 24 bytes a queue, and an allocation for each queue with
+/// something in its list: 6 MB for the 62,000 queues of a 200 MB plan,
+/// held while the rules run (`benches/plan.sh`).
+struct Lists<T> {
+    /// Where each queue's list starts in `items`, then where the last ends.
+    starts: Vec<usize>,
+    items: Vec<T>,
+}
+
+impl<T> Default for Lists<T> {
+    fn default() -> Self {
+        Lists { starts: Vec::new(), items: Vec::new() }
+    }
+}
+
+impl<T: Copy> Lists<T> {
+    /// The lists of `n` queues from (queue, item) pairs, each list in the
+    /// pairs' order, leaving out an item that is the `same` as the last
+    /// one kept in its list.
+    fn new(n: usize, pairs: Vec<(QueueIdx, T)>, same: impl Fn(&T, &T) -> bool) -> Self {
+        let mut last: Vec<Option<T>> = vec![None; n];
+        let mut starts = vec![0; n + 1];
+        let mut kept = Vec::with_capacity(pairs.len());
+        for (queue, item) in pairs {
+            if last[queue].is_some_and(|previous| same(&previous, &item)) {
+                continue;
+            }
+            last[queue] = Some(item);
+            starts[queue + 1] += 1;
+            kept.push((queue, item));
+        }
+        for i in 0..n {
+            starts[i + 1] += starts[i];
+        }
+        // Each slot is written once below: the copies only fill it first.
+        let mut items: Vec<T> = kept.iter().map(|&(_, item)| item).collect();
+        let mut next = starts.clone();
+        for (queue, item) in kept {
+            items[next[queue]] = item;
+            next[queue] += 1;
+        }
+        Lists { starts, items }
+    }
+
+    /// The list of `queue`: empty for a queue of no list.
+    fn of(&self, queue: QueueIdx) -> &[T] {
+        match (self.starts.get(queue), self.starts.get(queue + 1)) {
+            (Some(&start), Some(&end)) => &self.items[start..end],
+            _ => &[],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lists;
+
+    #[test]
+    fn each_queue_has_its_items_in_order_without_a_repeat_of_the_last() {
+        let pairs = vec![(2, 'a'), (0, 'b'), (2, 'c'), (2, 'c'), (0, 'b'), (2, 'a'), (0, 'd')];
+        let lists = Lists::new(4, pairs, |a, b| a == b);
+        assert_eq!(lists.of(0), ['b', 'd']);
+        assert!(lists.of(1).is_empty() && lists.of(3).is_empty() && lists.of(4).is_empty());
+        assert_eq!(lists.of(2), ['a', 'c', 'a']);
     }
 }

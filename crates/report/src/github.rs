@@ -101,24 +101,25 @@ pub(crate) fn escape_property(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sqsguard_finding::FindingData;
     use sqsguard_model::Origin;
     use sqsguard_source::{SourceFile, Span};
 
     fn finding(severity: Severity, message: &str) -> Finding {
         let file = SourceFile::new("dir,x/a:b.yaml", "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n".to_string());
         let at = file.text.find("AWS").unwrap();
-        Finding {
+        Finding::from(FindingData {
             rule: &sqsguard_rules::by_code("SQS004").unwrap().id,
             severity,
             resource: "Q".to_string(),
             related: Vec::new(),
             origin: Origin::file(&file, Span::new(at, at + 3)),
             message: message.to_string(),
-            fix: "add a RedrivePolicy".to_string(),
+            fix: "add a RedrivePolicy".into(),
             remedy: None,
             autofix: None,
             context: sqsguard_finding::FindingContext::default(),
-        }
+        })
     }
 
     #[test]
@@ -144,17 +145,15 @@ mod tests {
 
     #[test]
     fn a_live_finding_has_no_file_and_names_its_resource() {
-        let f = Finding {
-            origin: Origin::live(
-                "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq",
-                Some("123456789012".into()),
-                Some("eu-west-1".into()),
-            ),
-            resource: "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq".into(),
-            related: Vec::new(),
-            rule: &sqsguard_rules::by_code("SQS101").unwrap().id,
-            ..finding(Severity::Error, "3 messages")
-        };
+        let mut f = finding(Severity::Error, "3 messages");
+        f.origin = Origin::live(
+            "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq",
+            Some("123456789012".into()),
+            Some("eu-west-1".into()),
+        );
+        f.resource = "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs-dlq".into();
+        f.related = Vec::new();
+        f.rule = &sqsguard_rules::by_code("SQS101").unwrap().id;
         assert_eq!(
             finding_command(&f),
             "::error title=SQS101 dlq-not-empty::123456789012/eu-west-1: 3 messages (jobs-dlq)%0Afix: add a RedrivePolicy"

@@ -251,7 +251,7 @@ pub fn location(f: &Finding) -> Option<Location> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sqsguard_finding::{FindingContext, Given};
+    use sqsguard_finding::{FindingContext, FindingData, Given};
     use sqsguard_model::Origin;
     use sqsguard_source::{SourceFile, Span};
 
@@ -264,22 +264,22 @@ mod tests {
         let text = "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 10\n";
         let file = SourceFile::new("template.yaml", text.to_string());
         let at = text.find("10").unwrap();
-        let finding = Finding {
+        let finding = Finding::from(FindingData {
             rule: &sqsguard_rules::by_code("SQS001").unwrap().id,
             severity: Severity::Warning,
             resource: "Jobs".to_string(),
             related: Vec::new(),
             origin: Origin::file(&file, Span::new(at, at + 2)),
             message: "the rule words".to_string(),
-            fix: "the rule fix".to_string(),
+            fix: "the rule fix".into(),
             remedy: None,
             autofix: None,
             context: FindingContext {
                 given: Some(Given { field: "VisibilityTimeout", from: "--stage prod".into() }),
                 created_by: Some(CREATED),
-                construct: Some("App/Stack/Jobs".to_string()),
+                construct: Some("App/Stack/Jobs".into()),
             },
-        };
+        });
         Outcome { files: 1, findings: vec![finding], ..Outcome::default() }
     }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use sqsguard_finding::{Finding, FindingContext, Note, Severity};
+use sqsguard_finding::{Finding, FindingContext, FindingData, Note, Severity};
 use sqsguard_lint::outcome::{Outcome, ShardOf, Unaudited};
 use sqsguard_model::Origin;
 
@@ -161,7 +161,7 @@ fn finding(f: JsonFinding) -> Result<Finding, String> {
     let Some(rule) = sqsguard_rules::ALL.iter().find(|r| r.id.code == f.rule) else {
         return Err(format!("unknown rule {}", f.rule));
     };
-    Ok(Finding {
+    Ok(Finding::from(FindingData {
         rule: &rule.id,
         severity: f.severity,
         origin: {
@@ -176,11 +176,11 @@ fn finding(f: JsonFinding) -> Result<Finding, String> {
         // The text as the report printed it, context and all: a report
         // does not keep the parts apart.
         message: f.message,
-        fix: f.fix,
+        fix: f.fix.into(),
         remedy: None,
         autofix: None,
         context: FindingContext::default(),
-    })
+    }))
 }
 
 /// Shards of one audit: all of them, or the merge would look cleaner

@@ -3,7 +3,7 @@
 
 use super::options::OptionSpec;
 use super::{Context, Findings, LiveInput, RuleId};
-use sqsguard_finding::{Finding, FindingContext, Severity};
+use sqsguard_finding::{Finding, FindingContext, FindingData, Severity};
 use sqsguard_model::Origin;
 
 /// A rule's declaration, in its own file: its code, name, severity,
@@ -133,17 +133,17 @@ impl Rule {
 
     /// A finding of this rule with its default severity.
     pub fn finding(&'static self, resource: &str, origin: &Origin, message: String, fix: String) -> Finding {
-        Finding {
+        Finding::from(FindingData {
             rule: &self.id,
             severity: self.severity,
             resource: resource.to_string(),
             related: Vec::new(),
             origin: origin.clone(),
             message,
-            fix,
+            fix: fix.into(),
             remedy: None,
             autofix: None,
             context: FindingContext::default(),
-        }
+        })
     }
 }

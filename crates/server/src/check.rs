@@ -170,7 +170,7 @@ pub(super) fn overlaps(a: &Range, b: &Range) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sqsguard_finding::{FindingContext, Given};
+    use sqsguard_finding::{FindingContext, FindingData, Given};
     use sqsguard_source::SourceFile;
 
     /// The editor shows what the other formats print: the rule's words,
@@ -179,22 +179,22 @@ mod tests {
     #[test]
     fn a_diagnostic_says_the_context_once() {
         let file = SourceFile::new("template.yaml", "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n".to_string());
-        let finding = Finding {
+        let finding = Finding::from(FindingData {
             rule: &sqsguard_rules::by_code("SQS006").unwrap().id,
             severity: Severity::Warning,
             resource: "Jobs".to_string(),
             related: Vec::new(),
             origin: Origin::file(&file, Span::new(2, 6)),
             message: "short polling".to_string(),
-            fix: "poll long".to_string(),
+            fix: "poll long".into(),
             remedy: None,
             autofix: None,
             context: FindingContext {
                 given: Some(Given { field: "ReceiveMessageWaitTimeSeconds", from: "--stage prod".into() }),
                 created_by: Some("declare it"),
-                construct: Some("App/Jobs".to_string()),
+                construct: Some("App/Jobs".into()),
             },
-        };
+        });
         assert_eq!(
             diagnostic(&finding, Encoding::Utf16).message,
             "short polling (ReceiveMessageWaitTimeSeconds from --stage prod) (CDK construct App/Jobs) (Jobs)"

@@ -324,7 +324,7 @@ mod tests {
         let (mut findings, mut notes) = (Vec::new(), Vec::new());
         let mut out = Out { findings: &mut findings, notes: &mut notes, functions: HashSet::new() };
         queue(&joined.queues[0], &joined, &mut out);
-        (findings.into_iter().map(|f| f.message).collect(), notes.into_iter().map(|n| n.message).collect())
+        (findings.into_iter().map(|f| f.message.clone()).collect(), notes.into_iter().map(|n| n.message).collect())
     }
 
     fn at() -> Origin {

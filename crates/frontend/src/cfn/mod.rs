@@ -98,7 +98,7 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>) -> (Model, Vec<Suppression>) {
             dead_letter::read(ctx, res, &mut model);
         }
         if let Some(path) = res.metadata.and_then(|m| m.get("aws:cdk:path")).and_then(Node::as_str) {
-            model.construct_paths.insert(res.id.to_string(), path.to_string());
+            model.construct_paths.insert(res.id.to_string(), path.into());
         }
         declared.extend(suppressions(ctx, res));
     }

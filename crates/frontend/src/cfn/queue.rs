@@ -19,7 +19,7 @@ pub(crate) fn read(ctx: &Ctx<'_, '_>, res: &Resource<'_>) -> Queue {
         |v| ctx.queue_target(v),
         |v| ctx.queue_via(v),
     );
-    queue.payload = payload::declared(ctx, res, props);
+    queue.payload = payload::declared(ctx, res, props).map(Box::new);
     queue
 }
 

@@ -85,11 +85,11 @@ fn declare_payloads(model: &mut Model, config: &Config) {
             .collect();
         names.push(&queue.resource);
         if let Some(rule) = config.payload_for(&names) {
-            queue.payload = Some(PayloadDecl {
+            queue.payload = Some(Box::new(PayloadDecl {
                 payload: rule.payload.clone(),
                 origin: rule.origin.clone(),
                 source: ".sqsguard.yaml payloads",
-            });
+            }));
         }
     }
 }

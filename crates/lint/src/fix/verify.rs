@@ -118,22 +118,22 @@ impl<'e> Moves<'e> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sqsguard_finding::Severity;
+    use sqsguard_finding::{FindingData, Severity};
     use sqsguard_source::{Source, SourceFile};
 
     fn finding(file: &Source, code: &'static str, resource: &str, at: usize) -> Finding {
-        Finding {
+        Finding::from(FindingData {
             rule: &sqsguard_rules::by_code(code).unwrap().id,
             severity: Severity::Warning,
             resource: resource.into(),
             related: Vec::new(),
             origin: Origin::file(file, Span::new(at, at + 1)),
             message: "m".into(),
-            fix: String::new(),
+            fix: "".into(),
             remedy: None,
             autofix: None,
             context: sqsguard_finding::FindingContext::default(),
-        }
+        })
     }
 
     /// One fix (finding 0) that writes two more bytes at offset 3, and an

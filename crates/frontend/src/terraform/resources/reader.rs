@@ -91,9 +91,9 @@ impl Reader<'_> {
         let mut queue = Queue::read(self.r.address.clone(), self.origin(self.r.header), self);
         queue.name_prefix = self.attr("name_prefix", to_string);
         queue.redrive = self.redrive();
-        queue.payload = self.payload();
+        queue.payload = self.payload().map(Box::new);
         queue.key = self.field(Field::KmsMasterKeyId, super::key::key_ref);
-        queue.module = self.r.module.clone();
+        queue.module = self.r.module.clone().map(Box::new);
         queue
     }
 
