@@ -170,6 +170,13 @@ pub struct SdkCall {
     /// it, or spread from another value (`**params`, `...params`). A rule
     /// about a parameter that is not written fires only when it is true.
     pub complete: bool,
+    /// A batch call's entries, each with the parameters it writes: empty
+    /// for a call that is not a batch, or whose entries are not read.
+    pub entries: Vec<Vec<Arg>>,
+    /// How many entries a batch call's list writes out, when it is written
+    /// out (`[{...}, {...}]`): `None` when it is built (a loop, an append,
+    /// a comprehension, a `map`) or not read.
+    pub written_entries: Option<usize>,
     /// The queue it calls, when the queue expression resolves to one.
     pub queue: Value<Target>,
     /// What happens to a batch call's result.

@@ -1,9 +1,9 @@
 //! SQS205: a send to a FIFO queue without the ids a FIFO queue needs.
 
-use super::helpers::{call_words, queue_of, queue_words};
+use super::helpers::{call_words, known_fifo, queue_of, queue_words};
 use super::{Context, Findings};
 use sqsguard_model::code::Operation;
-use sqsguard_model::{Field, Target, Value};
+use sqsguard_model::{Field, Value};
 
 rule! {
     code: "SQS205",
@@ -18,27 +18,18 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
     let sends =
         cx.model.calls.iter().filter(|c| matches!(c.operation, Operation::SendMessage | Operation::SendMessageBatch));
     for call in sends.filter(|c| c.complete) {
-        // Known FIFO: a queue of the set that is FIFO in every alternative,
-        // or a URL or ARN that ends in `.fifo` (AWS requires the suffix).
-        let (fifo, content_dedup) = match queue_of(cx, call) {
-            Some(q) => (
-                !q.fifo.alts.is_empty() && q.fifo.iter().all(|a| a.value.known() == Some(&true)),
-                if q.content_based_dedup.iter().all(|a| matches!(a.value, Value::Absent | Value::Known(false))) {
-                    Some(false)
-                } else if q.content_based_dedup.iter().all(|a| a.value.known() == Some(&true)) {
-                    Some(true)
-                } else {
-                    None
-                },
-            ),
-            None => match &call.queue {
-                Value::Known(Target::External(q)) => (q.ends_with(".fifo"), None),
-                _ => (false, None),
-            },
-        };
-        if !fifo {
+        if !known_fifo(cx, call) {
             continue;
         }
+        let content_dedup = queue_of(cx, call).and_then(|q| {
+            if q.content_based_dedup.iter().all(|a| matches!(a.value, Value::Absent | Value::Known(false))) {
+                Some(false)
+            } else if q.content_based_dedup.iter().all(|a| a.value.known() == Some(&true)) {
+                Some(true)
+            } else {
+                None
+            }
+        });
         let mut missing = Vec::new();
         if call.arg("MessageGroupId").is_none() {
             missing.push("MessageGroupId");

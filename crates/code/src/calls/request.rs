@@ -32,17 +32,21 @@ impl<'a> Reader<'a> {
         let mut bodies = Vec::new();
         let mut complete = request.complete;
         let mut queue = None;
+        let mut each_entry = Vec::new();
+        let mut written_entries = None;
         for (name, span, value) in &request.params {
             match *name {
                 "QueueUrl" | "QueueName" => queue = Some(self.queue(*value, 0)),
                 "MessageBody" => bodies.push(*value),
                 "Entries" if operation.is_batch() => match self.entries(*value, 0) {
                     Some(entries) => {
+                        written_entries = self.written_count(*value);
                         let mut common: Option<Vec<Arg>> = None;
                         for entry in entries {
                             complete &= entry.complete;
                             let written: Vec<Arg> = entry.params.iter().map(|(n, s, v)| self.arg(n, *s, *v)).collect();
                             bodies.extend(entry.params.iter().filter(|(n, _, _)| *n == "MessageBody").map(|p| p.2));
+                            each_entry.push(written.clone());
                             common = Some(match common {
                                 None => written,
                                 Some(c) => c.into_iter().filter(|a| written.iter().any(|w| w.name == a.name)).collect(),
@@ -82,6 +86,8 @@ impl<'a> Reader<'a> {
             operation,
             args,
             complete,
+            entries: each_entry,
+            written_entries,
             queue,
             result,
             nondeterministic,
@@ -179,6 +185,32 @@ impl<'a> Reader<'a> {
             }
             _ => None,
         }
+    }
+
+    /// How many entries a list written out in the code holds (`[a, b]`,
+    /// Go's `{a, b}`, Java's `List.of(a, b)` or `.entries(a, b)`): `None`
+    /// for one that is built, or from elsewhere.
+    fn written_count(&self, node: Node<'a>) -> Option<usize> {
+        let node = self.strip(node);
+        let items = match node.kind() {
+            "list" | "array" | "argument_list" | "literal_value" => node,
+            "composite_literal" => node.child_by_field_name("body")?,
+            "method_invocation" => match node.child_by_field_name("name").map(|n| self.text_of(n)) {
+                Some("of" | "asList") => node.child_by_field_name("arguments")?,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let mut cursor = items.walk();
+        let mut count = 0;
+        for item in items.named_children(&mut cursor) {
+            match item.kind() {
+                "list_splat" | "spread_element" | "dictionary_splat" => return None,
+                kind if kind.contains("comment") => {}
+                _ => count += 1,
+            }
+        }
+        Some(count)
     }
 
     /// What an arrow function's body returns: the body itself, or the one

@@ -223,3 +223,30 @@ fn calls_of_other_services_clients_are_not_sqs_calls() {
     );
     assert_eq!(sqs.len(), 1);
 }
+
+#[test]
+fn a_batch_counts_only_the_entries_it_writes_out_and_a_negative_number_is_known() {
+    let found = calls(
+        Language::Python,
+        r#"import boto3
+sqs = boto3.client("sqs")
+URL = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs"
+
+def send(bodies):
+    sqs.receive_message(QueueUrl=URL, VisibilityTimeout=-1)
+    sqs.send_message_batch(QueueUrl=URL, Entries=[{"Id": "1", "MessageBody": "a", "DelaySeconds": 5}, {"Id": "2", "MessageBody": "b"}])
+    sqs.send_message_batch(QueueUrl=URL, Entries=[{"Id": str(i), "MessageBody": b} for i, b in enumerate(bodies)])
+    entries = [{"Id": "1", "MessageBody": "a"}]
+    entries.append({"Id": "2", "MessageBody": "b"})
+    sqs.send_message_batch(QueueUrl=URL, Entries=entries)
+"#,
+    );
+    assert_eq!(found.len(), 4);
+    assert_eq!(found[0].arg("VisibilityTimeout").and_then(|a| a.int), Some(-1));
+    assert_eq!(found[1].written_entries, Some(2));
+    let delays: Vec<Option<i64>> =
+        found[1].entries.iter().map(|e| e.iter().find(|a| a.name == "DelaySeconds").and_then(|a| a.int)).collect();
+    assert_eq!(delays, [Some(5), None]);
+    assert_eq!((found[2].written_entries, found[3].written_entries), (None, None));
+    assert_eq!(found[3].entries.len(), 2);
+}

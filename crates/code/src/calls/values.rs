@@ -93,6 +93,11 @@ impl<'a> Reader<'a> {
                 }
                 self.int(b.value, steps + 1)
             }
+            // `-5`: Python's `argument`, Go's and Java's `operand`.
+            "unary_operator" | "unary_expression" if self.text_of(node).starts_with('-') && steps < MAX_STEPS => {
+                let operand = node.child_by_field_name("argument").or_else(|| node.child_by_field_name("operand"))?;
+                self.int(operand, steps + 1)?.checked_neg()
+            }
             _ => None,
         }
     }

@@ -12,6 +12,16 @@ pub fn queue_of<'m>(cx: &Context<'m>, call: &SdkCall) -> Option<&'m Queue> {
     }
 }
 
+/// Whether the call's queue is known to be FIFO: a queue of the set that is
+/// FIFO in every alternative, or a URL or ARN that ends in `.fifo` (AWS
+/// requires the suffix).
+pub fn known_fifo(cx: &Context<'_>, call: &SdkCall) -> bool {
+    match queue_of(cx, call) {
+        Some(q) => !q.fifo.alts.is_empty() && q.fifo.iter().all(|a| a.value.known() == Some(&true)),
+        None => matches!(&call.queue, Value::Known(Target::External(q)) if q.ends_with(".fifo")),
+    }
+}
+
 /// `the ReceiveMessage call of poll`, `the SendMessage call of OrdersFunction`,
 /// `the ReceiveMessage call at the top level`.
 pub fn call_words(call: &SdkCall) -> String {

@@ -5,7 +5,7 @@
 mod calls;
 mod timing;
 
-pub use calls::{call_words, queue_of, queue_words};
+pub use calls::{call_words, known_fifo, queue_of, queue_words};
 pub use timing::timings;
 
 use crate::Context;
