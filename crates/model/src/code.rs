@@ -177,6 +177,10 @@ pub struct SdkCall {
     /// out (`[{...}, {...}]`): `None` when it is built (a loop, an append,
     /// a comprehension, a `map`) or not read.
     pub written_entries: Option<usize>,
+    /// The call is written inside a loop (`while`, `for`) of its own
+    /// function, or of the file's top level: it is made again and again.
+    /// A loop in a caller, a timer or a scheduler is not followed.
+    pub in_loop: bool,
     /// The queue it calls, when the queue expression resolves to one.
     pub queue: Value<Target>,
     /// What happens to a batch call's result.

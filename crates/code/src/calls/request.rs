@@ -38,21 +38,13 @@ impl<'a> Reader<'a> {
             match *name {
                 "QueueUrl" | "QueueName" => queue = Some(self.queue(*value, 0)),
                 "MessageBody" => bodies.push(*value),
-                "Entries" if operation.is_batch() => match self.entries(*value, 0) {
-                    Some(entries) => {
-                        written_entries = self.written_count(*value);
-                        let mut common: Option<Vec<Arg>> = None;
-                        for entry in entries {
-                            complete &= entry.complete;
-                            let written: Vec<Arg> = entry.params.iter().map(|(n, s, v)| self.arg(n, *s, *v)).collect();
-                            bodies.extend(entry.params.iter().filter(|(n, _, _)| *n == "MessageBody").map(|p| p.2));
-                            each_entry.push(written.clone());
-                            common = Some(match common {
-                                None => written,
-                                Some(c) => c.into_iter().filter(|a| written.iter().any(|w| w.name == a.name)).collect(),
-                            });
-                        }
-                        args.extend(common.unwrap_or_default());
+                "Entries" if operation.is_batch() => match self.batch(*value) {
+                    Some(batch) => {
+                        complete &= batch.complete;
+                        bodies.extend(batch.bodies);
+                        args.extend(batch.common);
+                        each_entry = batch.each;
+                        written_entries = batch.written;
                     }
                     None => complete = false,
                 },
@@ -88,10 +80,29 @@ impl<'a> Reader<'a> {
             complete,
             entries: each_entry,
             written_entries,
+            in_loop: in_loop(call),
             queue,
             result,
             nondeterministic,
         })
+    }
+
+    /// A batch's `Entries`, when they are read.
+    fn batch(&self, value: Node<'a>) -> Option<Batch<'a>> {
+        let mut batch = Batch { complete: true, written: self.written_count(value), ..Batch::default() };
+        let mut common: Option<Vec<Arg>> = None;
+        for entry in self.entries(value, 0)? {
+            batch.complete &= entry.complete;
+            let written: Vec<Arg> = entry.params.iter().map(|(n, s, v)| self.arg(n, *s, *v)).collect();
+            batch.bodies.extend(entry.params.iter().filter(|(n, _, _)| *n == "MessageBody").map(|p| p.2));
+            batch.each.push(written.clone());
+            common = Some(match common {
+                None => written,
+                Some(c) => c.into_iter().filter(|a| written.iter().any(|w| w.name == a.name)).collect(),
+            });
+        }
+        batch.common = common.unwrap_or_default();
+        Some(batch)
     }
 
     pub(super) fn arg(&self, name: &'static str, span: Span, value: Node<'a>) -> Arg {
@@ -316,4 +327,55 @@ impl<'a> Reader<'a> {
         }
         request
     }
+}
+
+/// Whether `node` is inside a loop statement of the function it is in (or
+/// of the top level, outside any function).
+fn in_loop(node: Node<'_>) -> bool {
+    // Python, JavaScript and TypeScript, Go, Java: their loops, and the
+    // nodes that start a function (a loop around a function is not one its
+    // body runs in).
+    const LOOPS: &[&str] =
+        &["while_statement", "for_statement", "for_in_statement", "do_statement", "enhanced_for_statement"];
+    const FUNCTIONS: &[&str] = &[
+        "function_definition",
+        "lambda",
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "generator_function",
+        "arrow_function",
+        "method_definition",
+        "function",
+        "method_declaration",
+        "constructor_declaration",
+        "func_literal",
+        "lambda_expression",
+    ];
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if LOOPS.contains(&n.kind()) {
+            return true;
+        }
+        if FUNCTIONS.contains(&n.kind()) {
+            return false;
+        }
+        at = n.parent();
+    }
+    false
+}
+
+/// What a batch call's `Entries` hold.
+#[derive(Default)]
+struct Batch<'a> {
+    /// The parameters every entry writes.
+    common: Vec<Arg>,
+    /// Each entry's parameters.
+    each: Vec<Vec<Arg>>,
+    /// The entries' message bodies.
+    bodies: Vec<Node<'a>>,
+    /// Whether every entry is read whole.
+    complete: bool,
+    /// How many entries the list writes out (see `written_count`).
+    written: Option<usize>,
 }

@@ -250,3 +250,20 @@ def send(bodies):
     assert_eq!((found[2].written_entries, found[3].written_entries), (None, None));
     assert_eq!(found[3].entries.len(), 2);
 }
+
+#[test]
+fn a_call_is_in_a_loop_only_of_its_own_function_or_of_the_top_level() {
+    let found = calls(
+        Language::JavaScript,
+        r#"import { SQSClient, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+const client = new SQSClient({});
+const URL = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs";
+async function once() { return client.send(new ReceiveMessageCommand({ QueueUrl: URL })); }
+async function poll() { for (;;) { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); } }
+for (const i of [1, 2]) { setTimeout(() => client.send(new ReceiveMessageCommand({ QueueUrl: URL })), i); }
+while (true) { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); }
+"#,
+    );
+    let in_loop: Vec<bool> = found.iter().map(|c| c.in_loop).collect();
+    assert_eq!(in_loop, [false, true, false, true]);
+}

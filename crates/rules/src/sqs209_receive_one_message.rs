@@ -1,0 +1,29 @@
+//! SQS209: a receive in a loop that takes one message at a time.
+
+use super::helpers::{call_words, queue_words};
+use super::{Context, Findings};
+use sqsguard_model::code::Operation;
+
+rule! {
+    code: "SQS209",
+    name: "receive-one-message",
+    severity: Warning,
+    summary: "a ReceiveMessage call in a loop without MaxNumberOfMessages: one message per request",
+    kind: Code,
+    check: check,
+}
+
+fn check(cx: &Context<'_>, findings: &mut Findings) {
+    let receives = cx.model.calls.iter().filter(|c| c.operation == Operation::ReceiveMessage);
+    // A request sqsguard does not read whole may set it where it is not seen.
+    for call in receives.filter(|c| c.in_loop && c.complete && c.arg("MaxNumberOfMessages").is_none()) {
+        let queue = queue_words(cx, call).map(|q| format!(" from {q}")).unwrap_or_default();
+        let message = format!(
+            "{} receives{queue} in a loop without MaxNumberOfMessages: SQS returns at most one message a receive by default, so the worker makes a request for every message",
+            call_words(call)
+        );
+        let fix = "pass MaxNumberOfMessages 10, the most one receive returns, and handle each message of the response"
+            .to_string();
+        findings.push(RULE.finding(&call.owner, &call.origin, message, fix));
+    }
+}

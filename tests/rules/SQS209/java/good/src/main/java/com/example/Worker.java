@@ -1,0 +1,25 @@
+package com.example;
+
+// A worker that receives up to 10 messages a request.
+
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.*;
+
+public class Worker {
+    private static final String JOBS = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs";
+    private final SqsClient sqs = SqsClient.create();
+
+    public void poll() {
+        while (true) {
+            ReceiveMessageRequest request = ReceiveMessageRequest.builder()
+                .queueUrl(JOBS)
+                .waitTimeSeconds(20)
+                .maxNumberOfMessages(10)
+                .build();
+            for (Message message : sqs.receiveMessage(request).messages()) {
+                System.out.println(message.body());
+                sqs.deleteMessage(DeleteMessageRequest.builder().queueUrl(JOBS).receiptHandle(message.receiptHandle()).build());
+            }
+        }
+    }
+}
