@@ -353,6 +353,9 @@ pub mod guidance {
     /// Lambda batches by time only above this batch size on standard
     /// queues, and never reads more than this from a FIFO queue.
     pub const UNWINDOWED_BATCH_SIZE: i64 = 10;
+    /// The most messages one ReceiveMessage returns (its
+    /// MaxNumberOfMessages), and the most entries one batch call takes.
+    pub const MAX_MESSAGES_PER_CALL: i64 = 10;
 }
 
 /// The vocabulary a finding is phrased in: the names the user wrote.

@@ -3,6 +3,7 @@
 use super::helpers::{call_words, queue_words};
 use super::{Context, Findings};
 use sqsguard_model::code::Operation;
+use sqsguard_model::field::guidance::MAX_MESSAGES_PER_CALL;
 
 rule! {
     code: "SQS209",
@@ -22,8 +23,9 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             "{} receives{queue} in a loop without MaxNumberOfMessages: SQS returns at most one message a receive by default, so the worker makes a request for every message",
             call_words(call)
         );
-        let fix = "pass MaxNumberOfMessages 10, the most one receive returns, and handle each message of the response"
-            .to_string();
+        let fix = format!(
+            "pass MaxNumberOfMessages {MAX_MESSAGES_PER_CALL}, the most one receive returns, and handle each message of the response"
+        );
         findings.push(RULE.finding(&call.owner, &call.origin, message, fix));
     }
 }

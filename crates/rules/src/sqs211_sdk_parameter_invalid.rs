@@ -3,7 +3,11 @@
 
 use super::helpers::{call_words, known_fifo, queue_words};
 use super::{Context, Findings};
+use std::ops::RangeInclusive;
+
+use sqsguard_model::Field;
 use sqsguard_model::code::{Arg, Operation, SdkCall};
+use sqsguard_model::field::guidance::MAX_MESSAGES_PER_CALL;
 
 rule! {
     code: "SQS211",
@@ -14,17 +18,19 @@ rule! {
     check: check,
 }
 
-/// The parameters checked, the operations they are checked on, and the
-/// values the API accepts.
-const RANGES: &[(&str, &[Operation], i64, i64)] = &[
-    ("WaitTimeSeconds", &[Operation::ReceiveMessage], 0, 20),
-    ("MaxNumberOfMessages", &[Operation::ReceiveMessage], 1, 10),
-    ("VisibilityTimeout", &[Operation::ReceiveMessage, Operation::ChangeMessageVisibilityBatch], 0, 43_200),
-    ("DelaySeconds", &[Operation::SendMessage, Operation::SendMessageBatch], 0, 900),
-];
-
-/// The most entries a batch call takes.
-const MAX_ENTRIES: usize = 10;
+/// The values the API accepts for a parameter of an operation: those of
+/// the queue attribute the request's value stands in for (the field
+/// table's), and MaxNumberOfMessages's own. `None`: not checked.
+fn accepted(name: &str, operation: Operation) -> Option<RangeInclusive<i64>> {
+    use Operation::*;
+    match (name, operation) {
+        ("WaitTimeSeconds", ReceiveMessage) => Field::ReceiveWaitTime.range(),
+        ("MaxNumberOfMessages", ReceiveMessage) => Some(1..=MAX_MESSAGES_PER_CALL),
+        ("VisibilityTimeout", ReceiveMessage | ChangeMessageVisibilityBatch) => Field::VisibilityTimeout.range(),
+        ("DelaySeconds", SendMessage | SendMessageBatch) => Field::DelaySeconds.range(),
+        _ => None,
+    }
+}
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for call in &cx.model.calls {
@@ -51,12 +57,12 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 findings.push(finding);
             }
         }
-        if let Some(n) = call.written_entries.filter(|&n| n > MAX_ENTRIES) {
+        if let Some(n) = call.written_entries.filter(|&n| n as i64 > MAX_MESSAGES_PER_CALL) {
             let message = format!(
-                "{} writes {n} entries: a batch takes at most {MAX_ENTRIES}, and SQS rejects the whole request (TooManyEntriesInBatchRequest)",
+                "{} writes {n} entries: a batch takes at most {MAX_MESSAGES_PER_CALL}, and SQS rejects the whole request (TooManyEntriesInBatchRequest)",
                 call_words(call)
             );
-            let fix = format!("send the entries in batches of at most {MAX_ENTRIES}");
+            let fix = format!("send the entries in batches of at most {MAX_MESSAGES_PER_CALL}");
             findings.push(RULE.finding(&call.owner, &call.origin, message, fix));
         }
     }
@@ -66,11 +72,11 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
 /// API accepts for it in `call`.
 fn out_of_range(call: &SdkCall, arg: &Arg) -> Option<sqsguard_finding::Finding> {
     let value = arg.int?;
-    let &(name, _, min, max) =
-        RANGES.iter().find(|(name, operations, ..)| *name == arg.name && operations.contains(&call.operation))?;
-    if (min..=max).contains(&value) {
+    let range = accepted(arg.name, call.operation)?;
+    if range.contains(&value) {
         return None;
     }
+    let (name, min, max) = (arg.name, range.start(), range.end());
     let message =
         format!("{} sets {name} to {value}: SQS accepts {min} to {max}, and rejects the request", call_words(call));
     let fix = format!("set {name} to a value from {min} to {max}");
