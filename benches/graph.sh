@@ -78,7 +78,7 @@ seconds() {
     for _ in 1 2 3; do
       eval "/usr/bin/time -f %e -o '$tmp/time' $(draw "$1" "$2" "$tmp/timed")" >/dev/null 2>&1
       tail -n 1 "$tmp/time"
-    done | sort -g | head -n 1
+    done | sort -g | sed -n 1p
   fi
 }
 

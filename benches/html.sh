@@ -37,7 +37,7 @@ best_of_5() {
     for _ in 1 2 3 4 5; do
       /usr/bin/time -f %e -o "$tmp/t" "$@" >/dev/null 2>&1 || true
       cat "$tmp/t"
-    done | sort -n | head -1
+    done | sort -n | sed -n 1p
   fi
 }
 

@@ -103,7 +103,7 @@ seconds() {
       # shellcheck disable=SC2086 # $3: no flag, or one
       /usr/bin/time -f %e -o "$tmp/time" "$bin" lint "$1" --format "$2" $3 >/dev/null 2>&1 || true
       tail -n 1 "$tmp/time"
-    done | sort -g | head -n 1
+    done | sort -g | sed -n 1p
   fi
 }
 
@@ -158,7 +158,7 @@ for kind in "${kinds[@]}"; do
 done
 
 # Scaling: time at the largest N over time at the smallest.
-lo=$(printf '%s\n' "${sizes[@]}" | sort -n | head -n 1)
+lo=$(printf '%s\n' "${sizes[@]}" | sort -n | sed -n 1p)
 hi=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -n 1)
 [ "$lo" != "$hi" ] || exit 0
 limit=$(awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.2f", 1.125 * hi / lo }')

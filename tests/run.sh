@@ -154,12 +154,6 @@ status=0
 cargo test --features audit --locked --config "target.$host.runner = ['$PWD/tests/timed.sh']" "$@" || status=$?
 step "done"
 
-# The ten slowest tests of the run, from each binary's times (named by the
-# binary, less cargo's hash).
 echo "tests/run.sh: the ten slowest tests" >&2
-for log in "$SQSGUARD_TEST_TIMES"/*.log; do
-  [ -e "$log" ] || continue
-  binary=$(basename "$log" .log)
-  sed -n "s/^test \([^ ]*\) \.\.\. [A-Za-z]* <\([0-9.]*\)s>\$/\2 ${binary%-*} \1/p" "$log"
-done | sort -rn | head -n 10 | awk '{ printf "  %8.1f s  %s  %s\n", $1, $2, $3 }' >&2
+tests/slowest.sh "$SQSGUARD_TEST_TIMES" >&2 || true
 exit "$status"

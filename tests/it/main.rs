@@ -41,6 +41,7 @@ mod reliability_files;
 mod reliability_output;
 mod rules;
 mod rules_alone;
+mod runner;
 mod server;
 mod server_fuzz;
 mod server_stdio;
