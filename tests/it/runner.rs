@@ -39,9 +39,6 @@ fn the_slowest_tests_are_listed_after_any_number_of_tests_and_the_status_stays_z
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 11, "{stdout}");
     assert_eq!(lines[0], "      99.5 s  ext  audit::slow");
-    assert_eq!(
-        lines[1],
-        "      49.1 s  it  module::a_test_with_a_name_as_long_as_ours_are_04999"
-    );
+    assert_eq!(lines[1], "      49.1 s  it  module::a_test_with_a_name_as_long_as_ours_are_04999");
     assert_eq!(lines[10], "status 0");
 }

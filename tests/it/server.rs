@@ -8,7 +8,7 @@
 use crate::common;
 use crate::common::lsp;
 
-use lsp::{Client, codes};
+use lsp::{Client, codes, url};
 use serde_json::json;
 
 /// The worker of tests/fixtures/server, its function at 30 s: the queue's
@@ -250,5 +250,46 @@ fn edits_of_a_template_with_inline_code_give_what_a_fresh_check_gives() {
     // Back to the first text: the first diagnostics.
     client.change(&file, 100, &first);
     assert_eq!(client.diagnostics(&file, |p| p["version"] == 100)["diagnostics"], opened["diagnostics"]);
+    client.stop();
+}
+
+/// A worker file no template names, typed into: its code rules as
+/// diagnostics at the argument, and SQS208's fix as a quick fix (unsafe:
+/// a change of code) that renames what the delete reads.
+#[test]
+fn a_worker_file_gets_its_diagnostics_and_sqs208_s_quick_fix_as_it_is_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let worker = root.join("worker.py");
+    let good = "import boto3\n\nsqs = boto3.client(\"sqs\")\nURL = \"https://sqs.us-east-1.amazonaws.com/123456789012/jobs\"\n\n\
+        def poll():\n    while True:\n        out = sqs.receive_message(QueueUrl=URL, MaxNumberOfMessages=10, WaitTimeSeconds=20)\n        \
+        for m in out.get(\"Messages\", []):\n            sqs.delete_message(QueueUrl=URL, ReceiptHandle=m[\"ReceiptHandle\"])\n";
+    std::fs::write(&worker, good).unwrap();
+    let mut client = Client::start(&root, json!(null));
+    client.open(&worker, good);
+    assert!(codes(&client.diagnostics(&worker, |p| p["version"] == 1)).is_empty());
+    // Typed: the delete now reads the message's ID.
+    let bad = good.replace("m[\"ReceiptHandle\"]", "m[\"MessageId\"]");
+    client.change(&worker, 2, &bad);
+    let published = client.diagnostics(&worker, |p| p["version"] == 2);
+    assert_eq!(codes(&published), ["SQS208"]);
+    let diagnostic = &published["diagnostics"][0];
+    // At the argument: `ReceiptHandle=m["MessageId"]` on line 10.
+    assert_eq!(diagnostic["range"]["start"], json!({"line": 9, "character": 45}), "{diagnostic}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": url(&worker)}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic]}}),
+    );
+    let fix = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().is_some_and(|t| t.starts_with("(unsafe) Fix SQS208")))
+        .unwrap_or_else(|| panic!("no fix of SQS208 in {actions:#}"));
+    let edits = fix["edit"]["changes"][url(&worker)].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(edits[0]["newText"], "ReceiptHandle");
+    assert_eq!(edits[0]["range"]["start"], json!({"line": 9, "character": 62}));
+    assert_eq!(edits[0]["range"]["end"], json!({"line": 9, "character": 71}));
     client.stop();
 }

@@ -101,7 +101,11 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
         match unit {
             // Inline code is the template's: its comments are the template's.
             Ok(unit) if unit.host.is_some() => continue,
-            Ok(unit) => loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source)),
+            // Its fixes are edits of its own text.
+            Ok(unit) => {
+                loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));
+                loaded.writer.add_code(&unit.source);
+            }
             Err(_) if !path.exists() => continue,
             Err(_) => {}
         }
@@ -214,10 +218,11 @@ const MENTIONS: &[&str] = &[
     "receive_message",
     "sendmessage",
     "send_message",
-    "deletemessagebatch",
-    "delete_message_batch",
-    "changemessagevisibilitybatch",
-    "change_message_visibility_batch",
+    // And their batch forms.
+    "deletemessage",
+    "delete_message",
+    "changemessagevisibility",
+    "change_message_visibility",
 ];
 
 /// Whether a file's bytes mention the SQS API: the fast path that keeps a
@@ -297,6 +302,7 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.model.queues = known.adopt(&mut loaded.model.calls);
             loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));
+            loaded.writer.add_code(&unit.source);
         }
         // Said where the parser stopped.
         Err(e) => {

@@ -40,22 +40,22 @@ pub(crate) fn insert(
         Some(props) => {
             let Kind::Map(entries) = &props.kind else { return None };
             let Some(last) = entries.last() else {
-                return insert_first(file, props, &format!("{}: {value}", quoted_key(remedy, json)), json);
+                return insert_first(file, props, &format!("{}: {value}", quoted_key(remedy, json)?), json);
             };
             if json {
                 return edit(
                     last.value.span.end,
-                    json_member(text, entries, &format!("\"{}\": {value}", key(remedy)), nl),
+                    json_member(text, entries, &format!("\"{}\": {value}", key(remedy)?), nl),
                 );
             }
             if text[props.span.start..].starts_with('{') {
-                let (at, member) = flow_member(text, props, format!("{}: {value}", key(remedy)))?;
+                let (at, member) = flow_member(text, props, format!("{}: {value}", key(remedy)?))?;
                 return edit(at, member);
             }
             let indent = indent_of(text, entries.first()?.key_span.start)?;
             let (at, end_line) = block_end(text, props_key(found)?.start)?;
             let first = if end_line { nl } else { "" };
-            edit(at, format!("{first}{indent}{}: {value}{nl}", key(remedy)))
+            edit(at, format!("{first}{indent}{}: {value}{nl}", key(remedy)?))
         }
         None => {
             let Kind::Map(entries) = &found.value.kind else { return None };
@@ -65,13 +65,13 @@ pub(crate) fn insert(
                 let indent = indent_of(text, first.key_span.start)?;
                 return edit(
                     last.value.span.end,
-                    format!(",{nl}{indent}\"Properties\": {{\"{}\": {value}}}", key(remedy)),
+                    format!(",{nl}{indent}\"Properties\": {{\"{}\": {value}}}", key(remedy)?),
                 );
             }
             if text[found.value.span.start..].starts_with('{') {
                 // A resource written whole as a flow mapping.
                 let (at, member) =
-                    flow_member(text, &found.value, format!("Properties: {{{}: {value}}}", key(remedy)))?;
+                    flow_member(text, &found.value, format!("Properties: {{{}: {value}}}", key(remedy)?))?;
                 return edit(at, member);
             }
             let indent = indent_of(text, first.key_span.start)?;
@@ -79,7 +79,7 @@ pub(crate) fn insert(
             let inner = format!("{indent}{}", " ".repeat(step));
             let (at, end_line) = block_end(text, found.key_span.start)?;
             let first = if end_line { nl } else { "" };
-            edit(at, format!("{first}{indent}Properties:{nl}{inner}{}: {value}{nl}", key(remedy)))
+            edit(at, format!("{first}{indent}Properties:{nl}{inner}{}: {value}{nl}", key(remedy)?))
         }
     }
 }
@@ -97,7 +97,7 @@ fn serverless_sqs_event(function: &Entry, at: Span) -> Option<&Entry> {
 /// (`functionResponseType: ReportBatchItemFailures`).
 fn insert_serverless(file: &Source, sqs: &Entry, remedy: &Remedy, value: &Scalar) -> Option<Edit> {
     let text = &file.text;
-    let name = sqsguard_model::Dialect::Serverless.name(remedy.field);
+    let name = sqsguard_model::Dialect::Serverless.name(remedy.field?);
     let value = match value {
         Scalar::List(items) if items.len() == 1 => Scalar::Str(items[0].clone()),
         other => other.clone(),
@@ -132,8 +132,9 @@ pub(super) fn flow_member(text: &str, node: &Node, member: String) -> Option<(us
 }
 
 /// The key of `remedy`'s field as the file writes keys.
-fn quoted_key(remedy: &Remedy, json: bool) -> String {
-    if json { format!("\"{}\"", key(remedy)) } else { key(remedy).to_string() }
+fn quoted_key(remedy: &Remedy, json: bool) -> Option<String> {
+    let key = key(remedy)?;
+    Some(if json { format!("\"{key}\"") } else { key.to_string() })
 }
 
 /// `member` into the empty mapping `props` (`Properties: {}`), on its

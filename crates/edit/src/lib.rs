@@ -2,7 +2,8 @@
 //! [`Op`]s built in the rule's own file from model facts) and the one
 //! implementation of each operation per syntax tree a front-end parsed
 //! ([`Writer`]: CloudFormation, SAM and Serverless YAML and JSON, HCL
-//! through hcl-edit, Terraform JSON), touching only the bytes it must
+//! through hcl-edit, Terraform JSON, and the code of workers and
+//! handlers), touching only the bytes it must
 //! (docs/fixing.md, "How a fix is written").
 //!
 //! It sits between the model and the front-ends: it knows syntax trees
@@ -11,6 +12,7 @@
 
 mod add_resource;
 mod add_resource_terraform;
+mod code;
 mod insert;
 mod locate;
 mod remove;
@@ -70,8 +72,9 @@ pub struct Remedy {
     /// The resource whose field changes: the queue, the mapping, or for an
     /// SQS007 the dead-letter queue (not the source the finding names).
     pub resource: String,
-    /// The field the operations are about.
-    pub field: Field,
+    /// The field the operations are about; `None` for a fix of code,
+    /// whose operations name what they change.
+    pub field: Option<Field>,
     /// What to do, in order.
     pub ops: Vec<Op>,
     /// Where the field's value is written, or the resource when the field
@@ -122,6 +125,13 @@ pub enum Op {
     RetargetToArn,
     /// A statement appended to a policy.
     AppendStatement(Statement),
+    /// Code: the name written at the remedy's span (a key in its quotes,
+    /// a property, a field, a getter) names the API's `to` instead, spelt
+    /// as the name is: `"MessageId"` and `msg.MessageId` become
+    /// `ReceiptHandle`, `messageId()` `receiptHandle()`, `getBody()`
+    /// `getReceiptHandle()`, boto3's `message.message_id`
+    /// `message.receipt_handle`.
+    Rename { to: &'static str },
 }
 
 /// A resource a fix adds beside the remedy's resource.

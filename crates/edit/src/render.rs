@@ -98,8 +98,8 @@ pub(crate) fn in_template(file: &Source, span: Span, value: &Scalar) -> Option<E
     Some(Edit { file: file.clone(), span, replacement })
 }
 
-pub(crate) fn key(remedy: &Remedy) -> &'static str {
-    Dialect::CloudFormation.name(remedy.field)
+pub(crate) fn key(remedy: &Remedy) -> Option<&'static str> {
+    Some(Dialect::CloudFormation.name(remedy.field?))
 }
 
 #[cfg(test)]

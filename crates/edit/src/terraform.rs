@@ -32,7 +32,7 @@ pub(crate) fn hcl(file: &Source, parsed: &Parsed, at: Span, remedy: &Remedy, val
     if remedy.absent {
         // The finding points at the block's header: add the attribute.
         let block = block?;
-        let name = Dialect::Terraform.name(remedy.field);
+        let name = Dialect::Terraform.name(remedy.field?);
         if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
             return None;
         }

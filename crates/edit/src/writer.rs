@@ -30,7 +30,9 @@ use hcl_edit::structure::Body;
 use super::locate::{self, Keys, is_fixable_document};
 use super::statement_terraform;
 use super::{Applicability, Edit, Fix, NewQueue, NewResource, Op, Remedy, Statement, Unfixable};
-use super::{add_resource, add_resource_terraform, insert, remove, render, retarget, statement, terraform, within};
+use super::{
+    add_resource, add_resource_terraform, code, insert, remove, render, retarget, statement, terraform, within,
+};
 use sqsguard_model::{Dialect, Origin, Scalar};
 use sqsguard_source::{Source, Span};
 use sqsguard_syntax::Node;
@@ -53,6 +55,9 @@ enum Tree {
     Hcl(terraform::Parsed),
     /// A `*.tf.json` or `.tfvars.json` file.
     Json(Node),
+    /// A code file (Python, JavaScript, TypeScript, Go, Java): its edits
+    /// are names, read from the text (see [`super::code`]).
+    Code,
 }
 
 struct Held {
@@ -110,6 +115,11 @@ impl Writer {
         self.hold(file, Tree::Json(root));
     }
 
+    /// A code file the code front-end read.
+    pub fn add_code(&mut self, file: &Source) {
+        self.hold(file, Tree::Code);
+    }
+
     /// What the module in `folder` declares (`None` when a file of it did
     /// not parse) and the names of its calls of the registry SQS module.
     pub fn add_module(&mut self, folder: &Path, declared: Option<HashSet<String>>, sqs_calls: HashSet<String>) {
@@ -162,6 +172,8 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
     let Held { file, tree, keys } = held;
     let one = |edit: Option<Edit>| edit.map(|e| (vec![e], false));
     match op {
+        // Code has only this operation, and templates do not have it.
+        Op::Rename { to } => one(matches!(tree, Tree::Code).then(|| code::rename(file, span, to)).flatten()),
         Op::Set(value) => value_edit(file, tree, keys, span, remedy, value).map(|(e, indirect)| (vec![e], indirect)),
         Op::Replace { old, new } => {
             if render::literal_at(file, span)? != old.as_str() {
@@ -177,6 +189,7 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
             Tree::Hcl(_) | Tree::Json(_) => {
                 retarget::terraform(file, span, |name| module.is_some_and(|m| m.sqs_calls.contains(name)))
             }
+            Tree::Code => None,
         }),
         Op::SetWithin { map, value } => one(match tree {
             Tree::Template { root, json } => {
@@ -185,14 +198,14 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
                     // The resource's key (or a SAM event's): its Properties.
                     None => locate::properties_at(keys, root, &remedy.resource, span)?,
                 };
-                let (outer, inner) = (Dialect::CloudFormation.name(*map), Dialect::CloudFormation.name(remedy.field));
+                let (outer, inner) = (Dialect::CloudFormation.name(*map), Dialect::CloudFormation.name(remedy.field?));
                 within::within(file, node, *json, outer, inner, value)
             }
             Tree::Hcl(parsed) => {
-                let (outer, inner) = (Dialect::Terraform.name(*map), Dialect::Terraform.name(remedy.field));
+                let (outer, inner) = (Dialect::Terraform.name(*map), Dialect::Terraform.name(remedy.field?));
                 within::hcl_block(file, parsed, span, outer, inner, value)
             }
-            Tree::Json(_) => None,
+            Tree::Json(_) | Tree::Code => None,
         }),
         // Only a literal goes: a reference or an expression (`!Ref P`,
         // `var.w`, `${self:custom.w}`) would leave what it reads unused,
@@ -203,13 +216,17 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
         {
             None
         }
-        Op::Remove => one(match tree {
-            Tree::Template { root, .. } => {
-                remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(remedy.field, k))
-            }
-            Tree::Hcl(parsed) => remove::hcl(file, parsed, span, |k| remove::names(remedy.field, k)),
-            Tree::Json(root) => remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(remedy.field, k)),
-        }),
+        Op::Remove => {
+            let field = remedy.field?;
+            one(match tree {
+                Tree::Template { root, .. } => {
+                    remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(field, k))
+                }
+                Tree::Hcl(parsed) => remove::hcl(file, parsed, span, |k| remove::names(field, k)),
+                Tree::Json(root) => remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(field, k)),
+                Tree::Code => None,
+            })
+        }
         Op::AppendStatement(Statement { service, source, sid, policy }) => {
             let grant = statement::Grant { queue: &remedy.resource, service: *service, source, sid };
             // Declared in the module (nothing is when a file of it did not parse).
@@ -254,7 +271,7 @@ fn value_edit(
             let found = terraform::json_resource(keys, root, &remedy.resource);
             if remedy.absent {
                 let found = found.filter(|f| f.key_span == span)?;
-                let name = Dialect::Terraform.name(remedy.field);
+                let name = Dialect::Terraform.name(remedy.field?);
                 return Some((insert::insert_member(file, &found.value, name, value)?, false));
             }
             let inside = found.is_some_and(|f| f.value.span.start <= span.start && span.end <= f.value.span.end);
@@ -283,6 +300,7 @@ fn value_edit(
             let replacement = render::render(file, node, value, *json)?;
             Some((Edit { file: file.clone(), span: node.span, replacement }, indirect))
         }
+        Tree::Code => None,
     }
 }
 
@@ -314,69 +332,10 @@ fn add_queue(
             let taken = |a: &str| declared.contains(a);
             add_resource_terraform::terraform_json(file, keys, (root, at), &remedy.resource, new, taken)
         }
+        Tree::Code => None,
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use sqsguard_model::Field;
-    use sqsguard_source::SourceFile;
-
-    fn remedy(file: &Source, at: Span, op: Op) -> Remedy {
-        Remedy {
-            resource: "Q".into(),
-            field: Field::VisibilityTimeout,
-            ops: vec![op],
-            at: Origin::file(file, at),
-            absent: false,
-            conditional: false,
-            given: None,
-            applicability: Applicability::Safe,
-        }
-    }
-
-    fn template(text: &str) -> (Source, Writer) {
-        let file: Source = SourceFile::new("t.yaml", text.to_string());
-        let root = sqsguard_syntax::yaml::parse(&file).unwrap_or_else(|e| panic!("{}", e.message));
-        let writer = Writer::template(&file, root);
-        (file, writer)
-    }
-
-    const QUEUE: &str = "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 30\n";
-
-    #[test]
-    fn a_literal_is_replaced_in_the_tree_the_front_end_parsed() {
-        let (file, mut writer) = template(QUEUE);
-        let at = Span::new(QUEUE.find("30").unwrap_or(0), QUEUE.find("30").unwrap_or(0) + 2);
-        let fix = writer.fix(&remedy(&file, at, Op::Set(Scalar::Int(180)))).unwrap_or_else(|e| panic!("{}", e.0));
-        assert_eq!(fix.edits.len(), 1);
-        assert_eq!(fix.edits[0].replacement, "180");
-        assert_eq!(fix.edits[0].span, at);
-        assert_eq!(fix.applicability, Applicability::Safe);
-    }
-
-    #[test]
-    fn a_remedy_with_no_fix_says_why() {
-        let (file, mut writer) = template(QUEUE);
-        let at = Span::new(0, 9);
-        let mut r = remedy(&file, at, Op::Set(Scalar::Int(180)));
-        r.conditional = true;
-        assert_eq!(writer.fix(&r).err(), Some(CONDITIONAL));
-        r.conditional = false;
-        r.given = Some("--stage prod".into());
-        assert_eq!(writer.fix(&r).err(), Some(GIVEN));
-        r.given = None;
-        // `Resources:` is no value of the resource's field.
-        assert_eq!(writer.fix(&r).err(), Some(CANNOT));
-        let other: Source = SourceFile::new("plan.json", "{}".to_string());
-        assert_eq!(writer.fix(&remedy(&other, at, Op::Set(Scalar::Int(1)))).err(), Some(NOT_HELD));
-    }
-
-    #[test]
-    fn a_document_that_is_no_template_holds_nothing_to_edit() {
-        let (file, mut writer) = template("jobs:\n  build:\n    runs-on: ubuntu-latest\n");
-        let at = Span::new(0, 4);
-        assert_eq!(writer.fix(&remedy(&file, at, Op::Set(Scalar::Int(1)))).err(), Some(NOT_HELD));
-    }
-}
+#[path = "writer_tests.rs"]
+mod tests;

@@ -125,7 +125,9 @@ pub enum Operation {
     ReceiveMessage,
     SendMessage,
     SendMessageBatch,
+    DeleteMessage,
     DeleteMessageBatch,
+    ChangeMessageVisibility,
     ChangeMessageVisibilityBatch,
 }
 
@@ -136,9 +138,28 @@ impl Operation {
             Operation::ReceiveMessage => "ReceiveMessage",
             Operation::SendMessage => "SendMessage",
             Operation::SendMessageBatch => "SendMessageBatch",
+            Operation::DeleteMessage => "DeleteMessage",
             Operation::DeleteMessageBatch => "DeleteMessageBatch",
+            Operation::ChangeMessageVisibility => "ChangeMessageVisibility",
             Operation::ChangeMessageVisibilityBatch => "ChangeMessageVisibilityBatch",
         }
+    }
+
+    /// Whether the caller consumes the queue with it: it receives, deletes
+    /// or extends messages (a worker), rather than sending (a producer).
+    pub fn consumes(self) -> bool {
+        !matches!(self, Operation::SendMessage | Operation::SendMessageBatch)
+    }
+
+    /// Whether it names a received message by its receipt handle.
+    pub fn takes_receipt_handle(self) -> bool {
+        matches!(
+            self,
+            Operation::DeleteMessage
+                | Operation::DeleteMessageBatch
+                | Operation::ChangeMessageVisibility
+                | Operation::ChangeMessageVisibilityBatch
+        )
     }
 
     /// Whether it has entries that can fail one by one.
@@ -198,6 +219,52 @@ pub struct Arg {
     /// Its integer value, when it is a literal one.
     pub int: Option<i64>,
     pub origin: Origin,
+    /// The part of a message it reads, when it reads one where the code
+    /// can tell (a `ReceiptHandle` written as `m["MessageId"]`): read for
+    /// a receipt handle only.
+    pub reads: Option<PartRead>,
+}
+
+/// A part of a received message (or of a Lambda event's record) read in
+/// code: `m["MessageId"]`, `msg.ReceiptHandle`, `message.body()`,
+/// `message.message_id`.
+#[derive(Clone, Debug)]
+pub struct PartRead {
+    pub part: MessagePart,
+    /// The part's name where it is written (the key, the property, the
+    /// method): what a fix renames.
+    pub name: Origin,
+    /// The access is written in the argument itself, not in a value a
+    /// name is bound to elsewhere (which other code may read too).
+    pub direct: bool,
+}
+
+/// What of a message a value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessagePart {
+    ReceiptHandle,
+    MessageId,
+    Body,
+    Md5OfBody,
+    /// One of its attributes or message attributes.
+    Attribute,
+    /// Not the message's at all: the queue's URL, written as the call's
+    /// `QueueUrl` is.
+    QueueUrl,
+}
+
+impl MessagePart {
+    /// As the API names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MessagePart::ReceiptHandle => "ReceiptHandle",
+            MessagePart::MessageId => "MessageId",
+            MessagePart::Body => "Body",
+            MessagePart::Md5OfBody => "MD5OfBody",
+            MessagePart::Attribute => "an attribute",
+            MessagePart::QueueUrl => "the queue URL",
+        }
+    }
 }
 
 /// What the code does with a batch call's result.
@@ -218,5 +285,11 @@ impl SdkCall {
     /// The argument named `name`, when written.
     pub fn arg(&self, name: &str) -> Option<&Arg> {
         self.args.iter().find(|a| a.name == name)
+    }
+
+    /// Its parameters as written: each entry's own for a batch, the
+    /// call's for any other.
+    pub fn written(&self) -> Vec<&Arg> {
+        if self.operation.is_batch() { self.entries.iter().flatten().collect() } else { self.args.iter().collect() }
     }
 }

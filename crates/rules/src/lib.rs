@@ -120,9 +120,9 @@ pub fn check(model: &Model, options: &Options) -> Vec<Finding> {
 fn say_given(model: &Model, findings: &mut [Finding]) {
     for finding in findings {
         let Some(remedy) = &finding.remedy else { continue };
-        let Some(given) = &remedy.given else { continue };
+        let (Some(given), Some(field)) = (&remedy.given, remedy.field) else { continue };
         if !finding.message.contains(given.as_ref()) {
-            finding.context.given = Some(Given { field: model.dialect.name(remedy.field), from: given.clone() });
+            finding.context.given = Some(Given { field: model.dialect.name(field), from: given.clone() });
         }
     }
 }

@@ -41,7 +41,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
             };
             let remedy = Remedy {
                 resource: queue.resource.clone(),
-                field: Field::RedrivePolicy,
+                field: Some(Field::RedrivePolicy),
                 ops: new_queue(queue, &alt.origin, cx.dialect())
                     .map(|q| Op::AddResource(NewResource::Queue(q)))
                     .into_iter()

@@ -54,7 +54,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 // Renaming replaces the queue.
                 let remedy = Remedy {
                     resource: queue.resource.clone(),
-                    field: Field::QueueName,
+                    field: Some(Field::QueueName),
                     // The name the model read, renamed where it is written as that literal.
                     ops: renamed(&n.text, is_fifo)
                         .map(|new| Op::Replace { old: n.text.clone(), new: Scalar::Str(new) })

@@ -66,7 +66,7 @@ fn report(
             let (written, arn) = spelled(cx.dialect(), &queue.resource, attribute);
             let remedy = Remedy {
                 resource: resource.to_string(),
-                field,
+                field: Some(field),
                 ops: vec![Op::RetargetToArn],
                 at: via.written_at().clone(),
                 absent: false,

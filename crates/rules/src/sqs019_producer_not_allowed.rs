@@ -111,7 +111,7 @@ fn remedy(
     let sid: String = format!("Allow{}", p.resource).chars().filter(char::is_ascii_alphanumeric).collect();
     Some(Remedy {
         resource: queue.to_string(),
-        field: Field::Policy,
+        field: Some(Field::Policy),
         ops: vec![Op::AppendStatement(Statement {
             service: p.service,
             source: source.clone(),

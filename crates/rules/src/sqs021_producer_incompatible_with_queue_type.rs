@@ -124,7 +124,7 @@ fn group_id(p: &Producer, absent: &Alt<String>) -> Remedy {
     };
     Remedy {
         resource: p.resource.clone(),
-        field: Field::MessageGroupId,
+        field: Some(Field::MessageGroupId),
         ops: vec![Op::SetWithin { map: Field::SqsParameters, value: Scalar::Str(rule.to_string()) }],
         at: absent.origin.clone(),
         absent: true,

@@ -107,7 +107,7 @@ fn remedy(
     }
     within.then(|| Remedy {
         resource: consumer.to_string(),
-        field: Field::MaximumConcurrency,
+        field: Some(Field::MaximumConcurrency),
         ops: vec![Op::SetWithin { map: Field::ScalingConfig, value: Scalar::Int(reserved) }],
         at: origin.clone(),
         absent: true,

@@ -47,7 +47,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 // is refused by the writer, with its reason.
                 let remedy = Remedy {
                     resource: consumer.resource.clone(),
-                    field: Field::BatchingWindow,
+                    field: Some(Field::BatchingWindow),
                     ops: vec![Op::Remove],
                     at: window.written_at().clone(),
                     absent: false,

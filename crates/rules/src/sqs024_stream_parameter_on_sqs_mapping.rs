@@ -109,7 +109,7 @@ impl Out<'_, '_, '_> {
             // run keeps the hint, with the writer's reason).
             let remedy = Remedy {
                 resource: consumer.resource.clone(),
-                field,
+                field: Some(field),
                 ops: vec![Op::Remove],
                 at: alt.written_at().clone(),
                 absent: false,

@@ -94,7 +94,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
                 // run or one branch of a condition, with its reason).
                 let remedy = Remedy {
                     resource: queue.resource.clone(),
-                    field: s.field,
+                    field: Some(s.field),
                     ops: vec![Op::Remove],
                     at: s.written.clone(),
                     absent: false,

@@ -26,7 +26,9 @@ fn accepted(name: &str, operation: Operation) -> Option<RangeInclusive<i64>> {
     match (name, operation) {
         ("WaitTimeSeconds", ReceiveMessage) => Field::ReceiveWaitTime.range(),
         ("MaxNumberOfMessages", ReceiveMessage) => Some(1..=MAX_MESSAGES_PER_CALL),
-        ("VisibilityTimeout", ReceiveMessage | ChangeMessageVisibilityBatch) => Field::VisibilityTimeout.range(),
+        ("VisibilityTimeout", ReceiveMessage | ChangeMessageVisibility | ChangeMessageVisibilityBatch) => {
+            Field::VisibilityTimeout.range()
+        }
         ("DelaySeconds", SendMessage | SendMessageBatch) => Field::DelaySeconds.range(),
         _ => None,
     }
@@ -34,12 +36,7 @@ fn accepted(name: &str, operation: Operation) -> Option<RangeInclusive<i64>> {
 
 fn check(cx: &Context<'_>, findings: &mut Findings) {
     for call in &cx.model.calls {
-        // A batch's parameters are its entries'; another call's are its own.
-        let written: Vec<&Arg> = if call.operation.is_batch() {
-            call.entries.iter().flatten().collect()
-        } else {
-            call.args.iter().collect()
-        };
+        let written = call.written();
         let fifo =
             matches!(call.operation, Operation::SendMessage | Operation::SendMessageBatch) && known_fifo(cx, call);
         for arg in written {

@@ -4,4 +4,5 @@
 ((call_expression
    function: (selector_expression operand: (_) @receiver field: (field_identifier) @operation)) @call
   (#any-of? @operation
-    "ReceiveMessage" "SendMessage" "SendMessageBatch" "DeleteMessageBatch" "ChangeMessageVisibilityBatch"))
+    "ReceiveMessage" "SendMessage" "SendMessageBatch" "DeleteMessage" "DeleteMessageBatch"
+    "ChangeMessageVisibility" "ChangeMessageVisibilityBatch"))

@@ -4,4 +4,5 @@
 ; Captures: @call (the call), @operation (the method name), @receiver (the client).
 ((method_invocation object: (_) @receiver name: (identifier) @operation arguments: (argument_list)) @call
   (#any-of? @operation
-    "receiveMessage" "sendMessage" "sendMessageBatch" "deleteMessageBatch" "changeMessageVisibilityBatch"))
+    "receiveMessage" "sendMessage" "sendMessageBatch" "deleteMessage" "deleteMessageBatch"
+    "changeMessageVisibility" "changeMessageVisibilityBatch"))

@@ -7,6 +7,6 @@
 ; (`fields::callee_name`, `fields::callee_object`): spelt out here, those
 ; shapes cost the query compiler 3 ms (TypeScript: 8).
 ((new_expression) @call
-  (#field-match? @call "constructor" "(^|\\.)\\s*(ReceiveMessageCommand|SendMessageCommand|SendMessageBatchCommand|DeleteMessageBatchCommand|ChangeMessageVisibilityBatchCommand)$"))
+  (#field-match? @call "constructor" "(^|\\.)\\s*(ReceiveMessageCommand|SendMessageCommand|SendMessageBatchCommand|DeleteMessageCommand|DeleteMessageBatchCommand|ChangeMessageVisibilityCommand|ChangeMessageVisibilityBatchCommand)$"))
 ((call_expression) @call
-  (#field-match? @call "function" "\\.\\s*(receiveMessage|sendMessage|sendMessageBatch|deleteMessageBatch|changeMessageVisibilityBatch)$"))
+  (#field-match? @call "function" "\\.\\s*(receiveMessage|sendMessage|sendMessageBatch|deleteMessage|deleteMessageBatch|changeMessageVisibility|changeMessageVisibilityBatch)$"))

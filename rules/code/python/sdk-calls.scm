@@ -5,4 +5,4 @@
 ; the method name and what it is called on are read from the call's own
 ; fields (`fields::callee_name`, `fields::callee_object`).
 ((call) @call
-  (#field-match? @call "function" "\\.\\s*(receive_message|send_message|send_message_batch|delete_message_batch|change_message_visibility_batch|receive_messages|send_messages|delete_messages)$"))
+  (#field-match? @call "function" "\\.\\s*(receive_message|send_message|send_message_batch|delete_message|delete_message_batch|change_message_visibility|change_message_visibility_batch|receive_messages|send_messages|delete_messages)$"))

@@ -167,6 +167,7 @@ impl<'a> Reader<'a> {
     pub(super) fn java(
         &self,
         call: Node<'a>,
+        method: &str,
         receiver: Option<Node<'a>>,
     ) -> Option<(Request<'a>, Option<Node<'a>>, bool, Option<Operation>)> {
         let args = call.child_by_field_name("arguments")?;
@@ -179,15 +180,24 @@ impl<'a> Reader<'a> {
         if !receiver.is_some_and(|r| self.mentions_sqs(r, 0)) {
             return None;
         }
-        // v1's shortcuts: `receiveMessage(queueUrl)`, `sendMessage(queueUrl, body)`.
+        // v1's shortcuts: `receiveMessage(queueUrl)`, `sendMessage(queueUrl,
+        // body)`, `deleteMessage(queueUrl, receiptHandle)`,
+        // `changeMessageVisibility(queueUrl, receiptHandle, timeout)`.
         let mut request = Request { params: Vec::new(), complete: false };
         if let Some(first) = first
             && self.is_stringish(first)
         {
             request.complete = true;
-            request.params.push(("QueueUrl", unit::span(first), first));
-            if let Some(body) = args.named_child(1) {
-                request.params.push(("MessageBody", unit::span(body), body));
+            let rest: &[&'static str] = match method {
+                "sendMessage" => &["MessageBody"],
+                "deleteMessage" => &["ReceiptHandle"],
+                "changeMessageVisibility" => &["ReceiptHandle", "VisibilityTimeout"],
+                _ => &[],
+            };
+            for (api, i) in ["QueueUrl"].iter().chain(rest).zip(0..) {
+                if let Some(a) = args.named_child(i) {
+                    request.params.push((api, unit::span(a), a));
+                }
             }
         }
         Some((request, None, true, None))
@@ -302,6 +312,8 @@ impl<'a> Reader<'a> {
         let positional: &[&'static str] = match class {
             "SendMessageRequest" => &["QueueUrl", "MessageBody"],
             "ReceiveMessageRequest" => &["QueueUrl"],
+            "DeleteMessageRequest" => &["QueueUrl", "ReceiptHandle"],
+            "ChangeMessageVisibilityRequest" => &["QueueUrl", "ReceiptHandle", "VisibilityTimeout"],
             "SendMessageBatchRequest" | "DeleteMessageBatchRequest" | "ChangeMessageVisibilityBatchRequest" => {
                 &["QueueUrl", "Entries"]
             }

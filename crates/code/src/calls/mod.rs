@@ -27,12 +27,15 @@ use sqsguard_source::Span;
 mod added;
 mod client;
 mod languages;
+mod parts;
 mod request;
 mod result;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_flow;
+#[cfg(test)]
+mod tests_parts;
 mod values;
 
 /// What the calls of a file are read against.
@@ -118,7 +121,9 @@ fn operation(written: &str) -> Option<Operation> {
         "receivemessage" | "receivemessages" => Operation::ReceiveMessage,
         "sendmessage" => Operation::SendMessage,
         "sendmessagebatch" | "sendmessages" => Operation::SendMessageBatch,
+        "deletemessage" => Operation::DeleteMessage,
         "deletemessagebatch" | "deletemessages" => Operation::DeleteMessageBatch,
+        "changemessagevisibility" => Operation::ChangeMessageVisibility,
         "changemessagevisibilitybatch" => Operation::ChangeMessageVisibilityBatch,
         _ => return None,
     })

@@ -18,7 +18,7 @@ impl<'a> Reader<'a> {
             Language::JavaScript | Language::TypeScript | Language::Tsx => self.javascript(call, receiver)?,
             Language::Go => self.go(call, receiver)?,
             Language::Java => {
-                let (request, queue, sqs, typed) = self.java(call, receiver)?;
+                let (request, queue, sqs, typed) = self.java(call, written, receiver)?;
                 if let Some(op) = typed {
                     operation = op;
                 }
@@ -34,11 +34,13 @@ impl<'a> Reader<'a> {
         let mut queue = None;
         let mut each_entry = Vec::new();
         let mut written_entries = None;
+        // A receipt handle written as the queue's URL is that (SQS208).
+        let queue_url = request.params.iter().find(|p| p.0 == "QueueUrl").map(|p| self.text_of(p.2));
         for (name, span, value) in &request.params {
             match *name {
                 "QueueUrl" | "QueueName" => queue = Some(self.queue(*value, 0)),
                 "MessageBody" => bodies.push(*value),
-                "Entries" if operation.is_batch() => match self.batch(*value) {
+                "Entries" if operation.is_batch() => match self.batch(*value, queue_url) {
                     Some(batch) => {
                         complete &= batch.complete;
                         bodies.extend(batch.bodies);
@@ -50,7 +52,7 @@ impl<'a> Reader<'a> {
                 },
                 _ => {}
             }
-            args.push(self.arg(name, *span, *value));
+            args.push(self.arg(name, *span, *value, queue_url));
         }
         if operation.is_batch() && !request.params.iter().any(|p| p.0 == "Entries") && request.complete {
             // A batch whose entries are not written is not read.
@@ -88,12 +90,12 @@ impl<'a> Reader<'a> {
     }
 
     /// A batch's `Entries`, when they are read.
-    fn batch(&self, value: Node<'a>) -> Option<Batch<'a>> {
+    fn batch(&self, value: Node<'a>, queue_url: Option<&str>) -> Option<Batch<'a>> {
         let mut batch = Batch { complete: true, written: self.written_count(value), ..Batch::default() };
         let mut common: Option<Vec<Arg>> = None;
         for entry in self.entries(value, 0)? {
             batch.complete &= entry.complete;
-            let written: Vec<Arg> = entry.params.iter().map(|(n, s, v)| self.arg(n, *s, *v)).collect();
+            let written: Vec<Arg> = entry.params.iter().map(|(n, s, v)| self.arg(n, *s, *v, queue_url)).collect();
             batch.bodies.extend(entry.params.iter().filter(|(n, _, _)| *n == "MessageBody").map(|p| p.2));
             batch.each.push(written.clone());
             common = Some(match common {
@@ -105,8 +107,11 @@ impl<'a> Reader<'a> {
         Some(batch)
     }
 
-    pub(super) fn arg(&self, name: &'static str, span: Span, value: Node<'a>) -> Arg {
-        Arg { name, int: self.int(value, 0), origin: self.origin(span) }
+    /// A parameter as the model has it; a `ReceiptHandle` with the part
+    /// of a message it reads.
+    pub(super) fn arg(&self, name: &'static str, span: Span, value: Node<'a>, queue_url: Option<&str>) -> Arg {
+        let reads = if name == "ReceiptHandle" { self.part_read(value, queue_url) } else { None };
+        Arg { name, int: self.int(value, 0), origin: self.origin(span), reads }
     }
 
     /// A parameter `(API name, where, value)` from a key and its value.

@@ -7,7 +7,6 @@ use std::collections::{HashMap, HashSet};
 use super::words::{comparison, floats, function_name, ints, kind_word, queue_details, secs, targets, texts};
 use super::{Edge, EdgeKind, Graph, Kind, Mark, Node};
 use sqsguard_finding::Finding;
-use sqsguard_model::code::Operation;
 use sqsguard_model::{Attr, Index, Model, Target, Value};
 
 /// One model, with the findings checked on it and what names the file or
@@ -159,7 +158,9 @@ impl Builder {
             let id = self.node(Kind::Code, &owner, Vec::new(), Vec::new());
             self.alias(&call.owner, &id);
             let operation = call.operation.name();
-            let receives = call.operation == Operation::ReceiveMessage;
+            // A worker's receives, deletes and visibility changes read the
+            // queue; only a send writes to it.
+            let receives = call.operation.consumes();
             match &call.queue {
                 Value::Known(target) => {
                     let to = self.target(target, queue_ids);

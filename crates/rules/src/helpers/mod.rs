@@ -45,7 +45,7 @@ pub(crate) fn set<T>(
 ) -> Remedy {
     Remedy {
         resource: resource.to_string(),
-        field,
+        field: Some(field),
         ops: vec![Op::Set(value)],
         at: alt.written_at().clone(),
         absent: matches!(alt.value, sqsguard_model::Value::Absent),

@@ -1,4 +1,4 @@
-"""A worker whose requests SQS rejects: a 30 s wait, 20 messages, a delay on a FIFO send, 11 entries."""
+"""A worker whose requests SQS rejects: a 30 s wait, 20 messages, a delay on a FIFO send, 11 entries, visibility over 12 hours."""
 import boto3
 
 sqs = boto3.client("sqs")
@@ -48,3 +48,7 @@ def hide_longer(messages):
         QueueUrl=JOBS,
         Entries=[{"Id": "1", "ReceiptHandle": messages[0]["ReceiptHandle"], "VisibilityTimeout": 50000}],
     )
+
+
+def hide_one_longer(message):
+    sqs.change_message_visibility(QueueUrl=JOBS, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=43201)

@@ -1,0 +1,5 @@
+"""What the worker does with a message."""
+
+
+def process(body):
+    print(body)
