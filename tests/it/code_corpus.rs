@@ -91,3 +91,38 @@ fn the_sample_sdk_calls_give_what_they_really_do() {
     assert_eq!(found, [("SQS206", "SqsBatchSender.handleRequest")], "{}", common::render(&outcome));
     assert_eq!(outcome.files, 4, "the three SDK examples and the sender are read");
 }
+
+/// Every worker file of AWS's SDK examples (tests/code_corpus/
+/// aws-doc-sdk-examples-workers) gives exactly the code findings its
+/// EXPECTED.tsv lists and justifies, and no note.
+#[test]
+fn the_sdk_examples_workers_give_exactly_their_expected_findings() {
+    let dir = common::root().join("tests/code_corpus/aws-doc-sdk-examples-workers");
+    let expected_text = std::fs::read_to_string(dir.join("EXPECTED.tsv")).unwrap();
+    let mut expected: Vec<String> = expected_text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert!(cols.len() == 4 && !cols[3].is_empty(), "a finding without its why: {l}");
+            format!("{} {} {}", cols[0], cols[1], cols[2])
+        })
+        .collect();
+    let mut config = sqsguard::config::Config::default();
+    config.filter.select = vec!["SQS2".to_string()];
+    let outcome = sqsguard::lint::lint_paths(&[common::relative(&dir)], &config);
+    let prefix = format!("{}/", common::relative(&dir).display());
+    let mut found: Vec<String> = outcome
+        .findings
+        .iter()
+        .map(|f| {
+            let at = sqsguard::report::location(f).unwrap();
+            format!("{} {}:{} {}", f.code(), at.file.trim_start_matches(&prefix), at.line, f.resource)
+        })
+        .collect();
+    expected.sort();
+    found.sort();
+    assert_eq!(found, expected, "{}", common::render(&outcome));
+    assert!(outcome.notes.is_empty(), "{:#?}", outcome.notes);
+    assert_eq!(outcome.files, 47, "every file is read");
+}

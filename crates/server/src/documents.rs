@@ -124,7 +124,10 @@ pub(super) fn position_in(file: &Source, offset: usize, encoding: Encoding) -> P
     }
     let text = &file.text;
     let offset = floor(text, offset.min(text.len()));
-    Position::new(line, encoding.units(&text[start.min(offset)..offset]))
+    // An offset between a CRLF's two bytes is the line's end: the CR is
+    // no character of the line an editor shows.
+    let upto = &text[start.min(offset)..offset];
+    Position::new(line, encoding.units(upto.strip_suffix('\r').unwrap_or(upto)))
 }
 
 /// The largest character boundary of `text` at or before `at`.

@@ -269,7 +269,13 @@ impl SourceFile {
 
     /// 1-based line and character column of a byte offset.
     pub fn position(&self, offset: usize) -> Position {
-        let offset = offset.min(self.len);
+        let mut offset = offset.min(self.len);
+        // Inside a CRLF, between its two bytes (where a parser that takes
+        // the CR into a line comment stops): the line ends at the CR, and
+        // a column past it is past the line's end in an editor.
+        if offset > 0 && self.text.as_bytes().get(offset - 1..=offset) == Some(b"\r\n") {
+            offset -= 1;
+        }
         let line_idx = self.line_index(offset);
         let start = self.line_starts[line_idx];
         let mut end = offset;
@@ -371,6 +377,9 @@ mod tests {
         assert_eq!(f.offset_of_char_column(3, 99), text.find("\r\n").unwrap());
         assert_eq!(f.offset_of_char_column(1, 99), 4);
         assert_eq!(f.text_with_lf_breaks(), "a: 1\nb: 'x\ny'\r\nc: 3\nd: 4");
+        // An offset between a CRLF's two bytes is its line's end, as the CR's is.
+        let crlf = SourceFile::new("W.java", "ab\r\ncd".to_string());
+        assert_eq!((crlf.position(3), crlf.position(4).line), (crlf.position(2), 2));
         let plain = SourceFile::new("t.yaml", "a\r\nb\n".to_string());
         assert!(std::ptr::eq(plain.text_with_lf_breaks(), plain.text.as_str()));
     }

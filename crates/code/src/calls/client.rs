@@ -98,4 +98,22 @@ impl<'a> Reader<'a> {
         }
         self.uses_sqs || request.params.iter().any(|p| p.0 == "QueueUrl")
     }
+
+    /// Whether the client is the SDK's batching layer rather than SQS's
+    /// own API: Java v2's `SqsAsyncBatchManager` (`sqsAsyncClient
+    /// .batchManager()`), v1's `AmazonSQSBufferedAsyncClient`. It receives
+    /// with its own wait and batch size, and sends and deletes in batches
+    /// of its making, so what the code writes is not all SQS is sent.
+    pub(super) fn batching_client(&self, node: Node<'a>, steps: usize) -> bool {
+        let text = self.text_of(node).to_ascii_lowercase();
+        if text.contains("batchmanager") || text.contains("buffered") {
+            return true;
+        }
+        let node = self.strip(node);
+        matches!(node.kind(), "identifier" | "field_identifier")
+            && steps < MAX_STEPS
+            && self
+                .bound(self.text_of(node), node.start_byte())
+                .is_some_and(|b| self.batching_client(b.value, steps + 1))
+    }
 }

@@ -30,7 +30,9 @@ impl<'a> Reader<'a> {
         }
         let mut args = Vec::new();
         let mut bodies = Vec::new();
-        let mut complete = request.complete;
+        // A batching client adds to what the code writes (see
+        // `batching_client`): a parameter left out may be its to set.
+        let mut complete = request.complete && !receiver.is_some_and(|r| self.batching_client(r, 0));
         let mut queue = None;
         let mut each_entry = Vec::new();
         let mut written_entries = None;
