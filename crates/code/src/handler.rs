@@ -87,33 +87,13 @@ pub(crate) fn read_in(
         reports: Reports::No,
         misspelt: Vec::new(),
         wrong_identifiers: Vec::new(),
+        raises: Vec::new(),
     };
-    let mut yes: Option<(sqsguard_model::Origin, String)> = None;
-    // A batch utility in the handler's body, or set up outside every
-    // function of the handler's file (a processor made at the top of the
-    // file, middy's import; and of the file the template names, when it
-    // re-exports the handler): the body's own first.
-    for (f, spans) in &files {
-        let Some(unit) = unit_of(f) else { continue };
-        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
-        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| inside(*s)) {
-            yes = Some((unit.origin(*span), utility_words(unit.language, what)));
-            break;
-        }
-    }
-    let tops = if file == def_file.as_path() { vec![file] } else { vec![def_file.as_path(), file] };
-    for top in tops {
-        let Some(unit) = unit_of(top).filter(|_| yes.is_none()) else { continue };
-        let in_a_function = |span: Span| {
-            unit.defs.iter().any(|d| d.is_function && d.span.start <= span.start && span.end <= d.span.end)
-        };
-        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| !in_a_function(*s)) {
-            yes = Some((unit.origin(*span), utility_words(unit.language, what)));
-        }
-    }
+    let mut yes = utility(program, &files, file, def_file);
     let body: Vec<(&Unit, &[Span])> =
         files.iter().filter_map(|(f, spans)| Some((unit_of(f)?, spans.as_slice()))).collect();
     read_keys(&body, &mut yes, &mut handler);
+    handler.raises = body.iter().flat_map(|(unit, spans)| super::raises::on_failure_path(unit, spans)).collect();
     // Behind code that was not read (a decorator, a wrapper), even a body
     // that returns batch item failures may not be what Lambda gets.
     handler.reports = match (yes, behind) {
@@ -132,6 +112,37 @@ pub(crate) fn read_in(
         },
     };
     Ok(handler)
+}
+
+/// A batch utility in the handler's body, or set up outside every
+/// function of the handler's file (a processor made at the top of the
+/// file, middy's import; and of the file the template names, when it
+/// re-exports the handler): the body's own first.
+fn utility(
+    program: &Program<'_>,
+    files: &[(&PathBuf, Vec<Span>)],
+    file: &Path,
+    def_file: &Path,
+) -> Option<(sqsguard_model::Origin, String)> {
+    for (f, spans) in files {
+        let Some(unit) = program.unit(f) else { continue };
+        let inside = |span: Span| spans.iter().any(|d| d.start <= span.start && span.end <= d.end);
+        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| inside(*s)) {
+            return Some((unit.origin(*span), utility_words(unit.language, what)));
+        }
+    }
+    let tops = if file == def_file { vec![file] } else { vec![def_file, file] };
+    let mut found = None;
+    for top in tops {
+        let Some(unit) = program.unit(top).filter(|_| found.is_none()) else { continue };
+        let in_a_function = |span: Span| {
+            unit.defs.iter().any(|d| d.is_function && d.span.start <= span.start && span.end <= d.span.end)
+        };
+        if let Some((span, what)) = unit.utilities.iter().find(|(s, _)| !in_a_function(*s)) {
+            found = Some((unit.origin(*span), utility_words(unit.language, what)));
+        }
+    }
+    found
 }
 
 /// The definitions the handler's body reaches through calls by name, the

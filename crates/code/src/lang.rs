@@ -57,6 +57,9 @@ pub(crate) enum Pattern {
     /// `@destructure` when the name is taken out of an object; or
     /// `@assignment` alone, whose [`bindings`](crate::fields::bindings) are those.
     Assignments,
+    /// Where a handler ends with an error (a raise, a throw, Go's return of
+    /// an error): `@raise`.
+    Raises,
     /// Where names come from other files: `@source` (the module), `@name`,
     /// `@alias`, `@namespace`, `@star`; for Go, `@package`; or the
     /// statement (`@from_import`, `@module_import`, `@es_import`,
@@ -64,7 +67,7 @@ pub(crate) enum Pattern {
     Imports,
 }
 
-pub(crate) const PATTERNS: [Pattern; 10] = [
+pub(crate) const PATTERNS: [Pattern; 11] = [
     Pattern::Definitions,
     Pattern::Calls,
     Pattern::ResponseKeys,
@@ -74,6 +77,7 @@ pub(crate) const PATTERNS: [Pattern; 10] = [
     Pattern::Nondeterministic,
     Pattern::EnvReads,
     Pattern::Assignments,
+    Pattern::Raises,
     Pattern::Imports,
 ];
 
@@ -99,13 +103,14 @@ macro_rules! queries {
             include_str!(concat!("../../../rules/code/", $lang, "/nondeterministic.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/env-reads.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/assignments.scm")),
+            include_str!(concat!("../../../rules/code/", $lang, "/raises.scm")),
             include_str!(concat!("../../../rules/code/", $lang, "/imports.scm")),
         ]
     };
 }
 
 /// The text of each pattern's query, in [`PATTERNS`] order.
-fn sources(language: Language) -> [&'static str; 10] {
+fn sources(language: Language) -> [&'static str; 11] {
     match folder(language) {
         "python" => queries!("python"),
         "go" => queries!("go"),

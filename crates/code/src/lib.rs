@@ -28,6 +28,7 @@ pub mod lang;
 pub(crate) mod locate;
 pub(crate) mod program;
 mod query;
+mod raises;
 mod resolve;
 mod response;
 pub mod unit;

@@ -86,6 +86,8 @@ pub struct Unit {
     pub imports: Vec<Import>,
     /// Go: the package the file is in.
     pub package: Option<String>,
+    /// Where it raises, throws or (Go) returns an error.
+    pub raises: Vec<Span>,
     /// Whether an SQS API call's pattern matched: the call reader walks
     /// the tree for the rest of what it needs only then (most handlers
     /// call no SQS API).
@@ -164,6 +166,7 @@ impl Unit {
             imports: Vec::new(),
             package: None,
             calls_sqs: false,
+            raises: Vec::new(),
         };
         unit.find();
         Ok(unit)
@@ -207,6 +210,7 @@ impl Unit {
             Pattern::Returns,
             Pattern::Imports,
             Pattern::SdkCalls,
+            Pattern::Raises,
         ];
         each_match(self.language, FOUND_HERE, root, text, |pattern, m| match pattern {
             Pattern::Definitions => {
@@ -253,6 +257,7 @@ impl Unit {
             }
             Pattern::Imports => imports::read(m, &mut self.imports, &mut self.package),
             Pattern::SdkCalls => self.calls_sqs = true,
+            Pattern::Raises => self.raises.extend(m.node("raise").map(span)),
             _ => {}
         });
         // A pattern may match one node twice (a key both written and read):

@@ -87,6 +87,11 @@ pub struct Handler {
     /// `itemIdentifier`s filled from something other than the record's
     /// message ID.
     pub wrong_identifiers: Vec<WrongIdentifier>,
+    /// Where it ends the invocation with an error on a record's failure
+    /// path: a raise or throw in an `except`/`catch` of the loop over the
+    /// event's records that no `try` around it catches; in Go, an error
+    /// (not `nil`) returned inside that loop.
+    pub raises: Vec<Origin>,
 }
 
 /// Whether a handler returns batch item failures.

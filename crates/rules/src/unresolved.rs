@@ -177,7 +177,7 @@ mod tests {
         let origin = Origin::file(&file, sqsguard_source::Span::new(0, 0));
         assert_eq!(
             not_checked(Link::ConsumerFunction, &origin),
-            "SQS001, SQS002, SQS022, SQS201, SQS202 and SQS203 were not checked for it"
+            "SQS001, SQS002, SQS022, SQS201, SQS202, SQS203 and SQS213 were not checked for it"
         );
         assert_eq!(readers(Link::AlarmQueue, &origin), "SQS015");
         // A file is judged by no live rule: SQS101 and SQS103 also read it.

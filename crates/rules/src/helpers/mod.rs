@@ -3,9 +3,11 @@
 //! the small pieces every rule uses (conditions, fixes, words).
 
 mod calls;
+mod reporting;
 mod timing;
 
 pub use calls::{call_words, known_fifo, queue_of, queue_words};
+pub use reporting::{Reporting, reporting};
 pub use timing::timings;
 
 use crate::Context;

@@ -1,0 +1,15 @@
+export const handler = async (event) => {
+  const batchItemFailures = [];
+  for (const record of event.Records) {
+    try {
+      await processOrder(JSON.parse(record.body));
+    } catch (err) {
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+};
+
+async function processOrder(order) {
+  console.log(order.id);
+}
