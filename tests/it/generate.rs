@@ -445,3 +445,50 @@ fn the_rules_options_decide_what_is_refused() {
     let ignored = run("ignore: [SQS008]\n");
     assert_eq!(ignored.status.code(), Some(0), "{}", stderr(&ignored));
 }
+
+/// A worker written with exactly the receive settings the ecs-worker
+/// example's outputs name (its wait, batch size, socket timeout and
+/// heartbeat), beside the generated template, lints clean; the same
+/// worker with a socket timeout no longer than the wait gets SQS212, so
+/// the code rules did read it.
+#[test]
+fn a_worker_written_with_the_generated_outputs_lints_clean() {
+    let template = common::root().join("examples/generate/ecs-worker/cloudformation/video-transcode.yaml");
+    let text = fs::read_to_string(&template).unwrap();
+    // An output's value: the `Value: "N"` after its name.
+    let output = |name: &str| -> u64 {
+        let at = text.find(&format!("  {name}:\n")).unwrap_or_else(|| panic!("no output {name}"));
+        let value = text[at..].lines().find_map(|l| l.trim().strip_prefix("Value: ")).unwrap();
+        value.trim_matches('"').parse().unwrap()
+    };
+    let (wait, batch, socket, beat, visibility) = (
+        output("ReceiveWaitTimeSeconds"),
+        output("ReceiveMaxNumberOfMessages"),
+        output("HttpSocketTimeoutSeconds"),
+        output("HeartbeatIntervalSeconds"),
+        output("VisibilityTimeout"),
+    );
+    let worker = |socket: u64| {
+        format!(
+            "import time\n\nimport boto3\nfrom botocore.config import Config\n\n\
+             URL = \"https://sqs.us-east-1.amazonaws.com/123456789012/video-transcode\"\n\
+             sqs = boto3.client(\"sqs\", config=Config(read_timeout={socket}))\n\n\n\
+             def poll():\n    while True:\n        \
+             out = sqs.receive_message(QueueUrl=URL, MaxNumberOfMessages={batch}, WaitTimeSeconds={wait})\n        \
+             for message in out.get(\"Messages\", []):\n            \
+             sqs.change_message_visibility(QueueUrl=URL, ReceiptHandle=message[\"ReceiptHandle\"], VisibilityTimeout={visibility})\n            \
+             time.sleep({beat})\n            \
+             sqs.delete_message(QueueUrl=URL, ReceiptHandle=message[\"ReceiptHandle\"])\n"
+        )
+    };
+    let dir = common::scratch();
+    fs::copy(&template, dir.path().join("template.yaml")).unwrap();
+    fs::write(dir.path().join("worker.py"), worker(socket)).unwrap();
+    let outcome = common::lint(dir.path());
+    assert_eq!(outcome.files, 2, "{}", common::render(&outcome));
+    assert!(outcome.findings.is_empty() && outcome.notes.is_empty(), "{}", common::render(&outcome));
+    fs::write(dir.path().join("worker.py"), worker(wait)).unwrap();
+    let codes: Vec<&str> =
+        common::lint(dir.path()).findings.iter().map(|f| f.code()).collect::<Vec<_>>().leak().to_vec();
+    assert_eq!(codes, ["SQS212"]);
+}

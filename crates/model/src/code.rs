@@ -211,9 +211,23 @@ pub struct SdkCall {
     pub queue: Value<Target>,
     /// What happens to a batch call's result.
     pub result: ResultUse,
+    /// A receive's: the shortest HTTP read, socket or attempt timeout set
+    /// where its SDK client is built, when the code sets one there.
+    pub client_timeout: Option<ClientTimeout>,
     /// Values of the message body that differ on every call (a clock, a
     /// UUID, a random number), where they are and as written.
     pub nondeterministic: Vec<(Origin, String)>,
+}
+
+/// An SDK client's HTTP timeout, as the code sets it.
+#[derive(Clone, Debug)]
+pub struct ClientTimeout {
+    pub seconds: f64,
+    /// As the code names it: `read_timeout`, `requestTimeout`,
+    /// `socketTimeout`, `Timeout`, `apiCallAttemptTimeout`.
+    pub name: String,
+    /// Where it is set.
+    pub origin: Origin,
 }
 
 /// A request parameter written in a call.

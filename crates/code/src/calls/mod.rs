@@ -36,6 +36,9 @@ mod tests;
 mod tests_flow;
 #[cfg(test)]
 mod tests_parts;
+#[cfg(test)]
+mod tests_timeouts;
+mod timeouts;
 mod values;
 
 /// What the calls of a file are read against.

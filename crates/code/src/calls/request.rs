@@ -71,6 +71,10 @@ impl<'a> Reader<'a> {
             self.nondeterministic(body, 0, &mut seen, &mut nondeterministic);
         }
         let result = if operation.is_batch() { self.result(call) } else { ResultUse::Unknown };
+        let client_timeout = match operation {
+            Operation::ReceiveMessage => self.client_timeout(call, receiver),
+            _ => None,
+        };
         let owner = match self.scope.owner {
             Some(o) => o.to_string(),
             None => self.enclosing(call),
@@ -87,6 +91,7 @@ impl<'a> Reader<'a> {
             in_loop: in_loop(call),
             queue,
             result,
+            client_timeout,
             nondeterministic,
         })
     }
