@@ -287,3 +287,15 @@ fn handler_rules_judge_a_mapping_whose_queue_is_unresolved() {
         );
     }
 }
+
+/// The 30-line worker a new user wrote with four bugs (a 10 s read timeout
+/// on a 20 s long poll, a 40 s heartbeat that sets 30 s, a delete by
+/// MessageId, a receive in `while True` without MaxNumberOfMessages) gets
+/// exactly those four findings, each where its bug is.
+#[test]
+fn a_worker_with_four_bugs_gets_four_findings() {
+    let outcome = common::lint(&common::root().join("tests/fixtures/workers/four_bugs.py"));
+    let found: Vec<(&str, usize)> =
+        outcome.findings.iter().map(|f| (f.code(), sqsguard::report::location(f).unwrap().line)).collect();
+    assert_eq!(found, [("SQS210", 12), ("SQS209", 22), ("SQS212", 22), ("SQS208", 26)], "{}", common::render(&outcome));
+}

@@ -23,6 +23,7 @@ pub(crate) mod host;
 mod imports;
 #[cfg(test)]
 mod imports_tests;
+mod kinds;
 mod known;
 pub mod lang;
 pub(crate) mod locate;

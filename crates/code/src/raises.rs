@@ -21,22 +21,7 @@ use sqsguard_source::Span;
 const CATCHES: &[&str] = &["except_clause", "catch_clause"];
 /// The statements whose body an error is caught from.
 const TRIES: &[&str] = &["try_statement", "try_with_resources_statement"];
-/// Loops, by language: Python `for`, JavaScript and TypeScript `for ... of`
-/// / `for ... in` and `for`, Java's enhanced and plain `for`, Go's `for`.
-const LOOPS: &[&str] = &["for_statement", "for_in_statement", "enhanced_for_statement"];
-/// What starts a function: a loop or a `try` outside one is not the
-/// function's own.
-const FUNCTIONS: &[&str] = &[
-    "function_definition",
-    "lambda",
-    "function_declaration",
-    "function_expression",
-    "arrow_function",
-    "method_definition",
-    "method_declaration",
-    "func_literal",
-    "lambda_expression",
-];
+use super::kinds::{FUNCTIONS, LOOPS};
 
 /// The raises of `unit` inside `spans` (a handler's body) that are on a
 /// record's failure path.

@@ -214,6 +214,9 @@ pub struct SdkCall {
     /// A receive's: the shortest HTTP read, socket or attempt timeout set
     /// where its SDK client is built, when the code sets one there.
     pub client_timeout: Option<ClientTimeout>,
+    /// A visibility change's: the period of the timer or loop that makes
+    /// it again and again, when it is one and its period can be read.
+    pub heartbeat: Option<Heartbeat>,
     /// Values of the message body that differ on every call (a clock, a
     /// UUID, a random number), where they are and as written.
     pub nondeterministic: Vec<(Origin, String)>,
@@ -227,6 +230,18 @@ pub struct ClientTimeout {
     /// `socketTimeout`, `Timeout`, `apiCallAttemptTimeout`.
     pub name: String,
     /// Where it is set.
+    pub origin: Origin,
+}
+
+/// A timer or loop that repeats a call.
+#[derive(Clone, Debug)]
+pub struct Heartbeat {
+    /// Its period.
+    pub seconds: f64,
+    /// What repeats it: `setInterval`, `sleep`, `time.NewTicker`,
+    /// `scheduleAtFixedRate`.
+    pub how: String,
+    /// Where the timer is made, or the loop waits.
     pub origin: Origin,
 }
 

@@ -1,7 +1,7 @@
 //! SQS212: a receive whose SDK client gives up before the long poll can
 //! answer, or before the queue's visibility timeout ends.
 
-use super::helpers::{call_words, queue_of};
+use super::helpers::{call_words, queue_of, seconds};
 use super::{Context, Findings};
 use sqsguard_model::Field;
 use sqsguard_model::code::Operation;
@@ -90,9 +90,4 @@ fn least(attr: &Attr<i64>, field: Field) -> Option<i64> {
         })
         .collect();
     all.filter(|v| !v.is_empty()).and_then(|v| v.into_iter().min())
-}
-
-/// `10 s`, `1.5 s`.
-fn seconds(t: f64) -> String {
-    if t.fract() == 0.0 { format!("{t:.0} s") } else { format!("{t} s") }
 }

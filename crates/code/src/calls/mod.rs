@@ -26,6 +26,7 @@ use sqsguard_source::Span;
 
 mod added;
 mod client;
+mod heartbeat;
 mod languages;
 mod parts;
 mod request;
@@ -34,6 +35,8 @@ mod result;
 mod tests;
 #[cfg(test)]
 mod tests_flow;
+#[cfg(test)]
+mod tests_heartbeat;
 #[cfg(test)]
 mod tests_parts;
 #[cfg(test)]

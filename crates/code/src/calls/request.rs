@@ -12,19 +12,8 @@ impl<'a> Reader<'a> {
     /// not one of the SQS API.
     pub(super) fn call(&self, call: Node<'a>, op_node: Node<'a>, receiver: Option<Node<'a>>) -> Option<SdkCall> {
         let written = self.text_of(op_node);
-        let mut operation = operation(written)?;
-        let (request, queue_expr, sqs) = match self.language {
-            Language::Python => self.python(call, written, receiver)?,
-            Language::JavaScript | Language::TypeScript | Language::Tsx => self.javascript(call, receiver)?,
-            Language::Go => self.go(call, receiver)?,
-            Language::Java => {
-                let (request, queue, sqs, typed) = self.java(call, written, receiver)?;
-                if let Some(op) = typed {
-                    operation = op;
-                }
-                (request, queue, sqs)
-            }
-        };
+        let (request, queue_expr, sqs, typed) = self.request(call, written, receiver)?;
+        let operation = typed.or_else(|| operation(written))?;
         if !sqs || !self.sqs_client(call, receiver, &request) {
             return None;
         }
@@ -71,9 +60,13 @@ impl<'a> Reader<'a> {
             self.nondeterministic(body, 0, &mut seen, &mut nondeterministic);
         }
         let result = if operation.is_batch() { self.result(call) } else { ResultUse::Unknown };
-        let client_timeout = match operation {
-            Operation::ReceiveMessage => self.client_timeout(call, receiver),
-            _ => None,
+        // What the client and the code around a call add to it.
+        let (client_timeout, heartbeat) = match operation {
+            Operation::ReceiveMessage => (self.client_timeout(call, receiver), None),
+            Operation::ChangeMessageVisibility | Operation::ChangeMessageVisibilityBatch => {
+                (None, self.heartbeat(call))
+            }
+            _ => (None, None),
         };
         let owner = match self.scope.owner {
             Some(o) => o.to_string(),
@@ -92,8 +85,31 @@ impl<'a> Reader<'a> {
             queue,
             result,
             client_timeout,
+            heartbeat,
             nondeterministic,
         })
+    }
+
+    /// The request a call writes, as its language writes it: the request,
+    /// what names its queue when the request does not (a boto3 resource's
+    /// Queue), whether it is SQS's, and (Java) the operation its request
+    /// type names.
+    #[allow(clippy::type_complexity)]
+    fn request(
+        &self,
+        call: Node<'a>,
+        written: &str,
+        receiver: Option<Node<'a>>,
+    ) -> Option<(Request<'a>, Option<Node<'a>>, bool, Option<Operation>)> {
+        let without_type = |(request, queue, sqs)| Some((request, queue, sqs, None));
+        match self.language {
+            Language::Python => without_type(self.python(call, written, receiver)?),
+            Language::JavaScript | Language::TypeScript | Language::Tsx => {
+                without_type(self.javascript(call, receiver)?)
+            }
+            Language::Go => without_type(self.go(call, receiver)?),
+            Language::Java => self.java(call, written, receiver),
+        }
     }
 
     /// A batch's `Entries`, when they are read.
@@ -344,26 +360,7 @@ impl<'a> Reader<'a> {
 /// Whether `node` is inside a loop statement of the function it is in (or
 /// of the top level, outside any function).
 fn in_loop(node: Node<'_>) -> bool {
-    // Python, JavaScript and TypeScript, Go, Java: their loops, and the
-    // nodes that start a function (a loop around a function is not one its
-    // body runs in).
-    const LOOPS: &[&str] =
-        &["while_statement", "for_statement", "for_in_statement", "do_statement", "enhanced_for_statement"];
-    const FUNCTIONS: &[&str] = &[
-        "function_definition",
-        "lambda",
-        "function_declaration",
-        "generator_function_declaration",
-        "function_expression",
-        "generator_function",
-        "arrow_function",
-        "method_definition",
-        "function",
-        "method_declaration",
-        "constructor_declaration",
-        "func_literal",
-        "lambda_expression",
-    ];
+    use crate::kinds::{FUNCTIONS, LOOPS};
     let mut at = node.parent();
     while let Some(n) = at {
         if LOOPS.contains(&n.kind()) {

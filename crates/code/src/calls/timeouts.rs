@@ -229,7 +229,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A number: a literal, a name bound to one, or arithmetic of those.
-    fn number(&self, node: Node<'a>, steps: usize) -> Option<f64> {
+    pub(super) fn number(&self, node: Node<'a>, steps: usize) -> Option<f64> {
         if steps > MAX_STEPS {
             return None;
         }
@@ -260,7 +260,7 @@ impl<'a> Reader<'a> {
 
     /// A Go duration in nanoseconds: `10 * time.Second`, `time.Duration(n)
     /// * time.Millisecond`, `time.Minute`, a bare number.
-    fn go_duration(&self, node: Node<'a>, steps: usize) -> Option<f64> {
+    pub(super) fn go_duration(&self, node: Node<'a>, steps: usize) -> Option<f64> {
         if steps > MAX_STEPS {
             return None;
         }

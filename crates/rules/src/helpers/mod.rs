@@ -27,6 +27,11 @@ pub(crate) fn given_words(cx: &Context<'_>, values: &[(Field, Option<&std::sync:
     if said.is_empty() { String::new() } else { format!(" ({})", said.join("; ")) }
 }
 
+/// A length of time in seconds as the messages write it: `40 s`, `1.5 s`.
+pub(crate) fn seconds(t: f64) -> String {
+    if t.fract() == 0.0 { format!("{t:.0} s") } else { format!("{t} s") }
+}
+
 /// The conditions under which all of `whens` hold, or `None` if they cannot.
 pub(crate) fn all_of(whens: &[&When]) -> Option<When> {
     let mut acc = When::always();
