@@ -126,3 +126,48 @@ fn the_sdk_examples_workers_give_exactly_their_expected_findings() {
     assert!(outcome.notes.is_empty(), "{:#?}", outcome.notes);
     assert_eq!(outcome.files, 47, "every file is read");
 }
+
+/// The SQS calls of two popular consumer libraries (tests/code_corpus/
+/// consumer-libraries: bbc/sqs-consumer's consumer and Spring Cloud AWS's
+/// listener classes that call the SDK) are read, and none is a finding:
+/// every wait, batch size, visibility and heartbeat there comes from the
+/// library's options, which sqsguard cannot follow, so the worker rules
+/// stay silent; every delete and visibility change passes the receipt
+/// handle; every batch result's `Failed` is read.
+#[test]
+fn consumer_libraries_are_read_and_give_no_finding() {
+    use sqsguard::code::{KnownQueues, read_loose};
+    let dir = common::root().join("tests/code_corpus/consumer-libraries");
+    let spring = "spring-cloud-aws/spring-cloud-aws-sqs/src/main/java/io/awspring/cloud/sqs/";
+    let expected: &[(&str, &[&str])] = &[
+        (
+            "sqs-consumer/src/consumer.ts",
+            &[
+                "ReceiveMessage",
+                "ReceiveMessage",
+                "ChangeMessageVisibility",
+                "ChangeMessageVisibilityBatch",
+                "DeleteMessage",
+                "DeleteMessageBatch",
+            ],
+        ),
+        ("listener/QueueMessageBatchVisibility.java", &["ChangeMessageVisibilityBatch"]),
+        ("listener/QueueMessageVisibility.java", &["ChangeMessageVisibility"]),
+        ("listener/acknowledgement/SqsAcknowledgementExecutor.java", &["DeleteMessageBatch"]),
+        ("listener/sink/adapter/MessageVisibilityExtendingSinkAdapter.java", &["ChangeMessageVisibilityBatch"]),
+        ("listener/source/AbstractSqsMessageSource.java", &["ReceiveMessage"]),
+        ("operations/SqsTemplate.java", &["DeleteMessageBatch"]),
+    ];
+    for (file, operations) in expected {
+        let path = if file.ends_with(".ts") { dir.join(file) } else { dir.join(spring).join(file) };
+        let loaded = read_loose(&path, &Default::default(), &Default::default(), &KnownQueues::default())
+            .unwrap_or_else(|| panic!("{file} is not read"));
+        let read: Vec<&str> = loaded.model.calls.iter().map(|c| c.operation.name()).collect();
+        assert_eq!(&read, operations, "{file}");
+    }
+    let mut config = sqsguard::config::Config::default();
+    config.filter.select = vec!["SQS2".to_string()];
+    let outcome = sqsguard::lint::lint_paths(&[common::relative(&dir)], &config);
+    assert!(outcome.findings.is_empty() && outcome.notes.is_empty(), "{}", common::render(&outcome));
+    assert_eq!(outcome.files, 10, "{}", common::render(&outcome));
+}
