@@ -4,12 +4,15 @@
 #
 #   benches/code.sh                                      # builds release first
 #   SQSGUARD_BIN=target/debug/sqsguard benches/code.sh   # times that binary
-#   CODE_FILES=2000 CODE_NOISE=20000 benches/code.sh     # the sizes (these are the defaults)
+#   CODE_FILES=2000 CODE_NOISE=20000 CODE_WORKERS=2000 benches/code.sh   # the sizes (the defaults)
 #
 # benches/gen_code.py writes a repository of CODE_FILES code files across
 # Python, JavaScript, TypeScript, Go and Java (half Lambda handlers named by
-# SAM templates, half SDK workers no template names), and beside it
-# CODE_NOISE source files that never call SQS. Timed (best of 3 after a
+# SAM templates, half SDK workers no template names), CODE_WORKERS workers
+# as they poll in production (a receive loop, a client timeout, a
+# heartbeat, deletes: the clean projects of SQS210 and SQS212, across the
+# five languages), and beside them CODE_NOISE source files that never call
+# SQS. Timed (best of 3 after a
 # warmup, hyperfine when installed):
 #   - pipeline: the handlers, their templates and the workers (target < 1 s);
 #   - pipeline --no-code: the templates alone;
@@ -24,7 +27,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 files=${CODE_FILES:-2000}
 noise=${CODE_NOISE:-20000}
-python3 benches/gen_code.py "$tmp" "$files" "$noise"
+workers=${CODE_WORKERS:-2000}
+python3 benches/gen_code.py "$tmp" "$files" "$noise" "$workers"
 
 best() {
   if command -v hyperfine >/dev/null; then
@@ -44,7 +48,7 @@ run() {
     "$(rss "$bin" lint --format json --fail-on never "$@")"
 }
 count=$("$bin" lint --format json --fail-on never "$tmp/pipeline" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["findings"]), "findings in", d["summary"]["files"], "files")')
-echo "code bench: $files code files (+ $noise that never call SQS); $count"
+echo "code bench: $files code files and $workers polling workers (+ $noise that never call SQS); $count"
 run "pipeline" "$tmp/pipeline"
 run "pipeline --no-code" --no-code "$tmp/pipeline"
 run "pipeline + noise" "$tmp/pipeline" "$tmp/noise"

@@ -227,8 +227,39 @@ def write(path, text):
         f.write(text)
 
 
+# Workers as they poll in production: a receive loop, a client with its
+# HTTP timeout, a heartbeat that keeps each message hidden, a delete by
+# receipt handle. The clean projects of SQS210 and SQS212 are such
+# workers, one per language: what the worker readers (client timeouts,
+# heartbeats, receipt handles) cost is measured on them.
+POLLERS = [
+    ("SQS210", "python", "worker.py"),
+    ("SQS210", "javascript", "worker.mjs"),
+    ("SQS210", "typescript", "worker.ts"),
+    ("SQS210", "go", "main.go"),
+    ("SQS210", "java", "src/main/java/com/example/Worker.java"),
+    ("SQS212", "python", "worker.py"),
+    ("SQS212", "javascript", "worker.mjs"),
+    ("SQS212", "typescript", "worker.ts"),
+    ("SQS212", "go", "main.go"),
+    ("SQS212", "java", "src/main/java/com/example/Worker.java"),
+]
+
+
+def pollers(out, count):
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "rules")
+    texts = []
+    for rule, language, file in POLLERS:
+        with open(os.path.join(root, rule, language, "good", file)) as f:
+            texts.append((file, f.read()))
+    for i in range(count):
+        file, text = texts[i % len(texts)]
+        write(os.path.join(out, "pipeline", "pollers", f"p{i}", file), text)
+
+
 def main():
     out, n, noise = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    pollers(out, int(sys.argv[4]) if len(sys.argv) > 4 else 0)
     languages = list(HANDLERS)
     handlers = n // 2
     per_template = 10

@@ -103,11 +103,7 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
         match unit {
             // Inline code is the template's: its comments are the template's.
             Ok(unit) if unit.host.is_some() => continue,
-            // Its fixes are edits of its own text.
-            Ok(unit) => {
-                loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));
-                loaded.writer.add_code(&unit.source);
-            }
+            Ok(unit) => loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source)),
             Err(_) if !path.exists() => continue,
             Err(_) => {}
         }
@@ -304,7 +300,6 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.model.queues = known.adopt(&mut loaded.model.calls);
             loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));
-            loaded.writer.add_code(&unit.source);
         }
         // Said where the parser stopped.
         Err(e) => {

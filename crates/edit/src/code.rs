@@ -7,9 +7,17 @@
 use super::Edit;
 use sqsguard_source::{Source, Span};
 
+/// The files edited as code: a template's inline code (`ZipFile`) is the
+/// template's, and is not.
+const CODE: &[&str] = &["py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "java"];
+
 /// The edit that makes the name at `span` name `to` (the API's spelling),
-/// or `None` when what is there is not a plain name.
+/// or `None` when what is there is not a plain name of a code file.
 pub(crate) fn rename(file: &Source, span: Span, to: &str) -> Option<Edit> {
+    let extension = file.path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    if !CODE.contains(&extension) {
+        return None;
+    }
     let old = file.text.get(span.start..span.end)?;
     if old.is_empty() || !old.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;

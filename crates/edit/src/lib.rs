@@ -125,7 +125,7 @@ pub enum Op {
     RetargetToArn,
     /// A statement appended to a policy.
     AppendStatement(Statement),
-    /// Code: the name written at the remedy's span (a key in its quotes,
+    /// Code, alone in its recipe: the name written at the remedy's span (a key in its quotes,
     /// a property, a field, a getter) names the API's `to` instead, spelt
     /// as the name is: `"MessageId"` and `msg.MessageId` become
     /// `ReceiptHandle`, `messageId()` `receiptHandle()`, `getBody()`

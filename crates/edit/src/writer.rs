@@ -55,9 +55,6 @@ enum Tree {
     Hcl(terraform::Parsed),
     /// A `*.tf.json` or `.tfvars.json` file.
     Json(Node),
-    /// A code file (Python, JavaScript, TypeScript, Go, Java): its edits
-    /// are names, read from the text (see [`super::code`]).
-    Code,
 }
 
 struct Held {
@@ -115,11 +112,6 @@ impl Writer {
         self.hold(file, Tree::Json(root));
     }
 
-    /// A code file the code front-end read.
-    pub fn add_code(&mut self, file: &Source) {
-        self.hold(file, Tree::Code);
-    }
-
     /// What the module in `folder` declares (`None` when a file of it did
     /// not parse) and the names of its calls of the registry SQS module.
     pub fn add_module(&mut self, folder: &Path, declared: Option<HashSet<String>>, sqs_calls: HashSet<String>) {
@@ -144,6 +136,13 @@ impl Writer {
         }
         let Origin::File { file, span } = &remedy.at else { return Err(LIVE) };
         let span = *span;
+        // A fix of code renames what is written at the span, in the text
+        // the origin carries: no tree is held for code (a worker's text is
+        // kept no longer than its findings need it).
+        if let [Op::Rename { to }] = remedy.ops.as_slice() {
+            let edit = code::rename(file, span, to).ok_or(CANNOT)?;
+            return Ok(Fix { edits: vec![edit], applicability: remedy.applicability });
+        }
         let folder = file.path.parent().map(Path::to_path_buf).unwrap_or_default();
         let Writer { files, modules } = self;
         let module = modules.get(&folder);
@@ -172,8 +171,8 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
     let Held { file, tree, keys } = held;
     let one = |edit: Option<Edit>| edit.map(|e| (vec![e], false));
     match op {
-        // Code has only this operation, and templates do not have it.
-        Op::Rename { to } => one(matches!(tree, Tree::Code).then(|| code::rename(file, span, to)).flatten()),
+        // Code's operation, which no template has (see `Writer::fix`).
+        Op::Rename { .. } => None,
         Op::Set(value) => value_edit(file, tree, keys, span, remedy, value).map(|(e, indirect)| (vec![e], indirect)),
         Op::Replace { old, new } => {
             if render::literal_at(file, span)? != old.as_str() {
@@ -189,7 +188,6 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
             Tree::Hcl(_) | Tree::Json(_) => {
                 retarget::terraform(file, span, |name| module.is_some_and(|m| m.sqs_calls.contains(name)))
             }
-            Tree::Code => None,
         }),
         Op::SetWithin { map, value } => one(match tree {
             Tree::Template { root, json } => {
@@ -205,7 +203,7 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
                 let (outer, inner) = (Dialect::Terraform.name(*map), Dialect::Terraform.name(remedy.field?));
                 within::hcl_block(file, parsed, span, outer, inner, value)
             }
-            Tree::Json(_) | Tree::Code => None,
+            Tree::Json(_) => None,
         }),
         // Only a literal goes: a reference or an expression (`!Ref P`,
         // `var.w`, `${self:custom.w}`) would leave what it reads unused,
@@ -224,7 +222,6 @@ fn apply(held: &mut Held, module: Option<&Module>, span: Span, remedy: &Remedy, 
                 }
                 Tree::Hcl(parsed) => remove::hcl(file, parsed, span, |k| remove::names(field, k)),
                 Tree::Json(root) => remove::node(file, keys.node_at(root, span)?, root, |k| remove::names(field, k)),
-                Tree::Code => None,
             })
         }
         Op::AppendStatement(Statement { service, source, sid, policy }) => {
@@ -300,7 +297,6 @@ fn value_edit(
             let replacement = render::render(file, node, value, *json)?;
             Some((Edit { file: file.clone(), span: node.span, replacement }, indirect))
         }
-        Tree::Code => None,
     }
 }
 
@@ -332,7 +328,6 @@ fn add_queue(
             let taken = |a: &str| declared.contains(a);
             add_resource_terraform::terraform_json(file, keys, (root, at), &remedy.resource, new, taken)
         }
-        Tree::Code => None,
     }
 }
 
