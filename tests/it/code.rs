@@ -299,3 +299,30 @@ fn a_worker_with_four_bugs_gets_four_findings() {
         outcome.findings.iter().map(|f| (f.code(), sqsguard::report::location(f).unwrap().line)).collect();
     assert_eq!(found, [("SQS210", 12), ("SQS209", 22), ("SQS212", 22), ("SQS208", 26)], "{}", common::render(&outcome));
 }
+
+/// In `graph`, a worker is a consumer: its receive, delete and heartbeat
+/// are edges from the queue to it, and its findings are on its nodes.
+#[test]
+fn a_worker_is_drawn_as_a_consumer_with_its_findings() {
+    let worker = common::relative(&common::root().join("tests/fixtures/workers/four_bugs.py"));
+    let out = common::sqsguard(&["graph", "--format", "json", &worker.to_string_lossy()]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut edges: Vec<(String, String)> = doc["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["kind"].as_str().unwrap().to_string(), e["label"].as_str().unwrap().to_string()))
+        .collect();
+    edges.sort();
+    let consumes = |op: &str| ("consumes".to_string(), op.to_string());
+    assert_eq!(edges, [consumes("ChangeMessageVisibility"), consumes("DeleteMessage"), consumes("ReceiveMessage")]);
+    let mut on_nodes: Vec<&str> = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "code")
+        .flat_map(|n| n["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()))
+        .collect();
+    on_nodes.sort();
+    assert_eq!(on_nodes, ["SQS208", "SQS209", "SQS210", "SQS212"]);
+}
