@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use sqsguard::code::{handler, lang, unit::Unit};
+use sqsguard::code::{handler, unit::Unit};
 use sqsguard::model::code::{Language, Reports};
 use sqsguard::source::SourceFile;
 
@@ -33,7 +33,7 @@ fn every_sample_handler_reads_as_the_manifest_says() {
         let [file, _, _, lang_name, name, reports, misspelt, identifiers] = cols[..] else { panic!("{line}") };
         let path = dir.join(file);
         let language = language(lang_name);
-        assert_eq!(lang::of_path(&path).map(Language::name), Some(language.name()), "{file}");
+        assert_eq!(Language::of_path(&path).map(Language::name), Some(language.name()), "{file}");
         let text = std::fs::read_to_string(&path).unwrap();
         let source = SourceFile::new(path.clone(), text);
         let got = match Unit::parse(&source, language) {

@@ -11,7 +11,6 @@
 //! TypeScript and TSX are searched with the JavaScript queries (their
 //! grammars extend JavaScript's).
 
-use std::path::Path;
 use std::sync::OnceLock;
 
 use tree_sitter::Query;
@@ -224,20 +223,6 @@ pub(crate) fn compiled(language: Language) -> Option<&'static Compiled> {
     ALL[i].get_or_init(|| Compiled::new(language)).as_ref()
 }
 
-/// The language of a file, by its extension.
-pub fn of_path(path: &Path) -> Option<Language> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "py" => Language::Python,
-        "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
-        "ts" | "mts" | "cts" => Language::TypeScript,
-        "tsx" => Language::Tsx,
-        "go" => Language::Go,
-        "java" => Language::Java,
-        _ => return None,
-    })
-}
-
 /// The language family a Lambda runtime runs: Python, JavaScript (whose
 /// handler may be TypeScript before the build), Java or Go.
 pub(crate) fn of_runtime(runtime: &str) -> Option<Language> {
@@ -342,10 +327,10 @@ mod tests {
 
     #[test]
     fn languages_come_from_extensions_and_runtimes() {
-        assert_eq!(of_path(Path::new("src/app.py")), Some(Language::Python));
-        assert_eq!(of_path(Path::new("index.MJS")), Some(Language::JavaScript));
-        assert_eq!(of_path(Path::new("view.tsx")), Some(Language::Tsx));
-        assert_eq!(of_path(Path::new("README.md")), None);
+        assert_eq!(Language::of_path(std::path::Path::new("src/app.py")), Some(Language::Python));
+        assert_eq!(Language::of_path(std::path::Path::new("index.MJS")), Some(Language::JavaScript));
+        assert_eq!(Language::of_path(std::path::Path::new("view.tsx")), Some(Language::Tsx));
+        assert_eq!(Language::of_path(std::path::Path::new("README.md")), None);
         assert_eq!(of_runtime("python3.12"), Some(Language::Python));
         assert_eq!(of_runtime("provided.al2023"), Some(Language::Go));
         assert_eq!(of_runtime("dotnet8"), None);

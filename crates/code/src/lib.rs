@@ -135,7 +135,7 @@ fn handler_of(
         CodePlace::Folder(folder) => (locate::find(folder, &code.handler, language, root)?, folder.clone()),
         CodePlace::File(file) => {
             let file = sqsguard_source::repository::inside(file, root)?;
-            let language = lang::of_path(&file).unwrap_or(language);
+            let language = sqsguard_model::code::Language::of_path(&file).unwrap_or(language);
             let base = file.parent().unwrap_or(Path::new("")).to_path_buf();
             (locate::Found { file, function: function_of(&code.handler), language }, base)
         }
@@ -250,7 +250,7 @@ fn matcher() -> Option<&'static aho_corasick::AhoCorasick> {
 /// A code file the code front-end reads (`.py`, `.js`, `.ts`, `.go`,
 /// `.java`, ...), and no Serverless Framework service written as code.
 pub fn is_code_file(path: &Path) -> bool {
-    lang::of_path(path).is_some() && !sqsguard_source::is_serverless_code(path)
+    sqsguard_model::code::Language::of_path(path).is_some() && !sqsguard_source::is_serverless_code(path)
 }
 
 /// A code file that no template names as a function's code: its SQS API
@@ -263,7 +263,7 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
     if handled.contains(&path.canonicalize().unwrap_or_else(|_| path.to_path_buf())) {
         return None;
     }
-    let language = lang::of_path(path)?;
+    let language = sqsguard_model::code::Language::of_path(path)?;
     let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
     if meta.len() > unit::MAX_CODE_BYTES as u64 {
         // Never parsed, but never dropped in silence when it may call SQS.

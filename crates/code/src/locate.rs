@@ -51,13 +51,13 @@ pub(crate) fn find(folder: &Path, handler: &str, language: Language, root: &Path
             if built.as_ref().is_none_or(|b| is_built(b, root))
                 && let Some(file) = typescript_source(&base, root)
             {
-                let language = super::lang::of_path(&file).unwrap_or(Language::TypeScript);
+                let language = Language::of_path(&file).unwrap_or(Language::TypeScript);
                 return Ok(Found { file, function: function.to_string(), language });
             }
             for ext in NODE_EXTENSIONS {
                 let file = with_extension(&base, ext);
                 if file.is_file() {
-                    let language = super::lang::of_path(&file).unwrap_or(Language::JavaScript);
+                    let language = Language::of_path(&file).unwrap_or(Language::JavaScript);
                     return Ok(Found { file, function: function.to_string(), language });
                 }
             }

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::lang::{self, Language};
+use super::lang::Language;
 pub(super) use super::resolve::strip_dot;
 use super::resolve::{base_class, node_candidates, python_candidates};
 use super::unit::{Binding, Unit};
@@ -125,7 +125,7 @@ impl<'a> Program<'a> {
 
     /// Load a file a name may come from; silent when it cannot be.
     fn load_quiet(&mut self, file: &Path) -> bool {
-        let Some(language) = lang::of_path(file) else { return false };
+        let Some(language) = Language::of_path(file) else { return false };
         self.load(file, language).is_ok()
     }
 

@@ -5,27 +5,22 @@
 //! `receipt_handle` on a boto3 resource's message).
 
 use super::Edit;
+use sqsguard_model::code::Language;
 use sqsguard_source::{Source, Span};
-
-/// The files edited as code: a template's inline code (`ZipFile`) is the
-/// template's, and is not.
-const CODE: &[&str] = &["py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "go", "java"];
 
 /// The edit that makes the name at `span` name `to` (the API's spelling),
 /// or `None` when what is there is not a plain name of a code file.
 pub(crate) fn rename(file: &Source, span: Span, to: &str) -> Option<Edit> {
-    let extension = file.path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    if !CODE.contains(&extension) {
-        return None;
-    }
+    // Only a code file: a template's inline code (`ZipFile`) is the
+    // template's text, and keeps the hint.
+    let language = Language::of_path(&file.path)?;
     let old = file.text.get(span.start..span.end)?;
     if old.is_empty() || !old.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
     // boto3's resource objects spell their attributes in snake case,
     // even a one-word one (`message.body`): a Python attribute is.
-    let python = file.path.extension().is_some_and(|e| e == "py" || e == "pyi");
-    let attribute = python && file.text[..span.start].ends_with('.');
+    let attribute = language == Language::Python && file.text[..span.start].ends_with('.');
     Some(Edit { file: file.clone(), span, replacement: spelt_as(old, to, attribute) })
 }
 
@@ -86,5 +81,8 @@ mod tests {
         assert_eq!(rename(&file, at("body", 0), "ReceiptHandle").unwrap().replacement, "receipt_handle");
         assert_eq!(rename(&file, at("body", 1), "ReceiptHandle").unwrap().replacement, "receiptHandle");
         assert!(rename(&file, Span::new(0, 5), "ReceiptHandle").is_none(), "not a name");
+        // The same text inline in a template is the template's: no edit.
+        let template: Source = sqsguard_source::SourceFile::new("template.yaml", text.to_string());
+        assert!(rename(&template, at("body", 0), "ReceiptHandle").is_none());
     }
 }

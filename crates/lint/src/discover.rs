@@ -57,7 +57,7 @@ const NOT_OWN_CODE: &[&str] = &[
 
 /// Whether a walked file is code of the project's own.
 fn is_own_code(path: &Path, under: &Path) -> bool {
-    if sqsguard_code::lang::of_path(path).is_none() || is_serverless_code(path) {
+    if sqsguard_model::code::Language::of_path(path).is_none() || is_serverless_code(path) {
         return false;
     }
     let inside = path.strip_prefix(under).unwrap_or(path);

@@ -21,6 +21,22 @@ pub enum Language {
 }
 
 impl Language {
+    /// The language of a code file, by its extension (`.py`; `.js`,
+    /// `.mjs`, `.cjs`, `.jsx`; `.ts`, `.mts`, `.cts`; `.tsx`; `.go`;
+    /// `.java`), in any case.
+    pub fn of_path(path: &std::path::Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "py" => Language::Python,
+            "js" | "mjs" | "cjs" | "jsx" => Language::JavaScript,
+            "ts" | "mts" | "cts" => Language::TypeScript,
+            "tsx" => Language::Tsx,
+            "go" => Language::Go,
+            "java" => Language::Java,
+            _ => return None,
+        })
+    }
+
     /// What the user calls it.
     pub fn name(self) -> &'static str {
         match self {

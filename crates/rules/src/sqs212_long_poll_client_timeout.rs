@@ -3,9 +3,9 @@
 
 use super::helpers::{call_words, queue_of, seconds};
 use super::{Context, Findings};
+use sqsguard_model::Attr;
 use sqsguard_model::Field;
 use sqsguard_model::code::Operation;
-use sqsguard_model::{Attr, Value};
 
 rule! {
     code: "SQS212",
@@ -78,16 +78,8 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
     }
 }
 
-/// An attribute's smallest value when every reading of it is known, a
-/// reading that leaves it unset being the field's default.
+/// An attribute's smallest value when every reading of it is known (AWS's
+/// default where it is not set).
 fn least(attr: &Attr<i64>, field: Field) -> Option<i64> {
-    let all: Option<Vec<i64>> = attr
-        .iter()
-        .map(|a| match &a.value {
-            Value::Known(v) => Some(*v),
-            Value::Absent => field.default(),
-            Value::Unknown(_) => None,
-        })
-        .collect();
-    all.filter(|v| !v.is_empty()).and_then(|v| v.into_iter().min())
+    attr.iter().map(|a| a.value.or_aws_default(field)).collect::<Option<Vec<i64>>>()?.into_iter().min()
 }

@@ -159,10 +159,10 @@ impl<'a> Reader<'a> {
     /// Go: `for range ticker.C`, `for range time.Tick(d)`, or a `for` whose
     /// `select` waits on `case <-ticker.C:`.
     fn ticker_loop(&self, lp: Node<'a>) -> Option<Heartbeat> {
-        let header_end = lp.child_by_field_name("body").map_or(lp.end_byte(), |b| b.start_byte());
-        let header = self.text.get(lp.start_byte()..header_end).unwrap_or_default();
-        let channel = if let Some(range) = header.split("range").nth(1) {
-            range.trim().trim_end_matches('{').trim().to_string()
+        let mut cursor = lp.walk();
+        let range = lp.named_children(&mut cursor).find(|c| c.kind() == "range_clause");
+        let channel = if let Some(range) = range {
+            self.text_of(range.child_by_field_name("right")?).to_string()
         } else {
             // The select's one case on a clock (`ctx.Done()` is none).
             let body = self.text_of(lp.child_by_field_name("body")?);
@@ -223,24 +223,21 @@ impl<'a> Reader<'a> {
         }
         // Named: a timer anywhere in the file that names it.
         let name = f.child_by_field_name("name").map(|n| self.text_of(n))?;
-        let mut found = Vec::new();
-        let mut stack = vec![self.unit.tree.root_node()];
-        while let Some(n) = stack.pop() {
-            if let Some(args) = n.child_by_field_name("arguments")
-                && (0..args.named_child_count()).any(|i| {
-                    args.named_child(i as u32).is_some_and(|a| {
-                        let t = self.text_of(a);
-                        t == name || t.rsplit('.').next() == Some(name)
-                    })
+        let names = |args: Node<'a>| {
+            (0..args.named_child_count()).any(|i| {
+                args.named_child(i as u32).is_some_and(|a| {
+                    let t = self.text_of(a);
+                    t == name || t.rsplit('.').next() == Some(name)
                 })
-                && let Some(beat) = self.timer(n, args, f)
-            {
-                found.push(beat);
-            }
-            for i in 0..n.named_child_count() {
-                stack.extend(n.named_child(i as u32));
-            }
-        }
+            })
+        };
+        let found: Vec<Heartbeat> = self
+            .walked()
+            .timers
+            .iter()
+            .filter(|(_, args)| names(*args))
+            .filter_map(|(timer, args)| self.timer(*timer, *args, f))
+            .collect();
         match found.as_slice() {
             [one] => Some(one.clone()),
             _ => None,
@@ -250,13 +247,7 @@ impl<'a> Reader<'a> {
     /// The period of `timer` (a call whose arguments `args` hold the
     /// function run), when it is a repeating or re-armed timer.
     fn timer(&self, timer: Node<'a>, args: Node<'a>, f: Node<'a>) -> Option<Heartbeat> {
-        let name = match timer.kind() {
-            "method_invocation" => timer.child_by_field_name("name").map(|n| self.text_of(n))?,
-            _ => {
-                let callee = self.text_of(timer.child_by_field_name("function")?);
-                callee.rsplit('.').next().unwrap_or(callee)
-            }
-        };
+        let name = self.callee_last(timer);
         let arg = |i: u32| args.named_child(i);
         let seconds = match (self.language, name) {
             (Language::JavaScript | Language::TypeScript | Language::Tsx, "setInterval") => {

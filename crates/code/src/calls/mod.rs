@@ -43,6 +43,7 @@ mod tests_parts;
 mod tests_timeouts;
 mod timeouts;
 mod values;
+mod walked;
 
 /// What the calls of a file are read against.
 pub(crate) struct Scope<'a> {
@@ -227,6 +228,8 @@ struct Reader<'a> {
     /// What is added to names (`body.update(...)`), found on the first
     /// message body followed ([`added`]).
     additions: std::cell::OnceCell<Vec<added::Addition<'a>>>,
+    /// The file's field assignments and timer calls ([`walked`]).
+    walked: std::cell::OnceCell<walked::Walked<'a>>,
 }
 
 impl<'a> Reader<'a> {
@@ -249,6 +252,7 @@ impl<'a> Reader<'a> {
             functions,
             uses_sqs: unit.source.text.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"sqs")),
             additions: std::cell::OnceCell::new(),
+            walked: std::cell::OnceCell::new(),
         };
         reader.bindings = bindings
             .into_iter()

@@ -75,7 +75,8 @@ impl<'a> Reader<'a> {
                     .or_else(|| node.child_by_field_name("property"))
                     .or_else(|| node.child_by_field_name("field"))?;
                 let name = self.text_of(field);
-                let mut set: Vec<Node<'a>> = self.field_assignments(name);
+                let mut set: Vec<Node<'a>> =
+                    self.walked().field_sets.iter().filter(|(f, _)| *f == name).map(|(_, v)| *v).collect();
                 // A Java field's initializer; a Python or JavaScript name
                 // outside every function is no field.
                 if self.language == Language::Java {
@@ -90,32 +91,6 @@ impl<'a> Reader<'a> {
             }
             _ => Some(node),
         }
-    }
-
-    /// What the file assigns to a field named `name` (`self.sqs = ...`,
-    /// `this.client = ...`).
-    fn field_assignments(&self, name: &str) -> Vec<Node<'a>> {
-        let mut out = Vec::new();
-        let mut stack = vec![self.unit.tree.root_node()];
-        while let Some(n) = stack.pop() {
-            if matches!(n.kind(), "assignment" | "assignment_expression")
-                && let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right"))
-                && matches!(left.kind(), "attribute" | "member_expression" | "field_access")
-                && left
-                    .child_by_field_name("attribute")
-                    .or_else(|| left.child_by_field_name("property"))
-                    .or_else(|| left.child_by_field_name("field"))
-                    .is_some_and(|f| self.text_of(f) == name)
-            {
-                out.push(right);
-            }
-            for i in 0..n.named_child_count() {
-                if let Some(c) = n.named_child(i as u32) {
-                    stack.push(c);
-                }
-            }
-        }
-        out
     }
 
     /// The timeouts written in `node`, and in what the names it uses are
