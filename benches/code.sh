@@ -10,10 +10,10 @@
 # Python, JavaScript, TypeScript, Go and Java (half Lambda handlers named by
 # SAM templates, half SDK workers no template names), CODE_WORKERS workers
 # as they poll in production (a receive loop, a client timeout, a
-# heartbeat, deletes: the clean projects of SQS210 and SQS212, across the
-# five languages), and beside them CODE_NOISE source files that never call
-# SQS. Timed (best of 3 after a
-# warmup, hyperfine when installed):
+# heartbeat, deletes: the clean projects of SQS210 and SQS212, and the
+# workers of SQS207 that never delete, across the five languages), and
+# beside them CODE_NOISE source files that never call SQS. Timed (best of
+# 3 after a warmup, hyperfine when installed):
 #   - pipeline: the handlers, their templates and the workers (target < 1 s);
 #   - pipeline --no-code: the templates alone;
 #   - pipeline + noise: the extra files must cost < 0.5 s over the pipeline

@@ -231,7 +231,9 @@ def write(path, text):
 # HTTP timeout, a heartbeat that keeps each message hidden, a delete by
 # receipt handle. The clean projects of SQS210 and SQS212 are such
 # workers, one per language: what the worker readers (client timeouts,
-# heartbeats, receipt handles) cost is measured on them.
+# heartbeats, receipt handles) cost is measured on them. Beside them, the
+# workers of SQS207 that never delete: where their messages go is followed
+# through every use, where a delete in the file ends that reader at once.
 POLLERS = [
     ("SQS210", "python", "worker.py"),
     ("SQS210", "javascript", "worker.mjs"),
@@ -243,6 +245,11 @@ POLLERS = [
     ("SQS212", "typescript", "worker.ts"),
     ("SQS212", "go", "main.go"),
     ("SQS212", "java", "src/main/java/com/example/Worker.java"),
+    ("SQS207/bad", "python", "worker.py"),
+    ("SQS207/bad", "javascript", "worker.mjs"),
+    ("SQS207/bad", "typescript", "worker.ts"),
+    ("SQS207/bad", "go", "main.go"),
+    ("SQS207/bad", "java", "src/main/java/com/example/Worker.java"),
 ]
 
 
@@ -250,7 +257,8 @@ def pollers(out, count):
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "rules")
     texts = []
     for rule, language, file in POLLERS:
-        with open(os.path.join(root, rule, language, "good", file)) as f:
+        rule, _, kind = rule.partition("/")
+        with open(os.path.join(root, rule, language, kind or "good", file)) as f:
             texts.append((file, f.read()))
     for i in range(count):
         file, text = texts[i % len(texts)]

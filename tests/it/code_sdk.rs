@@ -22,8 +22,15 @@ fn a_loose_worker_is_linted_as_its_own_job() {
     let outcome = common::lint(dir.path());
     let found: Vec<(&str, &str, usize)> =
         outcome.findings.iter().map(|f| (f.code(), f.resource.as_str(), f.origin.location().unwrap().line)).collect();
-    // The loop's receive asks for one message at a time, too (SQS209).
-    let expected = [("SQS204", "Worker.run", 9), ("SQS209", "Worker.run", 9), ("SQS204", "poll", 13)];
+    // The loop's receive asks for one message at a time, too (SQS209), and
+    // neither receive's messages are ever deleted (SQS207).
+    let expected = [
+        ("SQS204", "Worker.run", 9),
+        ("SQS207", "Worker.run", 9),
+        ("SQS209", "Worker.run", 9),
+        ("SQS207", "poll", 13),
+        ("SQS204", "poll", 13),
+    ];
     assert_eq!(found, expected, "{}", common::render(&outcome));
     assert!(outcome.findings[0].full_message().contains("https://sqs.us-east-1.amazonaws.com/123456789012/jobs"));
     // The literal 0 is where the finding points.

@@ -233,6 +233,8 @@ pub struct SdkCall {
     /// A visibility change's: the period of the timer or loop that makes
     /// it again and again, when it is one and its period can be read.
     pub heartbeat: Option<Heartbeat>,
+    /// A receive's: where the messages it returns go (SQS207).
+    pub received: Option<Received>,
     /// Values of the message body that differ on every call (a clock, a
     /// UUID, a random number), where they are and as written.
     pub nondeterministic: Vec<(Origin, String)>,
@@ -247,6 +249,18 @@ pub struct ClientTimeout {
     pub name: String,
     /// Where it is set.
     pub origin: Origin,
+}
+
+/// Where the messages a receive returns go, as far as its file shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Received {
+    /// Every use of them, of their list and of their receipt handles was
+    /// read in the file: none deletes them, none hands them to other code.
+    Kept,
+    /// They are deleted or may be, where sqsguard does not look: the file
+    /// deletes messages, or they leave what was read (why: `it is passed
+    /// to process`, `it is returned`).
+    Elsewhere(String),
 }
 
 /// A timer or loop that repeats a call.

@@ -29,6 +29,8 @@ mod client;
 mod heartbeat;
 mod languages;
 mod parts;
+mod received;
+mod received_uses;
 mod request;
 mod result;
 #[cfg(test)]
@@ -39,6 +41,8 @@ mod tests_flow;
 mod tests_heartbeat;
 #[cfg(test)]
 mod tests_parts;
+#[cfg(test)]
+mod tests_received;
 #[cfg(test)]
 mod tests_timeouts;
 mod timeouts;
@@ -187,10 +191,28 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
     if found.is_empty() {
         return Vec::new();
     }
-    let reader = Reader::new(unit, scope, sources, env_reads, bindings);
+    let mut reader = Reader::new(unit, scope, sources, env_reads, bindings);
     found.sort_by_key(|(c, _, _)| c.start_byte());
     found.dedup_by_key(|(c, _, _)| c.id());
-    found.into_iter().filter_map(|(call, op, receiver)| reader.call(call, op, receiver)).collect()
+    let mut calls: Vec<(Node<'_>, SdkCall)> =
+        found.into_iter().filter_map(|(call, op, receiver)| Some((call, reader.call(call, op, receiver)?))).collect();
+    // Where received messages go is read once every visibility change of
+    // the file is known: a receipt handle given to one that keeps the
+    // message hidden for a while stays with SQS (SQS207).
+    reader.visibility = calls
+        .iter()
+        .filter(|(_, c)| {
+            matches!(c.operation, Operation::ChangeMessageVisibility | Operation::ChangeMessageVisibilityBatch)
+        })
+        .filter(|(_, c)| c.arg("VisibilityTimeout").and_then(|a| a.int).is_some_and(|v| v > 0))
+        .map(|(call, _)| unit::span(*call))
+        .collect();
+    for (call, c) in &mut calls {
+        if c.operation == Operation::ReceiveMessage {
+            c.received = Some(reader.received(*call));
+        }
+    }
+    calls.into_iter().map(|(_, c)| c).collect()
 }
 
 /// A name bound to a value.
@@ -230,6 +252,13 @@ struct Reader<'a> {
     additions: std::cell::OnceCell<Vec<added::Addition<'a>>>,
     /// The file's field assignments and timer calls ([`walked`]).
     walked: std::cell::OnceCell<walked::Walked<'a>>,
+    /// Whether the file deletes messages anywhere ([`received`]).
+    deletes: std::cell::OnceCell<bool>,
+    /// The visibility changes of the file that set a known, positive
+    /// timeout: a receipt handle given to one stays with SQS ([`received`]).
+    /// One that sets 0 (or a value not read) may hand the message back
+    /// on purpose, as a tool that only looks at a queue does.
+    visibility: Vec<Span>,
 }
 
 impl<'a> Reader<'a> {
@@ -253,6 +282,8 @@ impl<'a> Reader<'a> {
             uses_sqs: unit.source.text.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"sqs")),
             additions: std::cell::OnceCell::new(),
             walked: std::cell::OnceCell::new(),
+            deletes: std::cell::OnceCell::new(),
+            visibility: Vec::new(),
         };
         reader.bindings = bindings
             .into_iter()

@@ -86,6 +86,7 @@ impl<'a> Reader<'a> {
             result,
             client_timeout,
             heartbeat,
+            received: None,
             nondeterministic,
         })
     }

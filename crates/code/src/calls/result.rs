@@ -275,7 +275,7 @@ impl<'a> Reader<'a> {
     /// Whether `arguments` are those of a call that prints or logs them
     /// (`print`, `console.log`, `LOGGER.info`, `log.Printf`, `fmt.Println`,
     /// `System.out.println`).
-    fn logs(&self, arguments: Node<'a>) -> bool {
+    pub(super) fn logs(&self, arguments: Node<'a>) -> bool {
         const LOGGING: &[&str] = &[
             "print",
             "println",

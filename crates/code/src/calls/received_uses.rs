@@ -1,0 +1,299 @@
+//! The uses of received messages that SQS207's reader ([`super::received`])
+//! knows by their words: the parts of a message that cannot delete it, the
+//! methods and functions whose result carries the messages or reads them
+//! only, and how a name, a pattern or a Go list of values binds them.
+
+use tree_sitter::Node;
+
+use super::received::{Flow, Step};
+use super::*;
+use crate::kinds::FUNCTIONS;
+
+/// A part of a value read: an attribute, a property, a key, an index, a
+/// field, in every grammar read.
+pub(super) const ACCESSES: &[&str] = &[
+    "attribute",
+    "member_expression",
+    "subscript",
+    "subscript_expression",
+    "selector_expression",
+    "index_expression",
+    "field_access",
+    "array_access",
+];
+
+/// The parts of a message (or of a receive's response) that cannot delete
+/// it, as keys, properties or getters are written (lowercase, without
+/// `_` or a `get` prefix).
+pub(super) const PARTS: &[&str] = &[
+    "body",
+    "messageid",
+    "md5ofbody",
+    "md5ofmessageattributes",
+    "attributes",
+    "messageattributes",
+    "length",
+    "size",
+    "len",
+    "count",
+    "isempty",
+    "hasmessages",
+    "ispresent",
+];
+
+/// Methods whose result carries what they are called on (or its
+/// elements): getters, promises and futures, copies.
+pub(super) const GETTERS: &[&str] = &[
+    "get",
+    "messages",
+    "receipthandle",
+    "promise",
+    "result",
+    "join",
+    "stream",
+    "tolist",
+    "collect",
+    "iterator",
+    "items",
+    "values",
+    "copy",
+    "slice",
+    "pop",
+    "popleft",
+    "first",
+    "orelse",
+    "orelsethrow",
+    "orelseget",
+    "catch",
+    "finally",
+];
+
+/// Methods that hand each element to the function they are given: its
+/// parameters are the messages.
+pub(super) const ITERATORS: &[&str] = &[
+    "foreach",
+    "map",
+    "filter",
+    "flatmap",
+    "find",
+    "some",
+    "every",
+    "then",
+    "thenaccept",
+    "thenapply",
+    "thencompose",
+    "whencomplete",
+    "peek",
+    "sorted",
+    "sort",
+];
+
+/// Functions whose result carries their argument: conversions, copies,
+/// `Promise.all` of what the messages were mapped to.
+pub(super) const CONVERSIONS: &[&str] = &[
+    "str",
+    "repr",
+    "list",
+    "tuple",
+    "sorted",
+    "reversed",
+    "enumerate",
+    "iter",
+    "next",
+    "dumps",
+    "stringify",
+    "string",
+    "tostring",
+    "stringvalue",
+    "sprintf",
+    "format",
+    "valueof",
+    "aslist",
+    "copy",
+    "deepcopy",
+    "all",
+    "allsettled",
+];
+
+/// Functions that read their argument and return nothing of it.
+pub(super) const TESTS: &[&str] =
+    &["len", "bool", "isinstance", "type", "hasattr", "boolean", "isarray", "isnull", "nonnull"];
+
+/// Methods of a message that change its visibility (boto3's resource
+/// `Message.change_visibility`).
+pub(super) const VISIBILITY: &[&str] = &["changevisibility", "changemessagevisibility"];
+
+impl<'a> Reader<'a> {
+    /// A method called on the messages (`name`, plain): `Ok(true)` when its
+    /// result holds nothing of them, `Ok(false)` when it carries them.
+    pub(super) fn method(&self, name: &str, call: Node<'a>, flow: &mut Flow<'a>) -> Result<bool, String> {
+        if VISIBILITY.contains(&name) || PARTS.contains(&name) {
+            return Ok(true);
+        }
+        let args = call.child_by_field_name("arguments");
+        // `m.get("Body")`: a part that cannot delete.
+        if name == "get"
+            && let Some(key) = args.and_then(|a| a.named_child(0))
+            && PARTS.contains(&plain(self.text_of(key)).as_str())
+        {
+            return Ok(true);
+        }
+        if GETTERS.contains(&name) {
+            return Ok(false);
+        }
+        if ITERATORS.contains(&name) {
+            self.callbacks(call, true, flow)?;
+            return Ok(false);
+        }
+        Err(format!("its method `{name}` is called"))
+    }
+
+    /// The functions written in a call's arguments are handed the messages:
+    /// their parameters hold them. For an iterator (`strict`), a function
+    /// named instead (`forEach(handle)`) is code that was not followed.
+    pub(super) fn callbacks(&self, call: Node<'a>, strict: bool, flow: &mut Flow<'a>) -> Step {
+        let Some(args) = call.child_by_field_name("arguments") else { return Ok(()) };
+        for i in 0..args.named_child_count() {
+            let Some(arg) = args.named_child(i as u32) else { continue };
+            if FUNCTIONS.contains(&arg.kind()) {
+                flow.callbacks.insert(arg.id());
+                let params = arg.child_by_field_name("parameters").or_else(|| arg.child_by_field_name("parameter"));
+                match params {
+                    // Node's `(err, data)`: the error holds no message.
+                    Some(params) if !strict && params.named_child_count() > 1 => {
+                        for i in 1..params.named_child_count() {
+                            if let Some(p) = params.named_child(i as u32) {
+                                self.bind(p, true, flow)?;
+                            }
+                        }
+                    }
+                    Some(params) => self.bind(params, true, flow)?,
+                    None => {}
+                }
+            } else if strict
+                && matches!(arg.kind(), "identifier" | "method_reference" | "member_expression" | "attribute")
+            {
+                return Err(format!("it is handed to `{}`", self.text_of(arg)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The messages are an argument of a call.
+    pub(super) fn argument(&self, args: Node<'a>, flow: &mut Flow<'a>) -> Step {
+        if self.logs(args) {
+            return Ok(());
+        }
+        let Some(call) = args.parent() else { return Err("it is an argument".to_string()) };
+        // As written before its arguments: `process`, `pool.submit`, `new Job`.
+        let callee = self.text.get(call.start_byte()..args.start_byte()).unwrap_or_default().trim();
+        let callee = callee.strip_prefix("new ").unwrap_or(callee).trim();
+        let last = plain(callee.rsplit(['.', ':']).next().unwrap_or(callee));
+        if TESTS.contains(&last.as_str()) {
+            return Ok(());
+        }
+        if CONVERSIONS.contains(&last.as_str()) {
+            flow.pending.push(call);
+            return Ok(());
+        }
+        Err(format!("it is passed to `{callee}`"))
+    }
+
+    /// The messages are bound to `target` (a name, or a pattern of names):
+    /// each name holds them. A field, an element or a name declared outside
+    /// the function (`declares` false) is where other code may read them.
+    pub(super) fn bind(&self, target: Node<'a>, declares: bool, flow: &mut Flow<'a>) -> Step {
+        match target.kind() {
+            "identifier" if declares || self.text_of(target) == "_" => {
+                self.taint(target, flow);
+                Ok(())
+            }
+            "identifier" => Err(format!("it is kept in `{}`, declared outside its function", self.text_of(target))),
+            kind if ACCESSES.contains(&kind) => Err(format!("it is kept in `{}`", self.text_of(target))),
+            _ => {
+                let mut stack = vec![target];
+                while let Some(n) = stack.pop() {
+                    match n.kind() {
+                        "identifier" | "shorthand_property_identifier_pattern" => self.taint(n, flow),
+                        // A default value or a type is not a name bound.
+                        "type_annotation" | "type_identifier" | "generic_type" => {}
+                        kind if ACCESSES.contains(&kind) => {
+                            return Err(format!("it is kept in `{}`", self.text_of(n)));
+                        }
+                        _ => {
+                            for i in 0..n.named_child_count() {
+                                stack.extend(n.named_child(i as u32));
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether `name` is declared in the function followed (a JavaScript
+    /// `let`/`const`, a Go `var` or `:=`, a Java local, a parameter): an
+    /// assignment to a name that is not changes what other code reads.
+    pub(super) fn declared(&self, name: &str, flow: &Flow<'a>) -> bool {
+        flow.uses.get(name).is_some_and(|uses| {
+            uses.iter().any(|u| {
+                u.parent().is_some_and(|p| {
+                    let kind = p.kind();
+                    (kind == "variable_declarator" || kind == "var_spec")
+                        && p.child_by_field_name("name").is_some_and(|n| n.id() == u.id())
+                        || kind.contains("parameter")
+                        || kind == "expression_list"
+                            && p.parent().is_some_and(|s| {
+                                s.kind() == "short_var_declaration"
+                                    && s.child_by_field_name("left").is_some_and(|l| l.id() == p.id())
+                            })
+                })
+            })
+        })
+    }
+
+    /// Go: the messages in a list of values: `out, err := client.ReceiveMessage(...)`
+    /// binds the first name; `a, b := x, y` the name at the same place.
+    pub(super) fn go_list(&self, list: Node<'a>, node: Node<'a>, flow: &mut Flow<'a>) -> Step {
+        let Some(stmt) = list.parent() else { return Err("it is in a list".to_string()) };
+        let side = |field: &str| stmt.child_by_field_name(field);
+        if side("left").is_some_and(|l| l.id() == list.id()) {
+            return Ok(());
+        }
+        match stmt.kind() {
+            "short_var_declaration" | "assignment_statement" | "var_spec" | "range_clause" => {
+                let left = side("left").or_else(|| side("name"));
+                let Some(left) = left else { return Err("it is assigned".to_string()) };
+                let at = (0..list.named_child_count())
+                    .find(|i| list.named_child(*i as u32).is_some_and(|c| c.id() == node.id()));
+                let at = if list.named_child_count() == 1 { 0 } else { at.unwrap_or(0) };
+                let target = if left.kind() == "expression_list" { left.named_child(at as u32) } else { Some(left) };
+                let Some(target) = target else { return Err("it is assigned".to_string()) };
+                let declares = stmt.kind() != "assignment_statement" || self.declared(self.text_of(target), flow);
+                self.bind(target, declares, flow)
+            }
+            "return_statement" => Err("it is returned".to_string()),
+            _ => Err(format!("it is used in `{}`", self.first_line(stmt))),
+        }
+    }
+}
+
+/// A key, property or method as compared with [`PARTS`] and the method
+/// lists: unquoted, lowercase, without `_` and a `get` prefix.
+pub(super) fn plain(written: &str) -> String {
+    let unquoted = unquote(written);
+    let lower: String = unquoted.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
+    match lower.strip_prefix("get") {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => lower,
+    }
+}
+
+/// Whether a binary operator compares (its result is a boolean).
+pub(super) fn is_comparison(op: &str) -> bool {
+    matches!(
+        op,
+        "==" | "!=" | "===" | "!==" | "<" | ">" | "<=" | ">=" | "in" | "not in" | "is" | "is not" | "instanceof"
+    )
+}

@@ -1,0 +1,27 @@
+package com.example;
+
+// A worker that deletes each message once it is processed.
+
+import java.util.List;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.*;
+
+public class Worker {
+    private static final String JOBS = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs";
+    private final SqsClient sqs = SqsClient.create();
+
+    public void poll() {
+        while (true) {
+            ReceiveMessageRequest request = ReceiveMessageRequest.builder()
+                .queueUrl(JOBS)
+                .waitTimeSeconds(20)
+                .maxNumberOfMessages(10)
+                .build();
+            List<Message> messages = sqs.receiveMessage(request).messages();
+            for (Message message : messages) {
+                Jobs.process(message.body());
+                sqs.deleteMessage(DeleteMessageRequest.builder().queueUrl(JOBS).receiptHandle(message.receiptHandle()).build());
+            }
+        }
+    }
+}
