@@ -219,9 +219,12 @@ pub struct SdkCall {
     /// out (`[{...}, {...}]`): `None` when it is built (a loop, an append,
     /// a comprehension, a `map`) or not read.
     pub written_entries: Option<usize>,
-    /// The call is written inside a loop (`while`, `for`) of its own
-    /// function, or of the file's top level: it is made again and again.
-    /// A loop in a caller, a timer or a scheduler is not followed.
+    /// The call is made again and again: written inside a loop (`while`,
+    /// `for`) of its own function or of the file's top level, or in a
+    /// function that names itself in its body (a recursive poll) or that
+    /// a scheduler runs at a fixed rate (`setInterval`,
+    /// `scheduleAtFixedRate`, `@Scheduled`). A loop in a caller is not
+    /// followed.
     pub in_loop: bool,
     /// The queue it calls, when the queue expression resolves to one.
     pub queue: Value<Target>,

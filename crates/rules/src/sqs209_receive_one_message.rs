@@ -20,7 +20,7 @@ fn check(cx: &Context<'_>, findings: &mut Findings) {
     for call in receives.filter(|c| c.in_loop && c.complete && c.arg("MaxNumberOfMessages").is_none()) {
         let queue = queue_words(cx, call).map(|q| format!(" from {q}")).unwrap_or_default();
         let message = format!(
-            "{} receives{queue} in a loop without MaxNumberOfMessages: SQS returns at most one message a receive by default, so the worker makes a request for every message",
+            "{} receives{queue} again and again (in a loop, a recursive poll or a schedule) without MaxNumberOfMessages: SQS returns at most one message a receive by default, so the worker makes a request for every message",
             call_words(call)
         );
         let fix = format!(

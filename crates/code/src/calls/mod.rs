@@ -31,6 +31,7 @@ mod languages;
 mod parts;
 mod received;
 mod received_uses;
+mod repeated;
 mod request;
 mod result;
 #[cfg(test)]

@@ -81,7 +81,7 @@ impl<'a> Reader<'a> {
             complete,
             entries: each_entry,
             written_entries,
-            in_loop: in_loop(call),
+            in_loop: self.repeated(call),
             queue,
             result,
             client_timeout,
@@ -356,23 +356,6 @@ impl<'a> Reader<'a> {
         }
         request
     }
-}
-
-/// Whether `node` is inside a loop statement of the function it is in (or
-/// of the top level, outside any function).
-fn in_loop(node: Node<'_>) -> bool {
-    use crate::kinds::{FUNCTIONS, LOOPS};
-    let mut at = node.parent();
-    while let Some(n) = at {
-        if LOOPS.contains(&n.kind()) {
-            return true;
-        }
-        if FUNCTIONS.contains(&n.kind()) {
-            return false;
-        }
-        at = n.parent();
-    }
-    false
 }
 
 /// What a batch call's `Entries` hold.

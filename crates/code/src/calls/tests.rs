@@ -267,3 +267,48 @@ while (true) { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); 
     let in_loop: Vec<bool> = found.iter().map(|c| c.in_loop).collect();
     assert_eq!(in_loop, [false, true, false, true]);
 }
+
+#[test]
+fn a_call_is_repeated_by_recursion_or_a_scheduler_but_not_by_a_call_of_the_same_name() {
+    let repeated = |language, text: &str| calls(language, text).iter().map(|c| c.in_loop).collect::<Vec<_>>();
+    let js = r#"import { SQSClient, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+const client = new SQSClient({});
+const URL = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs";
+async function poll() { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); setTimeout(poll, 0); }
+async function tick() { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); }
+setInterval(tick, 1000);
+setInterval(async () => { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); }, 1000);
+class W { async run() { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); await this.run(); } }
+async function once() { await client.send(new ReceiveMessageCommand({ QueueUrl: URL })); setTimeout(other, 0); }
+"#;
+    assert_eq!(repeated(Language::JavaScript, js), [true, true, true, true, false]);
+    let py = r#"import boto3
+sqs = boto3.client("sqs")
+class Worker:
+    def poll(self):
+        sqs.receive_message(QueueUrl="q", WaitTimeSeconds=20)
+        self.poll()
+    def receive_message(self):
+        return self.sqs.receive_message(QueueUrl="q", WaitTimeSeconds=20)
+"#;
+    assert_eq!(repeated(Language::Python, py), [true, false]);
+    let go = r#"package main
+func (w *Worker) poll(ctx context.Context) {
+	w.client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("q")})
+	w.poll(ctx)
+}
+func (w *Worker) ReceiveMessage(ctx context.Context) {
+	w.client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("q")})
+}
+"#;
+    assert_eq!(repeated(Language::Go, go), [true, false]);
+    let java = r#"class W {
+    @Scheduled(fixedDelay = 1000)
+    public void poll() { sqs.receiveMessage(ReceiveMessageRequest.builder().queueUrl(URL).build()); }
+    public void tick() { sqs.receiveMessage(ReceiveMessageRequest.builder().queueUrl(URL).build()); }
+    public void once() { sqs.receiveMessage(ReceiveMessageRequest.builder().queueUrl(URL).build()); }
+    void start() { executor.scheduleAtFixedRate(this::tick, 0, 1, TimeUnit.SECONDS); }
+}
+"#;
+    assert_eq!(repeated(Language::Java, java), [true, true, false]);
+}
