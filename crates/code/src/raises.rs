@@ -1,9 +1,10 @@
 //! Where a handler ends its invocation with an error on a record's
 //! failure path (SQS213): a raise or throw in the `except`/`catch` of a
 //! loop over the event's records, which no `try` around it catches; in
-//! Go, an error returned inside that loop. A handler that also returns
-//! batch item failures loses them there: Lambda counts the whole batch as
-//! failed.
+//! Go, an error returned inside that loop; and, in every language, one
+//! after that loop in an `if` on what the loop writes (`if failures:
+//! raise`). A handler that also returns batch item failures loses them
+//! there: Lambda counts the whole batch as failed.
 //!
 //! The raises are the `raises.scm` pattern's matches; what surrounds each
 //! is read from the tree, up to the function it is in. A loop is over the
@@ -75,11 +76,123 @@ fn failure_path(raise: Node<'_>, language: Language, text: &str) -> bool {
             // A `try` further out would still catch it.
             return !caught_further_out(parent);
         } else if FUNCTIONS.contains(&kind) {
-            return false;
+            return after_a_failure(raise, parent, text);
         }
         at = parent;
     }
     false
+}
+
+/// Whether `raise` (no `try` around it, in `function`) is after a loop
+/// over the records and in an `if` whose condition reads what that loop
+/// writes where it handles a record's failure: `if failures: raise`,
+/// `if (failed) throw`, Go's `if len(failures) > 0 { return resp,
+/// errFailed }`. That is the raise "after the loop when a record failed";
+/// an `if` on anything else (a count, a setting) is not known to be one.
+fn after_a_failure(raise: Node<'_>, function: Node<'_>, text: &str) -> bool {
+    let mut condition = None;
+    let mut at = raise;
+    while let Some(parent) = at.parent() {
+        if parent.id() == function.id() {
+            break;
+        }
+        if matches!(parent.kind(), "if_statement" | "elif_clause") && condition.is_none() {
+            condition = parent.child_by_field_name("condition");
+        }
+        at = parent;
+    }
+    let Some(condition) = condition else { return false };
+    let mut names = Vec::new();
+    identifiers(condition, text, &mut names);
+    let mut stack = vec![function.child_by_field_name("body").unwrap_or(function)];
+    while let Some(n) = stack.pop() {
+        if n.start_byte() >= raise.start_byte() || (FUNCTIONS.contains(&n.kind()) && n.id() != function.id()) {
+            continue;
+        }
+        if LOOPS.contains(&n.kind()) && n.end_byte() <= condition.start_byte() && over_records(n, text) {
+            let mut written = Vec::new();
+            for failing in failure_handling(n, text) {
+                writes(failing, text, &mut written);
+            }
+            if names.iter().any(|name| written.contains(name)) {
+                return true;
+            }
+            continue;
+        }
+        for i in 0..n.named_child_count() {
+            stack.extend(n.named_child(i as u32));
+        }
+    }
+    false
+}
+
+/// Where a loop handles a record's failure: its `except`/`catch`
+/// clauses, and the `if`s that test an error or a failure (Go's `if err
+/// != nil`, `if not ok`, `if result.failed`). A name written elsewhere in
+/// the loop (a count, a total) says nothing of a failure.
+fn failure_handling<'n>(lp: Node<'n>, text: &str) -> Vec<Node<'n>> {
+    let mut out = Vec::new();
+    let mut stack = vec![lp];
+    while let Some(n) = stack.pop() {
+        let tests_a_failure = n.kind() == "if_statement"
+            && n.child_by_field_name("condition").is_some_and(|c| {
+                let c = text[c.byte_range()].to_ascii_lowercase();
+                ["err", "fail", "exception", "not ok", "!ok"].iter().any(|w| c.contains(w))
+            });
+        if CATCHES.contains(&n.kind()) || tests_a_failure {
+            out.push(n);
+            continue;
+        }
+        for i in 0..n.named_child_count() {
+            stack.extend(n.named_child(i as u32));
+        }
+    }
+    out
+}
+
+/// The identifiers under `node`, as written.
+fn identifiers<'t>(node: Node<'_>, text: &'t str, out: &mut Vec<&'t str>) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "identifier" {
+            out.push(&text[n.byte_range()]);
+        }
+        for i in 0..n.named_child_count() {
+            stack.extend(n.named_child(i as u32));
+        }
+    }
+}
+
+/// The names a loop writes: assigned (`failed = True`, Go's `failures =
+/// append(failures, ...)`), or added to (`failures.append(...)`,
+/// `failures.push(...)`, `failures.add(...)`).
+fn writes<'t>(lp: Node<'_>, text: &'t str, out: &mut Vec<&'t str>) {
+    const ADDS: &[&str] = &["append", "push", "add", "extend", "insert", "put", "unshift"];
+    let mut stack = vec![lp];
+    while let Some(n) = stack.pop() {
+        let target = match n.kind() {
+            "assignment" | "assignment_expression" | "augmented_assignment" | "augmented_assignment_expression" => {
+                n.child_by_field_name("left")
+            }
+            "assignment_statement" | "short_var_declaration" => n.child_by_field_name("left"),
+            "call" | "call_expression" | "method_invocation" => {
+                let callee = n.child_by_field_name("function");
+                let method = callee
+                    .and_then(|f| f.child_by_field_name("attribute").or_else(|| f.child_by_field_name("property")))
+                    .or_else(|| n.child_by_field_name("name"));
+                let object =
+                    callee.and_then(|f| f.child_by_field_name("object")).or_else(|| n.child_by_field_name("object"));
+                method.filter(|m| ADDS.contains(&&text[m.byte_range()])).and(object)
+            }
+            _ => None,
+        };
+        if let Some(target) = target {
+            identifiers(target, text, out);
+        }
+        for i in 0..n.named_child_count() {
+            stack.extend(n.named_child(i as u32));
+        }
+    }
 }
 
 /// Whether a loop's header (what comes before its body) names the records.

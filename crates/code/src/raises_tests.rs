@@ -116,3 +116,56 @@ func main() { lambda.Start(handle) }
 "#;
     assert_eq!(lines(Language::Go, "", text), [15]);
 }
+
+#[test]
+fn a_raise_after_the_record_loop_on_what_it_wrote_and_no_other() {
+    let python = r#"def handler(event, context):
+    failures = []
+    seen = 0
+    for record in event["Records"]:
+        seen += 1
+        try:
+            work(record)
+        except ValueError:
+            failures.append({"itemIdentifier": record["messageId"]})
+    if seen == 0:
+        raise ValueError("an empty batch")
+    if not ready():
+        raise RuntimeError("not ready")
+    if failures:
+        raise RuntimeError(f"{len(failures)} failed")
+    return {"batchItemFailures": failures}
+"#;
+    assert_eq!(lines(Language::Python, "handler", python), [15]);
+    let javascript = r#"export const handler = async (event) => {
+  let failed = false;
+  const batchItemFailures = [];
+  for (const record of event.Records) {
+    try { await work(record); } catch (err) { failed = true; batchItemFailures.push({ itemIdentifier: record.messageId }); }
+  }
+  if (failed) { throw new Error("a record failed"); }
+  return { batchItemFailures };
+};
+"#;
+    assert_eq!(lines(Language::JavaScript, "handler", javascript), [7]);
+    let go = r#"package main
+func handler(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+	var failures []events.SQSBatchItemFailure
+	for _, r := range ev.Records {
+		if err := work(r); err != nil {
+			failures = append(failures, events.SQSBatchItemFailure{ItemIdentifier: r.MessageId})
+		}
+	}
+	if cfg == nil {
+		return events.SQSEventResponse{}, errNoConfig
+	}
+	if len(failures) > 0 {
+		return events.SQSEventResponse{BatchItemFailures: failures}, errFailed
+	}
+	return events.SQSEventResponse{BatchItemFailures: failures}, nil
+}
+
+func main() { lambda.Start(handler) }
+"#;
+    assert_eq!(lines(Language::Go, "", go), [13]);
+}
