@@ -84,7 +84,7 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
     for (path, index) in &owners {
         let (Some(Ok(unit)), Some(function)) = (units.get(path), loaded.model.functions.get(*index)) else { continue };
         let env = function.code.as_ref().map_or(&[][..], |c| c.env.as_slice());
-        let scope = calls::Scope { owner: Some(&function.resource), env, queues: &names };
+        let scope = calls::Scope { owner: Some(&function.resource), env, queues: &names, imported: None };
         calls.extend(calls::read(unit, &scope));
     }
     // A module that many functions share holds one call for all of them:
@@ -296,7 +296,10 @@ pub fn read_loose(path: &Path, overlay: &Overlay, handled: &HashSet<PathBuf>, kn
         Ok(unit) => {
             // A literal URL, ARN or name of a queue linted in the same run
             // is that queue (`known`), with its attributes.
-            let scope = calls::Scope { owner: None, env: &[], queues: known.names() };
+            // Values its config module or package sets (`from settings
+            // import READ_TIMEOUT`), read when a name needs them.
+            let imports = calls::Imports::new(path, overlay);
+            let scope = calls::Scope { owner: None, env: &[], queues: known.names(), imported: Some(&imports) };
             loaded.model.calls = calls::read(&unit, &scope);
             loaded.model.queues = known.adopt(&mut loaded.model.calls);
             loaded.suppressions.extend(sqsguard_frontend::comment::scan(&unit.source));

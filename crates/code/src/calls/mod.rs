@@ -27,6 +27,7 @@ use sqsguard_source::Span;
 mod added;
 mod client;
 mod heartbeat;
+mod imported;
 mod languages;
 mod parts;
 mod received;
@@ -50,6 +51,8 @@ mod timeouts;
 mod values;
 mod walked;
 
+pub(crate) use imported::Imports;
+
 /// What the calls of a file are read against.
 pub(crate) struct Scope<'a> {
     /// The function whose code it is (its resource), when a template owns
@@ -59,6 +62,9 @@ pub(crate) struct Scope<'a> {
     pub env: &'a [EnvVar],
     /// The queues a literal URL, ARN or name is matched against.
     pub queues: &'a QueueNames,
+    /// The numbers a worker takes from the other files of its program
+    /// ([`imported`]); none for a function's code.
+    pub imported: Option<&'a Imports<'a>>,
 }
 
 /// The queues a literal URL, ARN or name is matched against, by name:
@@ -175,16 +181,7 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
                 }
             }
         }
-        Pattern::Assignments => {
-            let Some(a) = m.node("assignment") else { return };
-            if let (Some(name), Some(value)) = (m.node("name"), m.node("value")) {
-                bindings.push((a.start_byte(), m.text(name), value, m.node("destructure").is_some()));
-            } else {
-                for (name, value, destructure) in fields::bindings(a) {
-                    bindings.push((a.start_byte(), m.text(name), value, destructure));
-                }
-            }
-        }
+        Pattern::Assignments => bound_by(m, &mut bindings),
         _ => {}
     });
     // A pattern matched a call whose operation could not be read: what the
@@ -214,6 +211,22 @@ pub(crate) fn read(unit: &Unit, scope: &Scope<'_>) -> Vec<SdkCall> {
         }
     }
     calls.into_iter().map(|(_, c)| c).collect()
+}
+
+/// `(where, name, value, destructured)` of a binding.
+type Bound<'a> = (usize, String, Node<'a>, bool);
+
+/// The bindings a match of the assignments pattern makes: its `@name`
+/// and `@value`, or each of a multiple assignment's.
+fn bound_by<'a>(m: &query::Match<'_, 'a>, bindings: &mut Vec<Bound<'a>>) {
+    let Some(a) = m.node("assignment") else { return };
+    if let (Some(name), Some(value)) = (m.node("name"), m.node("value")) {
+        bindings.push((a.start_byte(), m.text(name), value, m.node("destructure").is_some()));
+    } else {
+        for (name, value, destructure) in fields::bindings(a) {
+            bindings.push((a.start_byte(), m.text(name), value, destructure));
+        }
+    }
 }
 
 /// A name bound to a value.

@@ -7,7 +7,7 @@ use sqsguard_source::SourceFile;
 fn calls_with(language: Language, text: &str, env: &[EnvVar]) -> Vec<SdkCall> {
     let source = SourceFile::new("worker", text.to_string());
     let unit = Unit::parse(&source, language).unwrap_or_else(|e| panic!("{}", e.why));
-    read(&unit, &Scope { owner: None, env, queues: &QueueNames::default() })
+    read(&unit, &Scope { owner: None, env, queues: &QueueNames::default(), imported: None })
 }
 
 pub(super) fn calls(language: Language, text: &str) -> Vec<SdkCall> {

@@ -227,8 +227,12 @@ impl<'a> Reader<'a> {
             }
             "identifier" => match self.bound(self.text_of(node), node.start_byte()) {
                 Some(b) if !b.destructure => self.number(b.value, steps + 1),
-                _ => None,
+                Some(_) => None,
+                None => self.imported(node).and_then(|c| c.number),
             },
+            "attribute" | "member_expression" | "field_access" | "selector_expression" => {
+                self.imported(node).and_then(|c| c.number)
+            }
             _ => self.int(node, steps).map(|i| i as f64),
         }
     }
@@ -266,7 +270,8 @@ impl<'a> Reader<'a> {
             }
             "identifier" => match self.bound(self.text_of(node), node.start_byte()) {
                 Some(b) if !b.destructure => self.go_duration(b.value, steps + 1),
-                _ => None,
+                Some(_) => None,
+                None => self.imported(node).and_then(|c| c.go_duration),
             },
             _ => self.number(node, steps),
         }

@@ -87,11 +87,17 @@ impl<'a> Reader<'a> {
                 t.trim_end_matches(['L', 'l', 'n']).parse().ok()
             }
             "identifier" if steps < MAX_STEPS => {
-                let b = self.bound(self.text_of(node), node.start_byte())?;
+                let Some(b) = self.bound(self.text_of(node), node.start_byte()) else {
+                    return self.imported(node).and_then(|c| c.number).filter(|n| n.fract() == 0.0).map(|n| n as i64);
+                };
                 if b.destructure {
                     return None;
                 }
                 self.int(b.value, steps + 1)
+            }
+            // `settings.READ_TIMEOUT`, `Config.BATCH`: another file's.
+            "attribute" | "member_expression" | "field_access" | "selector_expression" => {
+                self.imported(node).and_then(|c| c.number).filter(|n| n.fract() == 0.0).map(|n| n as i64)
             }
             // `-5`: Python's `argument`, Go's and Java's `operand`.
             "unary_operator" | "unary_expression" if self.text_of(node).starts_with('-') && steps < MAX_STEPS => {
@@ -100,6 +106,12 @@ impl<'a> Reader<'a> {
             }
             _ => None,
         }
+    }
+
+    /// The constant of another file of the program `node` names, as the
+    /// worker writes it (`READ_TIMEOUT`, `cfg.READ_TIMEOUT`).
+    pub(super) fn imported(&self, node: Node<'a>) -> Option<imported::Constant> {
+        self.scope.imported?.of(self.unit).get(self.text_of(node)).copied()
     }
 
     /// The environment variable `node` reads, if it reads one.
