@@ -1,7 +1,8 @@
 //! Where a handler ends its invocation with an error on a record's
 //! failure path (SQS213): a raise or throw in the `except`/`catch` of a
 //! loop over the event's records, which no `try` around it catches; in
-//! Go, an error returned inside that loop; and, in every language, one
+//! Go, an error returned inside that loop (a `forEach` or `map` callback
+//! over the records is that loop's body); and, in every language, one
 //! after that loop in an `if` on what the loop writes (`if failures:
 //! raise`). A handler that also returns batch item failures loses them
 //! there: Lambda counts the whole batch as failed.
@@ -76,6 +77,11 @@ fn failure_path(raise: Node<'_>, language: Language, text: &str) -> bool {
             // A `try` further out would still catch it.
             return !caught_further_out(parent);
         } else if FUNCTIONS.contains(&kind) {
+            // `event.Records.forEach((record) => { try ... catch { throw } })`:
+            // the callback is the loop's body.
+            if let Some(each) = each_record(parent, text) {
+                return handling && !caught_further_out(each);
+            }
             return after_a_failure(raise, parent, text);
         }
         at = parent;
@@ -193,6 +199,19 @@ fn writes<'t>(lp: Node<'_>, text: &'t str, out: &mut Vec<&'t str>) {
             stack.extend(n.named_child(i as u32));
         }
     }
+}
+
+/// The call a function is the callback of, when it is called for each
+/// record: `event.Records.forEach(fn)`, `records.map(fn)`, Java's
+/// `event.getRecords().forEach(fn)`.
+fn each_record<'n>(function: Node<'n>, text: &str) -> Option<Node<'n>> {
+    let args = function.parent().filter(|a| matches!(a.kind(), "arguments" | "argument_list"))?;
+    let call = args.parent()?;
+    let callee = call.child_by_field_name("function").unwrap_or(call);
+    let end = args.start_byte();
+    let written = text.get(callee.start_byte()..end)?.to_ascii_lowercase();
+    let method = written.rsplit('.').next().unwrap_or_default().trim();
+    (matches!(method, "foreach" | "map") && written.contains("records")).then_some(call)
 }
 
 /// Whether a loop's header (what comes before its body) names the records.

@@ -169,3 +169,32 @@ func main() { lambda.Start(handler) }
 "#;
     assert_eq!(lines(Language::Go, "", go), [13]);
 }
+
+#[test]
+fn a_throw_in_a_catch_of_a_for_each_callback_over_the_records() {
+    let text = r#"export const handler = async (event) => {
+  const batchItemFailures = [];
+  event.Records.forEach((record) => {
+    try {
+      work(record);
+    } catch (err) {
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+      throw err;
+    }
+  });
+  [1, 2].forEach((n) => {
+    try { work(n); } catch (err) { throw err; }
+  });
+  try {
+    event.Records.forEach((record) => {
+      try { work(record); } catch (err) { throw err; }
+    });
+  } catch (err) {
+    console.log(err);
+  }
+  return { batchItemFailures };
+};
+"#;
+    // Not the loop over other things, nor the one a try around catches.
+    assert_eq!(lines(Language::JavaScript, "handler", text), [8]);
+}
