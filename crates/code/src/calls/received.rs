@@ -61,6 +61,17 @@ pub(super) struct Flow<'a> {
     /// Functions handed the messages by an iterator: what they return goes
     /// back to it.
     pub(super) callbacks: HashSet<usize>,
+    /// The functions whose names are followed: the receive's, and those of
+    /// the file the messages are passed to ([`super::received_into`]).
+    pub(super) scopes: Vec<Node<'a>>,
+    pub(super) functions: HashSet<usize>,
+}
+
+impl Flow<'_> {
+    /// Whether `node` is inside a function already followed.
+    pub(super) fn within(&self, node: Node<'_>) -> bool {
+        self.scopes.iter().any(|s| s.start_byte() <= node.start_byte() && node.end_byte() <= s.end_byte())
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -91,6 +102,8 @@ impl<'a> Reader<'a> {
             names: HashSet::new(),
             pending: vec![start],
             callbacks: HashSet::new(),
+            scopes: vec![scope],
+            functions: HashSet::from([scope.id()]),
         };
         // JavaScript's callback style (`sqs.receiveMessage(params, (err,
         // data) => ...)`): the callback is handed the response. A function
@@ -159,7 +172,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Every identifier within `scope`, by name.
-    fn identifiers(&self, scope: Node<'a>) -> HashMap<&'a str, Vec<Node<'a>>> {
+    pub(super) fn identifiers(&self, scope: Node<'a>) -> HashMap<&'a str, Vec<Node<'a>>> {
         let mut uses: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
         let mut stack = vec![scope];
         while let Some(n) = stack.pop() {
@@ -239,7 +252,7 @@ impl<'a> Reader<'a> {
             {
                 return Err("it is a default value".to_string());
             }
-            "argument_list" | "arguments" => self.argument(parent, flow).map(|()| None)?,
+            "argument_list" | "arguments" => self.argument(parent, node, flow).map(|()| None)?,
             "assignment"
             | "assignment_expression"
             | "augmented_assignment"
@@ -303,7 +316,7 @@ impl<'a> Reader<'a> {
         let Some(target) = target else { return Err("it is assigned".to_string()) };
         let declares = parent.kind() == "variable_declarator"
             || self.language == Language::Python
-            || self.declared(self.text_of(target), flow);
+            || self.declared(self.text_of(target), parent, flow);
         self.bind(target, declares, flow)?;
         // `(msgs := ...)` and `a = b = ...` are values too.
         Ok(match parent.parent().map(|p| p.kind()) {

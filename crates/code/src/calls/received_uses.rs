@@ -180,7 +180,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The messages are an argument of a call.
-    pub(super) fn argument(&self, args: Node<'a>, flow: &mut Flow<'a>) -> Step {
+    pub(super) fn argument(&self, args: Node<'a>, arg: Node<'a>, flow: &mut Flow<'a>) -> Step {
         if self.logs(args) {
             return Ok(());
         }
@@ -194,6 +194,9 @@ impl<'a> Reader<'a> {
         }
         if CONVERSIONS.contains(&last.as_str()) {
             flow.pending.push(call);
+            return Ok(());
+        }
+        if self.passed_to_function(call, arg, callee, flow).is_some() {
             return Ok(());
         }
         Err(format!("it is passed to `{callee}`"))
@@ -235,9 +238,18 @@ impl<'a> Reader<'a> {
     /// Whether `name` is declared in the function followed (a JavaScript
     /// `let`/`const`, a Go `var` or `:=`, a Java local, a parameter): an
     /// assignment to a name that is not changes what other code reads.
-    pub(super) fn declared(&self, name: &str, flow: &Flow<'a>) -> bool {
+    pub(super) fn declared(&self, name: &str, at: Node<'a>, flow: &Flow<'a>) -> bool {
+        // In the function the assignment is in, not in another one followed.
+        let mut function = at;
+        while let Some(p) = function.parent() {
+            function = p;
+            if FUNCTIONS.contains(&p.kind()) {
+                break;
+            }
+        }
+        let inside = |u: &Node<'a>| function.start_byte() <= u.start_byte() && u.end_byte() <= function.end_byte();
         flow.uses.get(name).is_some_and(|uses| {
-            uses.iter().any(|u| {
+            uses.iter().filter(|u| inside(u)).any(|u| {
                 u.parent().is_some_and(|p| {
                     let kind = p.kind();
                     (kind == "variable_declarator" || kind == "var_spec")
@@ -270,7 +282,7 @@ impl<'a> Reader<'a> {
                 let at = if list.named_child_count() == 1 { 0 } else { at.unwrap_or(0) };
                 let target = if left.kind() == "expression_list" { left.named_child(at as u32) } else { Some(left) };
                 let Some(target) = target else { return Err("it is assigned".to_string()) };
-                let declares = stmt.kind() != "assignment_statement" || self.declared(self.text_of(target), flow);
+                let declares = stmt.kind() != "assignment_statement" || self.declared(self.text_of(target), stmt, flow);
                 self.bind(target, declares, flow)
             }
             "return_statement" => Err("it is returned".to_string()),

@@ -188,3 +188,68 @@ fn java_v2_streams_and_v1_getters() {
     let consumer = "class W {\n  void poll() {\n    for (Message m : sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages()) {\n      log.info(m.body());\n    }\n  }\n}\n";
     kept(Language::Java, consumer);
 }
+
+#[test]
+fn messages_passed_to_a_function_of_the_file_are_followed_there() {
+    let py = r#"import boto3
+sqs = boto3.client("sqs")
+
+HELPER
+
+class Worker:
+    def note(self, msg):
+        print(msg["MessageId"])
+
+    def run(self):
+        while True:
+            out = sqs.receive_message(QueueUrl="q", MaxNumberOfMessages=10, WaitTimeSeconds=20)
+            for m in out.get("Messages", []):
+                self.note(m)
+                handle(1, message=m)
+"#;
+    let with = |helper: &str| py.replace("HELPER", helper);
+    kept(Language::Python, &with("def handle(n, message):\n    print(n, message[\"Body\"])\n"));
+    elsewhere(Language::Python, &with("def handle(n, message):\n    work(message)\n"), "passed to `work`");
+    elsewhere(Language::Python, &with("def handle(n, message):\n    return message\n"), "returned");
+    // Defined twice: which one runs is not known.
+    let twice = "def handle(n, message):\n    pass\n\ndef handle(n, message):\n    pass\n";
+    elsewhere(Language::Python, &with(twice), "passed to `handle`");
+    // A function that passes the message to itself is followed once.
+    kept(Language::Python, &with("def handle(n, message):\n    if n:\n        handle(n - 1, message=message)\n"));
+
+    let js = r#"import { SQSClient, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+const client = new SQSClient({});
+const show = (m) => console.log(m.Body);
+export async function poll() {
+  const { Messages = [] } = await client.send(new ReceiveMessageCommand({ QueueUrl: "q", WaitTimeSeconds: 20 }));
+  Messages.forEach((m) => show(m));
+  USE
+}
+"#;
+    kept(Language::JavaScript, &js.replace("USE", ""));
+    elsewhere(Language::JavaScript, &js.replace("USE", "show(...Messages);"), "passed to `show`");
+
+    let go = r#"package main
+func handle(ctx context.Context, m types.Message) {
+	log.Println(*m.Body)
+}
+func poll(ctx context.Context, client *sqs.Client) {
+	out, _ := client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String("q"), WaitTimeSeconds: 20})
+	for _, m := range out.Messages {
+		handle(ctx, m)
+	}
+}
+"#;
+    kept(Language::Go, go);
+
+    let java = r#"class W {
+    private void process(String tag, Message m) { System.out.println(tag + m.body()); }
+    void poll() {
+        for (Message m : sqs.receiveMessage(ReceiveMessageRequest.builder().queueUrl(URL).build()).messages()) {
+            process("got", m);
+        }
+    }
+}
+"#;
+    kept(Language::Java, java);
+}
