@@ -31,6 +31,7 @@ mod imported;
 mod languages;
 mod parts;
 mod received;
+mod received_flow;
 mod received_into;
 mod received_uses;
 mod repeated;

@@ -16,11 +16,11 @@
 //! followed wherever it is written in the function, before or after the
 //! receive: a use too many only makes the answer "elsewhere".
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::received_uses::{ACCESSES, PARTS, is_comparison, plain};
+use super::received_flow::{ACCESSES, Flow, PARTS, Step, is_comparison, plain};
 use super::*;
 use crate::kinds::FUNCTIONS;
 use sqsguard_model::code::Received;
@@ -46,33 +46,6 @@ const SAME_VALUE: &[&str] = &[
 
 /// The most uses followed for one receive.
 const MAX_USES: usize = 10_000;
-
-/// A use is harmless, or where the messages may go.
-pub(super) type Step = Result<(), String>;
-
-/// What is followed for one receive.
-pub(super) struct Flow<'a> {
-    /// Every identifier of the function, by name.
-    pub(super) uses: HashMap<&'a str, Vec<Node<'a>>>,
-    /// The names that hold the messages, their list or a receipt handle.
-    pub(super) names: HashSet<&'a str>,
-    /// Uses still to follow.
-    pub(super) pending: Vec<Node<'a>>,
-    /// Functions handed the messages by an iterator: what they return goes
-    /// back to it.
-    pub(super) callbacks: HashSet<usize>,
-    /// The functions whose names are followed: the receive's, and those of
-    /// the file the messages are passed to ([`super::received_into`]).
-    pub(super) scopes: Vec<Node<'a>>,
-    pub(super) functions: HashSet<usize>,
-}
-
-impl Flow<'_> {
-    /// Whether `node` is inside a function already followed.
-    pub(super) fn within(&self, node: Node<'_>) -> bool {
-        self.scopes.iter().any(|s| s.start_byte() <= node.start_byte() && node.end_byte() <= s.end_byte())
-    }
-}
 
 impl<'a> Reader<'a> {
     /// Where the messages a receive (`call`) returns go.
@@ -169,37 +142,6 @@ impl<'a> Reader<'a> {
             at = n.parent();
         }
         root
-    }
-
-    /// Every identifier within `scope`, by name.
-    pub(super) fn identifiers(&self, scope: Node<'a>) -> HashMap<&'a str, Vec<Node<'a>>> {
-        let mut uses: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
-        let mut stack = vec![scope];
-        while let Some(n) = stack.pop() {
-            if matches!(
-                n.kind(),
-                "identifier" | "shorthand_property_identifier" | "shorthand_property_identifier_pattern"
-            ) && !self.is_member_name(n)
-            {
-                uses.entry(self.text_of(n)).or_default().push(n);
-            }
-            for i in 0..n.named_child_count() {
-                stack.extend(n.named_child(i as u32));
-            }
-        }
-        uses
-    }
-
-    /// The messages are in `name` (an identifier where it is bound): follow
-    /// each of its uses.
-    pub(super) fn taint(&self, name: Node<'a>, flow: &mut Flow<'a>) {
-        let text = self.text_of(name);
-        if text == "_" || !flow.names.insert(text) {
-            return;
-        }
-        if let Some(uses) = flow.uses.get(text) {
-            flow.pending.extend(uses.iter().copied());
-        }
     }
 
     /// Follow one node that holds the messages (or a receipt handle) up to
@@ -360,10 +302,5 @@ impl<'a> Reader<'a> {
     /// (its request included): a receipt handle given to SQS itself.
     fn in_visibility_change(&self, node: Node<'a>) -> bool {
         self.visibility.iter().any(|s| s.start <= node.start_byte() && node.end_byte() <= s.end)
-    }
-
-    /// The first line of a node's text, for a reason.
-    pub(super) fn first_line(&self, node: Node<'a>) -> &'a str {
-        self.text_of(node).lines().next().unwrap_or_default().trim()
     }
 }

@@ -8,7 +8,7 @@
 
 use tree_sitter::Node;
 
-use super::received::Flow;
+use super::received_flow::Flow;
 use super::*;
 use crate::kinds::FUNCTIONS;
 

@@ -1,127 +1,13 @@
 //! The uses of received messages that SQS207's reader ([`super::received`])
-//! knows by their words: the parts of a message that cannot delete it, the
-//! methods and functions whose result carries the messages or reads them
-//! only, and how a name, a pattern or a Go list of values binds them.
+//! knows by their words ([`super::received_flow`]): a method called on
+//! them, a call they are an argument of, and how a name, a pattern or a Go
+//! list of values binds them.
 
 use tree_sitter::Node;
 
-use super::received::{Flow, Step};
+use super::received_flow::*;
 use super::*;
 use crate::kinds::FUNCTIONS;
-
-/// A part of a value read: an attribute, a property, a key, an index, a
-/// field, in every grammar read.
-pub(super) const ACCESSES: &[&str] = &[
-    "attribute",
-    "member_expression",
-    "subscript",
-    "subscript_expression",
-    "selector_expression",
-    "index_expression",
-    "field_access",
-    "array_access",
-];
-
-/// The parts of a message (or of a receive's response) that cannot delete
-/// it, as keys, properties or getters are written (lowercase, without
-/// `_` or a `get` prefix).
-pub(super) const PARTS: &[&str] = &[
-    "body",
-    "messageid",
-    "md5ofbody",
-    "md5ofmessageattributes",
-    "attributes",
-    "messageattributes",
-    "length",
-    "size",
-    "len",
-    "count",
-    "isempty",
-    "hasmessages",
-    "ispresent",
-];
-
-/// Methods whose result carries what they are called on (or its
-/// elements): getters, promises and futures, copies.
-pub(super) const GETTERS: &[&str] = &[
-    "get",
-    "messages",
-    "receipthandle",
-    "promise",
-    "result",
-    "join",
-    "stream",
-    "tolist",
-    "collect",
-    "iterator",
-    "items",
-    "values",
-    "copy",
-    "slice",
-    "pop",
-    "popleft",
-    "first",
-    "orelse",
-    "orelsethrow",
-    "orelseget",
-    "catch",
-    "finally",
-];
-
-/// Methods that hand each element to the function they are given: its
-/// parameters are the messages.
-pub(super) const ITERATORS: &[&str] = &[
-    "foreach",
-    "map",
-    "filter",
-    "flatmap",
-    "find",
-    "some",
-    "every",
-    "then",
-    "thenaccept",
-    "thenapply",
-    "thencompose",
-    "whencomplete",
-    "peek",
-    "sorted",
-    "sort",
-];
-
-/// Functions whose result carries their argument: conversions, copies,
-/// `Promise.all` of what the messages were mapped to.
-pub(super) const CONVERSIONS: &[&str] = &[
-    "str",
-    "repr",
-    "list",
-    "tuple",
-    "sorted",
-    "reversed",
-    "enumerate",
-    "iter",
-    "next",
-    "dumps",
-    "stringify",
-    "string",
-    "tostring",
-    "stringvalue",
-    "sprintf",
-    "format",
-    "valueof",
-    "aslist",
-    "copy",
-    "deepcopy",
-    "all",
-    "allsettled",
-];
-
-/// Functions that read their argument and return nothing of it.
-pub(super) const TESTS: &[&str] =
-    &["len", "bool", "isinstance", "type", "hasattr", "boolean", "isarray", "isnull", "nonnull"];
-
-/// Methods of a message that change its visibility (boto3's resource
-/// `Message.change_visibility`).
-pub(super) const VISIBILITY: &[&str] = &["changevisibility", "changemessagevisibility"];
 
 impl<'a> Reader<'a> {
     /// A method called on the messages (`name`, plain): `Ok(true)` when its
@@ -289,23 +175,4 @@ impl<'a> Reader<'a> {
             _ => Err(format!("it is used in `{}`", self.first_line(stmt))),
         }
     }
-}
-
-/// A key, property or method as compared with [`PARTS`] and the method
-/// lists: unquoted, lowercase, without `_` and a `get` prefix.
-pub(super) fn plain(written: &str) -> String {
-    let unquoted = unquote(written);
-    let lower: String = unquoted.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
-    match lower.strip_prefix("get") {
-        Some(rest) if !rest.is_empty() => rest.to_string(),
-        _ => lower,
-    }
-}
-
-/// Whether a binary operator compares (its result is a boolean).
-pub(super) fn is_comparison(op: &str) -> bool {
-    matches!(
-        op,
-        "==" | "!=" | "===" | "!==" | "<" | ">" | "<=" | ">=" | "in" | "not in" | "is" | "is not" | "instanceof"
-    )
 }
