@@ -19,18 +19,20 @@
 //! 7. `sqsguard-code` ([`code`]): the code reader, a sibling of the template
 //!    readers: the Lambda handlers a template names and the SDK calls of
 //!    code, on tree-sitter, into the same model.
-//! 8. `sqsguard-rules` ([`rules`]): the catalog, one rule per file.
-//! 9. `sqsguard-lint` ([`lint`]): a run's [`config`], the [`check`] of rules
-//!    and suppressions, a finding's [`fingerprint`], the [`discover`]y of
-//!    files and their [`owners`], the pipeline [`graph`], the [`baseline`],
-//!    the [`session`] (one run's settings and inputs), the [`outcome`], the
-//!    `lint` command itself and [`fix`] (`--fix`, `--diff`).
-//! 10. `sqsguard-generate` ([`generate`]): a pipeline spec into templates.
-//! 11. `sqsguard-audit` (`audit` and `drift`, feature `audit`): live queues
+//! 8. `sqsguard-cdk`: a CDK app's findings moved from its synthesized
+//!    templates to the constructs of its source.
+//! 9. `sqsguard-rules` ([`rules`]): the catalog, one rule per file.
+//! 10. `sqsguard-lint` ([`lint`]): a run's [`config`], the [`check`] of rules
+//!     and suppressions, a finding's [`fingerprint`], the [`discover`]y of
+//!     files and their [`owners`], the pipeline [`graph`], the [`baseline`],
+//!     the [`session`] (one run's settings and inputs), the [`outcome`], the
+//!     `lint` command itself and [`fix`] (`--fix`, `--diff`).
+//! 11. `sqsguard-generate` ([`generate`]): a pipeline spec into templates.
+//! 12. `sqsguard-audit` (`audit` and `drift`, feature `audit`): live queues
 //!     read-only, and the estate against its templates.
-//! 12. `sqsguard-report` ([`report`]): every output format.
-//! 13. `sqsguard-server` ([`server`]): the checks as a Language Server.
-//! 14. `sqsguard` (this crate): the command line ([`cli`]): arguments, the
+//! 13. `sqsguard-report` ([`report`]): every output format.
+//! 14. `sqsguard-server` ([`server`]): the checks as a Language Server.
+//! 15. `sqsguard` (this crate): the command line ([`cli`]): arguments, the
 //!     session, errors and exit statuses.
 //!
 //! The re-exports below keep one path to each layer for the command line

@@ -103,6 +103,12 @@ install_step debs debs
 # Debian's Chromium (tests/mermaid/puppeteer.json) instead of the browser
 # puppeteer would download.
 install_step mermaid mermaid_of
+# Real AWS CDK for tests/ext/cdk.rs: the CLI, aws-cdk-lib and tsx at the
+# versions tests/cdk/package-lock.json pins, and aws-cdk-lib for Python
+# (tests/requirements-cdk.txt, the same release) in a venv of its own,
+# .venv-cdk, since its pins are not checkov's.
+install_step cdk npm_of tests/cdk
+install_step venv-cdk venv_of tests/requirements-cdk.txt .venv-cdk
 
 started=$SECONDS
 step() { echo "tests/run.sh: $1 (at $((SECONDS - started)) s)" >&2; }
@@ -133,6 +139,7 @@ done
 export SQSGUARD_VENV="$PWD/.venv"
 export SQSGUARD_WHEEL_VENV="$PWD/.venv-wheel"
 export SQSGUARD_LSP_VENV="$PWD/.venv-lsp"
+export SQSGUARD_CDK_VENV="$PWD/.venv-cdk"
 
 # The wheel `pip install sqsguard` gets, built by maturin from the
 # artifacts the build above made (the same dev profile, features and

@@ -112,6 +112,10 @@ pub(super) struct InputArgs {
     /// the SQS calls of code under the PATHs.
     #[arg(long)]
     pub(super) no_code: bool,
+    /// Keep a CDK app's findings in its synthesized templates (`cdk.out`)
+    /// instead of at the constructs in the app's source.
+    #[arg(long)]
+    pub(super) no_cdk_source: bool,
 }
 
 #[derive(clap::Args, Debug)]

@@ -111,6 +111,7 @@ pub(super) fn reading(paths: &[PathBuf], input: &InputArgs, filter: &rules::Filt
         var_files: input.var_files.clone(),
         stage,
         no_code: input.no_code,
+        no_cdk_source: input.no_cdk_source,
         ..Inputs::default()
     };
     Ok(Session { config, nearest, inputs, ..Session::default() })

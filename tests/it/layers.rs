@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "sqsguard-finding",
     "sqsguard-frontend",
     "sqsguard-code",
+    "sqsguard-cdk",
     "sqsguard-rules",
     "sqsguard-lint",
     "sqsguard-generate",

@@ -101,58 +101,67 @@ pub struct Unparsed {
     pub why: String,
 }
 
+/// Parse `source` as `language` within the bounds every code file is read
+/// in (its size, a NUL byte, the parse time, a syntax error, its nodes and
+/// depth), without the patterns: for a reader with a walk of its own (the
+/// CDK app's constructs).
+pub fn parse_tree(source: &Source, language: Language) -> Result<Tree, Unparsed> {
+    let text = source.text.as_str();
+    let at_start = Span::new(0, 0);
+    if text.len() > MAX_CODE_BYTES {
+        return Err(Unparsed { span: at_start, why: too_large(text.len() as u64) });
+    }
+    if let Some(at) = text.find('\0') {
+        return Err(Unparsed { span: Span::new(at, at), why: "it holds a NUL byte: it is no source file".into() });
+    }
+    let mut parser = Parser::new();
+    if parser.set_language(&lang::grammar(language)).is_err() {
+        return Err(Unparsed { span: at_start, why: "its grammar could not be loaded".into() });
+    }
+    let started = Instant::now();
+    let mut over_budget = |_: &tree_sitter::ParseState| {
+        if started.elapsed() > PARSE_BUDGET { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    };
+    let bytes = text.as_bytes();
+    let mut input = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut over_budget);
+    let Some(tree) = parser.parse_with_options(&mut input, None, Some(options)) else {
+        let why = format!("parsing it took more than {} s", PARSE_BUDGET.as_secs());
+        return Err(Unparsed { span: at_start, why });
+    };
+    let root = tree.root_node();
+    if let Some(error) = first_error(root) {
+        // javac reads `\u0041` anywhere (JLS 3.3); the grammar only in
+        // strings and characters.
+        if language == Language::Java
+            && let Some(at) = unicode_escape_outside_strings(root, bytes)
+        {
+            let why = "it uses \\u escapes outside strings and characters, which javac translates and the Java reader does not read";
+            return Err(Unparsed { span: Span::new(at, at + 2), why: why.into() });
+        }
+        let span = Span::new(error.start_byte(), error.end_byte());
+        return Err(Unparsed { span, why: format!("it is not valid {}", language.name()) });
+    }
+    let nodes = root.descendant_count();
+    if nodes > MAX_NODES {
+        let why = format!(
+            "it has {nodes} syntax nodes, more than the {MAX_NODES} sqsguard analyses of a code file (generated code?)"
+        );
+        return Err(Unparsed { span: at_start, why });
+    }
+    // A tree is never deeper than it has nodes: only one of more nodes
+    // than the bound is walked for its depth (most handlers are far
+    // smaller, and the walk was 7 % of reading a small inline function).
+    if nodes > MAX_DEPTH && depth(root) > MAX_DEPTH {
+        return Err(Unparsed { span: at_start, why: format!("it nests deeper than {MAX_DEPTH} levels") });
+    }
+    Ok(tree)
+}
+
 impl Unit {
     /// Parse `source` as `language` and find what the patterns find.
     pub fn parse(source: &Source, language: Language) -> Result<Unit, Unparsed> {
-        let text = source.text.as_str();
-        let at_start = Span::new(0, 0);
-        if text.len() > MAX_CODE_BYTES {
-            return Err(Unparsed { span: at_start, why: too_large(text.len() as u64) });
-        }
-        if let Some(at) = text.find('\0') {
-            return Err(Unparsed { span: Span::new(at, at), why: "it holds a NUL byte: it is no source file".into() });
-        }
-        let mut parser = Parser::new();
-        if parser.set_language(&lang::grammar(language)).is_err() {
-            return Err(Unparsed { span: at_start, why: "its grammar could not be loaded".into() });
-        }
-        let started = Instant::now();
-        let mut over_budget = |_: &tree_sitter::ParseState| {
-            if started.elapsed() > PARSE_BUDGET { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-        };
-        let bytes = text.as_bytes();
-        let mut input = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
-        let options = tree_sitter::ParseOptions::new().progress_callback(&mut over_budget);
-        let Some(tree) = parser.parse_with_options(&mut input, None, Some(options)) else {
-            let why = format!("parsing it took more than {} s", PARSE_BUDGET.as_secs());
-            return Err(Unparsed { span: at_start, why });
-        };
-        let root = tree.root_node();
-        if let Some(error) = first_error(root) {
-            // javac reads `\u0041` anywhere (JLS 3.3); the grammar only in
-            // strings and characters.
-            if language == Language::Java
-                && let Some(at) = unicode_escape_outside_strings(root, bytes)
-            {
-                let why = "it uses \\u escapes outside strings and characters, which javac translates and the Java reader does not read";
-                return Err(Unparsed { span: Span::new(at, at + 2), why: why.into() });
-            }
-            let span = Span::new(error.start_byte(), error.end_byte());
-            return Err(Unparsed { span, why: format!("it is not valid {}", language.name()) });
-        }
-        let nodes = root.descendant_count();
-        if nodes > MAX_NODES {
-            let why = format!(
-                "it has {nodes} syntax nodes, more than the {MAX_NODES} sqsguard analyses of a code file (generated code?)"
-            );
-            return Err(Unparsed { span: at_start, why });
-        }
-        // A tree is never deeper than it has nodes: only one of more nodes
-        // than the bound is walked for its depth (most handlers are far
-        // smaller, and the walk was 7 % of reading a small inline function).
-        if nodes > MAX_DEPTH && depth(root) > MAX_DEPTH {
-            return Err(Unparsed { span: at_start, why: format!("it nests deeper than {MAX_DEPTH} levels") });
-        }
+        let tree = parse_tree(source, language)?;
         let mut unit = Unit {
             source: source.clone(),
             host: None,

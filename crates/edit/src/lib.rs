@@ -12,6 +12,7 @@
 
 mod add_resource;
 mod add_resource_terraform;
+pub mod cdk;
 mod code;
 mod insert;
 mod locate;

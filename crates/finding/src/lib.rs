@@ -186,6 +186,9 @@ pub struct FindingContext {
     /// The path of the CDK construct the resource was synthesized from,
     /// shared by the findings on that resource.
     pub construct: Option<Arc<str>>,
+    /// Where the finding was in the synthesized template, when it was
+    /// moved to the construct in a CDK app's source (`sqsguard_cdk`).
+    pub synthesized: Option<sqsguard_source::Location>,
 }
 
 /// A value given for the run: the field, as the dialect names it, and

@@ -91,8 +91,16 @@ pub(crate) fn candidates(paths: &[PathBuf]) -> Found {
         // Symlinked templates and folders are followed (a loop is told
         // apart from a folder and noted); the same file reached twice is
         // linted once, by lint.
-        let walker = WalkBuilder::new(path).follow_links(true).sort_by_file_name(|a, b| a.cmp(b)).build();
+        // `node_modules` is never walked (as checkov does not), ignored or
+        // not: its templates and code are its packages', and an app
+        // outside git (or a linked `node_modules`) held thousands of files.
+        let walker = WalkBuilder::new(path)
+            .follow_links(true)
+            .sort_by_file_name(|a, b| a.cmp(b))
+            .filter_entry(|e| !(e.depth() > 0 && e.file_name() == "node_modules"))
+            .build();
         let mut apps = Vec::new();
+        let mut assemblies = Assemblies::default();
         // Code is read only inside the repository: a linked folder that
         // leads out of it is not searched for SQS API calls.
         let repository = sqsguard_source::repository::repository_of(path);
@@ -104,6 +112,9 @@ pub(crate) fn candidates(paths: &[PathBuf]) -> Found {
                         if entry.path().canonicalize().is_ok_and(|real| real.starts_with(&repository)) {
                             out.code.push(tidy(entry.into_path()));
                         }
+                        continue;
+                    }
+                    if is_file && assemblies.holds_other_than_a_template(entry.path()) {
                         continue;
                     }
                     if is_file && (has_infra_extension(entry.path()) || is_serverless_code(entry.path())) {
@@ -121,6 +132,25 @@ pub(crate) fn candidates(paths: &[PathBuf]) -> Found {
         }
     }
     out
+}
+
+/// The folders found to be cloud assemblies (they hold the `cdk.out`
+/// version file `cdk synth` writes), each asked about once.
+#[derive(Default)]
+struct Assemblies(std::collections::HashMap<PathBuf, bool>);
+
+impl Assemblies {
+    /// A file of a cloud assembly other than a stack's template (its
+    /// manifest, tree, asset and metadata files): CDK's own bookkeeping,
+    /// neither linted nor noted. Found when the assembly is not ignored
+    /// (a folder outside git, say); the templates come from [`cdk_output`].
+    fn holds_other_than_a_template(&mut self, file: &Path) -> bool {
+        let Some(folder) = file.parent() else { return false };
+        if file.to_string_lossy().ends_with(".template.json") {
+            return false;
+        }
+        *self.0.entry(folder.to_path_buf()).or_insert_with(|| folder.join("cdk.out").is_file())
+    }
 }
 
 /// What marks a CDK app's folder.

@@ -22,6 +22,12 @@ pub(super) struct Done {
     pub(super) linted: Vec<String>,
     /// Every file read, as given.
     pub(super) files: Vec<PathBuf>,
+    /// Files whose change changes where the findings are, though they were
+    /// not linted here: a CDK app's source, where the findings of its
+    /// synthesized templates point. `--fix` lints the job again when one
+    /// is fixed; they are not code the job read (a worker among them is
+    /// still read alone).
+    pub(super) points_into: Vec<PathBuf>,
     /// The files read and not linted, and why.
     pub(super) skips: Vec<Skip>,
     /// Terraform: the local module folders this module called; Serverless:
@@ -82,7 +88,17 @@ pub(super) fn lint_file(path: &Path, explicit: bool, session: &Session, config: 
             // The model holds what it needs of the text (a large plan's
             // findings locate without it): free it before checking.
             drop(file);
-            checked(with_code(*loaded, session), config)
+            let inputs = &session.inputs;
+            let mut points_into = Vec::new();
+            let mut relocate = |findings: &mut Vec<sqsguard_finding::Finding>| {
+                let cdk = &inputs.cdk;
+                let relocated = sqsguard_cdk::relocate(path, findings, cdk, &inputs.overlay, !inputs.no_cdk_source);
+                points_into.clone_from(&relocated.points_into);
+                relocated
+            };
+            let mut done = checked_with(with_code(*loaded, session), config, &mut relocate);
+            done.points_into = points_into;
+            done
         }
         Document::Broken(b) => broken(b, config),
         Document::Unparsable(e) if loose => {
@@ -217,13 +233,32 @@ pub(super) fn with_code(mut loaded: Loaded, session: &Session) -> Loaded {
 }
 
 pub(super) fn checked(loaded: Loaded, config: &Config) -> Done {
+    checked_with(loaded, config, &mut |_| check::Relocated::default())
+}
+
+/// [`checked`], the findings moved by `relocate` before suppressions.
+fn checked_with(
+    loaded: Loaded,
+    config: &Config,
+    relocate: &mut dyn FnMut(&mut Vec<sqsguard_finding::Finding>) -> check::Relocated,
+) -> Done {
     let linted = loaded.files.iter().map(|p| display_path(p)).collect();
     let files = loaded.files.clone();
     let called = loaded.called.clone();
     let parameters = loaded.parameters.clone();
-    let (checked, model) = check::check_keeping(loaded, config);
+    let (checked, model) = check::check_keeping(loaded, config, relocate);
     let model = Some(Arc::new(model));
-    Done { checked, linted, files, skips: Vec::new(), called, unlinted: None, parameters, model }
+    Done {
+        checked,
+        linted,
+        files,
+        points_into: Vec::new(),
+        skips: Vec::new(),
+        called,
+        unlinted: None,
+        parameters,
+        model,
+    }
 }
 
 /// A code file's own findings and notes: those of the queues its literals

@@ -310,7 +310,8 @@ impl Run {
             .filter(|&i| match &self.jobs[i] {
                 // A Serverless service reads the files it includes too.
                 Job::File(path, ..) => {
-                    files.contains(path) || self.results[i].1.files.iter().any(|f| files.contains(f))
+                    let done = &self.results[i].1;
+                    files.contains(path) || done.files.iter().chain(&done.points_into).any(|f| files.contains(f))
                 }
                 Job::Code(path, ..) => files.contains(path),
                 Job::Module(..) => every_module || self.results[i].1.files.iter().any(|f| folders.contains(&folder(f))),

@@ -51,6 +51,11 @@ pub struct Inputs {
     /// `--no-code`: read the templates only, not the handlers and SDK
     /// calls of their code.
     pub no_code: bool,
+    /// `--no-cdk-source`: keep a CDK app's findings in its synthesized
+    /// templates rather than at the constructs of its source.
+    pub no_cdk_source: bool,
+    /// The CDK apps the run has read, each once ([`sqsguard_cdk`]).
+    pub cdk: std::sync::Arc<sqsguard_cdk::Apps>,
     /// An editor's workspace folder: outside a git repository, where the
     /// templates of a handler are looked for up to.
     pub workspace: Option<PathBuf>,

@@ -10,6 +10,7 @@
 pub mod build;
 pub mod code;
 pub mod field;
+mod field_cdk;
 mod index;
 pub mod key;
 pub mod module;
@@ -22,6 +23,7 @@ mod value;
 
 pub use build::{Fact, Facts, ReadFields};
 pub use field::{Dialect, Field, Scalar};
+pub use field_cdk::CdkOwner;
 pub use index::{ConsumerRead, DlqLink, Feed, Index, Watch, queue_alts};
 pub use module::ModuleSource;
 pub use policy::{QueuePolicy, Statement};

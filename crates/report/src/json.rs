@@ -70,6 +70,18 @@ struct JsonFinding<'a> {
     edits: Option<Vec<JsonEdit>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     applicability: Option<Applicability>,
+    /// A CDK finding moved to its construct: where it is in the
+    /// synthesized template.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    synthesized_at: Option<Place>,
+}
+
+/// A file, line and column (1-based).
+#[derive(Serialize)]
+struct Place {
+    file: String,
+    line: usize,
+    column: usize,
 }
 
 /// Replace from `line:column` up to, not including, `end_line:end_column`
@@ -138,6 +150,11 @@ fn shape(f: &Finding) -> JsonFinding<'_> {
         fix: f.full_fix(),
         edits: None,
         applicability: None,
+        synthesized_at: f.context.synthesized.as_ref().map(|at| Place {
+            file: at.file.clone(),
+            line: at.line,
+            column: at.column,
+        }),
     }
 }
 

@@ -278,6 +278,7 @@ mod tests {
                 given: Some(Given { field: "VisibilityTimeout", from: "--stage prod".into() }),
                 created_by: Some(CREATED),
                 construct: Some("App/Stack/Jobs".into()),
+                synthesized: None,
             },
         });
         Outcome { files: 1, findings: vec![finding], ..Outcome::default() }

@@ -103,8 +103,13 @@ impl<'a> Report<'a> {
                 // Name the resource under the code frame unless the frame
                 // already shows it (a finding on the resource's own key).
                 let spanned = file.text.get(span.start..span.end).unwrap_or_default();
-                let text = (!finding.resource.is_empty() && spanned.trim_matches('"') != finding.resource)
+                let mut text = (!finding.resource.is_empty() && spanned.trim_matches('"') != finding.resource)
                     .then(|| format!("in {}", printable(&finding.resource)));
+                // A CDK finding at its construct: the template's line under it.
+                if let Some(at) = &finding.context.synthesized {
+                    let place = format!("synthesized at {}:{}:{}", printable(&at.file), at.line, at.column);
+                    text = Some(text.map_or(place.clone(), |t| format!("{t}, {place}")));
+                }
                 if let Some(excerpt) = super::excerpt::of(file, span.start, len) {
                     (start, len) = excerpt.label;
                     source.excerpt = Some(excerpt);

@@ -193,6 +193,7 @@ mod tests {
                 given: Some(Given { field: "ReceiveMessageWaitTimeSeconds", from: "--stage prod".into() }),
                 created_by: Some("declare it"),
                 construct: Some("App/Jobs".into()),
+                synthesized: None,
             },
         });
         assert_eq!(

@@ -136,7 +136,18 @@ pub(super) fn session(
         })
         .collect();
     let workspace = root.map(Path::to_path_buf);
-    let inputs = Inputs { paths: vec![path.to_path_buf()], var_files, stage, overlay, no_code: false, workspace };
+    // A synthesized template's findings stay in it: the editor shows the
+    // document it lints.
+    let inputs = Inputs {
+        paths: vec![path.to_path_buf()],
+        var_files,
+        stage,
+        overlay,
+        no_code: false,
+        no_cdk_source: true,
+        workspace,
+        ..Inputs::default()
+    };
     Session { config, nearest: None, inputs, baseline: None, fix }
 }
 

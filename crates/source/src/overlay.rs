@@ -31,6 +31,12 @@ impl Overlay {
     /// These texts with `texts` over them (the fixed texts of a pass of
     /// `--fix` over the document read from standard input), the memo
     /// kept.
+    /// Whether both stand in the same texts (one overlay and its clones):
+    /// what a cache of what was read through an overlay is keyed by.
+    pub fn same_texts(&self, other: &Overlay) -> bool {
+        Arc::ptr_eq(&self.texts, &other.texts)
+    }
+
     pub fn extended(&self, texts: HashMap<PathBuf, String>) -> Self {
         if texts.is_empty() {
             return self.clone();

@@ -8,6 +8,8 @@ mod suppress;
 use crate::config::Config;
 use sqsguard_finding::{Finding, Note};
 use sqsguard_frontend::Loaded;
+
+pub use sqsguard_cdk::Relocated;
 use sqsguard_model::{Model, PayloadDecl};
 use sqsguard_rules as rules;
 
@@ -30,13 +32,21 @@ pub struct Checked {
 
 /// Check what a front-end loaded.
 pub fn check(loaded: Loaded, config: &Config) -> Checked {
-    check_keeping(loaded, config).0
+    check_keeping(loaded, config, &mut |_| Relocated::default()).0
 }
 
 /// Check what a front-end loaded, and keep the model checked (with the
 /// config's payload declarations): what `sqsguard graph` draws.
-pub(crate) fn check_keeping(loaded: Loaded, config: &Config) -> (Checked, Model) {
-    let Loaded { mut model, suppressions, mut notes, broken, mut writer, .. } = loaded;
+/// `relocate` moves the findings to where they are written, before
+/// suppressions: a CDK app's synthesized template's, to the constructs of
+/// the app's source ([`sqsguard_cdk::relocate`]), whose comments then
+/// suppress them. A fix it gives a finding is kept.
+pub(crate) fn check_keeping(
+    loaded: Loaded,
+    config: &Config,
+    relocate: &mut dyn FnMut(&mut Vec<Finding>) -> Relocated,
+) -> (Checked, Model) {
+    let Loaded { mut model, mut suppressions, mut notes, broken, mut writer, .. } = loaded;
     declare_payloads(&mut model, config);
     let mut findings = rules::check(&model, &config.options);
     // The one place `--select`, `--ignore` and the config's lists and
@@ -51,9 +61,12 @@ pub(crate) fn check_keeping(loaded: Loaded, config: &Config) -> (Checked, Model)
     }
     notes.extend(rules::unrepresentable_numbers(&model));
     notes.extend(rules::unresolved_links(&model));
-    let applied = suppress::apply(&model, findings, suppressions, &config.filter);
+    let relocated = relocate(&mut findings);
+    notes.extend(relocated.notes);
+    suppressions.extend(relocated.suppressions);
+    let applied = suppress::apply(&model, findings, suppressions, &relocated.declared, &config.filter);
     let mut findings = applied.findings;
-    for f in &mut findings {
+    for f in findings.iter_mut().filter(|f| f.autofix.is_none()) {
         f.autofix = f.remedy.as_ref().map(|r| writer.fix(r));
     }
     // A file that could not be read has nothing a suppression could be on.

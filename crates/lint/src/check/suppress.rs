@@ -85,14 +85,22 @@ pub(crate) struct Applied {
 /// Apply the suppressions the front-end found to `findings` (those of the
 /// rules `filter` keeps). `filter` also tells which rules run, so a
 /// suppression of a rule switched off is not stale.
-pub(super) fn apply(model: &Model, findings: Vec<Finding>, suppressions: Vec<Suppression>, filter: &Filter) -> Applied {
+/// `declared` adds where resources are written beyond the model's
+/// origins: a CDK construct's line in the app's source.
+pub(super) fn apply(
+    model: &Model,
+    findings: Vec<Finding>,
+    suppressions: Vec<Suppression>,
+    declared: &[(String, PathBuf, usize)],
+    filter: &Filter,
+) -> Applied {
     let suppressions: Vec<Resolved> = suppressions.into_iter().map(resolve).collect();
     let mut out = Applied::default();
     if suppressions.is_empty() {
         out.findings = findings;
         return out;
     }
-    let index = Candidates::new(model, &suppressions);
+    let index = Candidates::new(model, &suppressions, declared);
     let mut used: Vec<Vec<bool>> = suppressions.iter().map(|s| vec![false; s.codes.len()]).collect();
     let mut near = Vec::new();
     for finding in findings {
@@ -171,7 +179,7 @@ struct Candidates<'a> {
 }
 
 impl<'a> Candidates<'a> {
-    fn new(model: &'a Model, suppressions: &'a [Resolved]) -> Self {
+    fn new(model: &'a Model, suppressions: &'a [Resolved], also: &'a [(String, PathBuf, usize)]) -> Self {
         let mut by_resource: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut by_line: HashMap<(&Path, usize), Vec<usize>> = HashMap::new();
         for (i, s) in suppressions.iter().enumerate() {
@@ -189,6 +197,9 @@ impl<'a> Candidates<'a> {
                 if let Origin::File { file, span } = origin {
                     declared.entry(resource).or_default().push((&file.path, file.position(span.start).line));
                 }
+            }
+            for (resource, path, line) in also {
+                declared.entry(resource).or_default().push((path, *line));
             }
         }
         Candidates { by_resource, by_line, declared }

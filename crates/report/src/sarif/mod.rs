@@ -20,8 +20,8 @@ use super::text::live_subject;
 use super::{Gaps, Location as Span, Summary, location};
 use shape::{
     ArtifactChange, ArtifactContent, ArtifactLocation, Configuration, Driver, Help, Invocation, Location, Log,
-    LogicalLocation, Notification, PhysicalLocation, Region, Replacement, ReportingDescriptor, Run, RunProperties,
-    SarifFix, SarifResult, Text, Tool,
+    LogicalLocation, Notification, PhysicalLocation, Region, RelatedLocation, Replacement, ReportingDescriptor, Run,
+    RunProperties, SarifFix, SarifResult, Text, Tool,
 };
 use sqsguard_finding::Fix;
 use sqsguard_finding::{Applicability, Finding, Severity};
@@ -183,6 +183,16 @@ fn result(f: &Finding) -> SarifResult {
             },
         },
         locations: vec![location],
+        related_locations: f
+            .context
+            .synthesized
+            .iter()
+            .map(|at| RelatedLocation {
+                id: 0,
+                physical_location: physical(at),
+                message: Text { text: "the resource in the synthesized template".into() },
+            })
+            .collect(),
         partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, Identity::of(f).hash())]),
         fixes: f.fix_edits().map(|fix| sarif_fix(f, fix)).into_iter().collect(),
         properties,

@@ -83,6 +83,9 @@ pub(super) struct SarifResult {
     pub(super) level: &'static str,
     pub(super) message: Text,
     pub(super) locations: Vec<Location>,
+    /// A CDK finding's place in the synthesized template.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) related_locations: Vec<RelatedLocation>,
     pub(super) partial_fingerprints: BTreeMap<&'static str, String>,
     /// What `lint --fix` would change (`--unsafe-fixes` for an unsafe one).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -129,6 +132,15 @@ pub(super) struct Location {
     pub(super) physical_location: Option<PhysicalLocation>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) logical_locations: Vec<LogicalLocation>,
+}
+
+/// A place the result is about besides its own (SARIF 2.1.0, 3.27.22).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct RelatedLocation {
+    pub(super) id: usize,
+    pub(super) physical_location: PhysicalLocation,
+    pub(super) message: Text,
 }
 
 #[derive(Serialize)]

@@ -1,0 +1,91 @@
+use std::collections::HashMap;
+
+use super::*;
+use sqsguard_model::code::Language;
+use sqsguard_source::Overlay;
+
+const STACK: &str = r#"
+class Orders extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new sqs.Queue(this, "Jobs");
+  }
+}
+class Billing extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const jobs = new sqs.Queue(this, "Jobs", { visibilityTimeout: Duration.seconds(30) });
+    const worker = new lambda.Function(this, "Worker", { timeout: Duration.minutes(2) });
+    worker.addEventSource(new SqsEventSource(jobs, { batchSize: 10 }));
+    for (const name of ["a", "b"]) {
+      new sqs.Queue(this, "Looped");
+    }
+  }
+}
+class AppStack extends Stack {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new Orders(this, "Orders");
+    new Billing(this, "Billing");
+    new sqs.Queue(this, `${id}-Dynamic`);
+  }
+}
+"#;
+
+const CLASSES: [(&str, &str); 4] = [
+    ("AppStack/Orders/Jobs", "aws-cdk-lib.aws_sqs.Queue"),
+    ("AppStack/Billing/Jobs", "aws-cdk-lib.aws_sqs.Queue"),
+    ("AppStack/Billing/Worker", "aws-cdk-lib.aws_lambda.Function"),
+    ("AppStack/Billing/Looped", "aws-cdk-lib.aws_sqs.Queue"),
+];
+
+/// The line the construct of `path` is found on by its ids (no creation
+/// stacks), or why it is not.
+fn line_of(path: &str) -> Result<usize, String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("stack.ts");
+    std::fs::write(&file, STACK).unwrap();
+    let lookup = Lookup::new(dir.path(), vec![file], Language::TypeScript, Overlay::default(), None);
+    let classes: HashMap<String, String> = CLASSES.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+    let classes_of = || Ok(&classes);
+    let traces = HashMap::new();
+    let source = Source { lookup: &lookup, traces: &traces, classes: &classes_of };
+    let owner = Owner::of(path);
+    match source.locate(&owner) {
+        Found::At(made) => {
+            assert_eq!(source.kind(&owner, made).is_some(), !path.contains("Looped"));
+            Ok(made.file.position(made.head.start).line)
+        }
+        Found::No(why) => Err(why),
+    }
+}
+
+#[test]
+fn the_same_id_under_two_parents_is_told_apart_by_the_parents_classes() {
+    assert_eq!(line_of("AppStack/Orders/Jobs/Resource"), Ok(5));
+    assert_eq!(line_of("AppStack/Billing/Jobs/Resource"), Ok(11));
+    assert_eq!(line_of("AppStack/Billing/Worker/Resource"), Ok(12));
+}
+
+#[test]
+fn a_mapping_is_the_event_source_added_to_its_function() {
+    assert_eq!(line_of("AppStack/Billing/Worker/SqsEventSource:AppStackBillingJobs1A2B3C4D/Resource"), Ok(13));
+}
+
+#[test]
+fn a_construct_in_a_loop_or_with_an_id_built_at_run_time_is_not_located() {
+    let looped = line_of("AppStack/Billing/Looped/Resource").unwrap_err();
+    assert!(looped.contains("in a loop"), "{looped}");
+    let dynamic = line_of("AppStack/AppStack-Dynamic/Resource").unwrap_err();
+    assert!(dynamic.contains("no construct with the id"), "{dynamic}");
+}
+
+#[test]
+fn without_tree_json_a_search_says_so() {
+    let lookup = Lookup::default();
+    let classes_of = || Err("tree.json cannot be read".to_string());
+    let traces = HashMap::new();
+    let source = Source { lookup: &lookup, traces: &traces, classes: &classes_of };
+    let Found::No(why) = source.locate(&Owner::of("AppStack/Orders/Jobs/Resource")) else { panic!("found") };
+    assert!(why.contains("no readable tree.json"), "{why}");
+}
