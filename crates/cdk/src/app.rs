@@ -123,16 +123,24 @@ fn entry_language(dir: &Path, config: &Value) -> Result<Language, String> {
     let Some(command) = config.get("app").and_then(Value::as_str) else {
         return Err("cdk.json names no `app` command".into());
     };
-    let entry = command
-        .split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+    let words = || command.split(|c: char| c.is_whitespace() || c == '"' || c == '\'');
+    let entry = words()
         .filter_map(|word| Some((word, Language::of_path(Path::new(word))?)))
         .find(|(word, _)| dir.join(word).is_file());
+    // A Java app runs Maven or Gradle, which name no file.
+    let java = || {
+        words().any(|w| matches!(w, "mvn" | "gradle" | "./gradlew" | "gradlew"))
+            && ["pom.xml", "build.gradle", "build.gradle.kts"].iter().any(|f| dir.join(f).is_file())
+    };
     match entry {
-        Some((_, language @ (Language::TypeScript | Language::JavaScript | Language::Python))) => Ok(language),
-        Some((word, language)) => {
-            Err(format!("constructs are not yet located in {} apps (cdk.json's app runs {word})", language.name()))
+        Some((_, language)) => Ok(language),
+        None if java() => Ok(Language::Java),
+        None if words().any(|w| w == "dotnet") => {
+            Err("constructs are not yet located in C# apps (cdk.json's app runs dotnet)".to_string())
         }
-        None => Err(format!("cdk.json's app `{command}` names no TypeScript, JavaScript or Python file of the app")),
+        None => Err(format!(
+            "cdk.json's app `{command}` names no TypeScript, JavaScript, Python or Go file of the app, nor Maven or Gradle"
+        )),
     }
 }
 

@@ -89,7 +89,8 @@ struct Walk<'u> {
     out: FileIndex,
 }
 
-const LOOPS: &[&str] = &["for_statement", "for_in_statement", "while_statement", "do_statement"];
+const LOOPS: &[&str] =
+    &["for_statement", "for_in_statement", "enhanced_for_statement", "while_statement", "do_statement"];
 
 impl<'u> Walk<'u> {
     fn text(&self, node: Node<'_>) -> &'u str {
@@ -102,6 +103,9 @@ impl<'u> Walk<'u> {
     }
 
     fn node(&mut self, node: Node<'_>, context: &Context<'u>) {
+        if matches!(self.unit.language, Language::Java | Language::Go) && self.java_go(node, context) {
+            return;
+        }
         let mut inner = *context;
         match node.kind() {
             "class_declaration" | "class_definition" | "class" | "abstract_class_declaration" => {
@@ -140,10 +144,12 @@ impl<'u> Walk<'u> {
         property.is_some_and(|p| matches!(self.text(p), "forEach" | "map" | "flatMap"))
     }
 
-    /// `jobs`, `this.jobs`, `self.jobs`: `jobs`.
+    /// `jobs`, `this.jobs`, `self.jobs`, Go's `p.jobs`, Java's
+    /// `awscdk.services.sqs.Queue`: the last name.
     fn last_name(&self, node: Node<'_>) -> &'u str {
-        let last = node.child_by_field_name("property").or_else(|| node.child_by_field_name("attribute"));
-        self.text(last.unwrap_or(node))
+        let last = ["property", "attribute", "field"].iter().find_map(|f| node.child_by_field_name(f));
+        let text = self.text(last.unwrap_or(node));
+        text.rsplit('.').next().unwrap_or(text)
     }
 
     /// A construct creation: `new C(scope, "id", props)` or, in Python, a
@@ -274,6 +280,8 @@ fn has_child(node: Node<'_>, kind: &str) -> bool {
 fn span(node: Node<'_>) -> Span {
     Span::new(node.start_byte(), node.end_byte())
 }
+
+mod java_go;
 
 #[cfg(test)]
 mod tests;

@@ -77,6 +77,10 @@ impl std::fmt::Debug for Located {
 /// Why a synthesized template's finding has no fix.
 const NOT_EDITED: Unfixable = Unfixable("a template `cdk synth` wrote is not edited: set the construct's property");
 
+/// Why a construct of a Java or Go app has no fix.
+const NOT_WRITTEN_HERE: Unfixable =
+    Unfixable("fixes are written in TypeScript, JavaScript and Python apps: set the construct's property by hand");
+
 /// At most this many source files of one app are read.
 const MAX_FILES: usize = 5_000;
 /// Folders that hold no source of the app's own.
@@ -206,8 +210,14 @@ fn move_to(f: &mut Finding, made: &index::Made, kind: Option<CdkOwner>) {
         .zip(kind)
         .and_then(|(field, kind)| field.cdk(kind))
         .or_else(|| code_property(f, kind));
-    let python = made.file.path.extension().is_some_and(|e| e == "py");
-    let written = property.map(|p| if python { cdk::snake(p) } else { p.to_string() });
+    let language = Language::of_path(&made.file.path);
+    let python = language == Some(Language::Python);
+    let written = property.map(|p| match language {
+        Some(Language::Python) => cdk::snake(p),
+        // Go's props are structs of exported fields.
+        Some(Language::Go) => p.get(..1).unwrap_or_default().to_ascii_uppercase() + p.get(1..).unwrap_or_default(),
+        _ => p.to_string(),
+    });
     let at =
         written.as_ref().and_then(|name| made.props.iter().find(|p| &p.name == name)).map_or(made.head, |p| p.span);
     f.context.synthesized = f.origin.location();
@@ -215,7 +225,9 @@ fn move_to(f: &mut Finding, made: &index::Made, kind: Option<CdkOwner>) {
     if let Some(name) = &written {
         f.fix = Arc::from(format!("{} (in the app's source: the construct's `{name}`)", f.fix));
     }
-    if let (Some(remedy), Some(kind)) = (f.remedy.as_ref().filter(|r| r.resource == f.resource), kind) {
+    if matches!(language, Some(Language::Java | Language::Go)) {
+        f.autofix = f.remedy.as_ref().map(|_| Err(NOT_WRITTEN_HERE));
+    } else if let (Some(remedy), Some(kind)) = (f.remedy.as_ref().filter(|r| r.resource == f.resource), kind) {
         let construct = cdk::Construct {
             file: made.file.clone(),
             python,
@@ -294,6 +306,8 @@ fn source_files(dir: &Path, assembly: &Path, language: Language) -> Vec<PathBuf>
                 (name.ends_with(".ts") || name.ends_with(".tsx")) && !name.ends_with(".d.ts")
             }
             Language::JavaScript => [".js", ".mjs", ".cjs"].iter().any(|e| name.ends_with(e)),
+            // Go's tests create stacks of their own.
+            Language::Go => name.ends_with(".go") && !name.ends_with("_test.go"),
             other => Language::of_path(path) == Some(other),
         }
     };

@@ -89,3 +89,97 @@ fn without_tree_json_a_search_says_so() {
     let Found::No(why) = source.locate(&Owner::of("AppStack/Orders/Jobs/Resource")) else { panic!("found") };
     assert!(why.contains("no readable tree.json"), "{why}");
 }
+
+/// The line and property names of the construct `path` names in `text`
+/// (a file of `language` named `name`), or why it is not found.
+fn found_in(
+    name: &str,
+    text: &str,
+    language: Language,
+    classes: &[(&str, &str)],
+    path: &str,
+) -> Result<(usize, Vec<String>), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    let lookup = Lookup::new(dir.path(), vec![file], language, Overlay::default(), None);
+    let classes: HashMap<String, String> = classes.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+    let classes_of = || Ok(&classes);
+    let traces = HashMap::new();
+    let source = Source { lookup: &lookup, traces: &traces, classes: &classes_of };
+    match source.locate(&Owner::of(path)) {
+        Found::At(made) => {
+            Ok((made.file.position(made.head.start).line, made.props.iter().map(|p| p.name.clone()).collect()))
+        }
+        Found::No(why) => Err(why),
+    }
+}
+
+#[test]
+fn java_constructs_by_new_and_by_builder_with_their_builder_props() {
+    let text = r#"
+public class Pipeline extends Construct {
+    public Pipeline(final Construct scope, final String id) {
+        super(scope, id);
+        Queue jobs = Queue.Builder.create(this, "Jobs")
+                .visibilityTimeout(Duration.seconds(30))
+                .build();
+        Function worker = new Function(this, "Worker", FunctionProps.builder()
+                .timeout(Duration.minutes(2))
+                .build());
+        worker.addEventSource(new SqsEventSource(jobs, SqsEventSourceProps.builder().batchSize(10).build()));
+    }
+}
+public class WorkersStack extends Stack {
+    public WorkersStack(final Construct scope, final String id) {
+        super(scope, id);
+        new Pipeline(this, "Orders");
+    }
+}
+"#;
+    let classes = [
+        ("Workers/Orders/Jobs", "aws-cdk-lib.aws_sqs.Queue"),
+        ("Workers/Orders/Worker", "aws-cdk-lib.aws_lambda.Function"),
+    ];
+    let at = |path| found_in("Pipeline.java", text, Language::Java, &classes, path);
+    assert_eq!(at("Workers/Orders/Jobs/Resource"), Ok((5, vec!["visibilityTimeout".to_string()])));
+    assert_eq!(at("Workers/Orders/Worker/Resource"), Ok((8, vec!["timeout".to_string()])));
+    let mapping = at("Workers/Orders/Worker/SqsEventSource:WorkersOrdersJobs1A2B3C4D/Resource");
+    assert_eq!(mapping, Ok((11, vec!["batchSize".to_string()])));
+}
+
+#[test]
+fn go_constructs_by_their_new_functions_with_their_fields() {
+    let text = r#"
+package main
+
+func NewPipeline(scope constructs.Construct, id string) constructs.Construct {
+	this := constructs.NewConstruct(scope, &id)
+	jobs := awssqs.NewQueue(this, jsii.String("Jobs"), &awssqs.QueueProps{
+		VisibilityTimeout: awscdk.Duration_Seconds(jsii.Number(30)),
+	})
+	worker := awslambda.NewFunction(this, jsii.String("Worker"), &awslambda.FunctionProps{
+		Timeout: awscdk.Duration_Minutes(jsii.Number(2)),
+	})
+	worker.AddEventSource(awslambdaeventsources.NewSqsEventSource(jobs, &awslambdaeventsources.SqsEventSourceProps{
+		BatchSize: jsii.Number(10),
+	}))
+	return this
+}
+
+func NewWorkersStack(scope constructs.Construct, id string) awscdk.Stack {
+	stack := awscdk.NewStack(scope, &id, nil)
+	NewPipeline(stack, "Orders")
+	return stack
+}
+"#;
+    let classes = [
+        ("Workers/Orders/Jobs", "aws-cdk-lib.aws_sqs.Queue"),
+        ("Workers/Orders/Worker", "aws-cdk-lib.aws_lambda.Function"),
+    ];
+    let at = |path| found_in("workers.go", text, Language::Go, &classes, path);
+    assert_eq!(at("Workers/Orders/Jobs/Resource"), Ok((6, vec!["VisibilityTimeout".to_string()])));
+    assert_eq!(at("Workers/Orders/Worker/Resource"), Ok((9, vec!["Timeout".to_string()])));
+    let mapping = at("Workers/Orders/Worker/SqsEventSource:WorkersOrdersJobs1A2B3C4D/Resource");
+    assert_eq!(mapping, Ok((12, vec!["BatchSize".to_string()])));
+}
