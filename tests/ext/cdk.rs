@@ -289,6 +289,31 @@ fn findings_on_synthesized_resources_move_to_the_constructs_in_the_apps_source()
         wrong.extend(check_source_findings(app, &in_templates));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let typescript = apps.iter().find(|a| !a.app.python).unwrap();
+    the_editor_shows_them_on_the_source(&typescript.root);
+}
+
+/// The same findings in the editor: tests/lsp/test_cdk.py, a real client
+/// (pytest-lsp) driving `sqsguard server` on the synthesized app.
+fn the_editor_shows_them_on_the_source(app: &Path) {
+    let venv =
+        std::env::var_os("SQSGUARD_LSP_VENV").map(PathBuf::from).unwrap_or_else(|| common::root().join(".venv-lsp"));
+    let pytest = venv.join("bin/pytest");
+    if !pytest.exists() {
+        return common::missing("pytest-lsp");
+    }
+    let out = Command::new(&pytest)
+        .args(["-q", "tests/lsp/test_cdk.py"])
+        .current_dir(common::root())
+        .env("SQSGUARD_BIN", env!("CARGO_BIN_EXE_sqsguard"))
+        .env("SQSGUARD_CDK_APP", app)
+        .env_remove("PYTEST_ADDOPTS")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    let text = text(&out);
+    assert!(out.status.success(), "pytest tests/lsp/test_cdk.py failed ({}):\n{text}", out.status);
+    assert!(text.contains("1 passed"), "tests/lsp/test_cdk.py did not run:\n{text}");
 }
 
 /// Each template of the assembly, with its text.

@@ -106,7 +106,7 @@ pub(crate) fn within(path: &Path, folder: &Path) -> bool {
     path.len() > folder.len() && path.starts_with(&folder)
 }
 
-fn read_json(path: &Path) -> Result<Value, String> {
+pub(crate) fn read_json(path: &Path) -> Result<Value, String> {
     read_typed(path)
 }
 

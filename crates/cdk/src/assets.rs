@@ -23,7 +23,7 @@ impl Originals {
     pub(crate) fn of(dir: &Path, assembly: &Path) -> Originals {
         let mut by_name: HashMap<std::ffi::OsString, Vec<PathBuf>> = HashMap::new();
         let mut count = 0;
-        crate::walk(dir, assembly, &mut |path| {
+        crate::files::walk(dir, assembly, &mut |path| {
             if count < MAX_FILES
                 && let Some(name) = path.file_name()
             {

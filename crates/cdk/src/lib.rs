@@ -18,6 +18,7 @@
 
 mod app;
 mod assets;
+mod files;
 mod index;
 mod locate;
 mod lookup;
@@ -74,29 +75,20 @@ impl std::fmt::Debug for Located {
     }
 }
 
+use files::source_files;
+pub use files::synthesized_templates;
+
+/// Whether `template` is one `cdk synth` wrote, in a CDK app's assembly.
+pub fn is_synthesized(template: &Path) -> bool {
+    template.to_string_lossy().ends_with(".template.json") && App::dir_of(template).is_some()
+}
+
 /// Why a synthesized template's finding has no fix.
 const NOT_EDITED: Unfixable = Unfixable("a template `cdk synth` wrote is not edited: set the construct's property");
 
 /// Why a construct of a Java or Go app has no fix.
 const NOT_WRITTEN_HERE: Unfixable =
     Unfixable("fixes are written in TypeScript, JavaScript and Python apps: set the construct's property by hand");
-
-/// At most this many source files of one app are read.
-const MAX_FILES: usize = 5_000;
-/// Folders that hold no source of the app's own.
-const NOT_SOURCE: &[&str] = &[
-    "node_modules",
-    "cdk.out",
-    ".git",
-    ".venv",
-    "venv",
-    "env",
-    "__pycache__",
-    "dist",
-    "build",
-    "target",
-    ".cdk.staging",
-];
 
 /// What moving a template's findings gave, beyond the findings.
 #[derive(Debug, Default)]
@@ -167,6 +159,7 @@ pub fn relocate(
         match source.locate(&owner) {
             Found::At(made) => {
                 move_to(f, made, source.kind(&owner, made));
+                f.context.stale = located.lookup.file(made.at).is_some_and(|file| file.newer);
                 let line = made.file.position(made.head.start).line;
                 out.declared.push((f.resource.clone(), made.file.path.clone(), line));
                 if !sources.iter().any(|s: &sqsguard_source::Source| s.path == made.file.path) {
@@ -292,54 +285,6 @@ impl Located {
             problems,
             told: AtomicBool::new(false),
             told_unparsed: Mutex::default(),
-        }
-    }
-}
-
-/// The app's source files in its language (TypeScript apps: `.ts`, not
-/// declarations), outside its assembly, dependencies and build output.
-fn source_files(dir: &Path, assembly: &Path, language: Language) -> Vec<PathBuf> {
-    let wanted = |path: &Path| {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        match language {
-            Language::TypeScript | Language::Tsx => {
-                (name.ends_with(".ts") || name.ends_with(".tsx")) && !name.ends_with(".d.ts")
-            }
-            Language::JavaScript => [".js", ".mjs", ".cjs"].iter().any(|e| name.ends_with(e)),
-            // Go's tests create stacks of their own.
-            Language::Go => name.ends_with(".go") && !name.ends_with("_test.go"),
-            other => Language::of_path(path) == Some(other),
-        }
-    };
-    let mut out = Vec::new();
-    walk(dir, assembly, &mut |path| {
-        if wanted(path) && out.len() < MAX_FILES {
-            out.push(path.to_path_buf());
-        }
-    });
-    out
-}
-
-/// Every file of the app's folder, in a stable order, outside hidden
-/// folders, its assembly, dependencies and build output (links are not
-/// followed).
-pub(crate) fn walk(dir: &Path, assembly: &Path, each: &mut dyn FnMut(&Path)) {
-    let mut folders = vec![(dir.to_path_buf(), 0)];
-    while let Some((folder, depth)) = folders.pop() {
-        let Ok(entries) = std::fs::read_dir(app::listable(&folder)) else { continue };
-        let mut entries: Vec<_> = entries.flatten().collect();
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
-            let path = folder.join(entry.file_name());
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Ok(kind) = entry.file_type() else { continue };
-            if kind.is_dir() {
-                if depth < 32 && !name.starts_with('.') && !NOT_SOURCE.contains(&name.as_str()) && path != assembly {
-                    folders.push((path, depth + 1));
-                }
-            } else if kind.is_file() {
-                each(&path);
-            }
         }
     }
 }

@@ -147,7 +147,7 @@ impl Finding {
     /// (`(CDK construct App/Stack/Jobs)`). Every reporter, the baseline
     /// and the fingerprint read this, never the parts.
     pub fn full_message(&self) -> Cow<'_, str> {
-        let FindingContext { given, construct, .. } = &self.context;
+        let FindingContext { given, construct, stale, .. } = &self.context;
         if given.is_none() && construct.is_none() {
             return Cow::Borrowed(&self.message);
         }
@@ -157,6 +157,9 @@ impl Finding {
         }
         if let Some(path) = construct {
             text.push_str(&format!(" (CDK construct {path})"));
+        }
+        if *stale {
+            text.push_str(" (stale: the source changed after the last cdk synth; synthesize again)");
         }
         Cow::Owned(text)
     }
@@ -189,6 +192,9 @@ pub struct FindingContext {
     /// Where the finding was in the synthesized template, when it was
     /// moved to the construct in a CDK app's source (`sqsguard_cdk`).
     pub synthesized: Option<sqsguard_source::Location>,
+    /// The source it was moved to changed after the synth: what the
+    /// template says may no longer be what the source says.
+    pub stale: bool,
 }
 
 /// A value given for the run: the field, as the dialect names it, and

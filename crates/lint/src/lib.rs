@@ -326,10 +326,11 @@ impl Run {
     }
 
     /// Every file the run's jobs read, as given (templates, a module's
-    /// files, variables files, handler code): what an editor re-checks
-    /// the run for when one of them changes.
+    /// files, variables files, handler code, the CDK app's source its
+    /// findings point into): what an editor re-checks the run for when one
+    /// of them changes.
     pub fn files_read(&self) -> impl Iterator<Item = &PathBuf> {
-        self.results.iter().flat_map(|(_, done)| done.files.iter())
+        self.results.iter().flat_map(|(_, done)| done.files.iter().chain(&done.points_into))
     }
 
     /// What the run found so far.

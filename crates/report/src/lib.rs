@@ -279,6 +279,7 @@ mod tests {
                 created_by: Some(CREATED),
                 construct: Some("App/Stack/Jobs".into()),
                 synthesized: None,
+                stale: false,
             },
         });
         Outcome { files: 1, findings: vec![finding], ..Outcome::default() }

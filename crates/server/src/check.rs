@@ -194,6 +194,7 @@ mod tests {
                 created_by: Some("declare it"),
                 construct: Some("App/Jobs".into()),
                 synthesized: None,
+                stale: false,
             },
         });
         assert_eq!(

@@ -101,6 +101,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     if watches_files(&params) {
         register_watchers(connection);
     }
+    workspace.check_synthesized();
     let mut shut_down = false;
     loop {
         select! {
@@ -225,7 +226,7 @@ fn watches_files(params: &InitializeParams) -> bool {
 
 /// Ask to hear of `.sqsguard.yaml` and Terraform files changed on disk.
 fn register_watchers(connection: &Connection) {
-    let watchers: Vec<serde_json::Value> = ["**/.sqsguard.yaml", "**/*.tf", "**/*.tfvars"]
+    let watchers: Vec<serde_json::Value> = ["**/.sqsguard.yaml", "**/*.tf", "**/*.tfvars", "**/*.template.json"]
         .iter()
         .map(|glob| serde_json::json!({ "globPattern": glob }))
         .collect();

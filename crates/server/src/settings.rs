@@ -136,15 +136,14 @@ pub(super) fn session(
         })
         .collect();
     let workspace = root.map(Path::to_path_buf);
-    // A synthesized template's findings stay in it: the editor shows the
-    // document it lints.
+    // A synthesized template's findings go to the constructs of its app's
+    // source, as lint's do: the files the user edits.
     let inputs = Inputs {
         paths: vec![path.to_path_buf()],
         var_files,
         stage,
         overlay,
         no_code: false,
-        no_cdk_source: true,
         workspace,
         ..Inputs::default()
     };

@@ -21,6 +21,8 @@ use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{Message, Notification};
 use lsp_types::{Diagnostic, PublishDiagnosticsParams};
 
+mod synthesized;
+
 use super::check::{Checked, check, problem_diagnostics};
 use super::documents::{Documents, Encoding};
 use super::settings::{Configs, Settings, is_config, session};
@@ -140,6 +142,9 @@ impl Workspace {
                     unit.path = other;
                 }
             }
+            // A synthesized template stays checked, from disk: its
+            // findings are on the app's source.
+            None if sqsguard_cdk::is_synthesized(path) => {}
             None => {
                 if let Some(unit) = self.units.remove(&key) {
                     self.latest_mut().remove(&key);
@@ -151,17 +156,6 @@ impl Workspace {
         // What read its unsaved text reads the file on disk now.
         let readers = self.readers_of(path);
         self.schedule(readers);
-    }
-
-    /// A file changed on disk (not an open document's text).
-    pub(super) fn changed_on_disk(&mut self, path: &Path) {
-        if is_config(path) {
-            return self.config_changed();
-        }
-        if self.docs.get(path).is_none() {
-            let readers = self.readers_of(path);
-            self.schedule(readers);
-        }
     }
 
     /// A `.sqsguard.yaml` changed, or the settings: every unit again.
