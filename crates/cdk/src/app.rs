@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::syntax::Syntax;
 use serde_json::Value;
 use sqsguard_model::code::Language;
 
@@ -22,7 +23,7 @@ pub(crate) struct App {
     pub(crate) assembly: PathBuf,
     /// The language of the entry file `cdk.json`'s `app` runs, or why it is
     /// not one sqsguard follows.
-    pub(crate) language: Result<Language, String>,
+    pub(crate) language: Result<Syntax, String>,
     /// When the assembly was written (its `manifest.json`).
     pub(crate) synthesized: Option<SystemTime>,
 }
@@ -119,7 +120,7 @@ fn read_typed<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> 
 /// word of the command that names a file of the app with a known
 /// extension (`npx ts-node --prefer-ts-exts bin/app.ts`, `python3 app.py`,
 /// `node bin/app.js`).
-fn entry_language(dir: &Path, config: &Value) -> Result<Language, String> {
+fn entry_language(dir: &Path, config: &Value) -> Result<Syntax, String> {
     let Some(command) = config.get("app").and_then(Value::as_str) else {
         return Err("cdk.json names no `app` command".into());
     };
@@ -133,11 +134,9 @@ fn entry_language(dir: &Path, config: &Value) -> Result<Language, String> {
             && ["pom.xml", "build.gradle", "build.gradle.kts"].iter().any(|f| dir.join(f).is_file())
     };
     match entry {
-        Some((_, language)) => Ok(language),
-        None if java() => Ok(Language::Java),
-        None if words().any(|w| w == "dotnet") => {
-            Err("constructs are not yet located in C# apps (cdk.json's app runs dotnet)".to_string())
-        }
+        Some((_, language)) => Ok(Syntax::Code(language)),
+        None if java() => Ok(Syntax::Code(Language::Java)),
+        None if words().any(|w| w == "dotnet") => Ok(Syntax::CSharp),
         None => Err(format!(
             "cdk.json's app `{command}` names no TypeScript, JavaScript, Python or Go file of the app, nor Maven or Gradle"
         )),

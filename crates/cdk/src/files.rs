@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::app;
+use crate::syntax::Syntax;
 use sqsguard_model::code::Language;
 
 /// At most this many source files of one app are read.
@@ -66,17 +67,17 @@ pub fn synthesized_templates(root: &Path) -> Vec<PathBuf> {
 
 /// The app's source files in its language (TypeScript apps: `.ts`, not
 /// declarations), outside its assembly, dependencies and build output.
-pub(crate) fn source_files(dir: &Path, assembly: &Path, language: Language) -> Vec<PathBuf> {
+pub(crate) fn source_files(dir: &Path, assembly: &Path, language: Syntax) -> Vec<PathBuf> {
     let wanted = |path: &Path| {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         match language {
-            Language::TypeScript | Language::Tsx => {
+            Syntax::Code(Language::TypeScript | Language::Tsx) => {
                 (name.ends_with(".ts") || name.ends_with(".tsx")) && !name.ends_with(".d.ts")
             }
-            Language::JavaScript => [".js", ".mjs", ".cjs"].iter().any(|e| name.ends_with(e)),
+            Syntax::Code(Language::JavaScript) => [".js", ".mjs", ".cjs"].iter().any(|e| name.ends_with(e)),
             // Go's tests create stacks of their own.
-            Language::Go => name.ends_with(".go") && !name.ends_with("_test.go"),
-            other => Language::of_path(path) == Some(other),
+            Syntax::Code(Language::Go) => name.ends_with(".go") && !name.ends_with("_test.go"),
+            other => Syntax::of_path(path) == Some(other),
         }
     };
     let mut out = Vec::new();

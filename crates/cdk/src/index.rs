@@ -5,6 +5,7 @@
 //! place; and each `fn.addEventSource(new SqsEventSource(queue, {...}))`.
 //! One walk of each file's tree.
 
+use crate::syntax::Syntax;
 use sqsguard_edit::cdk::Prop;
 use sqsguard_model::code::Language;
 use sqsguard_source::{Source, Span};
@@ -63,7 +64,7 @@ pub(crate) struct FileIndex {
 /// A file parsed: what a walk reads.
 pub(crate) struct Parsed {
     pub(crate) source: Source,
-    pub(crate) language: Language,
+    pub(crate) language: Syntax,
     pub(crate) tree: Tree,
 }
 
@@ -99,11 +100,16 @@ impl<'u> Walk<'u> {
     }
 
     fn python(&self) -> bool {
-        self.unit.language == Language::Python
+        self.unit.language.is(Language::Python)
     }
 
     fn node(&mut self, node: Node<'_>, context: &Context<'u>) {
-        if matches!(self.unit.language, Language::Java | Language::Go) && self.java_go(node, context) {
+        let handled = match self.unit.language {
+            Syntax::Code(Language::Java | Language::Go) => self.java_go(node, context),
+            Syntax::CSharp => self.csharp(node, context),
+            Syntax::Code(_) => false,
+        };
+        if handled {
             return;
         }
         let mut inner = *context;
@@ -281,6 +287,7 @@ fn span(node: Node<'_>) -> Span {
     Span::new(node.start_byte(), node.end_byte())
 }
 
+mod csharp;
 mod java_go;
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod files;
 mod index;
 mod locate;
 mod lookup;
+mod syntax;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -33,6 +34,7 @@ use sqsguard_finding::{Finding, Note, Unfixable};
 use sqsguard_model::code::Language;
 use sqsguard_model::{CdkOwner, Origin, Suppression};
 use sqsguard_source::{Overlay, display_path};
+use syntax::Syntax;
 
 use app::App;
 use locate::{Found, Owner, Source};
@@ -203,12 +205,14 @@ fn move_to(f: &mut Finding, made: &index::Made, kind: Option<CdkOwner>) {
         .zip(kind)
         .and_then(|(field, kind)| field.cdk(kind))
         .or_else(|| code_property(f, kind));
-    let language = Language::of_path(&made.file.path);
-    let python = language == Some(Language::Python);
+    let language = Syntax::of_path(&made.file.path);
+    let python = language == Some(Syntax::Code(Language::Python));
     let written = property.map(|p| match language {
-        Some(Language::Python) => cdk::snake(p),
-        // Go's props are structs of exported fields.
-        Some(Language::Go) => p.get(..1).unwrap_or_default().to_ascii_uppercase() + p.get(1..).unwrap_or_default(),
+        Some(Syntax::Code(Language::Python)) => cdk::snake(p),
+        // Go's props are structs of exported fields, C#'s properties.
+        Some(Syntax::Code(Language::Go) | Syntax::CSharp) => {
+            p.get(..1).unwrap_or_default().to_ascii_uppercase() + p.get(1..).unwrap_or_default()
+        }
         _ => p.to_string(),
     });
     let at =
@@ -218,7 +222,7 @@ fn move_to(f: &mut Finding, made: &index::Made, kind: Option<CdkOwner>) {
     if let Some(name) = &written {
         f.fix = Arc::from(format!("{} (in the app's source: the construct's `{name}`)", f.fix));
     }
-    if matches!(language, Some(Language::Java | Language::Go)) {
+    if matches!(language, Some(Syntax::Code(Language::Java | Language::Go) | Syntax::CSharp)) {
         f.autofix = f.remedy.as_ref().map(|_| Err(NOT_WRITTEN_HERE));
     } else if let (Some(remedy), Some(kind)) = (f.remedy.as_ref().filter(|r| r.resource == f.resource), kind) {
         let construct = cdk::Construct {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::index::{FileIndex, Made, Parsed, index};
-use sqsguard_model::code::Language;
+use crate::syntax::Syntax;
 use sqsguard_source::Overlay;
 
 /// The app's source files, each parsed and indexed when first needed: a
@@ -16,7 +16,7 @@ use sqsguard_source::Overlay;
 #[derive(Default)]
 pub(crate) struct Lookup {
     paths: Vec<PathBuf>,
-    language: Option<Language>,
+    language: Option<Syntax>,
     overlay: Overlay,
     parsed: Vec<OnceLock<Result<FileIndex, String>>>,
     /// Each file by its canonical path.
@@ -37,7 +37,7 @@ impl Lookup {
     pub(crate) fn new(
         dir: &Path,
         paths: Vec<PathBuf>,
-        language: Language,
+        language: Syntax,
         overlay: Overlay,
         synthesized: Option<std::time::SystemTime>,
     ) -> Lookup {
@@ -84,8 +84,8 @@ impl Lookup {
     fn parse(&self, at: usize) -> Result<FileIndex, String> {
         let path = self.paths.get(at).ok_or_else(String::new)?;
         let source = self.overlay.read(path).map_err(|e| e.message)?;
-        let language = Language::of_path(path).or(self.language).ok_or_else(String::new)?;
-        let tree = sqsguard_code::unit::parse_tree(&source, language).map_err(|e| e.why)?;
+        let language = Syntax::of_path(path).or(self.language).ok_or_else(String::new)?;
+        let tree = language.parse(&source).map_err(|e| e.why)?;
         let mut file = index(&Parsed { source, language, tree });
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         // A text the overlay stands in for (a fix, an editor's buffer) is newer.

@@ -106,6 +106,18 @@ pub struct Unparsed {
 /// depth), without the patterns: for a reader with a walk of its own (the
 /// CDK app's constructs).
 pub fn parse_tree(source: &Source, language: Language) -> Result<Tree, Unparsed> {
+    parse_tree_in(source, &lang::grammar(language), language.name(), language == Language::Java)
+}
+
+/// [`parse_tree`] with a grammar the code reader does not read itself (a
+/// CDK app's C#), named `name` in what is said of a file that is not
+/// valid; `java` reads `\u` escapes as javac does.
+pub fn parse_tree_in(
+    source: &Source,
+    grammar: &tree_sitter::Language,
+    name: &str,
+    java: bool,
+) -> Result<Tree, Unparsed> {
     let text = source.text.as_str();
     let at_start = Span::new(0, 0);
     if text.len() > MAX_CODE_BYTES {
@@ -115,7 +127,7 @@ pub fn parse_tree(source: &Source, language: Language) -> Result<Tree, Unparsed>
         return Err(Unparsed { span: Span::new(at, at), why: "it holds a NUL byte: it is no source file".into() });
     }
     let mut parser = Parser::new();
-    if parser.set_language(&lang::grammar(language)).is_err() {
+    if parser.set_language(grammar).is_err() {
         return Err(Unparsed { span: at_start, why: "its grammar could not be loaded".into() });
     }
     let started = Instant::now();
@@ -133,14 +145,12 @@ pub fn parse_tree(source: &Source, language: Language) -> Result<Tree, Unparsed>
     if let Some(error) = first_error(root) {
         // javac reads `\u0041` anywhere (JLS 3.3); the grammar only in
         // strings and characters.
-        if language == Language::Java
-            && let Some(at) = unicode_escape_outside_strings(root, bytes)
-        {
+        if java && let Some(at) = unicode_escape_outside_strings(root, bytes) {
             let why = "it uses \\u escapes outside strings and characters, which javac translates and the Java reader does not read";
             return Err(Unparsed { span: Span::new(at, at + 2), why: why.into() });
         }
         let span = Span::new(error.start_byte(), error.end_byte());
-        return Err(Unparsed { span, why: format!("it is not valid {}", language.name()) });
+        return Err(Unparsed { span, why: format!("it is not valid {name}") });
     }
     let nodes = root.descendant_count();
     if nodes > MAX_NODES {

@@ -8,6 +8,7 @@
 //! (`NewPipeline` creates a `Pipeline`). Props are located, never fixed
 //! (`sqsguard_edit::cdk` writes TypeScript, JavaScript and Python).
 
+use crate::syntax::Syntax;
 use sqsguard_edit::cdk::Prop;
 use sqsguard_model::code::Language;
 use sqsguard_source::Span;
@@ -18,7 +19,7 @@ use super::{Added, Context, Made, Walk, span};
 impl<'u> Walk<'u> {
     /// What a Java or Go node adds; whether its children were walked.
     pub(super) fn java_go(&mut self, node: Node<'_>, context: &Context<'u>) -> bool {
-        let go = self.unit.language == Language::Go;
+        let go = self.unit.language.is(Language::Go);
         match node.kind() {
             "object_creation_expression" if !go => {
                 if let Some(made) = self.java_new(node, context) {
@@ -70,7 +71,7 @@ impl<'u> Walk<'u> {
         true
     }
 
-    fn children(&mut self, node: Node<'_>, context: &Context<'u>) {
+    pub(super) fn children(&mut self, node: Node<'_>, context: &Context<'u>) {
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         children.into_iter().for_each(|c| self.node(c, context));
@@ -163,7 +164,7 @@ impl<'u> Walk<'u> {
             .collect()
     }
 
-    fn arguments<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
+    pub(super) fn arguments<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
         let arguments = node.child_by_field_name("arguments")?;
         let mut cursor = arguments.walk();
         Some(arguments.named_children(&mut cursor).filter(|n| !n.kind().contains("comment")).collect())
@@ -171,7 +172,7 @@ impl<'u> Walk<'u> {
 
     /// A construct from its class, arguments and props: the id is the
     /// second argument, a string (Go's `jsii.String("Jobs")` too).
-    fn made_of(
+    pub(super) fn made_of(
         &self,
         node: Node<'_>,
         class: &str,
@@ -202,7 +203,7 @@ impl<'u> Walk<'u> {
     }
 
     /// A Java or Go string literal's text, directly or in `jsii.String(...)`.
-    fn string(&self, node: Node<'_>) -> Option<String> {
+    pub(super) fn string(&self, node: Node<'_>) -> Option<String> {
         match node.kind() {
             "string_literal" | "interpreted_string_literal" | "raw_string_literal" => {
                 let text = self.text(node);
@@ -220,7 +221,7 @@ impl<'u> Walk<'u> {
     /// `receiver.AddEventSource(...NewSqsEventSource(...))`.
     fn event_source(&mut self, call: Node<'_>, method: &str, context: &Context<'u>) {
         let (receiver, name) = match self.unit.language {
-            Language::Go => {
+            Syntax::Code(Language::Go) => {
                 let function = call.child_by_field_name("function");
                 (
                     function.and_then(|f| f.child_by_field_name("operand")),
@@ -235,7 +236,7 @@ impl<'u> Walk<'u> {
         }
         let Some(first) = self.arguments(call).and_then(|a| a.first().copied()) else { return };
         let source = match self.unit.language {
-            Language::Go => self.go_new(first, context),
+            Syntax::Code(Language::Go) => self.go_new(first, context),
             _ => (first.kind() == "object_creation_expression").then(|| self.java_new(first, context)).flatten(),
         };
         if let Some(source) = source {

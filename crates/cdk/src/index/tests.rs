@@ -3,7 +3,7 @@ use sqsguard_source::SourceFile;
 
 fn parse(source: sqsguard_source::Source, language: Language) -> crate::index::Parsed {
     let tree = sqsguard_code::unit::parse_tree(&source, language).unwrap();
-    crate::index::Parsed { source, language, tree }
+    crate::index::Parsed { source, language: crate::syntax::Syntax::Code(language), tree }
 }
 
 fn index_of(path: &str, text: &str) -> FileIndex {

@@ -1,6 +1,7 @@
 use std::collections::HashMap;
 
 use super::*;
+use crate::syntax::Syntax;
 use sqsguard_model::code::Language;
 use sqsguard_source::Overlay;
 
@@ -45,7 +46,7 @@ fn line_of(path: &str) -> Result<usize, String> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("stack.ts");
     std::fs::write(&file, STACK).unwrap();
-    let lookup = Lookup::new(dir.path(), vec![file], Language::TypeScript, Overlay::default(), None);
+    let lookup = Lookup::new(dir.path(), vec![file], Syntax::Code(Language::TypeScript), Overlay::default(), None);
     let classes: HashMap<String, String> = CLASSES.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
     let classes_of = || Ok(&classes);
     let traces = HashMap::new();
@@ -95,7 +96,7 @@ fn without_tree_json_a_search_says_so() {
 fn found_in(
     name: &str,
     text: &str,
-    language: Language,
+    language: Syntax,
     classes: &[(&str, &str)],
     path: &str,
 ) -> Result<(usize, Vec<String>), String> {
@@ -141,7 +142,7 @@ public class WorkersStack extends Stack {
         ("Workers/Orders/Jobs", "aws-cdk-lib.aws_sqs.Queue"),
         ("Workers/Orders/Worker", "aws-cdk-lib.aws_lambda.Function"),
     ];
-    let at = |path| found_in("Pipeline.java", text, Language::Java, &classes, path);
+    let at = |path| found_in("Pipeline.java", text, Syntax::Code(Language::Java), &classes, path);
     assert_eq!(at("Workers/Orders/Jobs/Resource"), Ok((5, vec!["visibilityTimeout".to_string()])));
     assert_eq!(at("Workers/Orders/Worker/Resource"), Ok((8, vec!["timeout".to_string()])));
     let mapping = at("Workers/Orders/Worker/SqsEventSource:WorkersOrdersJobs1A2B3C4D/Resource");
@@ -177,9 +178,47 @@ func NewWorkersStack(scope constructs.Construct, id string) awscdk.Stack {
         ("Workers/Orders/Jobs", "aws-cdk-lib.aws_sqs.Queue"),
         ("Workers/Orders/Worker", "aws-cdk-lib.aws_lambda.Function"),
     ];
-    let at = |path| found_in("workers.go", text, Language::Go, &classes, path);
+    let at = |path| found_in("workers.go", text, Syntax::Code(Language::Go), &classes, path);
     assert_eq!(at("Workers/Orders/Jobs/Resource"), Ok((6, vec!["VisibilityTimeout".to_string()])));
     assert_eq!(at("Workers/Orders/Worker/Resource"), Ok((9, vec!["Timeout".to_string()])));
     let mapping = at("Workers/Orders/Worker/SqsEventSource:WorkersOrdersJobs1A2B3C4D/Resource");
     assert_eq!(mapping, Ok((12, vec!["BatchSize".to_string()])));
+}
+
+#[test]
+fn csharp_constructs_with_their_object_initializer_props() {
+    let text = r#"
+namespace Workers
+{
+    public class Pipeline : Construct
+    {
+        public Pipeline(Construct scope, string id) : base(scope, id)
+        {
+            var jobs = new Queue(this, "Jobs", new QueueProps
+            {
+                VisibilityTimeout = Duration.Seconds(30)
+            });
+            var worker = new Function(this, "Worker", new FunctionProps { Timeout = Duration.Minutes(2) });
+            worker.AddEventSource(new SqsEventSource(jobs, new SqsEventSourceProps { BatchSize = 10 }));
+        }
+    }
+
+    public class WorkersStack : Stack
+    {
+        internal WorkersStack(Construct scope, string id) : base(scope, id)
+        {
+            new Pipeline(this, "Orders");
+        }
+    }
+}
+"#;
+    let classes = [
+        ("Workers/Orders/Jobs", "aws-cdk-lib.aws_sqs.Queue"),
+        ("Workers/Orders/Worker", "aws-cdk-lib.aws_lambda.Function"),
+    ];
+    let at = |path| found_in("Pipeline.cs", text, Syntax::CSharp, &classes, path);
+    assert_eq!(at("Workers/Orders/Jobs/Resource"), Ok((8, vec!["VisibilityTimeout".to_string()])));
+    assert_eq!(at("Workers/Orders/Worker/Resource"), Ok((12, vec!["Timeout".to_string()])));
+    let mapping = at("Workers/Orders/Worker/SqsEventSource:WorkersOrdersJobs1A2B3C4D/Resource");
+    assert_eq!(mapping, Ok((13, vec!["BatchSize".to_string()])));
 }
