@@ -147,7 +147,18 @@ impl Finding {
     /// (`(CDK construct App/Stack/Jobs)`). Every reporter, the baseline
     /// and the fingerprint read this, never the parts.
     pub fn full_message(&self) -> Cow<'_, str> {
-        let FindingContext { given, construct, stale, .. } = &self.context;
+        self.composed(self.context.stale)
+    }
+
+    /// [`Finding::full_message`] without the words a stale CDK assembly
+    /// adds: what a finding's identity is made of, which must not change
+    /// while the user edits the source and synthesizes again.
+    pub fn message_for_identity(&self) -> Cow<'_, str> {
+        self.composed(false)
+    }
+
+    fn composed(&self, stale: bool) -> Cow<'_, str> {
+        let FindingContext { given, construct, .. } = &self.context;
         if given.is_none() && construct.is_none() {
             return Cow::Borrowed(&self.message);
         }
@@ -158,7 +169,7 @@ impl Finding {
         if let Some(path) = construct {
             text.push_str(&format!(" (CDK construct {path})"));
         }
-        if *stale {
+        if stale {
             text.push_str(" (stale: the source changed after the last cdk synth; synthesize again)");
         }
         Cow::Owned(text)

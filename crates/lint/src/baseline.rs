@@ -244,12 +244,12 @@ impl<'a> Files<'a> {
 
     /// The finding's identity, its file relative to the baseline's folder.
     fn identity(&mut self, f: &Finding) -> Identity {
-        let file = match &f.origin {
-            Origin::File { file, .. } => {
+        let file = match crate::fingerprint::identity_path(f) {
+            Some(path) => {
                 let folder = self.folder;
-                self.known.entry(file.path.clone()).or_insert_with(|| relative_to(&file.path, folder)).clone()
+                self.known.entry(path.clone()).or_insert_with(|| relative_to(&path, folder)).clone()
             }
-            Origin::Live(_) => String::new(),
+            None => String::new(),
         };
         Identity::with_file(f, file)
     }

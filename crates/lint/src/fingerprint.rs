@@ -28,22 +28,34 @@ pub struct Identity {
 impl Identity {
     /// The identity, with the file relative to the working folder.
     pub fn of(f: &Finding) -> Self {
-        let file = match &f.origin {
-            Origin::File { file, .. } => relative_to_cwd(&file.path),
-            Origin::Live(_) => String::new(),
-        };
+        let file = identity_path(f).map(|path| relative_to_cwd(&path)).unwrap_or_default();
         Identity::with_file(f, file)
     }
 
     /// The identity, with the file given as `file` (`/`-separated).
     pub(crate) fn with_file(f: &Finding, file: String) -> Self {
-        Identity { rule: f.code().to_string(), file, resource: f.resource.clone(), subject: subject(&f.full_message()) }
+        let subject = subject(&f.message_for_identity());
+        Identity { rule: f.code().to_string(), file, resource: f.resource.clone(), subject }
     }
 
     /// 16 hex digits of a stable 64-bit hash (FNV-1a) of the parts: the
     /// same in every build and on every platform, unlike std's hasher.
     pub fn hash(&self) -> String {
         stable_hash([&self.rule, &self.file, &self.resource, &self.subject])
+    }
+}
+
+/// The file a finding's identity names: its own, but for a CDK finding
+/// moved from a synthesized template to the app's source, the template
+/// (the identity stays the same with `--no-cdk-source`, across this
+/// release, and while the source is edited); `None` for a live one.
+pub(crate) fn identity_path(f: &Finding) -> Option<std::path::PathBuf> {
+    if let Some(at) = f.context.synthesized.as_ref().filter(|at| at.file.ends_with(".template.json")) {
+        return Some(std::path::PathBuf::from(&at.file));
+    }
+    match &f.origin {
+        Origin::File { file, .. } => Some(file.path.clone()),
+        Origin::Live(_) => None,
     }
 }
 
