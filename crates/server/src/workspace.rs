@@ -116,14 +116,7 @@ impl Workspace {
         if is_config(path) {
             return self.config_changed();
         }
-        let key = key_of(path);
-        self.units.entry(key.clone()).or_insert_with(|| Unit {
-            path: path.to_path_buf(),
-            generation: 0,
-            pending: false,
-            checked: None,
-        });
-        let mut keys = vec![key];
+        let mut keys = vec![self.unit_of(path)];
         keys.extend(self.readers_of(path));
         self.schedule(keys);
     }

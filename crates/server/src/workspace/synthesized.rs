@@ -18,7 +18,7 @@ impl Workspace {
             // A `cdk synth` (or `cdk watch`) wrote a template: checked
             // whether open or not, its findings on the app's source.
             if sqsguard_cdk::is_synthesized(path) {
-                keys.push(self.synthesized(path));
+                keys.push(self.unit_of(path));
             }
             self.schedule(keys);
         }
@@ -30,12 +30,13 @@ impl Workspace {
     pub(crate) fn check_synthesized(&mut self) {
         let Some(root) = self.root.clone() else { return };
         let keys: Vec<PathBuf> =
-            sqsguard_cdk::synthesized_templates(&root).iter().map(|path| self.synthesized(path)).collect();
+            sqsguard_cdk::synthesized_templates(&root).iter().map(|path| self.unit_of(path)).collect();
         self.schedule(keys);
     }
 
-    /// The unit of a synthesized template, made when it is new.
-    pub(super) fn synthesized(&mut self, path: &Path) -> PathBuf {
+    /// The unit checked as the document `path`, made when it is new (an
+    /// opened document's, a synthesized template's).
+    pub(super) fn unit_of(&mut self, path: &Path) -> PathBuf {
         let key = key_of(path);
         self.units.entry(key.clone()).or_insert_with(|| Unit {
             path: path.to_path_buf(),
