@@ -374,6 +374,10 @@ fn fixes_in_the_apps_source_clear_their_findings_at_the_next_synth() {
         let root = &app.root;
         let (fixable, unfixable) = by_fix(&lint(root, &[]));
         assert!(!fixable.is_empty(), "{}: no finding has a fix in the source", app.app.name);
+        // Naming the assembly alone (as the editor's check of a template
+        // does) fixes the same findings in the app's source.
+        let (named, _) = by_fix(&lint(&root.join("cdk.out"), &[]));
+        assert_eq!(named, fixable, "{}: the assembly named alone offers other fixes", app.app.name);
         for f in lint(root, &[]).iter().filter(|f| f.get("edits").is_some()) {
             for edit in f["edits"].as_array().unwrap() {
                 let (file, ..) = location(edit, root);

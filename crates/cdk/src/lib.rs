@@ -80,6 +80,11 @@ impl std::fmt::Debug for Located {
 use files::source_files;
 pub use files::synthesized_templates;
 
+/// The folder of the CDK app whose assembly holds `template`.
+pub fn app_dir(template: &Path) -> Option<PathBuf> {
+    App::dir_of(template).map(|(dir, _)| dir)
+}
+
 /// Whether `template` is one `cdk synth` wrote, in a CDK app's assembly.
 pub fn is_synthesized(template: &Path) -> bool {
     template.to_string_lossy().ends_with(".template.json") && App::dir_of(template).is_some()

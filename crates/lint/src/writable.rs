@@ -31,9 +31,24 @@ pub(super) fn unwritable(
     let mut refused = std::collections::BTreeMap::new();
     for finding in findings {
         let Some(fix) = finding.fix_edits() else { continue };
+        // A CDK finding moved from a template under the paths is fixed in
+        // its app's source, which `--fix` writes and never the assembly.
+        let app = finding
+            .context
+            .synthesized
+            .as_ref()
+            .map(|at| Path::new(&at.file))
+            .filter(|template| within(&roots, template, overlay))
+            .and_then(sqsguard_cdk::app_dir)
+            .and_then(|dir| real(&dir, overlay));
         let why = fix.edits.iter().find_map(|edit| {
             let path = &edit.file.path;
-            *seen.entry(path.clone()).or_insert_with(|| refusal(path, &roots, session))
+            match &app {
+                Some(app) if real(path, overlay).is_some_and(|p| p.starts_with(app)) => {
+                    refusal(path, std::slice::from_ref(app), session)
+                }
+                _ => *seen.entry(path.clone()).or_insert_with(|| refusal(path, &roots, session)),
+            }
         });
         if let Some(why) = why {
             for edit in &fix.edits {
