@@ -394,6 +394,37 @@ fn a_cdk_apps_gitignored_output_is_linted() {
     assert_eq!(files, vec!["build/cdk/Other.template.json"], "{doc:#}");
 }
 
+/// Outside git nothing is ignored, yet a package's files under
+/// `node_modules` are not the project's (never walked, as checkov does
+/// not), and an assembly's own bookkeeping (its manifest, the `cdk.out`
+/// version file beside it) is neither linted nor noted: only the stacks'
+/// templates are read.
+#[test]
+fn node_modules_and_an_assemblys_bookkeeping_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let queue =
+        r#"{"Resources": {"Jobs": {"Type": "AWS::SQS::Queue", "Properties": {"ReceiveMessageWaitTimeSeconds": 0}}}}"#;
+    fs::write(d.join("cdk.json"), r#"{"app": "npx ts-node bin/app.ts"}"#).unwrap();
+    for (file, text) in [
+        ("cdk.out/AppStack.template.json", queue),
+        ("cdk.out/cdk.out", r#"{"version": "55.0.0"}"#),
+        (
+            "cdk.out/manifest.json",
+            r#"{"artifacts": {"AppStack": {"type": "aws:cloudformation:stack", "x": "AWS::SQS::Queue"}}}"#,
+        ),
+        ("node_modules/some-package/template.json", queue),
+    ] {
+        fs::create_dir_all(d.join(file).parent().unwrap()).unwrap();
+        fs::write(d.join(file), text).unwrap();
+    }
+    let (_, doc) = json_in(d, &["--select", "SQS006", "."]);
+    let files: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(files, vec!["cdk.out/AppStack.template.json"], "{doc:#}");
+    let notes: Vec<&str> = doc["notes"].as_array().into_iter().flatten().filter_map(|n| n["file"].as_str()).collect();
+    assert!(notes.iter().all(|n| !n.contains("manifest") && !n.contains("node_modules")), "{doc:#}");
+}
+
 /// A run that lints nothing says so on standard error, with the likely
 /// reason, whatever the format: an empty report is not a clean one.
 #[test]
