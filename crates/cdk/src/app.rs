@@ -4,6 +4,7 @@
 //! assembly's `tree.json`, and the creation stacks the app recorded in the
 //! assembly's metadata.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::time::SystemTime;
@@ -61,21 +62,26 @@ pub(crate) fn classes(assembly: &Path) -> Result<HashMap<String, String>, String
     Ok(classes)
 }
 
-/// The creation stacks of a template's resources, by construct path: from
-/// the stack's metadata file beside it (`AppStack.metadata.json` for
+/// The first frame of the app's own code in each of a template's
+/// resources' creation stacks, by construct path: from the stack's
+/// metadata file beside it (`AppStack.metadata.json` for
 /// `AppStack.template.json`), else as its assembly's manifest says (older
-/// CDK versions write them in the manifest itself).
-pub(crate) fn traces_for(template: &Path) -> HashMap<String, Vec<String>> {
+/// CDK versions write them in the manifest itself). The metadata is read
+/// in place: only what a frame keeps is copied.
+pub(crate) fn traces_for(template: &Path) -> HashMap<String, Frame> {
     let mut out = HashMap::new();
     let name = template.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let beside =
         name.strip_suffix(".template.json").map(|stem| template.with_file_name(format!("{stem}.metadata.json")));
-    if let Some(Ok(metadata)) = beside.filter(|p| p.is_file()).map(|p| read_typed::<Metadata>(&p)) {
+    if let Some(Ok(text)) = beside.filter(|p| p.is_file()).map(|p| read_text(&p))
+        && let Ok(metadata) = parse::<Metadata<'_>>(&text, template)
+    {
         traces_of(metadata, &mut out);
         return out;
     }
     let Some(folder) = template.parent() else { return out };
-    let Ok(manifest) = read_typed::<Manifest>(&folder.join("manifest.json")) else { return out };
+    let Ok(text) = read_text(&folder.join("manifest.json")) else { return out };
+    let Ok(manifest) = parse::<Manifest<'_>>(&text, template) else { return out };
     for artifact in manifest.artifacts.into_values() {
         if artifact.properties.as_ref().and_then(|p| p.template_file.as_deref()) != Some(name) {
             continue;
@@ -84,7 +90,8 @@ pub(crate) fn traces_for(template: &Path) -> HashMap<String, Vec<String>> {
             traces_of(inline, &mut out);
         }
         if let Some(file) = artifact.metadata_file
-            && let Ok(metadata) = read_typed::<Metadata>(&folder.join(file))
+            && let Ok(text) = read_text(&folder.join(&*file.0))
+            && let Ok(metadata) = parse::<Metadata<'_>>(&text, template)
         {
             traces_of(metadata, &mut out);
         }
@@ -112,8 +119,15 @@ pub(crate) fn read_json(path: &Path) -> Result<Value, String> {
 }
 
 fn read_typed<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{} cannot be read: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not what `cdk synth` writes: {e}", path.display()))
+    parse(&read_text(path)?, path)
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{} cannot be read: {e}", path.display()))
+}
+
+fn parse<'t, T: serde::Deserialize<'t>>(text: &'t str, path: &Path) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| format!("{} is not what `cdk synth` writes: {e}", path.display()))
 }
 
 /// The language of the file `cdk.json`'s `app` command runs: the first
@@ -177,17 +191,18 @@ fn collect_classes(root: TreeNode, out: &mut HashMap<String, String>) {
 
 /// What `manifest.json` says of its artifacts, as far as it is read.
 #[derive(serde::Deserialize)]
-struct Manifest {
-    #[serde(default)]
-    artifacts: HashMap<String, Artifact>,
+struct Manifest<'t> {
+    #[serde(default, borrow)]
+    artifacts: HashMap<Text<'t>, Artifact<'t>>,
 }
 
 #[derive(serde::Deserialize)]
-struct Artifact {
+struct Artifact<'t> {
     properties: Option<Properties>,
-    metadata: Option<Metadata>,
-    #[serde(rename = "additionalMetadataFile")]
-    metadata_file: Option<String>,
+    #[serde(borrow)]
+    metadata: Option<Metadata<'t>>,
+    #[serde(rename = "additionalMetadataFile", borrow)]
+    metadata_file: Option<Text<'t>>,
 }
 
 #[derive(serde::Deserialize)]
@@ -196,35 +211,48 @@ struct Properties {
     template_file: Option<String>,
 }
 
+/// A string of the file, borrowed unless it has escapes.
+#[derive(serde::Deserialize, PartialEq, Eq, Hash)]
+struct Text<'t>(#[serde(borrow)] Cow<'t, str>);
+
 /// A stack's metadata: each construct path's entries.
-type Metadata = HashMap<String, Vec<Entry>>;
+type Metadata<'t> = HashMap<Text<'t>, Vec<Entry<'t>>>;
 
 #[derive(serde::Deserialize)]
-struct Entry {
-    #[serde(rename = "type")]
-    kind: Option<String>,
+struct Entry<'t> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Text<'t>>,
     /// Read only for a creation stack (its frames); left as text for the
     /// others.
-    data: Option<Box<serde_json::value::RawValue>>,
+    #[serde(borrow)]
+    data: Option<&'t serde_json::value::RawValue>,
 }
 
-fn traces_of(metadata: Metadata, out: &mut HashMap<String, Vec<String>>) {
+fn traces_of(metadata: Metadata<'_>, out: &mut HashMap<String, Frame>) {
     for (path, entries) in metadata {
-        let frames = entries
+        let frame = entries
             .into_iter()
-            .filter(|e| e.kind.as_deref() == Some("aws:cdk:creationStack"))
-            .find_map(|e| serde_json::from_str::<Vec<String>>(e.data?.get()).ok());
-        if let Some(frames) = frames {
-            out.insert(path.trim_start_matches('/').to_string(), frames);
+            .filter(|e| e.kind.as_ref().is_some_and(|k| k.0 == "aws:cdk:creationStack"))
+            .find_map(|e| serde_json::from_str::<Vec<Text<'_>>>(e.data?.get()).ok())
+            .and_then(|frames| frames.iter().find_map(|f| user_frame(&f.0)));
+        if let Some(frame) = frame {
+            out.insert(path.0.trim_start_matches('/').to_string(), frame);
         }
     }
 }
 
+/// Where a creation stack's frame is: its file, line and column (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Frame {
+    pub(crate) file: String,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+}
+
 /// A frame of a creation stack that is the app's own code: `new Pipeline
 /// (/app/lib/pipeline.ts:10:18)` or `/app/bin/app.ts:5:1`, not a library's
-/// (`...aws-cdk-lib...`, anything under `node_modules`). Its file, line
-/// and column (1-based).
-pub(crate) fn user_frame(frame: &str) -> Option<(PathBuf, usize, usize)> {
+/// (`...aws-cdk-lib...`, anything under `node_modules`).
+pub(crate) fn user_frame(frame: &str) -> Option<Frame> {
     let place = match frame.rfind('(') {
         Some(open) => frame.get(open + 1..)?.strip_suffix(')')?,
         None => frame.trim(),
@@ -236,8 +264,8 @@ pub(crate) fn user_frame(frame: &str) -> Option<(PathBuf, usize, usize)> {
     let mut parts = place.rsplitn(3, ':');
     let column = parts.next()?.parse().ok()?;
     let line = parts.next()?.parse().ok()?;
-    let file = parts.next()?;
-    Some((PathBuf::from(file), line, column))
+    let file = parts.next()?.to_string();
+    Some(Frame { file, line, column })
 }
 
 /// The app's file a frame names: the path itself when it is inside the
@@ -262,9 +290,12 @@ mod tests {
     fn a_frame_of_the_apps_code_gives_its_place_and_a_librarys_none() {
         assert_eq!(
             user_frame("new Pipeline (/tmp/app/lib/workers-stack.ts:10:18)"),
-            Some((PathBuf::from("/tmp/app/lib/workers-stack.ts"), 10, 18))
+            Some(Frame { file: "/tmp/app/lib/workers-stack.ts".into(), line: 10, column: 18 })
         );
-        assert_eq!(user_frame("/tmp/app/bin/app.ts:5:1"), Some((PathBuf::from("/tmp/app/bin/app.ts"), 5, 1)));
+        assert_eq!(
+            user_frame("/tmp/app/bin/app.ts:5:1"),
+            Some(Frame { file: "/tmp/app/bin/app.ts".into(), line: 5, column: 1 })
+        );
         assert_eq!(user_frame("...new Queue2 in aws-cdk-lib..."), None);
         assert_eq!(user_frame("new Lib (/app/node_modules/lib/index.js:3:9)"), None);
         assert_eq!(user_frame("(no user code in 10 frames, use --stack-trace-limit to capture more)"), None);

@@ -6,9 +6,10 @@
 //! One walk of each file's tree.
 
 use crate::syntax::Syntax;
+use sqsguard_code::unit::MAX_DEPTH;
 use sqsguard_edit::cdk::Prop;
 use sqsguard_model::code::Language;
-use sqsguard_source::{Source, Span};
+use sqsguard_source::{Position, Source, Span};
 use tree_sitter::{Node, Tree};
 
 /// A construct created in the source.
@@ -24,6 +25,9 @@ pub(crate) struct Made {
     pub(crate) id: Option<String>,
     /// The creation, from `new` (or the callee) to the end of the id.
     pub(crate) head: Span,
+    /// Where the creation starts (1-based), as a creation stack's frame
+    /// names it.
+    pub(crate) start: Position,
     /// The class whose code creates it.
     pub(crate) within: Option<String>,
     /// The name it is bound to (`jobs`, `this.jobs`, `self.jobs`: `jobs`).
@@ -47,6 +51,8 @@ pub(crate) struct Added {
     pub(crate) receiver: String,
     /// The call, for matching a creation stack's frame.
     pub(crate) call: Span,
+    /// Its first and last lines (1-based).
+    pub(crate) lines: (usize, usize),
     /// The event source created in it.
     pub(crate) source: Made,
 }
@@ -68,32 +74,64 @@ pub(crate) struct Parsed {
     pub(crate) tree: Tree,
 }
 
-/// Index a parsed file.
-pub(crate) fn index(unit: &Parsed) -> FileIndex {
-    let mut walk = Walk { unit, out: FileIndex::default() };
+/// Index a parsed file; a file nested deeper than the code reader reads
+/// ([`MAX_DEPTH`]) is not indexed, and why is said.
+pub(crate) fn index(unit: &Parsed) -> Result<FileIndex, String> {
+    let names = Names::of(unit.language, &unit.tree.language());
+    let mut walk = Walk { unit, names, out: FileIndex::default(), too_deep: false };
     walk.node(unit.tree.root_node(), &Context::default());
-    walk.out
+    if walk.too_deep {
+        return Err(format!("it nests deeper than {MAX_DEPTH} levels"));
+    }
+    let mut out = walk.out;
+    // Where each is, once: every finding's creation stack is matched by line.
+    let file = &unit.source;
+    for made in out.made.iter_mut().chain(out.added.iter_mut().map(|a| &mut a.source)) {
+        made.start = file.position(made.head.start);
+    }
+    for added in &mut out.added {
+        added.lines = (file.position(added.call.start).line, file.position(added.call.end).line);
+    }
+    Ok(out)
 }
 
 /// Where a node is: the class whose code it is in, the name its value is
-/// bound to, whether it is in a loop. Borrowed from the text: a walk
-/// allocates only for what it keeps.
+/// bound to, whether it is in a loop, how deep. Borrowed from the text: a
+/// walk allocates only for what it keeps.
 #[derive(Clone, Copy, Default)]
 struct Context<'u> {
     class: Option<&'u str>,
     bound: Option<&'u str>,
     in_loop: bool,
+    depth: usize,
 }
 
 struct Walk<'u> {
     unit: &'u Parsed,
+    names: &'static Names,
     out: FileIndex,
+    /// The walk stopped at [`MAX_DEPTH`] (it recurses).
+    too_deep: bool,
 }
 
 const LOOPS: &[&str] =
     &["for_statement", "for_in_statement", "enhanced_for_statement", "while_statement", "do_statement"];
 
 impl<'u> Walk<'u> {
+    fn kind(&self, node: Node<'_>) -> &'static str {
+        self.names.kind(node)
+    }
+
+    fn field<'n>(&self, node: Node<'n>, name: &str) -> Option<Node<'n>> {
+        self.names.field(node, name)
+    }
+
+    /// Whether `node` has a named child of one of `kinds`.
+    fn has_child(&self, node: Node<'_>, kinds: &[&str]) -> bool {
+        let mut cursor = node.walk();
+        node.named_children(&mut cursor).any(|c| kinds.contains(&self.kind(c)))
+    }
+
     fn text(&self, node: Node<'_>) -> &'u str {
         let unit: &'u Parsed = self.unit;
         unit.source.text.get(node.byte_range()).unwrap_or_default()
@@ -104,6 +142,11 @@ impl<'u> Walk<'u> {
     }
 
     fn node(&mut self, node: Node<'_>, context: &Context<'u>) {
+        if context.depth >= MAX_DEPTH {
+            self.too_deep = true;
+            return;
+        }
+        let context = &Context { depth: context.depth + 1, ..*context };
         let handled = match self.unit.language {
             Syntax::Code(Language::Java | Language::Go) => self.java_go(node, context),
             Syntax::CSharp => self.csharp(node, context),
@@ -113,15 +156,15 @@ impl<'u> Walk<'u> {
             return;
         }
         let mut inner = *context;
-        match node.kind() {
+        match self.kind(node) {
             "class_declaration" | "class_definition" | "class" | "abstract_class_declaration" => {
-                inner.class = node.child_by_field_name("name").map(|n| self.text(n));
+                inner.class = self.field(node, "name").map(|n| self.text(n));
             }
             kind if LOOPS.contains(&kind) || (kind == "call_expression" && self.is_each(node)) => inner.in_loop = true,
             "variable_declarator" | "assignment_expression" | "assignment" => {
                 let (name, value) =
-                    if node.kind() == "variable_declarator" { ("name", "value") } else { ("left", "right") };
-                if let (Some(name), Some(value)) = (node.child_by_field_name(name), node.child_by_field_name(value)) {
+                    if self.kind(node) == "variable_declarator" { ("name", "value") } else { ("left", "right") };
+                if let (Some(name), Some(value)) = (self.field(node, name), self.field(node, value)) {
                     let bound = Context { bound: Some(self.last_name(name)), ..*context };
                     self.node(value, &bound);
                     return;
@@ -134,7 +177,7 @@ impl<'u> Walk<'u> {
             }
             _ => {}
         }
-        if matches!(node.kind(), "call_expression" | "call") {
+        if matches!(self.kind(node), "call_expression" | "call") {
             self.added(node, context);
         }
         inner.bound = None;
@@ -146,14 +189,14 @@ impl<'u> Walk<'u> {
 
     /// `.forEach(...)`, `.map(...)`: a callback run for each element.
     fn is_each(&self, call: Node<'_>) -> bool {
-        let property = call.child_by_field_name("function").and_then(|f| f.child_by_field_name("property"));
+        let property = self.field(call, "function").and_then(|f| self.field(f, "property"));
         property.is_some_and(|p| matches!(self.text(p), "forEach" | "map" | "flatMap"))
     }
 
     /// `jobs`, `this.jobs`, `self.jobs`, Go's `p.jobs`, Java's
     /// `awscdk.services.sqs.Queue`: the last name.
     fn last_name(&self, node: Node<'_>) -> &'u str {
-        let last = ["property", "attribute", "field"].iter().find_map(|f| node.child_by_field_name(f));
+        let last = ["property", "attribute", "field"].iter().find_map(|f| self.field(node, f));
         let text = self.text(last.unwrap_or(node));
         text.rsplit('.').next().unwrap_or(text)
     }
@@ -161,37 +204,38 @@ impl<'u> Walk<'u> {
     /// A construct creation: `new C(scope, "id", props)` or, in Python, a
     /// call of a capitalised name `C(scope, "id", ...)` (or `id="..."`).
     fn made(&self, node: Node<'_>, context: &Context<'u>) -> Option<Made> {
-        let callee = node.child_by_field_name(if self.python() { "function" } else { "constructor" })?;
+        let callee = self.field(node, if self.python() { "function" } else { "constructor" })?;
         let class = self.last_name(callee);
         if !class.starts_with(|c: char| c.is_ascii_uppercase()) {
             return None;
         }
-        let arguments = node.child_by_field_name("arguments")?;
+        let arguments = self.field(node, "arguments")?;
         let mut cursor = arguments.walk();
-        let args: Vec<Node<'_>> = arguments.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
-        let positional: Vec<Node<'_>> = args.iter().copied().filter(|n| n.kind() != "keyword_argument").collect();
+        let args: Vec<Node<'_>> =
+            arguments.named_children(&mut cursor).filter(|n| self.kind(*n) != "comment").collect();
+        let positional: Vec<Node<'_>> = args.iter().copied().filter(|n| self.kind(*n) != "keyword_argument").collect();
         let keyword = |name: &str| {
             args.iter()
                 .copied()
-                .filter(|n| n.kind() == "keyword_argument")
-                .find(|n| n.child_by_field_name("name").is_some_and(|k| self.text(k) == name))
+                .filter(|n| self.kind(*n) == "keyword_argument")
+                .find(|n| self.field(*n, "name").is_some_and(|k| self.text(k) == name))
         };
-        let id_node = positional.get(1).copied().or_else(|| keyword("id").and_then(|k| k.child_by_field_name("value")));
+        let id_node = positional.get(1).copied().or_else(|| keyword("id").and_then(|k| self.field(k, "value")));
         let (props, insert) = if self.python() {
             let props = args
                 .iter()
-                .filter(|n| n.kind() == "keyword_argument")
-                .filter_map(|n| self.prop(*n, n.child_by_field_name("name")?, n.child_by_field_name("value")?))
+                .filter(|n| self.kind(**n) == "keyword_argument")
+                .filter_map(|n| self.prop(*n, self.field(*n, "name")?, self.field(*n, "value")?))
                 .filter(|p| p.name != "scope" && p.name != "id")
                 .collect();
-            let spread = args.iter().any(|n| matches!(n.kind(), "dictionary_splat" | "list_splat"));
+            let spread = args.iter().any(|n| matches!(self.kind(*n), "dictionary_splat" | "list_splat"));
             let close = arguments.end_byte().saturating_sub(1);
             (props, (!spread).then(|| (close, args.last().map(|n| span(*n)))))
         } else {
             // The props object: the third argument of a construct, the
             // second of an event source (`new SqsEventSource(queue, {...})`).
             let at = if class.ends_with("EventSource") { 1 } else { 2 };
-            match positional.get(at).filter(|n| n.kind() == "object") {
+            match positional.get(at).filter(|n| self.kind(**n) == "object") {
                 Some(object) => self.members(*object),
                 None => (Vec::new(), None),
             }
@@ -208,6 +252,7 @@ impl<'u> Walk<'u> {
             class: class.to_string(),
             id,
             head: Span::new(node.start_byte(), end.max(callee.end_byte())),
+            start: Position::default(),
             within: context.class.map(String::from),
             bound: context.bound.map(String::from),
             props,
@@ -220,8 +265,8 @@ impl<'u> Walk<'u> {
     /// A string literal's text; `None` for anything built at run time.
     fn literal(&self, node: Node<'_>) -> Option<String> {
         let text = self.text(node);
-        match node.kind() {
-            "string" if !has_child(node, "interpolation") && !has_child(node, "template_substitution") => {
+        match self.kind(node) {
+            "string" if !self.has_child(node, &["interpolation", "template_substitution"]) => {
                 let inner = text.trim_start_matches(['r', 'b', 'u', 'R', 'B', 'U']);
                 let quote = inner.chars().next()?;
                 Some(inner.strip_prefix(quote)?.strip_suffix(quote)?.to_string())
@@ -237,17 +282,18 @@ impl<'u> Walk<'u> {
     /// by name, and where a property is added (none after a spread).
     fn members(&self, object: Node<'_>) -> (Vec<Prop>, Option<(usize, Option<Span>)>) {
         let mut cursor = object.walk();
-        let members: Vec<Node<'_>> = object.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        let members: Vec<Node<'_>> =
+            object.named_children(&mut cursor).filter(|n| self.kind(*n) != "comment").collect();
         let props = members
             .iter()
-            .filter_map(|member| match member.kind() {
-                "pair" => self.prop(*member, member.child_by_field_name("key")?, member.child_by_field_name("value")?),
-                "method_definition" => self.prop(*member, member.child_by_field_name("name")?, *member),
+            .filter_map(|member| match self.kind(*member) {
+                "pair" => self.prop(*member, self.field(*member, "key")?, self.field(*member, "value")?),
+                "method_definition" => self.prop(*member, self.field(*member, "name")?, *member),
                 "shorthand_property_identifier" => self.prop(*member, *member, *member),
                 _ => None,
             })
             .collect();
-        let spread = members.iter().any(|m| m.kind() == "spread_element");
+        let spread = members.iter().any(|m| self.kind(*m) == "spread_element");
         let close = object.end_byte().saturating_sub(1);
         (props, (!spread).then(|| (close, members.last().map(|n| span(*n)))))
     }
@@ -260,27 +306,23 @@ impl<'u> Walk<'u> {
     /// `receiver.addEventSource(new SqsEventSource(...))`, and Python's
     /// `add_event_source`.
     fn added(&mut self, call: Node<'_>, context: &Context<'u>) {
-        let Some(function) = call.child_by_field_name("function") else { return };
+        let Some(function) = self.field(call, "function") else { return };
         let (object, property) = if self.python() {
-            (function.child_by_field_name("object"), function.child_by_field_name("attribute"))
+            (self.field(function, "object"), self.field(function, "attribute"))
         } else {
-            (function.child_by_field_name("object"), function.child_by_field_name("property"))
+            (self.field(function, "object"), self.field(function, "property"))
         };
         let (Some(object), Some(property)) = (object, property) else { return };
         if !matches!(self.text(property), "addEventSource" | "add_event_source") {
             return;
         }
-        let Some(arguments) = call.child_by_field_name("arguments") else { return };
+        let Some(arguments) = self.field(call, "arguments") else { return };
         let Some(first) = arguments.named_child(0) else { return };
         if let Some(source) = self.made(first, context) {
-            self.out.added.push(Added { receiver: self.last_name(object).to_string(), call: span(call), source });
+            let receiver = self.last_name(object).to_string();
+            self.out.added.push(Added { receiver, call: span(call), lines: (0, 0), source });
         }
     }
-}
-
-fn has_child(node: Node<'_>, kind: &str) -> bool {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).any(|c| c.kind() == kind)
 }
 
 fn span(node: Node<'_>) -> Span {
@@ -289,6 +331,9 @@ fn span(node: Node<'_>) -> Span {
 
 mod csharp;
 mod java_go;
+mod names;
+
+use names::Names;
 
 #[cfg(test)]
 mod tests;

@@ -167,8 +167,7 @@ pub fn relocate(
             Found::At(made) => {
                 move_to(f, made, source.kind(&owner, made));
                 f.context.stale = located.lookup.file(made.at).is_some_and(|file| file.newer);
-                let line = made.file.position(made.head.start).line;
-                out.declared.push((f.resource.clone(), made.file.path.clone(), line));
+                out.declared.push((f.resource.clone(), made.file.path.clone(), made.start.line));
                 if !sources.iter().any(|s: &sqsguard_source::Source| s.path == made.file.path) {
                     sources.push(made.file.clone());
                 }

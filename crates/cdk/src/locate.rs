@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use sqsguard_model::CdkOwner;
 
-use crate::app::user_frame;
+use crate::app::Frame;
 use crate::index::{Added, Made};
 use crate::lookup::Lookup;
 
@@ -66,8 +66,9 @@ pub(crate) type Classes<'i> = &'i dyn Fn() -> Result<&'i HashMap<String, String>
 /// What a construct is looked for in.
 pub(crate) struct Source<'i> {
     pub(crate) lookup: &'i Lookup,
-    /// The creation stacks of the template's resources, by path.
-    pub(crate) traces: &'i HashMap<String, Vec<String>>,
+    /// The app's own frame of each of the template's resources'
+    /// creation stacks, by path.
+    pub(crate) traces: &'i HashMap<String, Frame>,
     pub(crate) classes: Classes<'i>,
 }
 
@@ -102,25 +103,20 @@ impl<'i> Source<'i> {
     /// The first frame of the app's own code in the resource's creation
     /// stack, and the construct created there.
     fn by_trace(&self, owner: &Owner<'_>) -> Option<&'i Made> {
-        let frames = self.traces.get(owner.resource_path)?;
-        let (file, line, column) = frames.iter().find_map(|f| user_frame(f))?;
-        let index = self.lookup.file_of_frame(&file)?;
-        let on_line = |span: sqsguard_source::Span, file: &sqsguard_source::Source| {
-            let at = file.position(span.start);
-            (at.line == line).then_some(at.column)
-        };
+        let Frame { file, line, column } = self.traces.get(owner.resource_path)?;
+        let (line, column) = (*line, *column);
+        let index = self.lookup.file_of_frame(file)?;
         if owner.event_source {
-            let added: Vec<&Added> =
-                index.added.iter().filter(|a| on_line(a.call, &a.source.file).is_some() || contains(a, line)).collect();
+            let added: Vec<&Added> = index.added.iter().filter(|a| (a.lines.0..=a.lines.1).contains(&line)).collect();
             return match added.as_slice() {
                 [one] if !index.newer => Some(&one.source),
                 _ => None,
             };
         }
-        let made: Vec<&Made> = index.made.iter().filter(|m| on_line(m.head, &m.file).is_some()).collect();
+        let made: Vec<&Made> = index.made.iter().filter(|m| m.start.line == line).collect();
         let found = match made.as_slice() {
             [one] => Some(*one),
-            several => several.iter().copied().find(|m| on_line(m.head, &m.file) == Some(column)),
+            several => several.iter().copied().find(|m| m.start.column == column),
         }?;
         // The line may hold another construct since the synth: the id the
         // path ends in must be the one written there, else a search.
@@ -208,12 +204,6 @@ impl<'i> Source<'i> {
         let made = self.lookup.file(added.source.at).map(|f| f.made.as_slice()).unwrap_or_default();
         made.iter().any(|m| m.bound.as_deref() == Some(name) && m.id.as_deref().is_some_and(|id| stem.ends_with(id)))
     }
-}
-
-fn contains(added: &Added, line: usize) -> bool {
-    let file = &added.source.file;
-    let (start, end) = (file.position(added.call.start).line, file.position(added.call.end).line);
-    (start..=end).contains(&line)
 }
 
 #[cfg(test)]

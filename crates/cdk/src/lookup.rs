@@ -28,7 +28,7 @@ pub(crate) struct Lookup {
     canonical_dir: Option<PathBuf>,
     /// The file each file a creation stack names is, once resolved
     /// (hundreds of frames name a handful of files).
-    frames: std::sync::Mutex<HashMap<PathBuf, Option<usize>>>,
+    frames: std::sync::Mutex<HashMap<String, Option<usize>>>,
     /// When the assembly was written.
     synthesized: Option<std::time::SystemTime>,
 }
@@ -69,13 +69,16 @@ impl Lookup {
 
     /// The app's file a creation stack's frame names (a path of the
     /// machine that synthesized).
-    pub(crate) fn file_of_frame(&self, frame_file: &Path) -> Option<&FileIndex> {
+    pub(crate) fn file_of_frame(&self, frame_file: &str) -> Option<&FileIndex> {
         let resolve = || {
-            let local = crate::app::local_file(&self.dir, self.canonical_dir.as_deref()?, frame_file)?;
+            let local = crate::app::local_file(&self.dir, self.canonical_dir.as_deref()?, Path::new(frame_file))?;
             self.by_path.get(&local.canonicalize().ok()?).copied()
         };
         let at = match self.frames.lock() {
-            Ok(mut frames) => *frames.entry(frame_file.to_path_buf()).or_insert_with(resolve),
+            Ok(mut frames) => match frames.get(frame_file) {
+                Some(at) => *at,
+                None => *frames.entry(frame_file.to_string()).or_insert_with(resolve),
+            },
             Err(_) => resolve(),
         };
         self.file(at?)
@@ -86,7 +89,7 @@ impl Lookup {
         let source = self.overlay.read(path).map_err(|e| e.message)?;
         let language = Syntax::of_path(path).or(self.language).ok_or_else(String::new)?;
         let tree = language.parse(&source).map_err(|e| e.why)?;
-        let mut file = index(&Parsed { source, language, tree });
+        let mut file = index(&Parsed { source, language, tree })?;
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         // A text the overlay stands in for (a fix, an editor's buffer) is newer.
         file.newer = self.overlay.holds(path) || matches!((modified, self.synthesized), (Some(m), Some(s)) if m > s);

@@ -24,16 +24,17 @@ impl Syntax {
         self == Syntax::Code(language)
     }
 
-    /// Its tree, within the code reader's bounds.
+    /// Its tree, within the code reader's bounds but its depth, which the
+    /// index's walk bounds itself ([`sqsguard_code::unit::MAX_DEPTH`]).
     pub(crate) fn parse(
         self,
         source: &sqsguard_source::Source,
     ) -> Result<tree_sitter::Tree, sqsguard_code::unit::Unparsed> {
         match self {
-            Syntax::Code(language) => sqsguard_code::unit::parse_tree(source, language),
+            Syntax::Code(language) => sqsguard_code::unit::parse_tree_unmeasured(source, language),
             Syntax::CSharp => {
                 let grammar: tree_sitter::Language = tree_sitter_c_sharp::LANGUAGE.into();
-                sqsguard_code::unit::parse_tree_in(source, &grammar, "C#", false)
+                sqsguard_code::unit::parse_tree_in(source, &grammar, "C#", false, false)
             }
         }
     }

@@ -34,8 +34,9 @@ pub(crate) fn too_large(len: u64) -> String {
 const PARSE_BUDGET: Duration = Duration::from_secs(2);
 
 /// The deepest tree a file may have: tree-sitter itself does not recurse,
-/// but the query matcher's work grows with depth.
-const MAX_DEPTH: usize = 400;
+/// but the query matcher's work grows with depth (and a recursive walk's
+/// stack).
+pub const MAX_DEPTH: usize = 400;
 
 /// The most syntax nodes of one file that are analysed: each pattern
 /// visits every node, so the work after parsing grows with them (a
@@ -106,17 +107,26 @@ pub struct Unparsed {
 /// depth), without the patterns: for a reader with a walk of its own (the
 /// CDK app's constructs).
 pub fn parse_tree(source: &Source, language: Language) -> Result<Tree, Unparsed> {
-    parse_tree_in(source, &lang::grammar(language), language.name(), language == Language::Java)
+    parse_tree_in(source, &lang::grammar(language), language.name(), language == Language::Java, true)
+}
+
+/// [`parse_tree`] for a caller whose own walk of the tree stops at
+/// [`MAX_DEPTH`] and says so: the tree is not walked here for its depth
+/// (a walk of every node, as long as tree-sitter's parse of a short file).
+pub fn parse_tree_unmeasured(source: &Source, language: Language) -> Result<Tree, Unparsed> {
+    parse_tree_in(source, &lang::grammar(language), language.name(), language == Language::Java, false)
 }
 
 /// [`parse_tree`] with a grammar the code reader does not read itself (a
 /// CDK app's C#), named `name` in what is said of a file that is not
-/// valid; `java` reads `\u` escapes as javac does.
+/// valid; `java` reads `\u` escapes as javac does; `measure_depth` false
+/// as for [`parse_tree_unmeasured`].
 pub fn parse_tree_in(
     source: &Source,
     grammar: &tree_sitter::Language,
     name: &str,
     java: bool,
+    measure_depth: bool,
 ) -> Result<Tree, Unparsed> {
     let text = source.text.as_str();
     let at_start = Span::new(0, 0);
@@ -162,7 +172,7 @@ pub fn parse_tree_in(
     // A tree is never deeper than it has nodes: only one of more nodes
     // than the bound is walked for its depth (most handlers are far
     // smaller, and the walk was 7 % of reading a small inline function).
-    if nodes > MAX_DEPTH && depth(root) > MAX_DEPTH {
+    if measure_depth && nodes > MAX_DEPTH && depth(root) > MAX_DEPTH {
         return Err(Unparsed { span: at_start, why: format!("it nests deeper than {MAX_DEPTH} levels") });
     }
     Ok(tree)

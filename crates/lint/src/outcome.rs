@@ -66,7 +66,18 @@ impl Outcome {
             };
             seen.insert((at, n.message.clone()))
         });
-        self.findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+        // Each finding's key made once, its words composed once (a CDK
+        // construct used by every stack is one place for hundreds of
+        // findings, told apart by their words), then the findings put in
+        // its order.
+        let order = {
+            let keys: Vec<_> = self.findings.iter().map(|f| (sort_key(f), f.full_message())).collect();
+            let mut order: Vec<usize> = (0..keys.len()).collect();
+            order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+            order
+        };
+        let mut slots: Vec<Option<Finding>> = std::mem::take(&mut self.findings).into_iter().map(Some).collect();
+        self.findings = order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect();
     }
 
     /// Whether a finding is at or above `threshold`, a file named on the
@@ -143,12 +154,12 @@ impl std::fmt::Display for Unaudited {
     }
 }
 
-/// File order: by path, offset, rule and words as printed (borrowed, not
-/// copied, unless a context adds to them: a large plan has a hundred
-/// thousand findings); live findings by account, Region, then resource.
-fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, Cow<'_, str>) {
+/// File order: by path, offset and rule, then the words as printed;
+/// live findings by account, Region, then resource. Borrowed, not
+/// copied: a large plan has a hundred thousand findings.
+fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str) {
     match &f.origin {
-        Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code(), f.full_message()),
+        Origin::File { file, span } => (file.path.to_string_lossy(), span.start, f.code()),
         Origin::Live(live) => {
             let place = format!(
                 "{}\u{0}{}\u{0}{}",
@@ -156,7 +167,7 @@ fn sort_key(f: &Finding) -> (Cow<'_, str>, usize, &'static str, Cow<'_, str>) {
                 live.region.as_deref().unwrap_or_default(),
                 live.id
             );
-            (Cow::Owned(place), 0, f.code(), f.full_message())
+            (Cow::Owned(place), 0, f.code())
         }
     }
 }

@@ -50,7 +50,7 @@ impl Span {
 }
 
 /// A 1-based line and column (the column counts characters, as editors do).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {
     pub line: usize,
     pub column: usize,

@@ -12,7 +12,7 @@ use super::{Added, Context, Made, Walk, span};
 impl<'u> Walk<'u> {
     /// What a C# node adds; whether its children were walked.
     pub(super) fn csharp(&mut self, node: Node<'_>, context: &Context<'u>) -> bool {
-        match node.kind() {
+        match self.kind(node) {
             "object_creation_expression" => {
                 if let Some(made) = self.csharp_new(node, context) {
                     self.out.made.push(made);
@@ -22,7 +22,7 @@ impl<'u> Walk<'u> {
             // `var jobs = new Queue(...)`: the value is the declarator's
             // last child, under no field name.
             "variable_declarator" => {
-                let name = node.child_by_field_name("name");
+                let name = self.field(node, "name");
                 let value = node.named_child(u32::try_from(node.named_child_count().saturating_sub(1)).unwrap_or(0));
                 if let (Some(name), Some(value)) = (name, value.filter(|v| Some(*v) != name)) {
                     self.node(value, &Context { bound: Some(self.text(name)), ..*context });
@@ -41,7 +41,7 @@ impl<'u> Walk<'u> {
             .unwrap_or_default()
             .into_iter()
             .map(|a| {
-                if a.kind() == "argument" {
+                if self.kind(a) == "argument" {
                     a.named_child(u32::try_from(a.named_child_count().saturating_sub(1)).unwrap_or(0)).unwrap_or(a)
                 } else {
                     a
@@ -51,7 +51,7 @@ impl<'u> Walk<'u> {
     }
 
     fn csharp_new(&self, node: Node<'_>, context: &Context<'u>) -> Option<Made> {
-        let class = self.text(node.child_by_field_name("type")?);
+        let class = self.text(self.field(node, "type")?);
         let class = class.rsplit('.').next().unwrap_or(class);
         let args = self.csharp_arguments(node);
         let at = if class.ends_with("EventSource") { 1 } else { 2 };
@@ -63,14 +63,14 @@ impl<'u> Walk<'u> {
 
     /// The assignments of `new QueueProps { VisibilityTimeout = ... }`.
     fn initializer(&self, node: Node<'_>) -> Vec<Prop> {
-        let Some(initializer) = node.child_by_field_name("initializer") else { return Vec::new() };
+        let Some(initializer) = self.field(node, "initializer") else { return Vec::new() };
         let mut cursor = initializer.walk();
         let assignments: Vec<Node<'_>> =
-            initializer.named_children(&mut cursor).filter(|n| n.kind() == "assignment_expression").collect();
+            initializer.named_children(&mut cursor).filter(|n| self.kind(*n) == "assignment_expression").collect();
         assignments
             .into_iter()
             .filter_map(|a| {
-                let (left, right) = (a.child_by_field_name("left")?, a.child_by_field_name("right")?);
+                let (left, right) = (self.field(a, "left")?, self.field(a, "right")?);
                 Some(Prop { name: self.text(left).trim().to_string(), span: span(a), value: span(right) })
             })
             .collect()
@@ -78,19 +78,17 @@ impl<'u> Walk<'u> {
 
     /// `jobs`, `this.jobs`: `jobs`.
     fn csharp_last_name(&self, node: Node<'_>) -> &'u str {
-        let last = if node.kind() == "member_access_expression" { node.child_by_field_name("name") } else { None };
+        let last = if self.kind(node) == "member_access_expression" { self.field(node, "name") } else { None };
         self.text(last.unwrap_or(node))
     }
 
     /// `receiver.AddEventSource(new SqsEventSource(...))`.
     fn csharp_added(&mut self, call: Node<'_>, context: &Context<'u>) {
-        let Some(function) = call.child_by_field_name("function").filter(|f| f.kind() == "member_access_expression")
+        let Some(function) = self.field(call, "function").filter(|f| self.kind(*f) == "member_access_expression")
         else {
             return;
         };
-        let (Some(receiver), Some(name)) =
-            (function.child_by_field_name("expression"), function.child_by_field_name("name"))
-        else {
+        let (Some(receiver), Some(name)) = (self.field(function, "expression"), self.field(function, "name")) else {
             return;
         };
         if self.text(name) != "AddEventSource" {
@@ -98,11 +96,11 @@ impl<'u> Walk<'u> {
         }
         let first = self.csharp_arguments(call).first().copied();
         let Some(source) =
-            first.filter(|f| f.kind() == "object_creation_expression").and_then(|f| self.csharp_new(f, context))
+            first.filter(|f| self.kind(*f) == "object_creation_expression").and_then(|f| self.csharp_new(f, context))
         else {
             return;
         };
         let receiver = self.csharp_last_name(receiver).to_string();
-        self.out.added.push(Added { receiver, call: span(call), source });
+        self.out.added.push(Added { receiver, call: span(call), lines: (0, 0), source });
     }
 }

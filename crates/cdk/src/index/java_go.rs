@@ -11,7 +11,7 @@
 use crate::syntax::Syntax;
 use sqsguard_edit::cdk::Prop;
 use sqsguard_model::code::Language;
-use sqsguard_source::Span;
+use sqsguard_source::{Position, Span};
 use tree_sitter::Node;
 
 use super::{Added, Context, Made, Walk, span};
@@ -20,7 +20,7 @@ impl<'u> Walk<'u> {
     /// What a Java or Go node adds; whether its children were walked.
     pub(super) fn java_go(&mut self, node: Node<'_>, context: &Context<'u>) -> bool {
         let go = self.unit.language.is(Language::Go);
-        match node.kind() {
+        match self.kind(node) {
             "object_creation_expression" if !go => {
                 if let Some(made) = self.java_new(node, context) {
                     self.out.made.push(made);
@@ -33,15 +33,13 @@ impl<'u> Walk<'u> {
                 self.event_source(node, "addEventSource", context);
                 // A builder chain's value is bound to the name its outermost
                 // call is: keep the name down the chain.
-                if let Some(object) = node.child_by_field_name("object") {
+                if let Some(object) = self.field(node, "object") {
                     self.node(object, context);
                 }
                 let inner = Context { bound: None, ..*context };
                 let mut cursor = node.walk();
-                let others: Vec<Node<'_>> = node
-                    .named_children(&mut cursor)
-                    .filter(|c| Some(*c) != node.child_by_field_name("object"))
-                    .collect();
+                let others: Vec<Node<'_>> =
+                    node.named_children(&mut cursor).filter(|c| Some(*c) != self.field(node, "object")).collect();
                 others.into_iter().for_each(|c| self.node(c, &inner));
                 return true;
             }
@@ -52,14 +50,14 @@ impl<'u> Walk<'u> {
                 self.event_source(node, "AddEventSource", context);
             }
             "function_declaration" if go => {
-                let name = node.child_by_field_name("name").map(|n| self.text(n));
+                let name = self.field(node, "name").map(|n| self.text(n));
                 let class =
                     name.map(|n| n.strip_prefix("New").filter(|c| c.starts_with(char::is_uppercase)).unwrap_or(n));
                 self.children(node, &Context { class, bound: None, ..*context });
                 return true;
             }
             "short_var_declaration" | "assignment_statement" if go => {
-                let first = |field: &str| node.child_by_field_name(field).and_then(|l| l.named_child(0));
+                let first = |field: &str| self.field(node, field).and_then(|l| l.named_child(0));
                 if let (Some(name), Some(value)) = (first("left"), first("right")) {
                     self.node(value, &Context { bound: Some(self.last_name(name)), ..*context });
                     return true;
@@ -79,7 +77,7 @@ impl<'u> Walk<'u> {
 
     /// `new Queue(this, "Jobs", props)`, `new SqsEventSource(queue, props)`.
     fn java_new(&self, node: Node<'_>, context: &Context<'u>) -> Option<Made> {
-        let class = self.last_name(node.child_by_field_name("type")?);
+        let class = self.last_name(self.field(node, "type")?);
         let args = self.arguments(node)?;
         let at = if class.ends_with("EventSource") { 1 } else { 2 };
         let props = args.get(at).map(|props| self.builder_chain(*props)).unwrap_or_default();
@@ -88,15 +86,15 @@ impl<'u> Walk<'u> {
 
     /// `Queue.Builder.create(this, "Jobs")`, its props the calls on it.
     fn java_create(&self, node: Node<'_>, context: &Context<'u>) -> Option<Made> {
-        let object = node.child_by_field_name("object")?;
-        if self.text(node.child_by_field_name("name")?) != "create" || !self.text(object).ends_with(".Builder") {
+        let object = self.field(node, "object")?;
+        if self.text(self.field(node, "name")?) != "create" || !self.text(object).ends_with(".Builder") {
             return None;
         }
-        let class = self.last_name(object.child_by_field_name("object").unwrap_or(object));
+        let class = self.last_name(self.field(object, "object").unwrap_or(object));
         let args = self.arguments(node)?;
         let mut outer = node;
-        while let Some(parent) = outer.parent().filter(|p| p.kind() == "method_invocation") {
-            if parent.child_by_field_name("object") != Some(outer) {
+        while let Some(parent) = outer.parent().filter(|p| self.kind(*p) == "method_invocation") {
+            if self.field(parent, "object") != Some(outer) {
                 break;
             }
             outer = parent;
@@ -108,10 +106,8 @@ impl<'u> Walk<'u> {
     /// each a property (not `builder`, `create` or `build`).
     fn builder_chain(&self, mut node: Node<'_>) -> Vec<Prop> {
         let mut props = Vec::new();
-        while node.kind() == "method_invocation" {
-            let (Some(name), Some(arguments)) =
-                (node.child_by_field_name("name"), node.child_by_field_name("arguments"))
-            else {
+        while self.kind(node) == "method_invocation" {
+            let (Some(name), Some(arguments)) = (self.field(node, "name"), self.field(node, "arguments")) else {
                 break;
             };
             let name_text = self.text(name);
@@ -123,7 +119,7 @@ impl<'u> Walk<'u> {
                     value,
                 });
             }
-            match node.child_by_field_name("object") {
+            match self.field(node, "object") {
                 Some(object) => node = object,
                 None => break,
             }
@@ -135,7 +131,7 @@ impl<'u> Walk<'u> {
     /// `awssqs.NewQueue(scope, jsii.String("Jobs"), &awssqs.QueueProps{...})`,
     /// `NewPipeline(stack, "Orders")`.
     fn go_new(&self, node: Node<'_>, context: &Context<'u>) -> Option<Made> {
-        let function = node.child_by_field_name("function")?;
+        let function = self.field(node, "function")?;
         let name = self.last_name(function);
         let class = name.strip_prefix("New").filter(|c| c.starts_with(char::is_uppercase))?;
         let args = self.arguments(node)?;
@@ -146,28 +142,27 @@ impl<'u> Walk<'u> {
 
     /// The fields of `&awssqs.QueueProps{VisibilityTimeout: ...}`.
     fn go_fields(&self, node: Node<'_>) -> Vec<Prop> {
-        let literal = if node.kind() == "unary_expression" { node.child_by_field_name("operand") } else { Some(node) };
-        let Some(body) =
-            literal.filter(|l| l.kind() == "composite_literal").and_then(|l| l.child_by_field_name("body"))
+        let literal = if self.kind(node) == "unary_expression" { self.field(node, "operand") } else { Some(node) };
+        let Some(body) = literal.filter(|l| self.kind(*l) == "composite_literal").and_then(|l| self.field(l, "body"))
         else {
             return Vec::new();
         };
         let mut cursor = body.walk();
         let elements: Vec<Node<'_>> =
-            body.named_children(&mut cursor).filter(|e| e.kind() == "keyed_element").collect();
+            body.named_children(&mut cursor).filter(|e| self.kind(*e) == "keyed_element").collect();
         elements
             .into_iter()
             .filter_map(|e| {
-                let (key, value) = (e.child_by_field_name("key")?, e.child_by_field_name("value")?);
+                let (key, value) = (self.field(e, "key")?, self.field(e, "value")?);
                 Some(Prop { name: self.text(key).trim().to_string(), span: span(e), value: span(value) })
             })
             .collect()
     }
 
     pub(super) fn arguments<'t>(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
-        let arguments = node.child_by_field_name("arguments")?;
+        let arguments = self.field(node, "arguments")?;
         let mut cursor = arguments.walk();
-        Some(arguments.named_children(&mut cursor).filter(|n| !n.kind().contains("comment")).collect())
+        Some(arguments.named_children(&mut cursor).filter(|n| !self.kind(*n).contains("comment")).collect())
     }
 
     /// A construct from its class, arguments and props: the id is the
@@ -193,6 +188,7 @@ impl<'u> Walk<'u> {
             class: class.to_string(),
             id,
             head: Span::new(node.start_byte(), end.max(node.start_byte() + 1)),
+            start: Position::default(),
             within: context.class.map(String::from),
             bound: context.bound.map(String::from),
             props,
@@ -204,13 +200,13 @@ impl<'u> Walk<'u> {
 
     /// A Java or Go string literal's text, directly or in `jsii.String(...)`.
     pub(super) fn string(&self, node: Node<'_>) -> Option<String> {
-        match node.kind() {
+        match self.kind(node) {
             "string_literal" | "interpreted_string_literal" | "raw_string_literal" => {
                 let text = self.text(node);
                 let inner = text.get(1..text.len().checked_sub(1)?)?;
                 (!inner.contains('\\')).then(|| inner.to_string())
             }
-            "call_expression" if self.text(node.child_by_field_name("function")?).ends_with("String") => {
+            "call_expression" if self.text(self.field(node, "function")?).ends_with("String") => {
                 self.string(self.arguments(node)?.first().copied()?)
             }
             _ => None,
@@ -222,13 +218,10 @@ impl<'u> Walk<'u> {
     fn event_source(&mut self, call: Node<'_>, method: &str, context: &Context<'u>) {
         let (receiver, name) = match self.unit.language {
             Syntax::Code(Language::Go) => {
-                let function = call.child_by_field_name("function");
-                (
-                    function.and_then(|f| f.child_by_field_name("operand")),
-                    function.and_then(|f| f.child_by_field_name("field")),
-                )
+                let function = self.field(call, "function");
+                (function.and_then(|f| self.field(f, "operand")), function.and_then(|f| self.field(f, "field")))
             }
-            _ => (call.child_by_field_name("object"), call.child_by_field_name("name")),
+            _ => (self.field(call, "object"), self.field(call, "name")),
         };
         let (Some(receiver), Some(name)) = (receiver, name) else { return };
         if self.text(name) != method {
@@ -237,10 +230,11 @@ impl<'u> Walk<'u> {
         let Some(first) = self.arguments(call).and_then(|a| a.first().copied()) else { return };
         let source = match self.unit.language {
             Syntax::Code(Language::Go) => self.go_new(first, context),
-            _ => (first.kind() == "object_creation_expression").then(|| self.java_new(first, context)).flatten(),
+            _ => (self.kind(first) == "object_creation_expression").then(|| self.java_new(first, context)).flatten(),
         };
         if let Some(source) = source {
-            self.out.added.push(Added { receiver: self.last_name(receiver).to_string(), call: span(call), source });
+            let receiver = self.last_name(receiver).to_string();
+            self.out.added.push(Added { receiver, call: span(call), lines: (0, 0), source });
         }
     }
 }

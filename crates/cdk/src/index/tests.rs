@@ -2,14 +2,15 @@ use super::*;
 use sqsguard_source::SourceFile;
 
 fn parse(source: sqsguard_source::Source, language: Language) -> crate::index::Parsed {
-    let tree = sqsguard_code::unit::parse_tree(&source, language).unwrap();
-    crate::index::Parsed { source, language: crate::syntax::Syntax::Code(language), tree }
+    let syntax = crate::syntax::Syntax::Code(language);
+    let tree = syntax.parse(&source).unwrap();
+    crate::index::Parsed { source, language: syntax, tree }
 }
 
 fn index_of(path: &str, text: &str) -> FileIndex {
     let source = SourceFile::new(path, text.to_string());
     let language = Language::of_path(std::path::Path::new(path)).unwrap();
-    index(&parse(source, language))
+    index(&parse(source, language)).unwrap()
 }
 
 fn line_of(made: &Made, at: usize) -> usize {
@@ -76,4 +77,14 @@ class WorkersStack(Stack):
     assert_eq!(line_of(&found.made[1], found.made[1].head.start), 6);
     assert_eq!(found.added[0].receiver, "fn");
     assert_eq!(found.added[0].source.props[0].name, "batch_size");
+}
+
+#[test]
+fn a_file_nested_deeper_than_the_code_reader_reads_is_not_indexed() {
+    let deep = format!("const q = {}new sqs.Queue(this, \"Jobs\"){};\n", "[".repeat(450), "]".repeat(450));
+    let source = SourceFile::new("deep.ts", deep);
+    let why = index(&parse(source, Language::TypeScript)).err().unwrap();
+    assert!(why.contains("nests deeper than 400 levels"), "{why}");
+    let shallow = format!("const q = {}new sqs.Queue(this, \"Jobs\"){};\n", "[".repeat(100), "]".repeat(100));
+    assert_eq!(index_of("shallow.ts", &shallow).made.len(), 1);
 }
