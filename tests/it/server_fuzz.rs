@@ -65,6 +65,15 @@ fn line_widths(text: &str) -> Vec<u64> {
     }
 }
 
+/// The widths of a text grown by `line`, one of its `split_inclusive('\n')`
+/// pieces: the text before it ends with its break (an empty last line),
+/// which the line's own widths take the place of. Typing a file costs
+/// its length, not its length squared.
+fn type_line(widths: &mut Vec<u64>, line: &str) {
+    widths.pop();
+    widths.extend(line_widths(line));
+}
+
 /// Why `range` does not lie in a text of these line widths, if it does not.
 fn outside(range: &Value, widths: &[u64]) -> Option<String> {
     let at = |p: &Value| (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap());
@@ -98,12 +107,11 @@ fn type_out(client: &mut Client, file: &Path, text: &str, problems: &mut Vec<Str
     // The texts of other files a check spoke of (read from disk).
     let mut disk: HashMap<String, Vec<u64>> = HashMap::new();
     client.open(file, "");
-    let mut typed = String::new();
+    let mut widths = line_widths("");
     for (k, line) in lines.iter().enumerate() {
         let version = i32::try_from(k).unwrap() + 2;
         client.insert(file, version, u32::try_from(k).unwrap(), 0, line);
-        typed.push_str(line);
-        let widths = line_widths(&typed);
+        type_line(&mut widths, line);
         // An answer to each request, and one that stays in the text.
         let at = json!({"line": k, "character": 0});
         let document = json!({"uri": uri});
@@ -175,6 +183,19 @@ fn every_prefix_of_every_corpus_file_is_answered_and_stays_in_its_text() {
     client.stop();
     eprintln!("typed {lines} lines of {} files", files.len());
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn widths_grown_a_line_at_a_time_are_the_whole_texts() {
+    let text = "a\r\nbé\rc\n\n\u{1F600}x\nlast";
+    let mut widths = line_widths("");
+    let mut typed = String::new();
+    for line in text.split_inclusive('\n') {
+        type_line(&mut widths, line);
+        typed.push_str(line);
+        assert_eq!(widths, line_widths(&typed), "after {typed:?}");
+    }
+    assert_eq!(widths, [1, 2, 1, 0, 3, 4]);
 }
 
 #[test]

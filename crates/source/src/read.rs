@@ -311,7 +311,7 @@ pub fn looks_like_infrastructure(path: &Path, bytes: &[u8]) -> bool {
 
 /// Whether a text mentions AWSTemplateFormatVersion, `AWS::` or Transform.
 pub fn mentions_cloudformation(bytes: &[u8]) -> bool {
-    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     has(b"AWSTemplateFormatVersion") || has(b"AWS::") || has(b"Transform")
 }
 
