@@ -337,6 +337,19 @@ fn a_200_mb_plan_is_linted_with_the_findings_of_its_module() {
     assert!(first["column"].as_u64().unwrap() > 1, "{first}");
 }
 
+/// Each `(path, text)` written under `dir`, its folders made.
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (file, text) in files {
+        fs::create_dir_all(dir.join(file).parent().unwrap()).unwrap();
+        fs::write(dir.join(file), text).unwrap();
+    }
+}
+
+/// The file of each finding of a JSON report.
+fn finding_files(doc: &Value) -> Vec<&str> {
+    doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect()
+}
+
 /// A CDK app: `cdk.out` is gitignored (CDK's project template does it), so
 /// a walk never sees it; its synthesized templates are linted all the same,
 /// its stage assemblies too, and its `asset.*` folders are not read. The
@@ -350,15 +363,15 @@ fn a_cdk_apps_gitignored_output_is_linted() {
     assert!(Command::new("git").args(["init", "-q"]).current_dir(d).status().unwrap().success());
     fs::write(d.join(".gitignore"), "cdk.out\nbuild/\n").unwrap();
     fs::write(d.join("cdk.json"), r#"{"app": "npx ts-node bin/app.ts"}"#).unwrap();
-    for (file, text) in [
-        ("cdk.out/AppStack.template.json", queue),
-        ("cdk.out/assembly-Prod/ProdAppStack.template.json", queue),
-        ("cdk.out/asset.0123abcd/vendored.template.json", queue),
-        ("cdk.out/manifest.json", r#"{"version": "36.0.0"}"#),
-    ] {
-        fs::create_dir_all(d.join(file).parent().unwrap()).unwrap();
-        fs::write(d.join(file), text).unwrap();
-    }
+    write_files(
+        d,
+        &[
+            ("cdk.out/AppStack.template.json", queue),
+            ("cdk.out/assembly-Prod/ProdAppStack.template.json", queue),
+            ("cdk.out/asset.0123abcd/vendored.template.json", queue),
+            ("cdk.out/manifest.json", r#"{"version": "36.0.0"}"#),
+        ],
+    );
     // A nested stack's template, with its construct path.
     let nested = r#"{"Resources": {"JobsB2C4": {"Type": "AWS::SQS::Queue", "Metadata": {"aws:cdk:path": "AppStack/Workers/Jobs/Resource"}, "Properties": {}}}}"#;
     fs::write(
@@ -368,7 +381,7 @@ fn a_cdk_apps_gitignored_output_is_linted() {
     .unwrap();
     let (code, doc) = json_in(d, &["--select", "SQS006", "."]);
     assert_eq!(code, Some(1), "{doc:#}");
-    let files: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    let files = finding_files(&doc);
     assert_eq!(
         files,
         vec![
@@ -390,7 +403,7 @@ fn a_cdk_apps_gitignored_output_is_linted() {
     fs::create_dir_all(d.join("build/cdk")).unwrap();
     fs::write(d.join("build/cdk/Other.template.json"), queue).unwrap();
     let (_, doc) = json_in(d, &["--select", "SQS006", "."]);
-    let files: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    let files = finding_files(&doc);
     assert_eq!(files, vec!["build/cdk/Other.template.json"], "{doc:#}");
 }
 
@@ -406,20 +419,20 @@ fn node_modules_and_an_assemblys_bookkeeping_are_not_read() {
     let queue =
         r#"{"Resources": {"Jobs": {"Type": "AWS::SQS::Queue", "Properties": {"ReceiveMessageWaitTimeSeconds": 0}}}}"#;
     fs::write(d.join("cdk.json"), r#"{"app": "npx ts-node bin/app.ts"}"#).unwrap();
-    for (file, text) in [
-        ("cdk.out/AppStack.template.json", queue),
-        ("cdk.out/cdk.out", r#"{"version": "55.0.0"}"#),
-        (
-            "cdk.out/manifest.json",
-            r#"{"artifacts": {"AppStack": {"type": "aws:cloudformation:stack", "x": "AWS::SQS::Queue"}}}"#,
-        ),
-        ("node_modules/some-package/template.json", queue),
-    ] {
-        fs::create_dir_all(d.join(file).parent().unwrap()).unwrap();
-        fs::write(d.join(file), text).unwrap();
-    }
+    write_files(
+        d,
+        &[
+            ("cdk.out/AppStack.template.json", queue),
+            ("cdk.out/cdk.out", r#"{"version": "55.0.0"}"#),
+            (
+                "cdk.out/manifest.json",
+                r#"{"artifacts": {"AppStack": {"type": "aws:cloudformation:stack", "x": "AWS::SQS::Queue"}}}"#,
+            ),
+            ("node_modules/some-package/template.json", queue),
+        ],
+    );
     let (_, doc) = json_in(d, &["--select", "SQS006", "."]);
-    let files: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    let files = finding_files(&doc);
     assert_eq!(files, vec!["cdk.out/AppStack.template.json"], "{doc:#}");
     let notes: Vec<&str> = doc["notes"].as_array().into_iter().flatten().filter_map(|n| n["file"].as_str()).collect();
     assert!(notes.iter().all(|n| !n.contains("manifest") && !n.contains("node_modules")), "{doc:#}");
