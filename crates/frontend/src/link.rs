@@ -2,7 +2,7 @@
 //! resource reference, by literal name, or by the last segment of an ARN or
 //! URL.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::value::{Part, R, RV, Text};
 use sqsguard_model::code::EnvVar;
@@ -30,10 +30,10 @@ pub(crate) struct Linker {
 impl Linker {
     pub(crate) fn new(queue_name_attribute: &'static str, queue_url_attributes: &'static [&'static str]) -> Self {
         Linker {
-            queue_ids: HashMap::new(),
-            queue_names: HashMap::new(),
-            function_ids: HashMap::new(),
-            function_names: HashMap::new(),
+            queue_ids: HashMap::default(),
+            queue_names: HashMap::default(),
+            function_ids: HashMap::default(),
+            function_names: HashMap::default(),
             queues: 0,
             functions: 0,
             queue_name_attribute,

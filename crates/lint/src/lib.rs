@@ -44,7 +44,7 @@ use rayon::prelude::*;
 use crate::config::{Config, Nearest};
 use crate::outcome::Outcome;
 use crate::session::Session;
-use file::{Done, checked, lint_file, own_only, with_code};
+use file::{Done, checked, drop_aside, lint_file, own_only, with_code};
 use gather::outcome;
 use sqsguard_finding::error::Error;
 use sqsguard_finding::{Finding, Note};
@@ -260,7 +260,7 @@ impl Run {
                     _ => Vec::new(),
                 };
                 if !keep {
-                    done.model = None;
+                    drop_aside(done.model.take());
                 }
                 ((dir, done), queues)
             })
@@ -359,7 +359,7 @@ impl Job {
     ) -> (Option<PathBuf>, Done) {
         let (dir, mut done) = self.result(session, handled, known);
         if !keep {
-            done.model = None;
+            drop_aside(done.model.take());
         }
         (dir, done)
     }

@@ -3,8 +3,8 @@
 //! what is only known after apply; [`Index::loaded`] reads them into the
 //! model a chunk at a time.
 
+use foldhash::HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use rayon::prelude::*;
 use serde_json::value::RawValue;
@@ -134,7 +134,7 @@ impl Index {
         drop(resource_changes);
         drop(all);
         let mut planned = Vec::with_capacity(read.len());
-        let mut unknown = HashMap::new();
+        let mut unknown = HashMap::default();
         for (address, r, later) in read {
             if !later.is_empty() {
                 unknown.insert(address.clone(), later);
@@ -143,7 +143,7 @@ impl Index {
         }
         // The configuration says what a name unknown until apply is made
         // of; it is indexed here only when some name is.
-        let mut modules = HashMap::new();
+        let mut modules = HashMap::default();
         let unknown_name = |(address, r): &(String, &PlannedResource<'_>)| {
             resources::name_argument(&r.kind).is_some_and(|key| unknown.get(address).is_some_and(|u| u.contains(&key)))
         };
@@ -190,7 +190,7 @@ impl Index {
     pub(super) fn loaded<'t>(
         self,
         located: &Source,
-        fetch: impl Fn(Span) -> Result<Cow<'t, str>, String>,
+        fetch: impl Fn(Span) -> Result<Cow<'t, str>, String> + Sync,
     ) -> Result<Loaded, Broken> {
         let broken = |span: Span, message: String| Broken {
             file: located.clone(),
@@ -205,7 +205,7 @@ impl Index {
             Some(span) => Some((fetch(span).map_err(|m| broken(span, m))?, span.start)),
             None => None,
         };
-        let mut modules = HashMap::new();
+        let mut modules = HashMap::default();
         if let Some((text, _)) = &configuration
             && let Ok(root) = serde_json::from_str::<&RawValue>(text)
         {
@@ -219,34 +219,48 @@ impl Index {
         let mut topics = Vec::new();
         // In chunks: the values of a chunk's resources are taken at once
         // (the plan writes them one after another), read in parallel, and
-        // dropped once their parts are in the model.
-        for chunk in self.planned.chunks(4096) {
+        // dropped once their parts are in the model. The next chunk's text
+        // is fetched while this one's is read: two chunks at most are held.
+        let region_of = |chunk: &[Instance]| {
             let spans = || chunk.iter().filter_map(|r| r.values);
-            let region = match (spans().map(|s| s.start).min(), spans().map(|s| s.end).max()) {
+            match (spans().map(|s| s.start).min(), spans().map(|s| s.end).max()) {
                 (Some(start), Some(end)) => Span::new(start, end),
                 _ => Span::default(),
-            };
-            let values =
-                if region.is_empty() { Cow::Borrowed("") } else { fetch(region).map_err(|m| broken(region, m))? };
+            }
+        };
+        let fetch_chunk = |chunk: Option<&[Instance]>| {
+            let region = chunk.map(region_of).unwrap_or_default();
+            let values = if region.is_empty() { Ok(Cow::Borrowed("")) } else { fetch(region) };
+            values.map(|v| (v, region)).map_err(|m| broken(region, m))
+        };
+        let chunks: Vec<&[Instance]> = self.planned.chunks(4096).collect();
+        let mut next = fetch_chunk(chunks.first().copied());
+        for (i, chunk) in chunks.iter().enumerate() {
+            let (values, region) = next?;
             let mut texts = vec![(values.as_ref(), region.start)];
             texts.extend(configuration.as_ref().map(|(text, start)| (text.as_ref(), *start)));
             let bare_references = older_references(&self.version);
             let plan = Plan { texts, located, unknown: &self.unknown, modules: &modules, bare_references };
-            let read: Vec<Read> = chunk
-                .par_iter()
-                .map(|r| {
-                    // Read as the object it was in the first pass.
-                    let text = r.values.and_then(|span| values.get(span.start - region.start..span.end - region.start));
-                    let resource = plan.resource(r, text);
-                    if resource.kind == resources::REDRIVE_POLICY {
-                        Read::Later(resource)
-                    } else if resource.kind == resources::TOPIC {
-                        Read::Topic(resources::read_one(&resource, &self.linker), resource)
-                    } else {
-                        Read::Parts(resources::read_one(&resource, &self.linker))
-                    }
-                })
-                .collect();
+            let read_chunk = || {
+                chunk
+                    .par_iter()
+                    .map(|r| {
+                        // Read as the object it was in the first pass.
+                        let text =
+                            r.values.and_then(|span| values.get(span.start - region.start..span.end - region.start));
+                        let resource = plan.resource(r, text);
+                        if resource.kind == resources::REDRIVE_POLICY {
+                            Read::Later(resource)
+                        } else if resource.kind == resources::TOPIC {
+                            Read::Topic(resources::read_one(&resource, &self.linker), resource)
+                        } else {
+                            Read::Parts(resources::read_one(&resource, &self.linker))
+                        }
+                    })
+                    .collect::<Vec<Read>>()
+            };
+            let (read, fetched) = rayon::join(read_chunk, || fetch_chunk(chunks.get(i + 1).copied()));
+            next = fetched;
             for r in read {
                 match r {
                     Read::Parts(parts) => parts.add_to(&mut model),

@@ -3,8 +3,8 @@
 //! what the configuration's expressions say they are made of (following
 //! module outputs and arguments).
 
+use foldhash::HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::value::RawValue;
 
@@ -333,7 +333,7 @@ impl<'p, 'a> Plan<'p, 'a> {
 
 fn read_module<'a>(raw: &'a RawValue) -> Option<Indexed<'a>> {
     let module: ConfigModule<'a> = serde_json::from_str(raw.get()).ok()?;
-    let mut by_address = HashMap::new();
+    let mut by_address = HashMap::default();
     for (i, r) in module.resources.iter().enumerate() {
         by_address.entry(r.address.clone()).or_insert(i);
     }
