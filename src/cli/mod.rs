@@ -40,7 +40,7 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
         Err(e) => return Ok(console.clap(&e)),
     };
     if !matches!(cli.command, Command::Server) {
-        give_back_soon();
+        give_back_at_once();
     }
     match cli.command {
         Command::Lint(args) => match stdin::stdin_name(&args)? {
@@ -67,7 +67,7 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
     }
 }
 
-/// Have the allocator give freed memory back to the system soon, for a
+/// Have the allocator give freed memory back to the system at once, for a
 /// command that runs once. mimalloc (src/main.rs) keeps freed pages for a
 /// second before it gives them back, which is the whole run of most
 /// commands: a run's peak was then the sum of what each of its phases
@@ -77,19 +77,14 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
 /// editor server keeps the delay, and gives memory back when the editor is
 /// quiet (`sqsguard_server`): it frees and allocates a template's trees on
 /// every keystroke, and giving them back each time would cost it time.
-fn give_back_soon() {
+/// A wait of 10 ms made that plan's run 7 % faster (fewer pages given back
+/// and faulted in again), and put its peak at 1.50 x with outliers above:
+/// the memory bound is kept (docs/speed.md, "Large plans").
+fn give_back_at_once() {
     // SAFETY: sets one of mimalloc's options, which it reads when it next
     // decides whether to give pages back; no memory of ours is touched.
-    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, GIVE_BACK_AFTER_MS) }
+    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 0) }
 }
-
-/// How long freed pages wait before they go back: 10 ms. With no wait
-/// every page freed went back at once (an madvise, and with two threads
-/// running, the other's TLB flushed) to be faulted in again moments later,
-/// a third of a 200 MB plan's system time; 10 ms keeps what one step frees
-/// for the next. That run is 15 % faster for 4 MiB more at its peak
-/// (docs/speed.md, "Large plans").
-const GIVE_BACK_AFTER_MS: std::ffi::c_long = 10;
 
 /// mimalloc 3's `mi_option_purge_delay`, which libmimalloc-sys does not
 /// name (the test below holds it to its default of 1,000 ms).
