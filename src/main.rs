@@ -20,7 +20,8 @@ fn main() -> std::process::ExitCode {
 /// C's malloc unless told otherwise: glibc's on most builds, musl's (one
 /// lock for every thread) on the static ones. A code file's parse is
 /// thousands of small allocations, freed with its tree. It uses mimalloc
-/// too, as the rest of sqsguard does.
+/// too, as the rest of sqsguard does. (The grammars' own scanners keep
+/// calling C's malloc and free for their small state, always as a pair.)
 const TREE_SITTER_ALLOCATOR: tree_sitter::Allocator = tree_sitter::Allocator {
     malloc: ts_malloc,
     calloc: ts_calloc,

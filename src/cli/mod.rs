@@ -79,7 +79,7 @@ fn run(console: &mut Console) -> Result<ExitCode, Stop> {
 /// every keystroke, and giving them back each time would cost it time.
 /// A wait of 10 ms made that plan's run 7 % faster (fewer pages given back
 /// and faulted in again), and put its peak at 1.50 x with outliers above:
-/// the memory bound is kept (docs/speed.md, "Large plans").
+/// the memory bound is kept (docs/speed.md, "Nearer the 1.2 s").
 fn give_back_at_once() {
     // SAFETY: sets one of mimalloc's options, which it reads when it next
     // decides whether to give pages back; no memory of ours is touched.

@@ -261,9 +261,10 @@ fn checked_with(
     }
 }
 
-/// Free a job's model on another thread of the pool: a large one is
-/// millions of allocations (90 ms for a 200 MB plan's), and the run goes
-/// on to report meanwhile. A run that ends first leaves it to the exit.
+/// Have the pool free a job's model, on whichever of its threads is free
+/// soon after: a large one is millions of allocations (90 ms for a 200 MB
+/// plan's), which the run no longer waits for (a lint goes on to its
+/// report). A run that ends first leaves it to the exit.
 pub(super) fn drop_aside(model: Option<Arc<Model>>) {
     if let Some(model) = model {
         rayon::spawn(move || drop(model));

@@ -348,8 +348,8 @@ impl Run {
 impl Job {
     /// Its result; `handled`: the code files already read as a template's;
     /// `known`: the queues code's literals may name; `keep`: with the model
-    /// (else dropped here, job by job, so a large run never holds every
-    /// model at once).
+    /// (else handed to the pool to free, job by job, so a large run never
+    /// holds every model at once).
     fn run(
         &self,
         session: &Session,

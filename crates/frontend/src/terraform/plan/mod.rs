@@ -93,36 +93,43 @@ fn load_unread(file: &Source) -> Option<Result<Loaded, Broken>> {
 
 /// The whole of a large plan, read in pieces by the pool's threads at
 /// once: the copy out of the page cache and the page faults of a fresh
-/// 200 MB buffer were 150 ms of one core, the other idle. A file that
-/// changes meanwhile is caught by its [`Stamp`] at the second pass.
+/// 200 MB buffer were 150 ms of one core, the other idle.
 fn read_whole(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     #[cfg(unix)]
     {
-        use rayon::prelude::*;
-        use std::io::Read as _;
-        use std::os::unix::fs::FileExt as _;
-        const PIECE: usize = 8 << 20;
-        let mut file = std::fs::File::open(path)?;
+        let file = std::fs::File::open(path)?;
         let len = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
-        // Zeroed by the system, not written: fresh pages of this size.
-        let mut bytes = vec![0; len];
-        bytes
-            .par_chunks_mut(PIECE)
-            .enumerate()
-            .try_for_each(|(i, piece)| file.read_exact_at(piece, (i * PIECE) as u64))
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::UnexpectedEof => {
-                    std::io::Error::other("the file got shorter while it was read; lint it again")
-                }
-                _ => e,
-            })?;
-        // Past the length it had (it grew): read on, as `fs::read` would.
-        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(len as u64))?;
-        file.read_to_end(&mut bytes)?;
-        Ok(bytes)
+        read_pieces(file, len)
     }
     #[cfg(not(unix))]
     std::fs::read(path)
+}
+
+/// `file`, of `len` bytes when it was looked at: a file that got shorter
+/// since is an error that says so; one that grew is read to its end, as
+/// `fs::read` would. (A change in place is the second pass's [`Stamp`]'s
+/// to see.)
+#[cfg(unix)]
+fn read_pieces(mut file: std::fs::File, len: usize) -> std::io::Result<Vec<u8>> {
+    use rayon::prelude::*;
+    use std::io::Read as _;
+    use std::os::unix::fs::FileExt as _;
+    const PIECE: usize = 8 << 20;
+    // Zeroed by the system, not written: fresh pages of this size.
+    let mut bytes = vec![0; len];
+    bytes
+        .par_chunks_mut(PIECE)
+        .enumerate()
+        .try_for_each(|(i, piece)| file.read_exact_at(piece, (i * PIECE) as u64))
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => {
+                std::io::Error::other("the file got shorter while it was read; lint it again")
+            }
+            _ => e,
+        })?;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(len as u64))?;
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// What tells that a file changed between the two passes.
@@ -181,6 +188,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn a_large_file_is_read_whole_in_its_order() {
         // Pieces of 8 MiB: two whole ones and a part, each byte its own
         // offset's, so a piece read into the wrong place shows.
@@ -189,6 +197,12 @@ mod tests {
         let bytes: Vec<u8> = (0..(17usize << 20) + 12_345).map(|i| (i % 251) as u8).collect();
         std::fs::write(&path, &bytes).unwrap();
         assert!(read_whole(&path).unwrap() == bytes);
+        // Looked at when it was longer: it got shorter, and says so.
+        let open = || std::fs::File::open(&path).unwrap();
+        let e = read_pieces(open(), bytes.len() + 1).unwrap_err();
+        assert!(e.to_string().contains("got shorter while it was read"), "{e}");
+        // Looked at when it was shorter: it grew, and is read to its end.
+        assert!(read_pieces(open(), (9 << 20) + 1).unwrap() == bytes);
         std::fs::write(&path, b"").unwrap();
         assert!(read_whole(&path).unwrap().is_empty());
     }
