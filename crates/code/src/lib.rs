@@ -67,6 +67,10 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
         return;
     }
     let root = loaded.files.first().and_then(|f| f.parent()).map(sqsguard_source::repository::repository_of);
+    let mut ahead = match &root {
+        Some(_) => inline_ahead(&loaded.model.functions, overlay),
+        None => Vec::new(),
+    };
     for (index, function) in loaded.model.functions.iter().enumerate() {
         let Some(code) = &function.code else { continue };
         let not_read = |why: String| Note {
@@ -74,7 +78,8 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
             message: format!("the handler of {} was not read: {why}", function.resource),
         };
         let Some(root) = &root else { continue };
-        match handler_of(code, index, &function.resource, root, overlay, &mut units, &mut owners) {
+        let parsed = ahead.get_mut(index).and_then(Option::take);
+        match handler_of(code, index, &function.resource, root, overlay, parsed, &mut units, &mut owners) {
             Ok(handler) => handlers.push(handler),
             Err(why) => notes.push(not_read(why)),
         }
@@ -117,19 +122,49 @@ pub fn read(loaded: &mut Loaded, overlay: &Overlay) {
     loaded.notes.extend(notes);
 }
 
+/// The inline code of every function that has some, parsed on every core
+/// before the handlers are read one function after another: a template
+/// of thousands of functions is thousands of small parses, most of the
+/// time code reading takes. By function, as [`inline`] gives it.
+fn inline_ahead(functions: &[sqsguard_model::Function], overlay: &Overlay) -> Vec<Option<InlineParse>> {
+    use rayon::prelude::*;
+    functions
+        .par_iter()
+        .map(|function| {
+            let code = function.code.as_ref()?;
+            let CodePlace::Inline { text, origin } = &code.place else { return None };
+            let language = language_of(code).ok()?;
+            Some(inline(text, origin, &function.resource, language, overlay))
+        })
+        .collect()
+}
+
+/// A function's inline code parsed: its key among the units and its unit,
+/// or why it was not parsed.
+type InlineParse = Result<(PathBuf, Unit), String>;
+
+/// The language a function's runtime is written in, or why it is not read.
+fn language_of(code: &CodeRef) -> Result<lang::Language, String> {
+    code.runtime.as_deref().and_then(lang::of_runtime).ok_or_else(|| match &code.runtime {
+        Some(r) => format!("sqsguard does not read code of the {r} runtime"),
+        None => "its runtime is not known".to_string(),
+    })
+}
+
+/// The handler of function `index`, whose inline code, when it has some,
+/// may be `parsed` already ([`inline_ahead`]).
+#[expect(clippy::too_many_arguments, reason = "the function, where to read, and the read's state, passed down once")]
 fn handler_of(
     code: &CodeRef,
     index: usize,
     resource: &str,
     root: &Path,
     overlay: &Overlay,
+    parsed: Option<InlineParse>,
     units: &mut Units,
     owners: &mut Vec<(PathBuf, usize)>,
 ) -> Result<sqsguard_model::code::Handler, String> {
-    let language = code.runtime.as_deref().and_then(lang::of_runtime).ok_or_else(|| match &code.runtime {
-        Some(r) => format!("sqsguard does not read code of the {r} runtime"),
-        None => "its runtime is not known".to_string(),
-    })?;
+    let language = language_of(code)?;
     let function_of = |handler: &str| handler.rsplit_once('.').map_or(handler, |(_, f)| f).to_string();
     let (found, base) = match &code.place {
         CodePlace::Folder(folder) => (locate::find(folder, &code.handler, language, root)?, folder.clone()),
@@ -140,7 +175,8 @@ fn handler_of(
             (locate::Found { file, function: function_of(&code.handler), language }, base)
         }
         CodePlace::Inline { text, origin } => {
-            let key = inline(text, origin, resource, language, overlay, units)?;
+            let (key, unit) = parsed.unwrap_or_else(|| inline(text, origin, resource, language, overlay))?;
+            units.insert(key.clone(), Ok(unit));
             let found = locate::Found { file: key, function: function_of(&code.handler), language };
             (found, PathBuf::new())
         }
@@ -169,16 +205,16 @@ fn handler_of(
 }
 
 /// Parse a function's inline code as `language`, its places mapped into
-/// the template, into `units` (under a name of its own, not a file); the
-/// key, or why it does not parse (at its place in the template).
+/// the template, under a name of its own (not a file's): that name, the
+/// key among the units, and the unit, or why it does not parse (at its
+/// place in the template).
 fn inline(
     text: &str,
     origin: &sqsguard_model::Origin,
     resource: &str,
     language: lang::Language,
     overlay: &Overlay,
-    units: &mut Units,
-) -> Result<PathBuf, String> {
+) -> InlineParse {
     let sqsguard_model::Origin::File { file: template, span } = origin else {
         return Err("its inline code has no place".to_string());
     };
@@ -193,8 +229,7 @@ fn inline(
     match Unit::parse_kept(&source, language, overlay) {
         Ok(mut unit) => {
             unit.host = Some(host);
-            units.insert(key.clone(), Ok(unit));
-            Ok(key)
+            Ok((key, unit))
         }
         Err(e) => {
             let at = template.position(host.span(&source, e.span).start);
