@@ -21,7 +21,10 @@ use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{Message, Notification};
 use lsp_types::{Diagnostic, PublishDiagnosticsParams};
 
+mod published;
 mod synthesized;
+
+use published::Published;
 
 use super::check::{Checked, check, problem_diagnostics};
 use super::documents::{Documents, Encoding};
@@ -59,8 +62,10 @@ pub(super) struct Workspace {
     generation: u64,
     pool: rayon::ThreadPool,
     done: (Sender<Done>, Receiver<Done>),
-    /// What was last published for each file, and at which version.
-    published: HashMap<PathBuf, (Option<i32>, Vec<Diagnostic>)>,
+    /// What was last published for each file: at which version, and a
+    /// fingerprint of the diagnostics rather than a copy (a 10 MB
+    /// template's 55,200 diagnostics were held twice, 40 MB).
+    published: HashMap<PathBuf, Published>,
     /// The parses of files the checks read, kept while their texts do not
     /// change: a module's unchanged files are not parsed at each keystroke.
     memo: Arc<sqsguard_source::Memo>,
@@ -284,13 +289,16 @@ impl Workspace {
         let files: HashSet<PathBuf> = files.into_iter().collect();
         for file in files {
             let version = self.docs.get(&file).and(versions.get(&file).copied());
-            let last = self.published.get(&file);
-            if last.is_some_and(|(v, _)| v.is_some() && version.is_some() && *v > version) || self.awaited(&file) {
+            let last = self.published.get(&file).copied();
+            if last.is_some_and(|p| p.version.is_some() && version.is_some() && p.version > version)
+                || self.awaited(&file)
+            {
                 continue;
             }
             let diagnostics = self.diagnostics_of(&file, version);
+            let now = Published::of(version, &diagnostics);
             let unchanged = match last {
-                Some((v, d)) => *v == version && *d == diagnostics,
+                Some(last) => last == now,
                 None => diagnostics.is_empty() && version.is_none(),
             };
             if unchanged {
@@ -301,7 +309,7 @@ impl Workspace {
             if diagnostics.is_empty() && version.is_none() {
                 self.published.remove(&file);
             } else {
-                self.published.insert(file.clone(), (version, diagnostics.clone()));
+                self.published.insert(file.clone(), now);
             }
             self.notify::<lsp_types::notification::PublishDiagnostics>(PublishDiagnosticsParams {
                 uri,
