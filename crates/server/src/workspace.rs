@@ -64,7 +64,7 @@ pub(super) struct Workspace {
     done: (Sender<Done>, Receiver<Done>),
     /// What was last published for each file: at which version, and a
     /// fingerprint of the diagnostics rather than a copy (a 10 MB
-    /// template's 55,200 diagnostics were held twice, 40 MB).
+    /// template's 55,200 diagnostics were held twice).
     published: HashMap<PathBuf, Published>,
     /// The parses of files the checks read, kept while their texts do not
     /// change: a module's unchanged files are not parsed at each keystroke.
