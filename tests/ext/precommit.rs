@@ -140,8 +140,11 @@ fn try_repo_fails_on_a_bad_template_and_lints_a_clean_one_clean() {
     assert!(text.contains("SQS002 [*] visibility-timeout-below-function-timeout"), "{text}");
     assert!(text.contains("[template.yaml:16:26]"), "the finding should be located:\n{text}");
     assert!(text.contains(" in 2 files"), "sqsguard should have linted both templates:\n{text}");
-    // (Only a note: the handler it names is not in this repository.)
+    // Only a note (the handler it names is not in this repository), as
+    // the same template gives alone: no finding, however it is shown.
     assert!(!text.contains("[clean.yaml:"), "the clean template should have no finding:\n{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("clean.yaml")).collect();
+    assert!(lines.iter().all(|l| l.starts_with("note: clean.yaml:")), "only notes on the clean template:\n{text}");
 }
 
 /// Commits this checkout's working tree in a clone at `dest`, as

@@ -175,6 +175,8 @@ fn handler_of(
             (locate::Found { file, function: function_of(&code.handler), language }, base)
         }
         CodePlace::Inline { text, origin } => {
+            // (Always parsed ahead: the language is known, as it was
+            // there. Parsed here should that ever not hold.)
             let (key, unit) = parsed.unwrap_or_else(|| inline(text, origin, resource, language, overlay))?;
             units.insert(key.clone(), Ok(unit));
             let found = locate::Found { file: key, function: function_of(&code.handler), language };

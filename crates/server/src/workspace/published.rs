@@ -45,8 +45,8 @@ impl Published {
     }
 }
 
-/// A severity, which lsp-types does not hash: its number when it is one
-/// of LSP's (each diagnostic has one), else as lsp-types shows it.
+/// A severity, which lsp-types does not hash: which of LSP's four it is
+/// (each diagnostic has one of them), else as lsp-types shows it.
 fn severity_key(severity: DiagnosticSeverity) -> Result<u8, String> {
     let known = [
         DiagnosticSeverity::ERROR,
@@ -91,16 +91,22 @@ mod tests {
         assert_eq!(same, Published::of(Some(3), &[diagnostic(), diagnostic()]));
         assert_ne!(same, Published::of(Some(4), &[diagnostic(), diagnostic()]));
         assert_ne!(same, Published::of(Some(3), &[diagnostic()]));
-        let changes: [fn(&mut Diagnostic); 9] = [
+        // Each field: what it holds, and whether it is there at all.
+        let changes: [fn(&mut Diagnostic); 14] = [
             |d| d.range.end.character += 1,
             |d| d.severity = Some(DiagnosticSeverity::ERROR),
+            |d| d.severity = None,
             |d| d.code = Some(NumberOrString::String("SQS002".to_string())),
+            |d| d.code_description = Some(CodeDescription { href: Url::parse("https://example.com/SQS002").unwrap() }),
             |d| d.code_description = None,
             |d| d.source = None,
             |d| d.message.push('!'),
+            |d| d.related_information.iter_mut().flatten().for_each(|r| r.message.push('!')),
             |d| d.related_information = None,
+            |d| d.tags = Some(vec![DiagnosticTag::DEPRECATED]),
             |d| d.tags = Some(Vec::new()),
             |d| d.data = Some(serde_json::json!({ "name": "b-rule" })),
+            |d| d.data = None,
         ];
         for (i, change) in changes.iter().enumerate() {
             let mut changed = diagnostic();
