@@ -16,6 +16,13 @@ pub(super) struct Published {
 
 impl Published {
     pub(super) fn of(version: Option<i32>, diagnostics: &[Diagnostic]) -> Self {
+        let severities = [
+            DiagnosticSeverity::ERROR,
+            DiagnosticSeverity::WARNING,
+            DiagnosticSeverity::INFORMATION,
+            DiagnosticSeverity::HINT,
+        ];
+        let known_tags = [DiagnosticTag::UNNECESSARY, DiagnosticTag::DEPRECATED];
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         for d in diagnostics {
             // Every field, by name: a field lsp-types adds fails to build here.
@@ -31,36 +38,25 @@ impl Published {
                 data,
             } = d;
             range.hash(&mut hasher);
-            severity.map(severity_key).hash(&mut hasher);
+            severity.map(|s| which(&s, &severities)).hash(&mut hasher);
             code.hash(&mut hasher);
             code_description.as_ref().map(|c| c.href.as_str()).hash(&mut hasher);
             source.hash(&mut hasher);
             message.hash(&mut hasher);
             // The server sends none: said as lsp-types shows it.
             related_information.as_ref().map(|r| format!("{r:?}")).hash(&mut hasher);
-            tags.as_ref().map(|t| t.iter().map(tag_key).collect::<Vec<_>>()).hash(&mut hasher);
+            tags.as_ref().map(|t| t.iter().map(|tag| which(tag, &known_tags)).collect::<Vec<_>>()).hash(&mut hasher);
             data.hash(&mut hasher);
         }
         Published { version, count: diagnostics.len(), hash: hasher.finish() }
     }
 }
 
-/// A severity, which lsp-types does not hash: which of LSP's four it is
-/// (each diagnostic has one of them), else as lsp-types shows it.
-fn severity_key(severity: DiagnosticSeverity) -> Result<u8, String> {
-    let known = [
-        DiagnosticSeverity::ERROR,
-        DiagnosticSeverity::WARNING,
-        DiagnosticSeverity::INFORMATION,
-        DiagnosticSeverity::HINT,
-    ];
-    known.iter().position(|k| *k == severity).map(|i| i as u8).ok_or_else(|| format!("{severity:?}"))
-}
-
-/// A tag, as [`severity_key`] says a severity.
-fn tag_key(tag: &DiagnosticTag) -> Result<u8, String> {
-    let known = [DiagnosticTag::UNNECESSARY, DiagnosticTag::DEPRECATED];
-    known.iter().position(|k| k == tag).map(|i| i as u8).ok_or_else(|| format!("{tag:?}"))
+/// Which of `known` `value` is, for a type lsp-types does not hash (a
+/// severity, a tag: LSP's own are all a diagnostic holds), else how
+/// lsp-types shows it.
+fn which<T: PartialEq + std::fmt::Debug>(value: &T, known: &[T]) -> Result<usize, String> {
+    known.iter().position(|k| k == value).ok_or_else(|| format!("{value:?}"))
 }
 
 #[cfg(test)]
